@@ -1,0 +1,54 @@
+// Package event is the domain's view of what triggered the run. The GitHub
+// adapter decodes webhook payloads into it; nothing here knows go-github.
+package event
+
+// Names of the events the action handles.
+const (
+	PullRequest              = "pull_request"
+	PullRequestTarget        = "pull_request_target"
+	IssueComment             = "issue_comment"
+	PullRequestReviewComment = "pull_request_review_comment"
+	PullRequestReview        = "pull_request_review"
+	WorkflowDispatch         = "workflow_dispatch"
+)
+
+// Event is a decoded trigger.
+type Event struct {
+	Name   string // GITHUB_EVENT_NAME
+	Action string // payload "action"; "" for workflow_dispatch
+	Repo   string // "owner/name"
+	Sender string // login of the actor, as REST spells it
+
+	// PRNumber is 0 when the event is not about a pull request (an issue
+	// comment on a plain issue, for example).
+	PRNumber int
+	Draft    bool   // the PR is a draft (known for pull_request events)
+	HeadSHA  string // head commit when the payload carries it
+
+	// Comment is set for issue_comment, pull_request_review_comment and
+	// pull_request_review (the review body) events.
+	Comment *Comment
+
+	// Dispatch carries workflow_dispatch inputs.
+	Dispatch map[string]string
+}
+
+// Comment is the comment (or review body) an event is about.
+type Comment struct {
+	ID        int64
+	Body      string
+	Author    string // REST login, e.g. "octocat" or "github-actions[bot]"
+	AuthorBot bool   // user.type == "Bot"
+	InReplyTo int64  // review comments: the comment replied to
+	IsReview  bool   // a pull_request_review_comment or review body
+}
+
+// AutoReviewActions are the pull_request actions that request an automatic review.
+var AutoReviewActions = map[string]bool{
+	"opened": true, "synchronize": true, "reopened": true, "ready_for_review": true,
+}
+
+// IsAutoReview reports whether the event asks for an automatic review.
+func (e Event) IsAutoReview() bool {
+	return (e.Name == PullRequest || e.Name == PullRequestTarget) && AutoReviewActions[e.Action]
+}

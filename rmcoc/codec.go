@@ -1,0 +1,168 @@
+package rmcoc
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// Limits that keep a hostile comment cheap to parse.
+const (
+	maxBlocks     = 64
+	maxBlockBytes = 32 << 10
+)
+
+// Render returns b as a fenced rmcoc block, tucked in a collapsed <details>
+// so it does not clutter the conversation.
+func Render(b Block) string {
+	return "<details><summary>rmc state</summary>\n\n" + Fence(b) + "\n\n</details>"
+}
+
+// Fence returns b as a bare fenced block.
+func Fence(b Block) string {
+	payload, err := marshal(b)
+	if err != nil {
+		// Only unmarshalable values (none of the types above) get here.
+		panic(fmt.Sprintf("rmcoc: render %T: %v", b, err))
+	}
+	return "```rmcoc\n" + string(payload) + "\n```"
+}
+
+func marshal(b Block) ([]byte, error) {
+	fields, err := json.Marshal(b)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(fields, &m); err != nil {
+		return nil, err
+	}
+	m["v"], _ = json.Marshal(Version)
+	m["type"], _ = json.Marshal(b.BlockType())
+	// encoding/json sorts map keys, so the output is stable.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// ParseError describes one block that could not be read. The block is skipped.
+type ParseError struct {
+	Line   int // 1-based line of the opening fence
+	Reason string
+}
+
+func (e ParseError) Error() string {
+	return fmt.Sprintf("rmcoc block at line %d: %s", e.Line, e.Reason)
+}
+
+// Parse finds every rmcoc block in a comment body. It tolerates CRLF line
+// endings, indented fences, several blocks and unknown fields; blocks it cannot
+// read are reported in errs and skipped. It never panics.
+func Parse(body string) (blocks []Block, errs []ParseError) {
+	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		fence, ok := openFence(lines[i])
+		if !ok {
+			continue
+		}
+		start := i
+		var content []string
+		closed := false
+		for i++; i < len(lines); i++ {
+			if closesFence(lines[i], fence) {
+				closed = true
+				break
+			}
+			content = append(content, lines[i])
+		}
+		if !closed {
+			errs = append(errs, ParseError{start + 1, "unterminated block"})
+			break
+		}
+		if len(blocks)+len(errs) >= maxBlocks {
+			errs = append(errs, ParseError{start + 1, fmt.Sprintf("more than %d blocks; the rest are ignored", maxBlocks)})
+			break
+		}
+		b, err := decode(strings.Join(content, "\n"))
+		if err != "" {
+			errs = append(errs, ParseError{start + 1, err})
+			continue
+		}
+		blocks = append(blocks, b)
+	}
+	return blocks, errs
+}
+
+// openFence recognizes "```rmcoc" (any indentation, backticks or tildes, three
+// or more) and returns the fence characters that close it.
+func openFence(line string) (string, bool) {
+	t := strings.TrimSpace(line)
+	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return "", false
+	}
+	n := 0
+	for n < len(t) && t[n] == t[0] {
+		n++
+	}
+	if n < 3 || strings.TrimSpace(t[n:]) != "rmcoc" {
+		return "", false
+	}
+	return t[:n], true
+}
+
+func closesFence(line, fence string) bool {
+	t := strings.TrimSpace(line)
+	if !strings.HasPrefix(t, fence) {
+		return false
+	}
+	return strings.Trim(t, fence[:1]) == ""
+}
+
+func decode(content string) (Block, string) {
+	if len(content) > maxBlockBytes {
+		return nil, fmt.Sprintf("block is %d bytes, more than %d", len(content), maxBlockBytes)
+	}
+	var head struct {
+		V    *int   `json:"v"`
+		Type string `json:"type"`
+	}
+	raw := []byte(strings.TrimSpace(content))
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return nil, "not a JSON object: " + err.Error()
+	}
+	v := 1
+	if head.V != nil {
+		v = *head.V
+	}
+	if v < 1 || v > Version {
+		return nil, fmt.Sprintf("unsupported version %d (this build reads up to %d)", v, Version)
+	}
+	b, ok := newBlock(Type(head.Type))
+	if !ok {
+		return nil, fmt.Sprintf("unknown type %q", head.Type)
+	}
+	if err := json.Unmarshal(raw, b); err != nil {
+		return nil, fmt.Sprintf("%s: %v", head.Type, err)
+	}
+	// Return the value, not the pointer, so callers can type-switch on values.
+	return reflect.ValueOf(b).Elem().Interface().(Block), ""
+}
+
+// All returns the blocks of type T in body, skipping malformed ones.
+func All[T Block](body string) []T {
+	blocks, _ := Parse(body)
+	var out []T
+	for _, b := range blocks {
+		if t, ok := b.(T); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}

@@ -1,0 +1,209 @@
+// Package rmcoc renders and parses the typed, versioned state blocks the bot
+// leaves in its own PR comments: fenced code blocks with the info string
+// "rmcoc" holding one JSON object each. They are the action's only durable
+// state; package state decides which of them to trust.
+package rmcoc
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Version is the schema version this build writes. Blocks without "v" are
+// read as version 1 (rmc-oc wrote none).
+const Version = 1
+
+// Type names a block's kind.
+type Type string
+
+// The block types. Every one is written only by the bot, in its own comments.
+const (
+	TypeQuestionAnswer Type = "question-answer"    // an answer to a question comment
+	TypeManualReview   Type = "manual-pr-review"   // status of a manual review request
+	TypeFinding        Type = "review-finding"     // one review finding (inline comment)
+	TypeDispute        Type = "dispute-resolution" // the bot's answer to a reply on a finding
+	TypeAutoTrigger    Type = "auto-review-trigger"
+	TypeReviewRun      Type = "review-run"         // a completed review (in the review body)
+	TypeAgentNotice    Type = "agent-notification" // the coding agent was told about a review
+	TypeTaskError      Type = "task-error"         // a task failed; it stays pending
+)
+
+// Block is one decoded block. Concrete types are the structs below.
+type Block interface{ BlockType() Type }
+
+// ID is a GitHub database id. It is written as a JSON string (as rmc-oc did)
+// and read from a string or a number.
+type ID int64
+
+func (id ID) MarshalJSON() ([]byte, error) {
+	return json.Marshal(strconv.FormatInt(int64(id), 10))
+}
+
+func (id *ID) UnmarshalJSON(b []byte) error {
+	var n json.Number
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		n = json.Number(s)
+	} else if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("id: %w", err)
+	}
+	v, err := strconv.ParseInt(string(n), 10, 64)
+	if err != nil || v < 0 {
+		return fmt.Errorf("id %q is not a positive integer", string(n))
+	}
+	*id = ID(v)
+	return nil
+}
+
+// QuestionAnswer marks a question comment as answered, whatever later
+// happens to the question's text.
+type QuestionAnswer struct {
+	ReplyToCommentID ID        `json:"reply_to_comment_id"`
+	ThreadID         string    `json:"thread_id,omitempty"` // set when answered inside a review thread
+	Asker            string    `json:"asker,omitempty"`
+	AnsweredAt       time.Time `json:"answered_at"`
+}
+
+// Manual review request statuses.
+const (
+	ManualPending    = "PENDING"
+	ManualInProgress = "IN_PROGRESS"
+	ManualCompleted  = "COMPLETED"
+	ManualDismissed  = "DISMISSED_BY_AUTO_REVIEW"
+)
+
+// ManualReview records what happened to a "@rmc-bot review" request.
+type ManualReview struct {
+	RequestCommentID ID         `json:"request_comment_id"`
+	Status           string     `json:"status"`
+	HeadSHA          string     `json:"head_sha,omitempty"`
+	StartedAt        *time.Time `json:"started_at,omitempty"`
+	CompletedAt      *time.Time `json:"completed_at,omitempty"`
+	DismissedBy      string     `json:"dismissed_by,omitempty"`
+}
+
+// Finding statuses (the latest dispute-resolution block in a thread overrides).
+const (
+	FindingOpen         = "PENDING"
+	FindingResolved     = "RESOLVED"
+	FindingDisputed     = "DISPUTED"
+	FindingEscalated    = "ESCALATED"
+	FindingAcknowledged = "ACKNOWLEDGED"
+)
+
+// Finding is the block on each inline review comment.
+type Finding struct {
+	ID          string    `json:"id"`
+	Fingerprint string    `json:"fingerprint,omitempty"`
+	Path        string    `json:"path,omitempty"`
+	Line        int       `json:"line,omitempty"`
+	StartLine   int       `json:"start_line,omitempty"`
+	Side        string    `json:"side,omitempty"`
+	Title       string    `json:"title,omitempty"`
+	Category    string    `json:"category,omitempty"`
+	Score       int       `json:"score"`
+	Blocking    bool      `json:"blocking"`
+	Status      string    `json:"status"`
+	HeadSHA     string    `json:"head_sha,omitempty"`
+	Pass        int       `json:"pass,omitempty"`
+	CreatedAt   time.Time `json:"created_at"`
+}
+
+// Dispute resolutions.
+const (
+	ResolutionConcession   = "concession"
+	ResolutionMaintained   = "maintained"
+	ResolutionEscalated    = "escalated"
+	ResolutionAcknowledged = "acknowledged"
+	ResolutionAnswered     = "answered"
+	ResolutionFixed        = "fixed"
+)
+
+// DisputeResolution is the bot's reply to one developer reply on a finding.
+type DisputeResolution struct {
+	ReplyToCommentID ID        `json:"reply_to_comment_id"` // the developer's reply
+	FindingID        string    `json:"finding_id,omitempty"`
+	ThreadID         string    `json:"thread_id,omitempty"`
+	Status           string    `json:"status"`     // a Finding* status
+	Resolution       string    `json:"resolution"` // a Resolution* value
+	Reason           string    `json:"reason,omitempty"`
+	ResolvedAt       time.Time `json:"resolved_at"`
+}
+
+// AutoReviewTrigger records that an automatic review was requested for a head
+// SHA. It is written before the review starts, so a run that is cancelled
+// midway leaves a trace the next run restarts from (seed 004, merge gate).
+type AutoReviewTrigger struct {
+	HeadSHA     string    `json:"head_sha"`
+	Action      string    `json:"action"`
+	TriggeredAt time.Time `json:"triggered_at"`
+}
+
+// Review modes.
+const (
+	ModeAuto   = "auto"
+	ModeManual = "manual"
+)
+
+// ReviewRun is written in the body of a completed review.
+type ReviewRun struct {
+	HeadSHA           string    `json:"head_sha"`
+	BaseSHA           string    `json:"base_sha,omitempty"`
+	FromSHA           string    `json:"from_sha,omitempty"` // incremental reviews: the previously reviewed head
+	Mode              string    `json:"mode"`
+	RequestCommentIDs []ID      `json:"request_comment_ids,omitempty"`
+	Findings          int       `json:"findings"`
+	Blocking          int       `json:"blocking"`
+	CompletedAt       time.Time `json:"completed_at"`
+}
+
+// AgentNotice records that the PR's coding agent was told about a review.
+type AgentNotice struct {
+	ReviewID ID        `json:"review_id"`
+	Handle   string    `json:"handle"`
+	SentAt   time.Time `json:"sent_at"`
+}
+
+// TaskError records a failed task; the task stays pending and is retried.
+type TaskError struct {
+	TaskKey  string    `json:"task_key"`
+	Message  string    `json:"message"`
+	FailedAt time.Time `json:"failed_at"`
+}
+
+func (QuestionAnswer) BlockType() Type    { return TypeQuestionAnswer }
+func (ManualReview) BlockType() Type      { return TypeManualReview }
+func (Finding) BlockType() Type           { return TypeFinding }
+func (DisputeResolution) BlockType() Type { return TypeDispute }
+func (AutoReviewTrigger) BlockType() Type { return TypeAutoTrigger }
+func (ReviewRun) BlockType() Type         { return TypeReviewRun }
+func (AgentNotice) BlockType() Type       { return TypeAgentNotice }
+func (TaskError) BlockType() Type         { return TypeTaskError }
+
+// newBlock returns a pointer to a zero value of the concrete type for t.
+func newBlock(t Type) (Block, bool) {
+	switch t {
+	case TypeQuestionAnswer:
+		return &QuestionAnswer{}, true
+	case TypeManualReview:
+		return &ManualReview{}, true
+	case TypeFinding:
+		return &Finding{}, true
+	case TypeDispute:
+		return &DisputeResolution{}, true
+	case TypeAutoTrigger:
+		return &AutoReviewTrigger{}, true
+	case TypeReviewRun:
+		return &ReviewRun{}, true
+	case TypeAgentNotice:
+		return &AgentNotice{}, true
+	case TypeTaskError:
+		return &TaskError{}, true
+	}
+	return nil, false
+}

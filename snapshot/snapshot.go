@@ -1,0 +1,145 @@
+// Package snapshot holds the domain's view of one pull request, read once per
+// run. It is plain data: the GitHub adapter fills it, everything downstream
+// (state, detector, execution) reads it. Nothing here imports a GitHub client.
+package snapshot
+
+import (
+	"strings"
+	"time"
+)
+
+// Repo names a repository.
+type Repo struct {
+	Owner string
+	Name  string
+}
+
+func (r Repo) String() string { return r.Owner + "/" + r.Name }
+
+// ParseRepo splits "owner/name"; ok is false for anything else.
+func ParseRepo(s string) (Repo, bool) {
+	owner, name, found := strings.Cut(s, "/")
+	if !found || owner == "" || name == "" || strings.Contains(name, "/") {
+		return Repo{}, false
+	}
+	return Repo{Owner: owner, Name: name}, true
+}
+
+// Actor is a normalized identity. Login never carries the "[bot]" suffix, so
+// the same account compares equal whichever API reported it (REST says
+// "github-actions[bot]", GraphQL author.login says "github-actions").
+type Actor struct {
+	Login string
+	IsBot bool
+}
+
+// NewActor normalizes a login as any GitHub API spells it. typename is the
+// GraphQL __typename when known ("Bot", "User", "Mannequin"), else "".
+func NewActor(login, typename string) Actor {
+	l := strings.TrimSpace(login)
+	isBot := typename == "Bot"
+	if trimmed, ok := strings.CutSuffix(l, "[bot]"); ok {
+		l, isBot = trimmed, true
+	}
+	return Actor{Login: l, IsBot: isBot}
+}
+
+// Is reports whether a and b are the same account. Logins are case-insensitive.
+func (a Actor) Is(b Actor) bool {
+	return a.Login != "" && strings.EqualFold(a.Login, b.Login)
+}
+
+// Handle is how a person is addressed in a comment: "@octocat".
+func (a Actor) Handle() string { return "@" + a.Login }
+
+// String gives the REST spelling ("github-actions[bot]") for logs.
+func (a Actor) String() string {
+	if a.IsBot {
+		return a.Login + "[bot]"
+	}
+	return a.Login
+}
+
+// PullRequest is the PR's metadata.
+type PullRequest struct {
+	Number    int
+	NodeID    string
+	Title     string
+	Body      string
+	URL       string
+	Author    Actor
+	Draft     bool
+	State     string // OPEN, CLOSED, MERGED
+	HeadSHA   string
+	BaseSHA   string
+	HeadRef   string
+	BaseRef   string
+	HeadRepo  string // "owner/name" of the head repository; "" when deleted
+	IsFork    bool   // head repository differs from the base repository
+	CreatedAt time.Time
+}
+
+// Comment is a top-level PR conversation comment (an "issue comment").
+type Comment struct {
+	ID        int64 // REST/database id; the key every rmcoc block refers to
+	NodeID    string
+	Author    Actor
+	Body      string
+	URL       string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	Editor    *Actor // last editor when the comment was edited, else nil
+}
+
+// ReviewComment is one comment in a review thread.
+type ReviewComment struct {
+	Comment
+	ReplyToID int64  // database id of the comment it replies to; 0 for the thread's root
+	ReviewID  int64  // database id of the review it belongs to, 0 when unknown
+	Path      string // file path
+	Line      int    // current line (0 when outdated)
+	DiffHunk  string // the hunk the comment sits on
+	CommitSHA string
+}
+
+// Thread is a review thread: an inline conversation anchored to a line.
+type Thread struct {
+	ID         string // GraphQL node id (needed by resolveReviewThread)
+	IsResolved bool
+	IsOutdated bool
+	Path       string
+	Line       int
+	StartLine  int
+	DiffSide   string // LEFT or RIGHT
+	ResolvedBy *Actor
+	Comments   []ReviewComment // chronological; Comments[0] is the root
+}
+
+// Root is the first comment of the thread, or nil for an empty thread.
+func (t Thread) Root() *ReviewComment {
+	if len(t.Comments) == 0 {
+		return nil
+	}
+	return &t.Comments[0]
+}
+
+// Review is a submitted pull request review.
+type Review struct {
+	ID          int64
+	NodeID      string
+	Author      Actor
+	State       string // COMMENTED, APPROVED, CHANGES_REQUESTED, DISMISSED, PENDING
+	Body        string
+	CommitSHA   string
+	SubmittedAt time.Time
+}
+
+// Snapshot is everything the run knows about the PR, read in one pass.
+type Snapshot struct {
+	Repo          Repo
+	PR            PullRequest
+	Viewer        Actor // who the token belongs to, as GraphQL viewer reports it
+	IssueComments []Comment
+	Threads       []Thread
+	Reviews       []Review
+}
