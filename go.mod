@@ -3,20 +3,25 @@ module github.com/review-my-code-bot/rmc
 go 1.26.0
 
 require (
+	github.com/google/go-github/v62 v62.0.0
+	github.com/sethvargo/go-githubactions v1.3.2
+	github.com/shurcooL/githubv4 v0.0.0-20260209031235-2402fdf4a9ed
+	golang.org/x/oauth2 v0.37.0
+)
+
+require (
 	github.com/agnivade/levenshtein v1.2.2 // indirect
+	github.com/bluekeyes/go-gitdiff v0.9.0 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/chromedp/chromedp v0.22.1 // indirect
 	github.com/coder/websocket v1.8.15 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/google/go-github/v62 v62.0.0 // indirect
+	github.com/google/go-querystring v1.1.0 // indirect
 	github.com/openai/openai-go/v3 v3.95.0 // indirect
-	github.com/sethvargo/go-githubactions v1.3.2 // indirect
-	github.com/shurcooL/githubv4 v0.0.0-20260209031235-2402fdf4a9ed // indirect
 	github.com/shurcooL/graphql v0.0.0-20240915155400-7ee5256398cf // indirect
 	github.com/tidwall/gjson v1.20.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.1 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect
 	github.com/vektah/gqlparser/v2 v2.5.64 // indirect
-	golang.org/x/oauth2 v0.37.0 // indirect
 )

@@ -30,26 +30,31 @@ func Fence(b Block) string {
 	return "```rmcoc\n" + string(payload) + "\n```"
 }
 
+// marshal writes {"v":…,"type":…, then the struct's fields in declaration
+// order}, indented, so a reader sees the block's type first.
 func marshal(b Block) ([]byte, error) {
-	fields, err := json.Marshal(b)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(fields, &m); err != nil {
-		return nil, err
-	}
-	m["v"], _ = json.Marshal(Version)
-	m["type"], _ = json.Marshal(b.BlockType())
-	// encoding/json sorts map keys, so the output is stable.
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	var fields bytes.Buffer
+	enc := json.NewEncoder(&fields)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(m); err != nil {
+	if err := enc.Encode(b); err != nil {
 		return nil, err
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	body := bytes.TrimSpace(fields.Bytes())
+	if len(body) < 2 || body[0] != '{' {
+		return nil, fmt.Errorf("%T does not encode as an object", b)
+	}
+	var compact bytes.Buffer
+	fmt.Fprintf(&compact, `{"v":%d,"type":%q`, Version, b.BlockType())
+	if rest := body[1 : len(body)-1]; len(rest) > 0 {
+		compact.WriteByte(',')
+		compact.Write(rest)
+	}
+	compact.WriteByte('}')
+	var out bytes.Buffer
+	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
 
 // ParseError describes one block that could not be read. The block is skipped.

@@ -64,10 +64,15 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 // happens to the question's text.
 type QuestionAnswer struct {
 	ReplyToCommentID ID        `json:"reply_to_comment_id"`
+	Source           string    `json:"source,omitempty"`    // SourceReview when the question was a review body
 	ThreadID         string    `json:"thread_id,omitempty"` // set when answered inside a review thread
 	Asker            string    `json:"asker,omitempty"`
 	AnsweredAt       time.Time `json:"answered_at"`
 }
+
+// SourceReview marks ids that name a pull request review rather than a comment
+// (the two id spaces are separate).
+const SourceReview = "review"
 
 // Manual review request statuses.
 const (
@@ -80,6 +85,7 @@ const (
 // ManualReview records what happened to a "@rmc-bot review" request.
 type ManualReview struct {
 	RequestCommentID ID         `json:"request_comment_id"`
+	Source           string     `json:"source,omitempty"` // SourceReview for a review body
 	Status           string     `json:"status"`
 	HeadSHA          string     `json:"head_sha,omitempty"`
 	StartedAt        *time.Time `json:"started_at,omitempty"`
@@ -152,14 +158,17 @@ const (
 
 // ReviewRun is written in the body of a completed review.
 type ReviewRun struct {
-	HeadSHA           string    `json:"head_sha"`
-	BaseSHA           string    `json:"base_sha,omitempty"`
-	FromSHA           string    `json:"from_sha,omitempty"` // incremental reviews: the previously reviewed head
-	Mode              string    `json:"mode"`
-	RequestCommentIDs []ID      `json:"request_comment_ids,omitempty"`
-	Findings          int       `json:"findings"`
-	Blocking          int       `json:"blocking"`
-	CompletedAt       time.Time `json:"completed_at"`
+	HeadSHA           string `json:"head_sha"`
+	BaseSHA           string `json:"base_sha,omitempty"`
+	FromSHA           string `json:"from_sha,omitempty"` // incremental reviews: the previously reviewed head
+	Mode              string `json:"mode"`
+	RequestCommentIDs []ID   `json:"request_comment_ids,omitempty"`
+	// DismissedRequestIDs are manual requests this automatic review made
+	// redundant; each gets an explanation reply (a ManualReview block).
+	DismissedRequestIDs []ID      `json:"dismissed_request_ids,omitempty"`
+	Findings            int       `json:"findings"`
+	Blocking            int       `json:"blocking"`
+	CompletedAt         time.Time `json:"completed_at"`
 }
 
 // AgentNotice records that the PR's coding agent was told about a review.

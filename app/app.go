@@ -1,0 +1,167 @@
+// Package app runs the action's pipeline: event → snapshot → state → plan →
+// execute → publish. It reads the runner's environment through an injected
+// getenv, so the same code runs on a runner, in tests and in the demo.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/config"
+	"github.com/review-my-code-bot/rmc/detector"
+	"github.com/review-my-code-bot/rmc/event"
+	"github.com/review-my-code-bot/rmc/github"
+	"github.com/review-my-code-bot/rmc/mention"
+	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// Env is the process environment the action runs in.
+type Env struct {
+	Getenv   func(string) string
+	Stdout   io.Writer
+	ReadFile func(string) ([]byte, error)
+}
+
+// OSEnv is the real environment.
+func OSEnv() Env { return Env{Getenv: os.Getenv, Stdout: os.Stdout, ReadFile: os.ReadFile} }
+
+// Exit codes.
+const (
+	ExitOK     = 0
+	ExitFailed = 1 // a task failed, or an automatic review found blocking issues
+	ExitUsage  = 2 // bad inputs or environment
+)
+
+// Run is the action's entry point on a runner.
+func Run(ctx context.Context, env Env) int {
+	gha := newLog(env)
+	cfg, err := config.Load(func(name string) string { return gha.GetInput(name) }, true)
+	for _, secret := range []string{cfg.APIKey, cfg.GitHubToken} {
+		if secret != "" {
+			gha.AddMask(secret)
+		}
+	}
+	if err != nil {
+		for _, e := range splitErrors(err) {
+			gha.Errorf("input: %s", e)
+		}
+		return ExitUsage
+	}
+	if cfg.GitHubToken == "" {
+		cfg.GitHubToken = env.Getenv("GITHUB_TOKEN")
+	}
+
+	name, path := env.Getenv("GITHUB_EVENT_NAME"), env.Getenv("GITHUB_EVENT_PATH")
+	if name == "" || path == "" {
+		gha.Errorf("GITHUB_EVENT_NAME and GITHUB_EVENT_PATH must be set (the runner sets them); to plan a PR from a shell use: rmc plan --repo owner/name --pr N")
+		return ExitUsage
+	}
+	payload, err := env.ReadFile(path)
+	if err != nil {
+		gha.Errorf("read event file: %v", err)
+		return ExitUsage
+	}
+	ev, err := github.ParseEvent(name, payload)
+	if errors.Is(err, github.ErrUnsupported) {
+		gha.Noticef("nothing to do: %v", err)
+		writeOutputs(gha, Outcome{ReviewStatus: "skipped"})
+		return ExitOK
+	}
+	if err != nil {
+		gha.Errorf("event: %v", err)
+		return ExitUsage
+	}
+	repo, ok := snapshot.ParseRepo(ev.Repo)
+	if !ok {
+		repo, ok = snapshot.ParseRepo(env.Getenv("GITHUB_REPOSITORY"))
+	}
+	if !ok {
+		gha.Errorf("cannot tell the repository: the event names %q and GITHUB_REPOSITORY is %q", ev.Repo, env.Getenv("GITHUB_REPOSITORY"))
+		return ExitUsage
+	}
+	gh, err := github.New(github.Options{Token: cfg.GitHubToken, APIURL: env.Getenv("GITHUB_API_URL"), GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL"),
+		Warn: func(msg string) { gha.Warningf("%s", msg) }})
+	if err != nil {
+		gha.Errorf("%v", err)
+		return ExitUsage
+	}
+	return Pipeline{Config: cfg, GitHub: gh, Log: gha}.Run(ctx, repo, ev)
+}
+
+// Pipeline is one run over one PR.
+type Pipeline struct {
+	Config config.Config
+	GitHub *github.Client
+	Log    *Log
+	// Classifier decides mention intents; nil means the rule-based one.
+	Classifier mention.Classifier
+}
+
+// Run reads the PR, plans, and (unless dry) executes.
+func (p Pipeline) Run(ctx context.Context, repo snapshot.Repo, ev event.Event) int {
+	log := p.Log
+	log.Group(fmt.Sprintf("Read %s#%d", repo, ev.PRNumber))
+	snap, err := p.GitHub.Snapshot(ctx, repo, ev.PRNumber)
+	log.EndGroup()
+	if err != nil {
+		log.Errorf("%v", err)
+		return ExitFailed
+	}
+	bot := snapshot.BotIdentity(p.Config.BotLogin, snap.Viewer)
+	st := state.Derive(snap, state.Options{Bot: bot, Handles: p.Config.Handles})
+	classifier := p.Classifier
+	if classifier == nil {
+		classifier = mention.Rules{}
+	}
+	plan := detector.Build(detector.Input{Event: ev, PR: snap.PR, State: st,
+		Intents: detector.Classify(ctx, classifier, st.Pending())})
+
+	report := Report{Repo: repo, Event: ev, PR: snap.PR, Bot: bot, State: st, Plan: plan, Counts: p.GitHub.Counts(), Comments: len(snap.IssueComments), Threads: len(snap.Threads)}
+	log.Group("Plan")
+	for _, line := range report.LogLines() {
+		log.Infof("%s", line)
+	}
+	log.EndGroup()
+	for _, n := range st.Notices {
+		log.Warningf("%s", n)
+	}
+	if p.Config.DryRun {
+		log.Summary(report.Markdown(true))
+		writeOutputs(log, Outcome{ReviewStatus: "skipped", BlockingIssues: len(st.OpenBlocking())})
+		log.Noticef("dry run: %d task(s) planned, nothing written", len(plan.Tasks))
+		return ExitOK
+	}
+	// Execution arrives with the LLM session; until then a real run reports
+	// its plan and says plainly that it did not act on it.
+	log.Summary(report.Markdown(false))
+	if len(plan.Tasks) > 0 {
+		log.Warningf("this build plans but does not execute tasks yet: %d task(s) left pending for a later run", len(plan.Tasks))
+	}
+	writeOutputs(log, Outcome{ReviewStatus: "skipped", BlockingIssues: len(st.OpenBlocking())})
+	return ExitOK
+}
+
+// Outcome is what the run reports through the action's outputs.
+type Outcome struct {
+	ReviewStatus   string
+	IssuesFound    int
+	BlockingIssues int
+	TasksExecuted  int
+}
+
+func writeOutputs(gha *Log, o Outcome) {
+	gha.Output("review_status", o.ReviewStatus)
+	gha.Output("issues_found", fmt.Sprint(o.IssuesFound))
+	gha.Output("blocking_issues", fmt.Sprint(o.BlockingIssues))
+	gha.Output("has_blocking_issues", fmt.Sprint(o.BlockingIssues > 0))
+	gha.Output("tasks_executed", fmt.Sprint(o.TasksExecuted))
+}
+
+func splitErrors(err error) []string {
+	return strings.Split(err.Error(), "\n")
+}

@@ -1,0 +1,115 @@
+package app
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/config"
+	"github.com/review-my-code-bot/rmc/event"
+	"github.com/review-my-code-bot/rmc/github"
+	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// Version is set at build time with -ldflags "-X .../app.Version=v1.2.3".
+var Version = "dev"
+
+const usage = `review-my-code-bot (rmc) %s
+
+Usage:
+  rmc                           run as the GitHub Action (reads the runner's environment)
+  rmc plan --repo OWNER/NAME --pr N
+                                print what a run would do on a real pull request and write
+                                nothing (needs GITHUB_TOKEN; honours GITHUB_API_URL)
+  rmc demo                      run the same pipeline offline against a built-in fake GitHub
+                                on a sample pull request and print what it would do
+  rmc version
+`
+
+// Main dispatches the subcommands and returns the exit code.
+func Main(ctx context.Context, env Env, args []string) int {
+	if len(args) == 0 || args[0] == "run" {
+		return Run(ctx, env)
+	}
+	switch args[0] {
+	case "plan":
+		return planCmd(ctx, env, args[1:])
+	case "demo":
+		return Demo(ctx, env)
+	case "version", "--version":
+		fmt.Fprintln(env.Stdout, "rmc", Version)
+		return ExitOK
+	case "help", "-h", "--help":
+		fmt.Fprintf(env.Stdout, usage, Version)
+		return ExitOK
+	}
+	fmt.Fprintf(env.Stdout, "unknown command %q\n\n"+usage, args[0], Version)
+	return ExitUsage
+}
+
+// planCmd prints the plan of a real PR: the same pipeline, dry.
+func planCmd(ctx context.Context, env Env, args []string) int {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	fs.SetOutput(env.Stdout)
+	repoFlag := fs.String("repo", env.Getenv("GITHUB_REPOSITORY"), "repository, owner/name")
+	pr := fs.Int("pr", 0, "pull request number")
+	eventName := fs.String("event", "issue_comment", "event to plan for: issue_comment (questions, disputes, owed reviews) or pull_request (a new push)")
+	if err := fs.Parse(args); err != nil {
+		return ExitUsage
+	}
+	repo, ok := snapshot.ParseRepo(*repoFlag)
+	if !ok || *pr <= 0 {
+		fmt.Fprintln(env.Stdout, "plan needs --repo OWNER/NAME and --pr N")
+		return ExitUsage
+	}
+	token := env.Getenv("GITHUB_TOKEN")
+	if token == "" {
+		fmt.Fprintln(env.Stdout, "plan needs GITHUB_TOKEN (a token that can read the repository); for an offline run try: rmc demo")
+		return ExitUsage
+	}
+	get := func(name string) string { return env.Getenv(envName(name)) }
+	cfg, err := config.Load(withDefaults(get), false)
+	if err != nil {
+		fmt.Fprintln(env.Stdout, err)
+		return ExitUsage
+	}
+	cfg.DryRun = true
+	ev := event.Event{Name: *eventName, Repo: repo.String(), PRNumber: *pr}
+	if *eventName == event.PullRequest {
+		ev.Action = "synchronize"
+	}
+	gh, err := github.New(github.Options{Token: token, APIURL: env.Getenv("GITHUB_API_URL"), GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL")})
+	if err != nil {
+		fmt.Fprintln(env.Stdout, err)
+		return ExitUsage
+	}
+	log := consoleLog(env)
+	return Pipeline{Config: cfg, GitHub: gh, Log: log}.Run(ctx, repo, ev)
+}
+
+// envName is the variable the runner uses for an input.
+func envName(input string) string { return "INPUT_" + strings.ToUpper(input) }
+
+// withDefaults fills unset inputs with action.yml's defaults, as the runner
+// does, for commands run from a shell.
+func withDefaults(get func(string) string) func(string) string {
+	defs := config.Defaults()
+	return func(name string) string {
+		if v := get(name); v != "" {
+			return v
+		}
+		return defs[name]
+	}
+}
+
+// consoleLog logs to a terminal: workflow commands print as they are and
+// the job summary goes to stdout.
+func consoleLog(env Env) *Log {
+	return newLog(Env{Getenv: func(k string) string {
+		if k == "GITHUB_STEP_SUMMARY" || k == "GITHUB_OUTPUT" {
+			return ""
+		}
+		return env.Getenv(k)
+	}, Stdout: env.Stdout, ReadFile: env.ReadFile})
+}

@@ -1,0 +1,117 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/detector"
+	"github.com/review-my-code-bot/rmc/event"
+	"github.com/review-my-code-bot/rmc/github"
+	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// Report is what a run knows about its plan, rendered for the log and the
+// job summary.
+type Report struct {
+	Repo     snapshot.Repo
+	Event    event.Event
+	PR       snapshot.PullRequest
+	Bot      snapshot.Actor
+	State    state.State
+	Plan     detector.Plan
+	Counts   github.Counts
+	Comments int
+	Threads  int
+}
+
+func (r Report) trigger() string {
+	t := r.Event.Name
+	if r.Event.Action != "" {
+		t += "." + r.Event.Action
+	}
+	return t
+}
+
+// LogLines is the plan, one line per task or skip.
+func (r Report) LogLines() []string {
+	lines := []string{
+		fmt.Sprintf("trigger %s on %s#%d (head %.7s, bot @%s)", r.trigger(), r.Repo, r.PR.Number, r.PR.HeadSHA, r.Bot.String()),
+		fmt.Sprintf("read %d comments, %d review threads in %d requests (GraphQL cost %d)", r.Comments, r.Threads, r.Counts.Reads, r.Counts.GraphQLCost),
+	}
+	if r.Plan.RecordTrigger != nil {
+		lines = append(lines, fmt.Sprintf("record: automatic review requested for %.7s", r.Plan.RecordTrigger.HeadSHA))
+	}
+	for i, t := range r.Plan.Tasks {
+		lines = append(lines, fmt.Sprintf("task %d [%s] %s: %s", i+1, t.Kind, t.Key, t.Reason))
+	}
+	for _, ref := range r.Plan.Explain {
+		lines = append(lines, fmt.Sprintf("explain: manual request %s was dismissed by an automatic review; post the reply", ref))
+	}
+	for _, s := range r.Plan.Skipped {
+		lines = append(lines, fmt.Sprintf("skip %s: %s", s.What, s.Why))
+	}
+	if len(r.Plan.Tasks) == 0 {
+		lines = append(lines, "nothing pending")
+	}
+	return lines
+}
+
+// Markdown renders the job summary.
+func (r Report) Markdown(dry bool) string {
+	var b strings.Builder
+	title := "review-my-code-bot"
+	if dry {
+		title += " — dry run (nothing was written)"
+	}
+	fmt.Fprintf(&b, "## %s\n\n", title)
+	fmt.Fprintf(&b, "**%s** on [%s#%d](%s) %s — head `%.7s`, bot `@%s`\n\n", r.trigger(), r.Repo, r.PR.Number, r.PR.URL, mdEscape(r.PR.Title), r.PR.HeadSHA, r.Bot.String())
+	if len(r.Plan.Tasks) == 0 {
+		b.WriteString("Nothing pending: every question is answered, every reply on a finding has its answer, and no review is owed.\n\n")
+	} else {
+		b.WriteString("| # | Task | Why |\n|---|---|---|\n")
+		for i, t := range r.Plan.Tasks {
+			fmt.Fprintf(&b, "| %d | %s `%s` | %s |\n", i+1, taskIcon(t.Kind), t.Key, mdEscape(t.Reason))
+		}
+		b.WriteString("\n")
+	}
+	if r.Plan.Gate() {
+		b.WriteString("🚦 This run's review **gates the merge**: blocking findings fail the job.\n\n")
+	}
+	if blocking := r.State.OpenBlocking(); len(blocking) > 0 {
+		fmt.Fprintf(&b, "🔴 %d open blocking finding(s) on the PR before this run.\n\n", len(blocking))
+	}
+	if len(r.Plan.Skipped) > 0 {
+		b.WriteString("<details><summary>Skipped</summary>\n\n")
+		for _, s := range r.Plan.Skipped {
+			fmt.Fprintf(&b, "- **%s**: %s\n", mdEscape(s.What), mdEscape(s.Why))
+		}
+		b.WriteString("\n</details>\n\n")
+	}
+	if len(r.State.Notices) > 0 {
+		b.WriteString("<details><summary>Notices</summary>\n\n")
+		for _, n := range r.State.Notices {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(n))
+		}
+		b.WriteString("\n</details>\n\n")
+	}
+	fmt.Fprintf(&b, "<sub>Read %d comments and %d review threads in %d GitHub requests (GraphQL cost %d).</sub>\n", r.Comments, r.Threads, r.Counts.Reads, r.Counts.GraphQLCost)
+	return b.String()
+}
+
+func taskIcon(k detector.Kind) string {
+	switch k {
+	case detector.Dispute:
+		return "⚖️ dispute"
+	case detector.Question:
+		return "💬 question"
+	}
+	return "🔍 review"
+}
+
+// mdEscape keeps user text from breaking a table row or starting markup.
+func mdEscape(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	s = strings.ReplaceAll(s, "|", "\\|")
+	return strings.ReplaceAll(s, "<", "&lt;")
+}

@@ -1,0 +1,231 @@
+// Package config reads and validates the action's inputs. Input names and
+// meanings follow rmc-oc's, so its users switch by changing one line.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultBaseURL is OpenRouter's OpenAI-compatible endpoint.
+const DefaultBaseURL = "https://openrouter.ai/api/v1"
+
+// Config is the validated input.
+type Config struct {
+	GitHubToken string
+	APIKey      string // llm_api_key, or its alias openrouter_api_key
+	BaseURL     string
+	Model       string
+
+	ProblemThreshold  int // findings scoring below are dropped
+	BlockingThreshold int // findings scoring at or above block the merge
+	ReviewTimeout     time.Duration
+	MaxReviewRetries  int
+
+	EnableWeb             bool
+	EnableHumanEscalation bool
+	HumanReviewers        []string
+	Debug                 bool
+
+	InjectionDetection bool
+	InjectionModel     string
+
+	ManualStartComment bool
+	ManualEndComment   bool
+
+	Handles     []string // "@review-my-code-bot", "@rmc-bot"
+	BotLogin    string   // "" = detect
+	DryRun      bool
+	NotifyAgent string   // handle of the PR's coding agent, e.g. "@claude"
+	IgnorePaths []string // glob patterns skipped by reviews
+}
+
+// Input describes one action input; Inputs is the single list action.yml is
+// checked against.
+type Input struct {
+	Name, Default, Description string
+}
+
+// Inputs are every input the action reads, with action.yml's defaults.
+var Inputs = []Input{
+	{"github_token", "${{ github.token }}", "Token for the GitHub API."},
+	{"llm_api_key", "", "API key for the OpenAI-compatible endpoint (alias: openrouter_api_key)."},
+	{"openrouter_api_key", "", "API key for OpenRouter (rmc-oc's name; same as llm_api_key)."},
+	{"llm_base_url", "https://openrouter.ai/api/v1", "Any OpenAI-compatible endpoint: OpenRouter, OpenAI, vLLM, Ollama."},
+	{"model", "anthropic/claude-sonnet-4.5", "Model name at the endpoint."},
+	{"problem_score_threshold", "5", "Findings scoring below this (1-10) are dropped."},
+	{"blocking_score_threshold", "", "Findings scoring at or above this (1-10) block the merge; empty = problem_score_threshold."},
+	{"review_timeout_minutes", "40", "Overall deadline for the run's LLM work, in minutes."},
+	{"max_review_retries", "1", "How often a failed review pass is retried."},
+	{"enable_web", "false", "Let the model fetch public web pages."},
+	{"enable_human_escalation", "false", "Escalate disputes the bot cannot settle to human_reviewers."},
+	{"human_reviewers", "", "Comma-separated logins to escalate disputes to."},
+	{"debug_logging", "false", "Verbose logs."},
+	{"injection_detection_enabled", "false", "Flag likely prompt injection in untrusted text and verify it with a second model."},
+	{"injection_verification_model", "", "Model that verifies flagged text; empty = model."},
+	{"review_manual_trigger_enable_start_comment", "true", "Reply when a manual review starts."},
+	{"review_manual_trigger_enable_end_comment", "true", "Reply when a manual review ends."},
+	{"bot_mentions", "@review-my-code-bot,@rmc-bot", "Comma-separated handles the bot answers to."},
+	{"bot_login", "", "The bot's login; empty = ask the API who the token belongs to."},
+	{"dry_run", "false", "Print the plan (log and job summary) and write nothing."},
+	{"notify_agent", "", "Handle of the PR's coding agent (e.g. @claude) to tell when a review requests changes."},
+	{"ignore_paths", "", "Comma-separated globs the review skips."},
+}
+
+var (
+	handleRe = regexp.MustCompile(`^@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$`)
+	loginRe  = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$`)
+)
+
+// Load reads inputs through get (which returns "" for unset inputs; the
+// runner fills action.yml defaults) and validates all of them, reporting
+// every problem at once. needLLM is false for modes that never call a model.
+func Load(get func(name string) string, needLLM bool) (Config, error) {
+	p := parser{get: get}
+	c := Config{
+		GitHubToken:        p.str("github_token"),
+		BaseURL:            strings.TrimRight(p.str("llm_base_url"), "/"),
+		Model:              p.str("model"),
+		EnableWeb:          p.boolean("enable_web"),
+		Debug:              p.boolean("debug_logging"),
+		InjectionDetection: p.boolean("injection_detection_enabled"),
+		InjectionModel:     p.str("injection_verification_model"),
+		ManualStartComment: p.boolean("review_manual_trigger_enable_start_comment"),
+		ManualEndComment:   p.boolean("review_manual_trigger_enable_end_comment"),
+		BotLogin:           p.str("bot_login"),
+		DryRun:             p.boolean("dry_run"),
+		NotifyAgent:        p.str("notify_agent"),
+		IgnorePaths:        list(p.str("ignore_paths")),
+	}
+	c.APIKey = p.apiKey()
+	c.ProblemThreshold = p.intIn("problem_score_threshold", 1, 10)
+	c.BlockingThreshold = c.ProblemThreshold
+	if p.str("blocking_score_threshold") != "" {
+		c.BlockingThreshold = p.intIn("blocking_score_threshold", 1, 10)
+		if c.BlockingThreshold > 0 && c.ProblemThreshold > 0 && c.BlockingThreshold < c.ProblemThreshold {
+			p.fail("blocking_score_threshold (%d) must be at least problem_score_threshold (%d): a finding too weak to report cannot block", c.BlockingThreshold, c.ProblemThreshold)
+		}
+	}
+	c.ReviewTimeout = time.Duration(p.intIn("review_timeout_minutes", 1, 360)) * time.Minute
+	c.MaxReviewRetries = p.intIn("max_review_retries", 0, 5)
+	c.EnableHumanEscalation = p.boolean("enable_human_escalation")
+	for _, r := range list(p.str("human_reviewers")) {
+		r = strings.TrimPrefix(r, "@")
+		if !loginRe.MatchString(r) {
+			p.fail("human_reviewers: %q is not a GitHub login", r)
+			continue
+		}
+		c.HumanReviewers = append(c.HumanReviewers, r)
+	}
+	if c.EnableHumanEscalation && len(c.HumanReviewers) == 0 {
+		p.fail("enable_human_escalation is true but human_reviewers is empty: name who disputes are escalated to")
+	}
+	for _, h := range list(p.str("bot_mentions")) {
+		if !strings.HasPrefix(h, "@") {
+			h = "@" + h
+		}
+		if !handleRe.MatchString(h) {
+			p.fail("bot_mentions: %q is not an @handle", h)
+			continue
+		}
+		c.Handles = append(c.Handles, h)
+	}
+	if len(c.Handles) == 0 && p.str("bot_mentions") == "" {
+		p.fail("bot_mentions is empty: the bot needs at least one handle to answer to")
+	}
+	if c.BotLogin != "" && !loginRe.MatchString(c.BotLogin) {
+		p.fail("bot_login: %q is not a GitHub login", c.BotLogin)
+	}
+	if c.NotifyAgent != "" && !handleRe.MatchString(c.NotifyAgent) {
+		p.fail("notify_agent: %q is not an @handle (e.g. @claude)", c.NotifyAgent)
+	}
+	if c.BaseURL != "" && !strings.HasPrefix(c.BaseURL, "https://") && !strings.HasPrefix(c.BaseURL, "http://") {
+		p.fail("llm_base_url: %q is not an http(s) URL", c.BaseURL)
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = DefaultBaseURL
+	}
+	if c.InjectionModel == "" {
+		c.InjectionModel = c.Model
+	}
+	if needLLM && !c.DryRun {
+		if c.APIKey == "" {
+			p.fail("llm_api_key (or openrouter_api_key) is required: pass it from a secret, e.g. llm_api_key: ${{ secrets.OPENROUTER_API_KEY }}")
+		}
+		if c.Model == "" {
+			p.fail("model is required")
+		}
+	}
+	return c, errors.Join(p.errs...)
+}
+
+type parser struct {
+	get  func(string) string
+	errs []error
+}
+
+func (p *parser) str(name string) string { return strings.TrimSpace(p.get(name)) }
+
+func (p *parser) fail(format string, args ...any) {
+	p.errs = append(p.errs, fmt.Errorf(format, args...))
+}
+
+func (p *parser) boolean(name string) bool {
+	switch v := strings.ToLower(p.str(name)); v {
+	case "true", "yes", "on", "1":
+		return true
+	case "", "false", "no", "off", "0":
+		return false
+	default:
+		p.fail("%s: %q is not a boolean (use true or false)", name, p.str(name))
+		return false
+	}
+}
+
+func (p *parser) intIn(name string, lo, hi int) int {
+	v := p.str(name)
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		p.fail("%s: %q must be a whole number from %d to %d", name, v, lo, hi)
+		return 0
+	}
+	return n
+}
+
+func (p *parser) apiKey() string {
+	a, b := p.str("llm_api_key"), p.str("openrouter_api_key")
+	if a != "" && b != "" && a != b {
+		p.fail("llm_api_key and openrouter_api_key are both set and differ: set one (they are aliases)")
+	}
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// list splits a comma- or newline-separated input, dropping blanks.
+func list(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\n' }) {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Defaults returns the inputs' default values, as the runner would fill them
+// (github_token's expression is left empty: outside a runner there is none).
+func Defaults() map[string]string {
+	m := make(map[string]string, len(Inputs))
+	for _, in := range Inputs {
+		if !strings.HasPrefix(in.Default, "${{") {
+			m[in.Name] = in.Default
+		}
+	}
+	return m
+}

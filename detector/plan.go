@@ -1,0 +1,254 @@
+// Package detector turns the triggering event and the PR's state into an
+// execution plan: every pending task on the PR, not just the one the event is
+// about, deduplicated and in priority order (disputes, questions, review).
+// Planning is pure; only classifying a mention's intent may call out, and it
+// happens before, through mention.Classifier.
+package detector
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/event"
+	"github.com/review-my-code-bot/rmc/mention"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// Kind is a task's kind; its value is its priority (1 runs first).
+type Kind int
+
+const (
+	Dispute  Kind = 1
+	Question Kind = 2
+	Review   Kind = 3
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Dispute:
+		return "dispute"
+	case Question:
+		return "question"
+	case Review:
+		return "review"
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// Task is one unit of work.
+type Task struct {
+	Kind   Kind
+	Key    string // stable across runs; task-error blocks refer to it
+	Reason string // why the task exists, for the log and the summary
+
+	Finding *state.Finding // Dispute
+	Mention *state.Mention // Question
+	Review  *ReviewTask    // Review
+}
+
+// ReviewTask describes the review to run.
+type ReviewTask struct {
+	Mode    string // rmcoc.ModeAuto or rmcoc.ModeManual
+	Gate    bool   // blocking findings fail the job (automatic reviews only)
+	HeadSHA string
+	Action  string // the pull_request action that requested it, for auto reviews
+	Resumed bool   // restarting an automatic review a cancelled run left unfinished
+	Full    bool   // a full review was asked for explicitly
+	// Requests are the manual requests this review answers.
+	Requests []state.Mention
+	// Dismissed are manual requests an automatic review makes redundant.
+	Dismissed []state.Mention
+}
+
+// Skip explains something the plan deliberately leaves out.
+type Skip struct {
+	What string
+	Why  string
+}
+
+// Plan is what the run will do.
+type Plan struct {
+	Tasks []Task
+	// RecordTrigger, when set, is written before any task runs, so a run
+	// cancelled midway leaves the trace the next run restarts from.
+	RecordTrigger *rmcoc.AutoReviewTrigger
+	// Explain lists manual requests dismissed by an earlier automatic review
+	// whose explanation reply a killed run never posted.
+	Explain []state.Ref
+	Skipped []Skip
+}
+
+// Gate reports whether this run's result decides the merge gate.
+func (p Plan) Gate() bool {
+	for _, t := range p.Tasks {
+		if t.Kind == Review && t.Review.Gate {
+			return true
+		}
+	}
+	return false
+}
+
+// Empty reports whether there is nothing to write.
+func (p Plan) Empty() bool {
+	return len(p.Tasks) == 0 && p.RecordTrigger == nil && len(p.Explain) == 0
+}
+
+// Input is everything Plan reads.
+type Input struct {
+	Event   event.Event
+	PR      snapshot.PullRequest
+	State   state.State
+	Intents map[state.Ref]mention.Intent // of pending mentions
+	// MaxFailures is how many recorded failures a task may have before the
+	// plan stops retrying it (0 means 3).
+	MaxFailures int
+}
+
+// Classify decides the intent of every pending mention. A classifier error
+// falls back to the rule-based one, so a flaky model never loses a request.
+func Classify(ctx context.Context, c mention.Classifier, pending []state.Mention) map[state.Ref]mention.Intent {
+	out := make(map[state.Ref]mention.Intent, len(pending))
+	for _, m := range pending {
+		intent, err := c.Classify(ctx, m.Text)
+		if err != nil || !known(intent) {
+			intent = mention.Classify(m.Text)
+		}
+		out[m.Ref] = intent
+	}
+	return out
+}
+
+// Build computes the plan.
+func Build(in Input) Plan {
+	var p Plan
+	maxFail := in.MaxFailures
+	if maxFail <= 0 {
+		maxFail = 3
+	}
+	retry := func(key, what string) bool {
+		if n := in.State.Failures[key]; n >= maxFail {
+			p.Skipped = append(p.Skipped, Skip{what, fmt.Sprintf("failed %d times already; not retried automatically (mention the bot again to retry)", n)})
+			return false
+		}
+		return true
+	}
+
+	for i := range in.State.Findings {
+		f := &in.State.Findings[i]
+		if len(f.PendingReplies) == 0 {
+			continue
+		}
+		last := f.PendingReplies[len(f.PendingReplies)-1]
+		key := fmt.Sprintf("dispute-%d", last.ID)
+		what := fmt.Sprintf("reply by @%s on finding %q (%s:%d)", last.Author.Login, f.Block.Title, f.Thread.Path, f.Thread.Line)
+		if retry(key, what) {
+			p.Tasks = append(p.Tasks, Task{Kind: Dispute, Key: key, Finding: f,
+				Reason: fmt.Sprintf("%d unanswered developer repl%s on a finding", len(f.PendingReplies), plural(len(f.PendingReplies), "y", "ies"))})
+		}
+	}
+
+	var manual []state.Mention
+	for _, m := range in.State.Pending() {
+		m := m
+		switch in.Intents[m.Ref] {
+		case mention.ReviewRequest, mention.FullReviewRequest:
+			manual = append(manual, m)
+		default:
+			key := "question-" + m.Ref.String()
+			if retry(key, fmt.Sprintf("question by @%s", m.Author.Login)) {
+				where := "in the conversation"
+				if m.Thread != nil {
+					where = fmt.Sprintf("in a review thread on %s:%d", m.Thread.Path, m.Thread.Line)
+				}
+				p.Tasks = append(p.Tasks, Task{Kind: Question, Key: key, Mention: &m,
+					Reason: fmt.Sprintf("unanswered question by @%s %s", m.Author.Login, where)})
+			}
+		}
+	}
+
+	if rt := reviewTask(in, manual, &p); rt != nil {
+		key := "review-" + rt.Mode + "-" + shortSHA(rt.HeadSHA)
+		if retry(key, rt.Mode+" review of "+shortSHA(rt.HeadSHA)) {
+			p.Tasks = append(p.Tasks, Task{Kind: Review, Key: key, Review: rt, Reason: reviewReason(rt)})
+		}
+	}
+	p.Explain = in.State.Unexplained
+	slices.SortStableFunc(p.Tasks, func(a, b Task) int { return int(a.Kind) - int(b.Kind) })
+	return p
+}
+
+// reviewTask decides whether a review runs, of which mode, with which gate.
+func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
+	head, ev, st := in.PR.HeadSHA, in.Event, in.State
+	if in.PR.State != "" && in.PR.State != "OPEN" {
+		if ev.IsAutoReview() || len(manual) > 0 {
+			p.Skipped = append(p.Skipped, Skip{"review", "the pull request is " + strings.ToLower(in.PR.State)})
+		}
+		return nil
+	}
+	var auto *ReviewTask
+	switch {
+	case ev.IsAutoReview() && in.PR.Draft:
+		p.Skipped = append(p.Skipped, Skip{"automatic review", "the pull request is a draft; it is reviewed when marked ready for review (or ask for a manual review)"})
+	case ev.IsAutoReview() && st.ReviewedAuto(head):
+		p.Skipped = append(p.Skipped, Skip{"automatic review", fmt.Sprintf("head %s was already reviewed", shortSHA(head))})
+	case ev.IsAutoReview():
+		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: ev.Action}
+		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: ev.Action}
+	case in.PR.Draft || st.ReviewedAuto(head):
+		// Nothing owed.
+	case st.AutoTrigger != nil && st.AutoTrigger.HeadSHA == head:
+		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: st.AutoTrigger.Action, Resumed: true}
+	case st.Enrolled():
+		// A push whose run was cancelled before it could record its trigger
+		// still owes an automatic review: the PR is enrolled, the head is new.
+		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "synchronize", Resumed: true}
+		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: "synchronize"}
+	}
+
+	full := false
+	for _, m := range manual {
+		full = full || in.Intents[m.Ref] == mention.FullReviewRequest
+	}
+	if auto != nil {
+		auto.Full = full
+		auto.Dismissed = manual
+		return auto
+	}
+	if len(manual) == 0 {
+		return nil
+	}
+	return &ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: head, Requests: manual, Full: full}
+}
+
+func reviewReason(rt *ReviewTask) string {
+	switch {
+	case rt.Mode == rmcoc.ModeManual:
+		return fmt.Sprintf("manual review requested by @%s (informational: does not gate the merge)", rt.Requests[0].Author.Login)
+	case rt.Resumed:
+		return fmt.Sprintf("automatic review of %s was cancelled before it finished; restarted (gates the merge)", shortSHA(rt.HeadSHA))
+	}
+	return fmt.Sprintf("pull_request %s: automatic review of %s (gates the merge)", rt.Action, shortSHA(rt.HeadSHA))
+}
+
+func known(i mention.Intent) bool {
+	return i == mention.Question || i == mention.ReviewRequest || i == mention.FullReviewRequest
+}
+
+func shortSHA(s string) string {
+	if len(s) > 7 {
+		return s[:7]
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,151 @@
+// Package github is the action's only door to GitHub: REST through go-github,
+// GraphQL through githubv4, both over one HTTP client that authenticates,
+// counts requests and retries what GitHub says may be retried. Everything it
+// returns is a domain type (package snapshot, event); no go-github type leaks.
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	gogithub "github.com/google/go-github/v62/github"
+	"github.com/shurcooL/githubv4"
+	"golang.org/x/oauth2"
+)
+
+// Options configure a Client. The URLs default to github.com's.
+type Options struct {
+	Token      string
+	APIURL     string // GITHUB_API_URL, e.g. https://api.github.com
+	GraphQLURL string // GITHUB_GRAPHQL_URL, e.g. https://api.github.com/graphql
+	UserAgent  string
+	// Transport is the base round tripper (tests inject faults here); nil
+	// means http.DefaultTransport.
+	Transport http.RoundTripper
+	Retry     RetryPolicy
+	// Warn receives one line per retry or rate-limit wait, for the log.
+	Warn func(msg string)
+}
+
+// Client talks to one GitHub instance with one token.
+type Client struct {
+	rest   *gogithub.Client
+	gql    *githubv4.Client
+	counts *counter
+}
+
+// Counts are the requests a Client sent, for the job summary and benchmarks.
+type Counts struct {
+	Reads, Writes, Retries int64
+	// GraphQLCost is the rate-limit points the GraphQL queries cost.
+	GraphQLCost int64
+}
+
+type counter struct{ reads, writes, retries, cost atomic.Int64 }
+
+// New builds a Client.
+func New(opts Options) (*Client, error) {
+	if opts.Token == "" {
+		return nil, errors.New("github: no token (set the github_token input or GITHUB_TOKEN)")
+	}
+	api := strings.TrimSuffix(firstNonEmpty(opts.APIURL, "https://api.github.com"), "/") + "/"
+	gqlURL := firstNonEmpty(opts.GraphQLURL, strings.TrimSuffix(api, "/")+"/graphql")
+	base, err := url.Parse(api)
+	if err != nil || (base.Scheme != "https" && base.Scheme != "http") {
+		return nil, fmt.Errorf("github: API URL %q is not an http(s) URL", opts.APIURL)
+	}
+	counts := &counter{}
+	transport := opts.Transport
+	if transport == nil {
+		transport = http.DefaultTransport
+	}
+	rt := &retryTransport{next: transport, policy: opts.Retry.withDefaults(), counts: counts, warn: opts.Warn}
+	hc := &http.Client{Transport: &oauth2.Transport{
+		Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: opts.Token}),
+		Base:   rt,
+	}, Timeout: 2 * time.Minute}
+
+	rest := gogithub.NewClient(hc)
+	rest.BaseURL = base
+	rest.UploadURL = base
+	rest.UserAgent = firstNonEmpty(opts.UserAgent, "review-my-code-bot")
+	return &Client{rest: rest, gql: githubv4.NewEnterpriseClient(gqlURL, hc), counts: counts}, nil
+}
+
+// Counts returns the requests sent so far.
+func (c *Client) Counts() Counts {
+	return Counts{Reads: c.counts.reads.Load(), Writes: c.counts.writes.Load(), Retries: c.counts.retries.Load(), GraphQLCost: c.counts.cost.Load()}
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// APIError is a GitHub error answer, reduced to what callers decide on.
+type APIError struct {
+	Op      string // what we were doing, e.g. "create review on o/r#1"
+	Status  int
+	Message string   // GitHub's "message"
+	Errors  []string // GitHub's "errors" messages
+}
+
+func (e *APIError) Error() string {
+	msg := e.Message
+	if len(e.Errors) > 0 {
+		msg += ": " + strings.Join(e.Errors, "; ")
+	}
+	return fmt.Sprintf("%s: GitHub answered %d %s", e.Op, e.Status, msg)
+}
+
+// Has reports whether GitHub's error list contains text (case-insensitive).
+func (e *APIError) Has(text string) bool {
+	for _, s := range append([]string{e.Message}, e.Errors...) {
+		if strings.Contains(strings.ToLower(s), strings.ToLower(text)) {
+			return true
+		}
+	}
+	return false
+}
+
+// wrap turns a go-github error into an *APIError with context.
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ger *gogithub.ErrorResponse
+	if errors.As(err, &ger) && ger.Response != nil {
+		ae := &APIError{Op: op, Status: ger.Response.StatusCode, Message: ger.Message}
+		for _, e := range ger.Errors {
+			ae.Errors = append(ae.Errors, firstNonEmpty(e.Message, e.Code))
+		}
+		return ae
+	}
+	var rle *gogithub.RateLimitError
+	if errors.As(err, &rle) {
+		return &APIError{Op: op, Status: rle.Response.StatusCode, Message: rle.Message}
+	}
+	var are *gogithub.AbuseRateLimitError
+	if errors.As(err, &are) {
+		return &APIError{Op: op, Status: are.Response.StatusCode, Message: are.Message}
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// IsStatus reports whether err is a GitHub answer with the given status.
+func IsStatus(err error, status int) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && ae.Status == status
+}
+
+var _ = context.Background

@@ -1,0 +1,126 @@
+package github
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	gogithub "github.com/google/go-github/v62/github"
+
+	"github.com/review-my-code-bot/rmc/event"
+)
+
+// ErrUnsupported marks an event the action does not handle. The caller logs
+// a notice and exits 0: a workflow that triggers on more events than needed
+// must not turn red.
+var ErrUnsupported = errors.New("unsupported event")
+
+// ParseEvent decodes a webhook payload (the file at GITHUB_EVENT_PATH) for the
+// event named by GITHUB_EVENT_NAME.
+func ParseEvent(name string, payload []byte) (event.Event, error) {
+	if !json.Valid(payload) {
+		return event.Event{}, fmt.Errorf("event payload for %q is not JSON", name)
+	}
+	ev := event.Event{Name: name}
+	if name == event.WorkflowDispatch {
+		return parseDispatch(payload)
+	}
+	switch name {
+	case event.PullRequest, event.PullRequestTarget, event.IssueComment,
+		event.PullRequestReviewComment, event.PullRequestReview:
+	default:
+		return ev, fmt.Errorf("%w: %q (the action handles pull_request, issue_comment, pull_request_review_comment, pull_request_review and workflow_dispatch)", ErrUnsupported, name)
+	}
+	// pull_request_target has the pull_request payload; go-github knows it by
+	// that name too.
+	raw, err := gogithub.ParseWebHook(name, payload)
+	if err != nil {
+		return ev, fmt.Errorf("decode %s payload: %w", name, err)
+	}
+	switch e := raw.(type) {
+	case *gogithub.PullRequestEvent:
+		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
+		pr := e.GetPullRequest()
+		ev.PRNumber, ev.Draft, ev.HeadSHA = pr.GetNumber(), pr.GetDraft(), pr.GetHead().GetSHA()
+		if ev.PRNumber == 0 {
+			ev.PRNumber = e.GetNumber()
+		}
+		if !event.AutoReviewActions[ev.Action] {
+			return ev, fmt.Errorf("%w: pull_request action %q (reviews run on opened, synchronize, reopened and ready_for_review)", ErrUnsupported, ev.Action)
+		}
+	case *gogithub.IssueCommentEvent:
+		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
+		if e.GetIssue().GetPullRequestLinks() == nil {
+			return ev, fmt.Errorf("%w: issue_comment on issue #%d, which is not a pull request", ErrUnsupported, e.GetIssue().GetNumber())
+		}
+		ev.PRNumber = e.GetIssue().GetNumber()
+		c := e.GetComment()
+		ev.Comment = &event.Comment{ID: c.GetID(), Body: c.GetBody(), Author: c.GetUser().GetLogin(), AuthorBot: c.GetUser().GetType() == "Bot"}
+		if ev.Action != "created" && ev.Action != "edited" {
+			return ev, fmt.Errorf("%w: issue_comment action %q (created and edited are handled)", ErrUnsupported, ev.Action)
+		}
+	case *gogithub.PullRequestReviewCommentEvent:
+		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
+		ev.PRNumber, ev.Draft, ev.HeadSHA = e.GetPullRequest().GetNumber(), e.GetPullRequest().GetDraft(), e.GetPullRequest().GetHead().GetSHA()
+		c := e.GetComment()
+		ev.Comment = &event.Comment{ID: c.GetID(), Body: c.GetBody(), Author: c.GetUser().GetLogin(), AuthorBot: c.GetUser().GetType() == "Bot", InReplyTo: c.GetInReplyTo(), IsReview: true}
+		if ev.Action != "created" {
+			return ev, fmt.Errorf("%w: pull_request_review_comment action %q (created is handled)", ErrUnsupported, ev.Action)
+		}
+	case *gogithub.PullRequestReviewEvent:
+		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
+		ev.PRNumber, ev.Draft, ev.HeadSHA = e.GetPullRequest().GetNumber(), e.GetPullRequest().GetDraft(), e.GetPullRequest().GetHead().GetSHA()
+		r := e.GetReview()
+		ev.Comment = &event.Comment{ID: r.GetID(), Body: r.GetBody(), Author: r.GetUser().GetLogin(), AuthorBot: r.GetUser().GetType() == "Bot", IsReview: true}
+		if ev.Action != "submitted" {
+			return ev, fmt.Errorf("%w: pull_request_review action %q (submitted is handled)", ErrUnsupported, ev.Action)
+		}
+	default:
+		return ev, fmt.Errorf("%w: %q decoded as %T", ErrUnsupported, name, raw)
+	}
+	if ev.Repo == "" {
+		return ev, fmt.Errorf("%s payload has no repository.full_name", name)
+	}
+	if ev.PRNumber <= 0 {
+		return ev, fmt.Errorf("%s payload names no pull request number", name)
+	}
+	return ev, nil
+}
+
+// parseDispatch reads a workflow_dispatch payload; the PR number comes from
+// the input "pr" or "pull_request" (or "number").
+func parseDispatch(payload []byte) (event.Event, error) {
+	var e gogithub.WorkflowDispatchEvent
+	if err := json.Unmarshal(payload, &e); err != nil {
+		return event.Event{}, fmt.Errorf("decode workflow_dispatch payload: %w", err)
+	}
+	ev := event.Event{Name: event.WorkflowDispatch, Repo: e.GetRepo().GetFullName(), Sender: e.GetSender().GetLogin(), Dispatch: map[string]string{}}
+	var inputs map[string]any
+	if len(e.Inputs) > 0 {
+		if err := json.Unmarshal(e.Inputs, &inputs); err != nil {
+			return ev, fmt.Errorf("workflow_dispatch inputs are not an object: %w", err)
+		}
+	}
+	for k, v := range inputs {
+		ev.Dispatch[k] = strings.TrimSpace(fmt.Sprint(v))
+	}
+	for _, k := range []string{"pr", "pull_request", "pr_number", "number"} {
+		if v := strings.TrimPrefix(ev.Dispatch[k], "#"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return ev, fmt.Errorf("workflow_dispatch input %q = %q is not a pull request number", k, ev.Dispatch[k])
+			}
+			ev.PRNumber = n
+			break
+		}
+	}
+	if ev.PRNumber == 0 {
+		return ev, errors.New(`workflow_dispatch needs a pull request number: declare an input "pr" in the workflow and pass it`)
+	}
+	if ev.Repo == "" {
+		return ev, errors.New("workflow_dispatch payload has no repository.full_name")
+	}
+	return ev, nil
+}

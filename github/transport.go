@@ -1,0 +1,172 @@
+package github
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// RetryPolicy says how hard to try. GitHub documents that a 403 or 429 with
+// Retry-After, or with x-ratelimit-remaining: 0, may be retried after the
+// given time; 5xx answers and timeouts are transient.
+type RetryPolicy struct {
+	MaxAttempts int           // per request, including the first (default 4)
+	MaxWait     time.Duration // longest single wait; longer waits fail instead (default 2m)
+	BaseBackoff time.Duration // first backoff for 5xx (default 1s)
+	// Sleep waits; tests replace it. It must honour the request's context.
+	Sleep func(r *http.Request, d time.Duration) error
+}
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.MaxAttempts <= 0 {
+		p.MaxAttempts = 4
+	}
+	if p.MaxWait <= 0 {
+		p.MaxWait = 2 * time.Minute
+	}
+	if p.BaseBackoff <= 0 {
+		p.BaseBackoff = time.Second
+	}
+	if p.Sleep == nil {
+		p.Sleep = func(r *http.Request, d time.Duration) error {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				return nil
+			case <-r.Context().Done():
+				return r.Context().Err()
+			}
+		}
+	}
+	return p
+}
+
+type retryTransport struct {
+	next   http.RoundTripper
+	policy RetryPolicy
+	counts *counter
+	warn   func(string)
+}
+
+// isWrite reports whether a request changes GitHub. GraphQL posts are writes
+// only when they are mutations.
+func isWrite(r *http.Request, body []byte) bool {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		return false
+	}
+	if strings.HasSuffix(r.URL.Path, "/graphql") {
+		return bytes.Contains(body, []byte(`"query":"mutation`))
+	}
+	return true
+}
+
+func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	var body []byte
+	if r.Body != nil {
+		b, err := io.ReadAll(r.Body)
+		r.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		body = b
+	}
+	write := isWrite(r, body)
+	for attempt := 1; ; attempt++ {
+		req := r.Clone(r.Context())
+		if body != nil {
+			req.Body = io.NopCloser(bytes.NewReader(body))
+			req.ContentLength = int64(len(body))
+		}
+		if write {
+			t.counts.writes.Add(1)
+		} else {
+			t.counts.reads.Add(1)
+		}
+		resp, err := t.next.RoundTrip(req)
+		wait, why := t.retryAfter(resp, err, write, attempt)
+		if why == "" || attempt >= t.policy.MaxAttempts {
+			return resp, err
+		}
+		if wait > t.policy.MaxWait {
+			if resp != nil {
+				return resp, err
+			}
+			return nil, fmt.Errorf("%s; GitHub asks to wait %s, longer than the %s this run allows", why, wait, t.policy.MaxWait)
+		}
+		if resp != nil {
+			io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+			resp.Body.Close()
+		}
+		t.counts.retries.Add(1)
+		if t.warn != nil {
+			t.warn(fmt.Sprintf("GitHub %s %s: %s; retrying in %s (attempt %d of %d)", r.Method, r.URL.Path, why, wait.Round(time.Millisecond), attempt+1, t.policy.MaxAttempts))
+		}
+		if err := t.policy.Sleep(r, wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// retryAfter decides whether and when to retry. Rate-limit answers mean the
+// request was not applied, so writes retry too; a 5xx or a lost connection
+// may hide an applied write, so only reads retry on those (callers check
+// before repeating a write).
+func (t *retryTransport) retryAfter(resp *http.Response, err error, write bool, attempt int) (time.Duration, string) {
+	backoff := t.policy.BaseBackoff << (attempt - 1)
+	if err != nil {
+		if write || r2ctxDone(err) {
+			return 0, ""
+		}
+		return backoff, "request failed (" + err.Error() + ")"
+	}
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusForbidden:
+		if d, ok := retryAfterHeader(resp.Header); ok {
+			return d, fmt.Sprintf("rate limited (%d, Retry-After)", resp.StatusCode)
+		}
+		if resp.Header.Get("X-RateLimit-Remaining") == "0" {
+			if reset, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
+				return time.Until(time.Unix(reset, 0)) + time.Second, "primary rate limit exhausted"
+			}
+		}
+		if resp.StatusCode == http.StatusTooManyRequests || secondaryLimit(resp) {
+			return time.Minute << (attempt - 1), "secondary rate limit"
+		}
+	case resp.StatusCode >= 500 && !write:
+		return backoff, fmt.Sprintf("GitHub answered %d", resp.StatusCode)
+	}
+	return 0, ""
+}
+
+func r2ctxDone(err error) bool {
+	return strings.Contains(err.Error(), "context canceled") || strings.Contains(err.Error(), "context deadline exceeded")
+}
+
+func retryAfterHeader(h http.Header) (time.Duration, bool) {
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second, true
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		return time.Until(at), true
+	}
+	return 0, false
+}
+
+// secondaryLimit peeks at a 403 body for GitHub's secondary-rate-limit
+// message, restoring the body for the caller.
+func secondaryLimit(resp *http.Response) bool {
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(b))
+	return bytes.Contains(bytes.ToLower(b), []byte("secondary rate limit"))
+}

@@ -1,0 +1,112 @@
+package github
+
+import (
+	"context"
+	"fmt"
+
+	gogithub "github.com/google/go-github/v62/github"
+	"github.com/shurcooL/githubv4"
+
+	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// CreateComment posts a comment in the PR's conversation.
+func (c *Client) CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error) {
+	ic, _, err := c.rest.Issues.CreateComment(ctx, repo.Owner, repo.Name, number, &gogithub.IssueComment{Body: &body})
+	if err != nil {
+		return snapshot.Comment{}, wrap(fmt.Sprintf("comment on %s#%d", repo, number), err)
+	}
+	return restComment(ic), nil
+}
+
+// EditComment replaces the body of a conversation comment.
+func (c *Client) EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error {
+	_, _, err := c.rest.Issues.EditComment(ctx, repo.Owner, repo.Name, id, &gogithub.IssueComment{Body: &body})
+	return wrap(fmt.Sprintf("edit comment %d on %s", id, repo), err)
+}
+
+// Reply posts a reply in a review thread; inReplyTo is the thread's root
+// comment (GitHub only accepts replies to a root).
+func (c *Client) Reply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string) (snapshot.ReviewComment, error) {
+	rc, _, err := c.rest.PullRequests.CreateCommentInReplyTo(ctx, repo.Owner, repo.Name, number, body, inReplyTo)
+	if err != nil {
+		return snapshot.ReviewComment{}, wrap(fmt.Sprintf("reply to review comment %d on %s#%d", inReplyTo, repo, number), err)
+	}
+	return snapshot.ReviewComment{Comment: snapshot.Comment{ID: rc.GetID(), NodeID: rc.GetNodeID(), Body: rc.GetBody(), URL: rc.GetHTMLURL(),
+		Author: snapshot.NewActor(rc.GetUser().GetLogin(), ""), CreatedAt: rc.GetCreatedAt().Time, UpdatedAt: rc.GetUpdatedAt().Time},
+		ReplyToID: inReplyTo, Path: rc.GetPath(), DiffHunk: rc.GetDiffHunk()}, nil
+}
+
+// React adds a reaction ("eyes", "+1", ...) to a conversation comment, or to
+// a review comment when review is true.
+func (c *Client) React(ctx context.Context, repo snapshot.Repo, id int64, review bool, content string) error {
+	var err error
+	if review {
+		_, _, err = c.rest.Reactions.CreatePullRequestCommentReaction(ctx, repo.Owner, repo.Name, id, content)
+	} else {
+		_, _, err = c.rest.Reactions.CreateIssueCommentReaction(ctx, repo.Owner, repo.Name, id, content)
+	}
+	return wrap(fmt.Sprintf("react %s to comment %d on %s", content, id, repo), err)
+}
+
+// CreateReview posts a review with its inline comments in one request and
+// returns the review's id.
+func (c *Client) CreateReview(ctx context.Context, repo snapshot.Repo, number int, r snapshot.NewReview) (int64, error) {
+	req := &gogithub.PullRequestReviewRequest{Body: &r.Body, Event: &r.Event}
+	if r.CommitSHA != "" {
+		req.CommitID = &r.CommitSHA
+	}
+	for _, cm := range r.Comments {
+		dc := &gogithub.DraftReviewComment{Path: gogithub.String(cm.Path), Body: gogithub.String(cm.Body),
+			Line: gogithub.Int(cm.Line), Side: gogithub.String(cm.Side)}
+		if cm.StartLine > 0 && cm.StartLine < cm.Line {
+			dc.StartLine = gogithub.Int(cm.StartLine)
+			dc.StartSide = gogithub.String(firstNonEmpty(cm.StartSide, cm.Side))
+		}
+		req.Comments = append(req.Comments, dc)
+	}
+	rv, _, err := c.rest.PullRequests.CreateReview(ctx, repo.Owner, repo.Name, number, req)
+	if err != nil {
+		return 0, wrap(fmt.Sprintf("create review on %s#%d", repo, number), err)
+	}
+	return rv.GetID(), nil
+}
+
+// SetStatus sets a commit status on sha.
+func (c *Client) SetStatus(ctx context.Context, repo snapshot.Repo, sha string, s snapshot.Status) error {
+	st := &gogithub.RepoStatus{State: &s.State, Context: &s.Context, Description: &s.Description}
+	if s.TargetURL != "" {
+		st.TargetURL = &s.TargetURL
+	}
+	_, _, err := c.rest.Repositories.CreateStatus(ctx, repo.Owner, repo.Name, sha, st)
+	return wrap(fmt.Sprintf("set status %s on %s@%.7s", s.Context, repo, sha), err)
+}
+
+// RequestReviewers asks people to review the PR.
+func (c *Client) RequestReviewers(ctx context.Context, repo snapshot.Repo, number int, logins []string) error {
+	_, _, err := c.rest.PullRequests.RequestReviewers(ctx, repo.Owner, repo.Name, number, gogithub.ReviewersRequest{Reviewers: logins})
+	return wrap(fmt.Sprintf("request reviewers on %s#%d", repo, number), err)
+}
+
+// ResolveThread resolves a review thread (GraphQL only; REST cannot).
+func (c *Client) ResolveThread(ctx context.Context, threadID string) error {
+	var m struct {
+		ResolveReviewThread struct {
+			Thread struct {
+				ID         string
+				IsResolved bool
+			}
+		} `graphql:"resolveReviewThread(input: $input)"`
+	}
+	err := c.gql.Mutate(ctx, &m, githubv4.ResolveReviewThreadInput{ThreadID: githubv4.ID(threadID)}, nil)
+	if err != nil {
+		return fmt.Errorf("resolve review thread %s: %w", threadID, gqlError(err))
+	}
+	return nil
+}
+
+func restComment(ic *gogithub.IssueComment) snapshot.Comment {
+	return snapshot.Comment{ID: ic.GetID(), NodeID: ic.GetNodeID(), Body: ic.GetBody(), URL: ic.GetHTMLURL(),
+		Author:    snapshot.NewActor(ic.GetUser().GetLogin(), ic.GetUser().GetType()),
+		CreatedAt: ic.GetCreatedAt().Time, UpdatedAt: ic.GetUpdatedAt().Time}
+}

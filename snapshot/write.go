@@ -1,0 +1,44 @@
+package snapshot
+
+// NewReview is a pull request review to post: one summary body and its
+// inline comments, in a single request.
+type NewReview struct {
+	CommitSHA string
+	Event     string // COMMENT, REQUEST_CHANGES or APPROVE
+	Body      string
+	Comments  []NewReviewComment
+}
+
+// NewReviewComment is an inline comment anchored to a line or a range.
+type NewReviewComment struct {
+	Path      string
+	Line      int
+	Side      string // LEFT or RIGHT
+	StartLine int    // 0 for a single line
+	StartSide string
+	Body      string
+}
+
+// Status is a commit status.
+type Status struct {
+	Context     string // e.g. rmc/merge-gate
+	State       string // success, failure, pending, error
+	Description string
+	TargetURL   string
+}
+
+// DefaultBot is who the bot is when nothing better is known: the identity
+// behind the workflow's GITHUB_TOKEN.
+var DefaultBot = NewActor("github-actions[bot]", "")
+
+// BotIdentity decides who the bot is: the configured login, else the token's
+// owner as the API reports it, else the GITHUB_TOKEN identity.
+func BotIdentity(configured string, viewer Actor) Actor {
+	if configured != "" {
+		return NewActor(configured, "")
+	}
+	if viewer.Login != "" {
+		return viewer
+	}
+	return DefaultBot
+}

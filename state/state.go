@@ -1,0 +1,339 @@
+// Package state derives the action's whole process state from one PR
+// snapshot. It is a pure function: no I/O, no clock. The only state the action
+// keeps is the rmcoc blocks in the bot's own comments, so the trust rule lives
+// here: a block counts only when the bot wrote the comment that holds it.
+package state
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/review-my-code-bot/rmc/mention"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// Source says what kind of GitHub object a mention lives in. Ids are unique
+// only within a kind.
+type Source string
+
+const (
+	SourceIssueComment  Source = "issue-comment"
+	SourceReviewComment Source = "review-comment"
+	SourceReview        Source = "review"
+)
+
+// Ref names one comment-like object.
+type Ref struct {
+	Source Source
+	ID     int64
+}
+
+func (r Ref) String() string { return fmt.Sprintf("%s-%d", r.Source, r.ID) }
+
+// Mention is a developer's comment addressed to the bot.
+type Mention struct {
+	Ref       Ref
+	Author    snapshot.Actor
+	Body      string // the whole comment
+	Text      string // what was asked of the bot
+	Handle    string // which handle was used
+	CreatedAt time.Time
+	URL       string
+	// Thread is set for a mention inside a review thread: the answer goes
+	// there, with the thread's file, line and hunk as context.
+	Thread *ThreadRef
+	// Handled says how the bot already dealt with it; "" means pending.
+	Handled string
+}
+
+// ThreadRef locates a review thread.
+type ThreadRef struct {
+	ID       string
+	Path     string
+	Line     int
+	DiffHunk string
+	// ReplyTo is the database id of the thread's root comment, the id the
+	// REST reply endpoint needs.
+	ReplyTo int64
+}
+
+// Ways a mention is handled.
+const (
+	HandledAnswered  = "answered"
+	HandledReviewed  = "reviewed"
+	HandledDismissed = "dismissed"
+)
+
+// Finding is a bot finding with its thread and effective status.
+type Finding struct {
+	Block         rmcoc.Finding
+	Thread        snapshot.Thread
+	RootCommentID int64
+	// Status is the effective status: RESOLVED when the thread is resolved,
+	// else the latest dispute-resolution block's, else the finding's own.
+	Status string
+	// PendingReplies are developer replies the bot has not answered yet:
+	// newer than the bot's last reply in the thread, with no dispute block
+	// referencing them.
+	PendingReplies []snapshot.ReviewComment
+	// LastResolution is the latest dispute-resolution block, if any.
+	LastResolution *rmcoc.DisputeResolution
+}
+
+// Open reports whether the finding still needs attention.
+func (f Finding) Open() bool { return !f.Thread.IsResolved && f.Status != rmcoc.FindingResolved }
+
+// Blocks reports whether the finding holds the merge gate closed: a blocking
+// finding that is open (disputed, escalated and acknowledged ones still block).
+func (f Finding) Blocks() bool { return f.Block.Blocking && f.Open() }
+
+// CompletedReview is a review the bot finished.
+type CompletedReview struct {
+	Run      rmcoc.ReviewRun
+	ReviewID int64 // the PR review that carries the block, 0 if in a comment
+	At       time.Time
+}
+
+// State is the process state of one PR.
+type State struct {
+	Bot      snapshot.Actor
+	Mentions []Mention // chronological
+	Findings []Finding // in thread order
+	Reviews  []CompletedReview
+	// AutoTrigger is the latest recorded auto-review trigger, with the
+	// comment that holds it (the bot's status comment).
+	AutoTrigger        *rmcoc.AutoReviewTrigger
+	AutoTriggerComment int64
+	// StatusComment is the bot's sticky status comment, 0 when none yet.
+	StatusComment int64
+	// Failures counts task-error blocks by task key.
+	Failures map[string]int
+	// Notified holds review ids the coding agent was already told about.
+	Notified map[int64]bool
+	// Unexplained are manual requests dismissed by an automatic review whose
+	// explanation reply has not been posted yet.
+	Unexplained []Ref
+	// Notices explain what was ignored: malformed blocks, blocks in comments
+	// the bot did not write, and so on. They are shown in the job summary.
+	Notices []string
+}
+
+// Options are what Derive needs beyond the snapshot.
+type Options struct {
+	Bot     snapshot.Actor
+	Handles []string // "@review-my-code-bot", "@rmc-bot"
+}
+
+// Derive computes the state. It never fails: what it cannot read it reports
+// in Notices and skips.
+func Derive(snap snapshot.Snapshot, opt Options) State {
+	st := State{Bot: opt.Bot, Failures: map[string]int{}, Notified: map[int64]bool{}}
+	d := deriver{st: &st, opt: opt}
+	d.readBotBlocks(snap)
+	d.findings(snap)
+	d.mentions(snap)
+	return st
+}
+
+type deriver struct {
+	st  *State
+	opt Options
+	// handled maps a mention ref to how it was handled.
+	handled map[Ref]string
+	// dismissed collects manual requests dismissed by an automatic review,
+	// and explained those whose explanation reply exists.
+	dismissed, explained map[Ref]bool
+	// answeredReplies are developer replies in threads with a dispute block.
+	answeredReplies map[int64]bool
+}
+
+func (d *deriver) isBot(a snapshot.Actor) bool { return a.Is(d.opt.Bot) }
+
+// blocks parses a body and returns its blocks only when the bot wrote it.
+// Blocks in anyone else's comment are reported and ignored: a developer who
+// pastes {"status":"RESOLVED"} changes nothing.
+func (d *deriver) blocks(author snapshot.Actor, body, where string) []rmcoc.Block {
+	blocks, errs := rmcoc.Parse(body)
+	if !d.isBot(author) {
+		if len(blocks) > 0 {
+			d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored %d rmcoc block(s) in %s by @%s: only the bot's own blocks count", len(blocks), where, author.Login))
+		}
+		return nil
+	}
+	for _, e := range errs {
+		d.st.Notices = append(d.st.Notices, fmt.Sprintf("skipped a malformed rmcoc block in %s: %v", where, e))
+	}
+	return blocks
+}
+
+func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
+	d.handled = map[Ref]string{}
+	d.dismissed, d.explained = map[Ref]bool{}, map[Ref]bool{}
+	d.answeredReplies = map[int64]bool{}
+	var latestTrigger time.Time
+	for _, c := range snap.IssueComments {
+		for _, b := range d.blocks(c.Author, c.Body, fmt.Sprintf("comment %d", c.ID)) {
+			switch b := b.(type) {
+			case rmcoc.AutoReviewTrigger:
+				d.st.StatusComment = c.ID
+				if d.st.AutoTrigger == nil || !b.TriggeredAt.Before(latestTrigger) {
+					t := b
+					d.st.AutoTrigger, d.st.AutoTriggerComment, latestTrigger = &t, c.ID, b.TriggeredAt
+				}
+			case rmcoc.ReviewRun:
+				d.review(b, 0, c.CreatedAt)
+			default:
+				d.common(b)
+			}
+		}
+	}
+	for _, r := range snap.Reviews {
+		for _, b := range d.blocks(r.Author, r.Body, fmt.Sprintf("review %d", r.ID)) {
+			if run, ok := b.(rmcoc.ReviewRun); ok {
+				d.review(run, r.ID, r.SubmittedAt)
+				continue
+			}
+			d.common(b)
+		}
+	}
+	for _, t := range snap.Threads {
+		for _, c := range t.Comments {
+			for _, b := range d.blocks(c.Author, c.Body, fmt.Sprintf("review comment %d", c.ID)) {
+				d.common(b)
+			}
+		}
+	}
+	for ref := range d.dismissed {
+		if !d.explained[ref] {
+			d.st.Unexplained = append(d.st.Unexplained, ref)
+		}
+	}
+	slices.SortFunc(d.st.Unexplained, func(a, b Ref) int { return int(a.ID - b.ID) })
+}
+
+// common handles the blocks that may sit in any bot comment.
+func (d *deriver) common(b rmcoc.Block) {
+	switch b := b.(type) {
+	case rmcoc.QuestionAnswer:
+		d.handled[refOf(b.Source, int64(b.ReplyToCommentID), b.ThreadID != "")] = HandledAnswered
+	case rmcoc.ManualReview:
+		ref := refOf(b.Source, int64(b.RequestCommentID), false)
+		switch b.Status {
+		case rmcoc.ManualCompleted:
+			d.handled[ref] = HandledReviewed
+		case rmcoc.ManualDismissed:
+			d.handled[ref] = HandledDismissed
+			d.explained[ref] = true
+		}
+	case rmcoc.DisputeResolution:
+		d.answeredReplies[int64(b.ReplyToCommentID)] = true
+	case rmcoc.TaskError:
+		d.st.Failures[b.TaskKey]++
+	case rmcoc.AgentNotice:
+		d.st.Notified[int64(b.ReviewID)] = true
+	}
+}
+
+func (d *deriver) review(run rmcoc.ReviewRun, reviewID int64, at time.Time) {
+	d.st.Reviews = append(d.st.Reviews, CompletedReview{Run: run, ReviewID: reviewID, At: at})
+	for _, id := range run.RequestCommentIDs {
+		d.handled[Ref{SourceIssueComment, int64(id)}] = HandledReviewed
+	}
+	for _, id := range run.DismissedRequestIDs {
+		ref := Ref{SourceIssueComment, int64(id)}
+		if d.handled[ref] == "" {
+			d.handled[ref] = HandledDismissed
+		}
+		d.dismissed[ref] = true
+	}
+}
+
+func refOf(source string, id int64, inThread bool) Ref {
+	switch {
+	case source == rmcoc.SourceReview:
+		return Ref{SourceReview, id}
+	case inThread:
+		return Ref{SourceReviewComment, id}
+	}
+	return Ref{SourceIssueComment, id}
+}
+
+// findings reads the bot's finding threads and their dispute history.
+func (d *deriver) findings(snap snapshot.Snapshot) {
+	for _, t := range snap.Threads {
+		root := t.Root()
+		if root == nil || !d.isBot(root.Author) {
+			continue
+		}
+		fs := rmcoc.All[rmcoc.Finding](root.Body)
+		if len(fs) == 0 {
+			continue
+		}
+		f := Finding{Block: fs[0], Thread: t, RootCommentID: root.ID, Status: fs[0].Status}
+		if f.Status == "" {
+			f.Status = rmcoc.FindingOpen
+		}
+		lastBot := root.CreatedAt
+		for _, c := range t.Comments[1:] {
+			if d.isBot(c.Author) {
+				lastBot = c.CreatedAt
+				if res := rmcoc.All[rmcoc.DisputeResolution](c.Body); len(res) > 0 {
+					r := res[len(res)-1]
+					f.LastResolution, f.Status = &r, r.Status
+				}
+			}
+		}
+		if t.IsResolved {
+			f.Status = rmcoc.FindingResolved
+		} else {
+			for _, c := range t.Comments[1:] {
+				if c.Author.IsBot || d.answeredReplies[c.ID] || !c.CreatedAt.After(lastBot) {
+					continue
+				}
+				f.PendingReplies = append(f.PendingReplies, c)
+			}
+		}
+		d.st.Findings = append(d.st.Findings, f)
+	}
+}
+
+// mentions collects developer comments addressed to the bot.
+func (d *deriver) mentions(snap snapshot.Snapshot) {
+	add := func(m Mention) {
+		if d.isBot(m.Author) || m.Author.IsBot {
+			return // the bot never answers itself; other bots are ignored
+		}
+		m.Handled = d.handled[m.Ref]
+		d.st.Mentions = append(d.st.Mentions, m)
+	}
+	for _, c := range snap.IssueComments {
+		if mm, ok := mention.Find(c.Body, d.opt.Handles); ok {
+			add(Mention{Ref: Ref{SourceIssueComment, c.ID}, Author: c.Author, Body: c.Body, Text: mm.Text, Handle: mm.Handle, CreatedAt: c.CreatedAt, URL: c.URL})
+		}
+	}
+	for _, r := range snap.Reviews {
+		if mm, ok := mention.Find(r.Body, d.opt.Handles); ok {
+			add(Mention{Ref: Ref{SourceReview, r.ID}, Author: r.Author, Body: r.Body, Text: mm.Text, Handle: mm.Handle, CreatedAt: r.SubmittedAt})
+		}
+	}
+	findingThreads := map[string]bool{}
+	for _, f := range d.st.Findings {
+		findingThreads[f.Thread.ID] = true
+	}
+	for _, t := range snap.Threads {
+		if findingThreads[t.ID] {
+			continue // replies on a finding are disputes, handled there
+		}
+		for _, c := range t.Comments {
+			mm, ok := mention.Find(c.Body, d.opt.Handles)
+			if !ok {
+				continue
+			}
+			ref := &ThreadRef{ID: t.ID, Path: t.Path, Line: t.Line, DiffHunk: c.DiffHunk, ReplyTo: t.Comments[0].ID}
+			add(Mention{Ref: Ref{SourceReviewComment, c.ID}, Author: c.Author, Body: c.Body, Text: mm.Text, Handle: mm.Handle, CreatedAt: c.CreatedAt, URL: c.URL, Thread: ref})
+		}
+	}
+	slices.SortStableFunc(d.st.Mentions, func(a, b Mention) int { return a.CreatedAt.Compare(b.CreatedAt) })
+}
