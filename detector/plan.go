@@ -57,6 +57,7 @@ type ReviewTask struct {
 	HeadSHA string
 	Action  string // the pull_request action that requested it, for auto reviews
 	Resumed bool   // restarting an automatic review a cancelled run left unfinished
+	Missed  bool   // a push whose run was cancelled before it recorded anything
 	Full    bool   // a full review was asked for explicitly
 	// Requests are the manual requests this review answers.
 	Requests []state.Mention
@@ -206,7 +207,7 @@ func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
 	case st.Enrolled():
 		// A push whose run was cancelled before it could record its trigger
 		// still owes an automatic review: the PR is enrolled, the head is new.
-		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "synchronize", Resumed: true}
+		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "synchronize", Resumed: true, Missed: true}
 		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: "synchronize"}
 	}
 
@@ -229,6 +230,8 @@ func reviewReason(rt *ReviewTask) string {
 	switch {
 	case rt.Mode == rmcoc.ModeManual:
 		return fmt.Sprintf("manual review requested by @%s (informational: does not gate the merge)", rt.Requests[0].Author.Login)
+	case rt.Missed:
+		return fmt.Sprintf("head %s was pushed after the last automatic review and never reviewed (its run was cancelled); reviewing it (gates the merge)", shortSHA(rt.HeadSHA))
 	case rt.Resumed:
 		return fmt.Sprintf("automatic review of %s was cancelled before it finished; restarted (gates the merge)", shortSHA(rt.HeadSHA))
 	}

@@ -39,6 +39,10 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 	if err != nil {
 		return ev, fmt.Errorf("decode %s payload: %w", name, err)
 	}
+	if t, ok := raw.(*gogithub.PullRequestTargetEvent); ok {
+		// Same payload as pull_request; read it through one path.
+		raw = &gogithub.PullRequestEvent{Action: t.Action, Number: t.Number, PullRequest: t.PullRequest, Repo: t.Repo, Sender: t.Sender}
+	}
 	switch e := raw.(type) {
 	case *gogithub.PullRequestEvent:
 		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()

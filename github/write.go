@@ -110,3 +110,9 @@ func restComment(ic *gogithub.IssueComment) snapshot.Comment {
 		Author:    snapshot.NewActor(ic.GetUser().GetLogin(), ic.GetUser().GetType()),
 		CreatedAt: ic.GetCreatedAt().Time, UpdatedAt: ic.GetUpdatedAt().Time}
 }
+
+// EditReviewComment replaces the body of a review (thread) comment.
+func (c *Client) EditReviewComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error {
+	_, _, err := c.rest.PullRequests.EditComment(ctx, repo.Owner, repo.Name, id, &gogithub.PullRequestComment{Body: &body})
+	return wrap(fmt.Sprintf("edit review comment %d on %s", id, repo), err)
+}

@@ -171,3 +171,55 @@ func All[T Block](body string) []T {
 	}
 	return out
 }
+
+// Defang rewrites every rmcoc fence in text the bot did not compose (a
+// model's answer, a quoted comment) so it can never be read as a block once
+// the bot posts it: the bot's own comments are trusted, so text it relays must
+// not carry state.
+func Defang(text string) string {
+	lines := strings.Split(text, "\n")
+	changed := false
+	for i, line := range lines {
+		if _, ok := openFence(strings.TrimSuffix(line, "\r")); ok {
+			lines[i] = strings.Replace(line, "rmcoc", "text", 1)
+			changed = true
+		}
+	}
+	if !changed {
+		return text
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Strip removes the blocks (and the collapsed <details> Render wraps them in)
+// from a body, leaving the prose a person reads.
+func Strip(body string) string {
+	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+	out := make([]string, 0, len(lines))
+	for i := 0; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) == "<details><summary>rmc state</summary>" {
+			j := i + 1
+			for j < len(lines) && strings.TrimSpace(lines[j]) != "</details>" {
+				j++
+			}
+			if j < len(lines) {
+				i = j
+				continue
+			}
+		}
+		if fence, ok := openFence(lines[i]); ok {
+			j := i + 1
+			for j < len(lines) && !closesFence(lines[j], fence) {
+				j++
+			}
+			i = j
+			continue
+		}
+		out = append(out, lines[i])
+	}
+	text := strings.TrimSpace(strings.Join(out, "\n"))
+	for strings.Contains(text, "\n\n\n") {
+		text = strings.ReplaceAll(text, "\n\n\n", "\n\n")
+	}
+	return text
+}

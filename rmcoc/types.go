@@ -60,10 +60,20 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// Answer statuses. A bot comment first holds IN_PROGRESS (the visible "looking
+// into it" status), then the answer; a killed or failed run leaves it for the
+// next run to reuse, so a question never gets two bot comments.
+const (
+	AnswerInProgress = "IN_PROGRESS"
+	AnswerFailed     = "FAILED"
+	AnswerAnswered   = "ANSWERED"
+)
+
 // QuestionAnswer marks a question comment as answered, whatever later
 // happens to the question's text.
 type QuestionAnswer struct {
 	ReplyToCommentID ID        `json:"reply_to_comment_id"`
+	Status           string    `json:"status,omitempty"`    // "" is ANSWERED (rmc-oc wrote none)
 	Source           string    `json:"source,omitempty"`    // SourceReview when the question was a review body
 	ThreadID         string    `json:"thread_id,omitempty"` // set when answered inside a review thread
 	Asker            string    `json:"asker,omitempty"`
@@ -183,6 +193,7 @@ type TaskError struct {
 	TaskKey  string    `json:"task_key"`
 	Message  string    `json:"message"`
 	FailedAt time.Time `json:"failed_at"`
+	Attempts int       `json:"attempts,omitempty"` // failures recorded in this block (0 means 1)
 }
 
 func (QuestionAnswer) BlockType() Type    { return TypeQuestionAnswer }

@@ -143,3 +143,11 @@ type Snapshot struct {
 	Threads       []Thread
 	Reviews       []Review
 }
+
+// ChangedFile is one changed file of a PR, with its patch (hunks only) when
+// GitHub sends one (it omits it for binary and very large files).
+type ChangedFile struct {
+	Path, PreviousPath, Status string
+	Additions, Deletions       int
+	Patch                      string
+}

@@ -46,6 +46,9 @@ type Mention struct {
 	Thread *ThreadRef
 	// Handled says how the bot already dealt with it; "" means pending.
 	Handled string
+	// Placeholder is the bot's unfinished answer comment (in progress or
+	// failed) that the next attempt edits instead of posting anew.
+	Placeholder int64
 }
 
 // ThreadRef locates a review thread.
@@ -142,6 +145,9 @@ type deriver struct {
 	opt Options
 	// handled maps a mention ref to how it was handled.
 	handled map[Ref]string
+	// placeholders maps a mention ref to the bot comment holding its
+	// unfinished answer.
+	placeholders map[Ref]int64
 	// dismissed collects manual requests dismissed by an automatic review,
 	// and explained those whose explanation reply exists.
 	dismissed, explained map[Ref]bool
@@ -170,6 +176,7 @@ func (d *deriver) blocks(author snapshot.Actor, body, where string) []rmcoc.Bloc
 
 func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 	d.handled = map[Ref]string{}
+	d.placeholders = map[Ref]int64{}
 	d.dismissed, d.explained = map[Ref]bool{}, map[Ref]bool{}
 	d.answeredReplies = map[int64]bool{}
 	var latestTrigger time.Time
@@ -185,7 +192,7 @@ func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 			case rmcoc.ReviewRun:
 				d.review(b, 0, c.CreatedAt)
 			default:
-				d.common(b)
+				d.common(b, c.ID)
 			}
 		}
 	}
@@ -195,13 +202,13 @@ func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 				d.review(run, r.ID, r.SubmittedAt)
 				continue
 			}
-			d.common(b)
+			d.common(b, 0)
 		}
 	}
 	for _, t := range snap.Threads {
 		for _, c := range t.Comments {
 			for _, b := range d.blocks(c.Author, c.Body, fmt.Sprintf("review comment %d", c.ID)) {
-				d.common(b)
+				d.common(b, c.ID)
 			}
 		}
 	}
@@ -213,11 +220,20 @@ func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 	slices.SortFunc(d.st.Unexplained, func(a, b Ref) int { return int(a.ID - b.ID) })
 }
 
-// common handles the blocks that may sit in any bot comment.
-func (d *deriver) common(b rmcoc.Block) {
+// common handles the blocks that may sit in any bot comment; holder is the
+// comment's id (0 for a review body).
+func (d *deriver) common(b rmcoc.Block, holder int64) {
 	switch b := b.(type) {
 	case rmcoc.QuestionAnswer:
-		d.handled[refOf(b.Source, int64(b.ReplyToCommentID), b.ThreadID != "")] = HandledAnswered
+		ref := refOf(b.Source, int64(b.ReplyToCommentID), b.ThreadID != "")
+		switch b.Status {
+		case rmcoc.AnswerInProgress, rmcoc.AnswerFailed:
+			if holder != 0 && d.placeholders[ref] == 0 {
+				d.placeholders[ref] = holder
+			}
+		default:
+			d.handled[ref] = HandledAnswered
+		}
 	case rmcoc.ManualReview:
 		ref := refOf(b.Source, int64(b.RequestCommentID), false)
 		switch b.Status {
@@ -230,7 +246,7 @@ func (d *deriver) common(b rmcoc.Block) {
 	case rmcoc.DisputeResolution:
 		d.answeredReplies[int64(b.ReplyToCommentID)] = true
 	case rmcoc.TaskError:
-		d.st.Failures[b.TaskKey]++
+		d.st.Failures[b.TaskKey] += max(1, b.Attempts)
 	case rmcoc.AgentNotice:
 		d.st.Notified[int64(b.ReviewID)] = true
 	}
@@ -306,6 +322,9 @@ func (d *deriver) mentions(snap snapshot.Snapshot) {
 			return // the bot never answers itself; other bots are ignored
 		}
 		m.Handled = d.handled[m.Ref]
+		if m.Handled == "" {
+			m.Placeholder = d.placeholders[m.Ref]
+		}
 		d.st.Mentions = append(d.st.Mentions, m)
 	}
 	for _, c := range snap.IssueComments {

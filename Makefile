@@ -1,0 +1,43 @@
+# The commands a newcomer needs. `make test` is what CI runs.
+GO        ?= go
+TOOLS_BIN ?= $(CURDIR)/bin
+ACTIONLINT_VERSION := v1.7.12
+export PATH := $(TOOLS_BIN):$(PATH)
+
+.PHONY: test vet unit lint tools demo build image-check bench fuzz
+
+## test: every test: vet, unit + end-to-end (incl. the browser test), workflow lint
+test: vet unit lint
+
+vet:
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -count=1 ./...
+
+lint:
+	actionlint .github/workflows/*.yml examples/*.yml
+
+## tools: what the tests need beyond Go (Debian/Ubuntu): chromium, actionlint
+tools:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+		{ sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; $$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium; }
+	@test -x $(TOOLS_BIN)/actionlint || GOBIN=$(TOOLS_BIN) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+
+## demo: the main job, offline, against the built-in fake GitHub
+demo:
+	$(GO) run ./cmd/action demo
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o action ./cmd/action
+
+## image-check: the static binary runs alone in an empty root filesystem
+image-check:
+	$(GO) test -count=1 -run TestStaticBinary -v ./cmd/action
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## fuzz: each fuzz target for 60s
+fuzz:
+	./scripts/fuzz.sh 60s

@@ -1,0 +1,49 @@
+package execution
+
+import (
+	"fmt"
+
+	"github.com/review-my-code-bot/rmc/prompts"
+	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// maxListedFiles bounds the changed-file list in the system prompt; the
+// model can list the rest with its tools.
+const maxListedFiles = 300
+
+// Rules are the project's rules for reviewers, read from the base branch.
+type Rules struct {
+	Source string // e.g. "AGENTS.md"
+	Text   string
+}
+
+// SystemPrompt is sent once per run: it is the shared prefix every task's
+// request starts with, so providers can cache it.
+func SystemPrompt(snap snapshot.Snapshot, files []snapshot.ChangedFile, rules Rules) (string, error) {
+	in := struct {
+		Repo, Author, HeadRef, BaseRef, HeadShort, TitleAndBody string
+		Number                                                  int
+		Files                                                   []string
+		FilesTruncated                                          bool
+		Rules, RulesSource                                      string
+	}{
+		Repo: snap.Repo.String(), Number: snap.PR.Number, Author: snap.PR.Author.Login,
+		HeadRef: snap.PR.HeadRef, BaseRef: snap.PR.BaseRef, HeadShort: short(snap.PR.HeadSHA),
+		TitleAndBody: snap.PR.Title + "\n\n" + snap.PR.Body, Rules: rules.Text, RulesSource: rules.Source,
+	}
+	for i, f := range files {
+		if i == maxListedFiles {
+			in.FilesTruncated = true
+			break
+		}
+		in.Files = append(in.Files, fmt.Sprintf("%s (%s, +%d -%d)", f.Path, f.Status, f.Additions, f.Deletions))
+	}
+	return prompts.Render("system", in)
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}

@@ -1,0 +1,168 @@
+// Package execution runs a plan: the tasks in priority order through one LLM
+// session, each write keyed by an rmcoc block so a rerun can tell it happened.
+// A task that fails leaves a visible error and stays pending; the others run.
+package execution
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/review-my-code-bot/rmc/detector"
+	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/sanitize"
+	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// GitHub is what execution writes to GitHub.
+type GitHub interface {
+	CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error)
+	EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
+	Reply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string) (snapshot.ReviewComment, error)
+	EditReviewComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
+	React(ctx context.Context, repo snapshot.Repo, id int64, review bool, content string) error
+}
+
+// Session is the run's one conversation with the model.
+type Session interface {
+	Ask(ctx context.Context, task, prompt string) (llm.Reply, error)
+}
+
+// Logger is the Action log.
+type Logger interface {
+	Group(title string)
+	EndGroup()
+	Infof(format string, args ...any)
+	Warningf(format string, args ...any)
+}
+
+// Executor runs one plan on one PR.
+type Executor struct {
+	GitHub  GitHub
+	Session Session // may be nil when no task needs the model
+	Snap    snapshot.Snapshot
+	State   state.State
+	Model   string
+	Secrets []string // redacted from everything posted
+	Now     func() time.Time
+	Log     Logger
+}
+
+// Outcome is what became of one task.
+type Outcome struct {
+	Task  detector.Task
+	Err   error     // nil when done
+	Usage llm.Usage // tokens the task spent
+	URL   string    // where the result was posted
+	Note  string    // one line for the summary
+}
+
+// Result is what the run did.
+type Result struct {
+	Outcomes []Outcome
+	Writes   int
+}
+
+// Failed counts failed tasks.
+func (r Result) Failed() int {
+	n := 0
+	for _, o := range r.Outcomes {
+		if o.Err != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Done counts completed tasks.
+func (r Result) Done() int { return len(r.Outcomes) - r.Failed() }
+
+// ErrNotBuilt marks a task kind this build cannot run yet; it stays pending.
+var ErrNotBuilt = errors.New("not available in this build")
+
+// Run executes the plan. It records an automatic-review trigger first (so a
+// cancelled run leaves a trace), then runs every task in order. A failed task
+// does not stop the others; ctx cancellation does, between writes.
+func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
+	var res Result
+	if plan.RecordTrigger != nil {
+		if err := x.recordTrigger(ctx, *plan.RecordTrigger); err != nil {
+			x.Log.Warningf("could not record the automatic review request: %v", err)
+		}
+	}
+	for _, ref := range plan.Explain {
+		if err := x.explainDismissal(ctx, ref); err != nil {
+			x.Log.Warningf("could not explain dismissed request %s: %v", ref, err)
+		}
+	}
+	for _, t := range plan.Tasks {
+		if ctx.Err() != nil {
+			res.Outcomes = append(res.Outcomes, Outcome{Task: t, Err: fmt.Errorf("run cancelled before this task: %w", ctx.Err())})
+			continue
+		}
+		x.Log.Group(fmt.Sprintf("Task %s: %s", t.Key, t.Reason))
+		var o Outcome
+		switch t.Kind {
+		case detector.Question:
+			o = x.answer(ctx, t)
+		default:
+			o = Outcome{Task: t, Err: fmt.Errorf("%s tasks: %w; left pending", t.Kind, ErrNotBuilt)}
+		}
+		if o.Err != nil {
+			x.Log.Warningf("task %s failed: %v", t.Key, o.Err)
+		} else {
+			x.Log.Infof("done: %s", o.Note)
+		}
+		x.Log.EndGroup()
+		res.Outcomes = append(res.Outcomes, o)
+	}
+	return res
+}
+
+func (x *Executor) now() time.Time {
+	if x.Now != nil {
+		return x.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (x *Executor) repo() snapshot.Repo { return x.Snap.Repo }
+func (x *Executor) number() int         { return x.Snap.PR.Number }
+
+// compose builds a body the bot posts: text it did not write itself is
+// defanged (it cannot carry rmcoc state) and sanitized, then cut to leave
+// room for the blocks, which always survive.
+func (x *Executor) compose(text string, blocks ...rmcoc.Block) string {
+	var tail string
+	for _, b := range blocks {
+		tail += "\n\n" + rmcoc.Render(b)
+	}
+	clean := sanitize.Redact(rmcoc.Defang(text), x.Secrets...)
+	room := sanitize.MaxBody - len([]rune(tail))
+	return sanitize.Fit(clean, room) + tail
+}
+
+// recordTrigger writes the automatic-review trigger into the bot's status
+// comment, creating it on the PR's first automatic review.
+func (x *Executor) recordTrigger(ctx context.Context, trig rmcoc.AutoReviewTrigger) error {
+	trig.TriggeredAt = x.now()
+	body := x.compose(fmt.Sprintf("🔍 **review-my-code-bot** is reviewing `%.7s` (`%s`). Questions and replies to findings are answered first; the review follows.", trig.HeadSHA, trig.Action), trig)
+	if id := x.State.StatusComment; id != 0 {
+		return x.GitHub.EditComment(ctx, x.repo(), id, body)
+	}
+	_, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), body)
+	return err
+}
+
+// explainDismissal tells a person their manual request was covered by an
+// automatic review (seed 004), once: the block makes it idempotent.
+func (x *Executor) explainDismissal(ctx context.Context, ref state.Ref) error {
+	now := x.now()
+	body := x.compose(fmt.Sprintf("ℹ️ This review request (comment %d) was dismissed because an automatic review of this pull request ran and covered it. Its findings are in the review above.", ref.ID),
+		rmcoc.ManualReview{RequestCommentID: rmcoc.ID(ref.ID), Status: rmcoc.ManualDismissed, DismissedBy: "auto-pr-review", CompletedAt: &now})
+	_, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), body)
+	return err
+}

@@ -1,0 +1,142 @@
+package execution
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/detector"
+	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/prompts"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// answer runs a question task: 👀 on the question, a visible placeholder in
+// the bot's own comment, then the answer in its place. Every bot comment
+// carries a question-answer block keyed by the question, so a killed run's
+// placeholder is reused, and an answered question is never answered again.
+func (x *Executor) answer(ctx context.Context, t detector.Task) Outcome {
+	m := t.Mention
+	o := Outcome{Task: t}
+	if m.Ref.Source != state.SourceReview { // reviews take no reactions
+		if err := x.GitHub.React(ctx, x.repo(), m.Ref.ID, m.Thread != nil, "eyes"); err != nil {
+			x.Log.Warningf("could not react to the question: %v", err)
+		}
+	}
+	block := rmcoc.QuestionAnswer{ReplyToCommentID: rmcoc.ID(m.Ref.ID), Asker: m.Author.Login, AnsweredAt: x.now()}
+	if m.Ref.Source == state.SourceReview {
+		block.Source = rmcoc.SourceReview
+	}
+	if m.Thread != nil {
+		block.ThreadID = m.Thread.ID
+	}
+
+	working := block
+	working.Status = rmcoc.AnswerInProgress
+	holder, url, err := x.upsertAnswer(ctx, m, 0, x.compose(fmt.Sprintf("⏳ @%s, looking into your question…", m.Author.Login), working))
+	if err != nil {
+		o.Err = fmt.Errorf("post the answer placeholder: %w", err)
+		return o
+	}
+	o.URL = url
+
+	reply, err := x.ask(ctx, t.Key, m)
+	o.Usage = reply.Usage
+	if err != nil {
+		failed := block
+		failed.Status = rmcoc.AnswerFailed
+		taskErr := rmcoc.TaskError{TaskKey: t.Key, Message: failureMessage(err), FailedAt: x.now(), Attempts: x.State.Failures[t.Key] + 1}
+		body := x.compose(fmt.Sprintf("⚠️ @%s, I could not answer this question: %s\n\nThe question stays open: the next run of the action (any new comment, reply or push) tries again.", m.Author.Login, failureMessage(err)), failed, taskErr)
+		if _, _, werr := x.upsertAnswer(ctx, m, holder, body); werr != nil {
+			x.Log.Warningf("could not post the error message: %v", werr)
+		}
+		o.Err = err
+		return o
+	}
+	text := strings.TrimSpace(reply.Text)
+	if text == "" {
+		text = "_The model returned an empty answer._"
+	}
+	quoted := quote(m.Text, 300)
+	body := x.compose(fmt.Sprintf("%s\n\n%s\n\n<sub>Answered by review-my-code-bot (%s) for @%s.</sub>", quoted, text, x.Model, m.Author.Login), block)
+	if _, _, err := x.upsertAnswer(ctx, m, holder, body); err != nil {
+		o.Err = fmt.Errorf("post the answer: %w", err)
+		return o
+	}
+	o.Note = fmt.Sprintf("answered @%s (%d prompt tokens, %d cached)", m.Author.Login, reply.Usage.PromptTokens, reply.Usage.CachedTokens)
+	return o
+}
+
+// upsertAnswer edits the bot's answer comment for m (the given one, else a
+// placeholder a killed run left), or posts a new one where the question was
+// asked: in its review thread, or in the conversation.
+func (x *Executor) upsertAnswer(ctx context.Context, m *state.Mention, holder int64, body string) (int64, string, error) {
+	if holder == 0 {
+		holder = m.Placeholder
+	}
+	if m.Thread != nil {
+		if holder != 0 {
+			return holder, "", x.GitHub.EditReviewComment(ctx, x.repo(), holder, body)
+		}
+		rc, err := x.GitHub.Reply(ctx, x.repo(), x.number(), m.Thread.ReplyTo, body)
+		return rc.ID, rc.URL, err
+	}
+	if holder != 0 {
+		return holder, "", x.GitHub.EditComment(ctx, x.repo(), holder, body)
+	}
+	c, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), body)
+	return c.ID, c.URL, err
+}
+
+func (x *Executor) ask(ctx context.Context, key string, m *state.Mention) (llm.Reply, error) {
+	if x.Session == nil {
+		return llm.Reply{}, errors.New("no model session (llm_api_key missing?)")
+	}
+	in := questionPrompt{Asker: m.Author.Login, Question: m.Text, Conversation: conversation(x.Snap, x.State.Bot, m)}
+	if m.Thread != nil {
+		in.Thread = m.Thread
+	}
+	prompt, err := prompts.Render("question", in)
+	if err != nil {
+		return llm.Reply{}, err
+	}
+	return x.Session.Ask(ctx, key, prompt)
+}
+
+type questionPrompt struct {
+	Asker, Question string
+	Conversation    []Turn
+	Thread          *state.ThreadRef
+}
+
+// quote renders the start of the question as a markdown quote.
+func quote(text string, max int) string {
+	text = strings.TrimSpace(text)
+	if r := []rune(text); len(r) > max {
+		text = string(r[:max]) + "…"
+	}
+	return "> " + strings.ReplaceAll(text, "\n", "\n> ")
+}
+
+// failureMessage says what failed in words a developer can act on, without
+// secrets or stack traces.
+func failureMessage(err error) string {
+	var le *llm.Error
+	switch {
+	case errors.Is(err, llm.ErrAuth):
+		return "the model endpoint rejected the API key. A maintainer should check the `llm_api_key` secret and `llm_base_url`."
+	case errors.Is(err, llm.ErrRateLimited):
+		return "the model endpoint is rate limiting this key."
+	case errors.As(err, &le) && errors.Is(err, llm.ErrUnavailable):
+		return fmt.Sprintf("the model endpoint did not answer after %d attempts.", le.Attempts)
+	case errors.Is(err, llm.ErrUnavailable):
+		return "the model endpoint is unavailable."
+	case errors.Is(err, context.DeadlineExceeded):
+		return "the run's time limit (`review_timeout_minutes`) ran out."
+	case errors.Is(err, llm.ErrBadResponse), errors.Is(err, llm.ErrToolRounds):
+		return "the model's answer could not be used."
+	}
+	return "an unexpected error occurred (details are in the workflow log)."
+}
