@@ -14,7 +14,9 @@ import (
 	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/event"
+	"github.com/review-my-code-bot/rmc/execution"
 	"github.com/review-my-code-bot/rmc/github"
+	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/mention"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
@@ -90,7 +92,7 @@ func Run(ctx context.Context, env Env) int {
 		gha.Errorf("%v", err)
 		return ExitUsage
 	}
-	return Pipeline{Config: cfg, GitHub: gh, Log: gha}.Run(ctx, repo, ev)
+	return Pipeline{Config: cfg, GitHub: gh, Log: gha, Workspace: env.Getenv("GITHUB_WORKSPACE")}.Run(ctx, repo, ev)
 }
 
 // Pipeline is one run over one PR.
@@ -98,8 +100,11 @@ type Pipeline struct {
 	Config config.Config
 	GitHub *github.Client
 	Log    *Log
-	// Classifier decides mention intents; nil means the rule-based one.
+	// Classifier decides mention intents; nil means the model when a key is
+	// configured and the run is not dry, else the rules.
 	Classifier mention.Classifier
+	// Workspace is the checked-out repository (GITHUB_WORKSPACE).
+	Workspace string
 }
 
 // Run reads the PR, plans, and (unless dry) executes.
@@ -114,8 +119,19 @@ func (p Pipeline) Run(ctx context.Context, repo snapshot.Repo, ev event.Event) i
 	}
 	bot := snapshot.BotIdentity(p.Config.BotLogin, snap.Viewer)
 	st := state.Derive(snap, state.Options{Bot: bot, Handles: p.Config.Handles})
+	var client *llm.Client
+	if !p.Config.DryRun && p.Config.APIKey != "" {
+		if client, err = newLLM(p.Config); err != nil {
+			log.Errorf("model: %v", err)
+			return ExitUsage
+		}
+	}
 	classifier := p.Classifier
-	if classifier == nil {
+	switch {
+	case classifier != nil:
+	case client != nil:
+		classifier = classifierFor(client)
+	default:
 		classifier = mention.Rules{}
 	}
 	plan := detector.Build(detector.Input{Event: ev, PR: snap.PR, State: st,
@@ -136,13 +152,37 @@ func (p Pipeline) Run(ctx context.Context, repo snapshot.Repo, ev event.Event) i
 		log.Noticef("dry run: %d task(s) planned, nothing written", len(plan.Tasks))
 		return ExitOK
 	}
-	// Execution arrives with the LLM session; until then a real run reports
-	// its plan and says plainly that it did not act on it.
-	log.Summary(report.Markdown(false))
-	if len(plan.Tasks) > 0 {
-		log.Warningf("this build plans but does not execute tasks yet: %d task(s) left pending for a later run", len(plan.Tasks))
+	if plan.Empty() {
+		log.Summary(report.Markdown(false))
+		writeOutputs(log, Outcome{ReviewStatus: "skipped", BlockingIssues: len(st.OpenBlocking())})
+		return ExitOK
 	}
-	writeOutputs(log, Outcome{ReviewStatus: "skipped", BlockingIssues: len(st.OpenBlocking())})
+
+	ctx, cancel := context.WithTimeout(ctx, p.Config.ReviewTimeout)
+	defer cancel()
+	x := &execution.Executor{GitHub: p.GitHub, Snap: snap, State: st, Model: p.Config.Model,
+		Secrets: []string{p.Config.APIKey, p.Config.GitHubToken}, Log: log}
+	var sess *llm.Session
+	if client != nil && plan.NeedsModel() {
+		if sess, err = session(ctx, p.Config, client, p.GitHub, log, p.Workspace, snap); err != nil {
+			log.Warningf("could not prepare the model session: %v", err)
+		} else {
+			x.Session = sess
+		}
+	}
+	res := x.Run(ctx, plan)
+	report.Result = &res
+	if sess != nil {
+		report.Usage = sess.TaskUsage()
+		report.Total = sess.Usage()
+	}
+	report.Counts = p.GitHub.Counts()
+	log.Summary(report.Markdown(false))
+	writeOutputs(log, Outcome{ReviewStatus: "skipped", BlockingIssues: len(st.OpenBlocking()), TasksExecuted: res.Done()})
+	if n := res.Failed(); n > 0 {
+		log.Errorf("%d of %d task(s) failed; they stay pending and the next run retries them", n, len(res.Outcomes))
+		return ExitFailed
+	}
 	return ExitOK
 }
 

@@ -6,7 +6,9 @@ import (
 
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/event"
+	"github.com/review-my-code-bot/rmc/execution"
 	"github.com/review-my-code-bot/rmc/github"
+	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -23,6 +25,10 @@ type Report struct {
 	Counts   github.Counts
 	Comments int
 	Threads  int
+	// Set after execution.
+	Result *execution.Result
+	Usage  []llm.TaskUsage
+	Total  llm.Usage
 }
 
 func (r Report) trigger() string {
@@ -68,10 +74,27 @@ func (r Report) Markdown(dry bool) string {
 	fmt.Fprintf(&b, "**%s** on [%s#%d](%s) %s — head `%.7s`, bot `@%s`\n\n", r.trigger(), r.Repo, r.PR.Number, r.PR.URL, mdEscape(r.PR.Title), r.PR.HeadSHA, r.Bot.String())
 	if len(r.Plan.Tasks) == 0 {
 		b.WriteString("Nothing pending: every question is answered, every reply on a finding has its answer, and no review is owed.\n\n")
-	} else {
+	} else if r.Result == nil {
 		b.WriteString("| # | Task | Why |\n|---|---|---|\n")
 		for i, t := range r.Plan.Tasks {
 			fmt.Fprintf(&b, "| %d | %s `%s` | %s |\n", i+1, taskIcon(t.Kind), t.Key, mdEscape(t.Reason))
+		}
+		b.WriteString("\n")
+	} else {
+		b.WriteString("| # | Task | Why | Result | Tokens (prompt / cached / out) |\n|---|---|---|---|---|\n")
+		for i, o := range r.Result.Outcomes {
+			result := "✅ " + o.Note
+			if o.Err != nil {
+				result = "❌ " + o.Err.Error()
+			}
+			if o.URL != "" {
+				result += fmt.Sprintf(" ([link](%s))", o.URL)
+			}
+			u := r.usage(o.Task.Key)
+			fmt.Fprintf(&b, "| %d | %s `%s` | %s | %s | %d / %d / %d |\n", i+1, taskIcon(o.Task.Kind), o.Task.Key, mdEscape(o.Task.Reason), mdEscape(result), u.PromptTokens, u.CachedTokens, u.CompletionTokens)
+		}
+		if r.Total.Requests > 0 {
+			fmt.Fprintf(&b, "| | **run** | one session, %d model calls | | **%d / %d / %d** |\n", r.Total.Requests, r.Total.PromptTokens, r.Total.CachedTokens, r.Total.CompletionTokens)
 		}
 		b.WriteString("\n")
 	}
@@ -97,6 +120,17 @@ func (r Report) Markdown(dry bool) string {
 	}
 	fmt.Fprintf(&b, "<sub>Read %d comments and %d review threads in %d GitHub requests (GraphQL cost %d).</sub>\n", r.Comments, r.Threads, r.Counts.Reads, r.Counts.GraphQLCost)
 	return b.String()
+}
+
+// usage sums the model usage recorded for a task.
+func (r Report) usage(key string) llm.Usage {
+	var u llm.Usage
+	for _, t := range r.Usage {
+		if t.Task == key {
+			u = u.Add(t.Usage)
+		}
+	}
+	return u
 }
 
 func taskIcon(k detector.Kind) string {

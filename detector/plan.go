@@ -93,6 +93,9 @@ func (p Plan) Gate() bool {
 	return false
 }
 
+// NeedsModel reports whether any task calls the model.
+func (p Plan) NeedsModel() bool { return len(p.Tasks) > 0 }
+
 // Empty reports whether there is nothing to write.
 func (p Plan) Empty() bool {
 	return len(p.Tasks) == 0 && p.RecordTrigger == nil && len(p.Explain) == 0

@@ -1,0 +1,72 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/review-my-code-bot/rmc/config"
+	"github.com/review-my-code-bot/rmc/execution"
+	"github.com/review-my-code-bot/rmc/github"
+	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/tools"
+	"github.com/review-my-code-bot/rmc/workspace"
+)
+
+// newLLM builds the model client from the inputs.
+func newLLM(cfg config.Config) (*llm.Client, error) {
+	return llm.New(llm.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model,
+		Referer: "https://github.com/review-my-code-bot/rmc", Title: "review-my-code-bot"})
+}
+
+// classifier decides intents with a fresh, tool-less session per mention.
+func classifierFor(client *llm.Client) execution.Classifier {
+	return execution.Classifier{NewSession: func() execution.Asker {
+		return client.NewSession("You classify comments addressed to a code-review bot. Answer only with the JSON asked for.", nil)
+	}}
+}
+
+// reader picks how the model reads code: the checked-out workspace when it
+// holds the PR's head commit, else nothing (with a warning saying how to fix
+// the workflow).
+func reader(log *Log, dir string, snap snapshot.Snapshot) workspace.Reader {
+	if dir == "" {
+		log.Warningf("GITHUB_WORKSPACE is not set: the model cannot read the repository, only the diff")
+		return nil
+	}
+	fs, err := workspace.Open(dir)
+	if err != nil {
+		log.Warningf("cannot open the workspace %s: %v; the model sees only the diff", dir, err)
+		return nil
+	}
+	head, err := fs.Head()
+	switch {
+	case err != nil:
+		log.Warningf("cannot tell which commit the workspace holds (%v); check out the PR head with actions/checkout (ref: refs/pull/N/head)", err)
+	case head != snap.PR.HeadSHA:
+		log.Warningf("the workspace holds %.7s, not the PR head %.7s: check out ref refs/pull/%d/head (see the example workflow); the model sees only the diff", head, snap.PR.HeadSHA, snap.PR.Number)
+		return nil
+	}
+	return fs
+}
+
+// session starts the run's one conversation: system prompt with the PR's
+// context, and the tools.
+func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *github.Client, log *Log, dir string, snap snapshot.Snapshot) (*llm.Session, error) {
+	files, err := gh.Files(ctx, snap.Repo, snap.PR.Number)
+	if err != nil {
+		return nil, fmt.Errorf("list the PR's files: %w", err)
+	}
+	system, err := execution.SystemPrompt(snap, files, execution.Rules{})
+	if err != nil {
+		return nil, err
+	}
+	toolset := []llm.Tool{tools.Diff(func(ctx context.Context) (string, error) { return gh.Diff(ctx, snap.Repo, snap.PR.Number) })}
+	if r := reader(log, dir, snap); r != nil {
+		toolset = append(toolset, tools.Workspace(r)...)
+	}
+	if cfg.EnableWeb {
+		toolset = append(toolset, tools.Web(tools.WebOptions{}))
+	}
+	return client.NewSession(system, toolset), nil
+}

@@ -1,0 +1,215 @@
+// Package e2e runs the built action binary the way a runner runs it: env
+// vars, an event file, INPUT_* defaults read from action.yml, GITHUB_OUTPUT
+// and GITHUB_STEP_SUMMARY files, against the fake GitHub and the scripted
+// OpenAI-compatible model.
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/llm/fakellm"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "rmc-e2e")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "rmc")
+	build := exec.Command("go", "build", "-o", binary, "../cmd/action")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build the action: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// actionDefaults reads every input's default from action.yml, as the runner
+// does when a workflow sets no value.
+func actionDefaults(t *testing.T) map[string]string {
+	t.Helper()
+	raw, err := os.ReadFile("../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?m)^  ([a-z_]+):\n    description: .*\n    required: false\n    default: (.*)$`)
+	out := map[string]string{}
+	for _, m := range re.FindAllStringSubmatch(string(raw), -1) {
+		out[m[1]] = strings.Trim(m[2], `"`)
+	}
+	if len(out) < 10 {
+		t.Fatalf("read only %d inputs from action.yml", len(out))
+	}
+	return out
+}
+
+const (
+	repoName = "acme/gateway"
+	token    = "ghs_e2e_installation_token"
+	botLogin = "github-actions[bot]"
+)
+
+// world is one PR on a fake GitHub, with a scripted model.
+type world struct {
+	t      *testing.T
+	gh     *fakegithub.Server
+	llm    *fakellm.Server
+	pr     int
+	inputs map[string]string // overrides of action.yml's defaults
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	gh := fakegithub.New()
+	t.Cleanup(gh.Close)
+	gh.AddToken(token, fakegithub.Identity{Login: botLogin, Kind: fakegithub.TokenInstallation})
+	for _, u := range []string{"alice", "bob"} {
+		gh.AddUser(u, false)
+	}
+	gh.AddRepo(repoName)
+	pr := gh.AddPR(repoName, fakegithub.PR{Title: "Add a rate limiter", Author: "alice", Body: "Limits clients to 100 req/s."})
+	gh.SetFiles(repoName, pr.Number, []fakegithub.File{{Path: "limiter/bucket.go", Status: "added", Additions: 3,
+		Patch: "@@ -0,0 +1,3 @@\n+package limiter\n+\n+var buckets = map[string]int{}"}})
+	gh.SetDiff(repoName, pr.Number, "diff --git a/limiter/bucket.go b/limiter/bucket.go\nnew file mode 100644\n--- /dev/null\n+++ b/limiter/bucket.go\n@@ -0,0 +1,3 @@\n+package limiter\n+\n+var buckets = map[string]int{}\n")
+	model := fakellm.New(fakellm.Config{APIKey: "sk-e2e-test-key"})
+	t.Cleanup(model.Close)
+	return &world{t: t, gh: gh, llm: model, pr: pr.Number, inputs: map[string]string{}}
+}
+
+// run is one workflow run.
+type run struct {
+	code    int
+	log     string
+	outputs map[string]string
+	summary string
+}
+
+// commentEvent writes an issue_comment payload, derived from GitHub's real
+// example, for a comment on the PR.
+func (w *world) commentEvent(id int64, author, body string) (string, []byte) {
+	w.t.Helper()
+	raw, err := os.ReadFile("../testdata/webhooks/issue_comment/created.on-pull-request.json")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var p map[string]any
+	if err := json.Unmarshal(raw, &p); err != nil {
+		w.t.Fatal(err)
+	}
+	issue := p["issue"].(map[string]any)
+	issue["number"] = w.pr
+	comment := p["comment"].(map[string]any)
+	comment["id"], comment["body"] = id, body
+	comment["user"].(map[string]any)["login"] = author
+	repo := p["repository"].(map[string]any)
+	repo["full_name"], repo["name"] = repoName, "gateway"
+	repo["owner"].(map[string]any)["login"] = "acme"
+	out, _ := json.Marshal(p)
+	return "issue_comment", out
+}
+
+// run executes the binary for an event.
+func (w *world) run(name string, payload []byte) run {
+	w.t.Helper()
+	dir := w.t.TempDir()
+	eventPath := filepath.Join(dir, "event.json")
+	outPath, summaryPath := filepath.Join(dir, "output"), filepath.Join(dir, "summary.md")
+	if err := os.WriteFile(eventPath, payload, 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+	for _, p := range []string{outPath, summaryPath} {
+		os.WriteFile(p, nil, 0o600)
+	}
+	inputs := actionDefaults(w.t)
+	inputs["github_token"] = token // the runner evaluates ${{ github.token }}
+	inputs["llm_base_url"] = w.llm.BaseURL()
+	inputs["llm_api_key"] = w.llm.APIKey()
+	for k, v := range w.inputs {
+		inputs[k] = v
+	}
+	env := []string{
+		"GITHUB_ACTIONS=true", "CI=true", "HOME=" + dir, "PATH=/usr/bin:/bin",
+		"GITHUB_EVENT_NAME=" + name, "GITHUB_EVENT_PATH=" + eventPath,
+		"GITHUB_REPOSITORY=" + repoName, "GITHUB_WORKSPACE=" + dir,
+		"GITHUB_OUTPUT=" + outPath, "GITHUB_STEP_SUMMARY=" + summaryPath,
+	}
+	env = append(env, w.gh.Env()...)
+	for k, v := range inputs {
+		env = append(env, "INPUT_"+strings.ToUpper(k)+"="+v)
+	}
+	cmd := exec.Command(binary)
+	cmd.Env = env
+	cmd.Dir = dir
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	err := cmd.Run()
+	r := run{log: log.String(), outputs: map[string]string{}}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		w.t.Fatal(err)
+	}
+	outs, _ := os.ReadFile(outPath)
+	r.outputs = parseOutputs(string(outs))
+	summary, _ := os.ReadFile(summaryPath)
+	r.summary = string(summary)
+	for _, secret := range []string{token, w.llm.APIKey()} {
+		for _, line := range strings.Split(r.log, "\n") {
+			// ::add-mask:: is how a secret is masked: the runner hides it
+			// from then on, and from the log itself.
+			if strings.Contains(line, secret) && !strings.HasPrefix(line, "::add-mask::") {
+				w.t.Errorf("a secret leaked into the log: %q", line)
+			}
+		}
+		if strings.Contains(r.summary, secret) {
+			w.t.Errorf("a secret leaked into the job summary")
+		}
+	}
+	return r
+}
+
+// parseOutputs reads GITHUB_OUTPUT's heredoc format (name<<DELIM ... DELIM).
+func parseOutputs(s string) map[string]string {
+	out := map[string]string{}
+	lines := strings.Split(s, "\n")
+	for i := 0; i < len(lines); i++ {
+		name, delim, ok := strings.Cut(lines[i], "<<")
+		if !ok {
+			continue
+		}
+		var val []string
+		for i++; i < len(lines) && lines[i] != delim; i++ {
+			val = append(val, lines[i])
+		}
+		out[name] = strings.Join(val, "\n")
+	}
+	return out
+}
+
+// comments returns the PR's conversation comments.
+func (w *world) comments() []fakegithub.Comment { return w.gh.IssueComments(repoName, w.pr) }
+
+// botComments returns the bot's conversation comments.
+func (w *world) botComments() []fakegithub.Comment {
+	var out []fakegithub.Comment
+	for _, c := range w.comments() {
+		if c.Author == botLogin {
+			out = append(out, c)
+		}
+	}
+	return out
+}

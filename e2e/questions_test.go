@@ -1,0 +1,157 @@
+package e2e
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/llm/fakellm"
+)
+
+var questionRe = regexp.MustCompile(`(?s)source="question by @[^"]+">\n(.*?)\n</untrusted>`)
+
+// scriptAnswers makes the model classify every mention as a question and
+// answer "ANSWER: <question>".
+func (w *world) scriptAnswers() {
+	w.llm.AddRule(fakellm.Rule{Name: "classify", LastUser: "Decide what a developer wants", Reply: fakellm.Reply{JSON: map[string]string{"intent": "question"}}})
+	w.llm.AddRule(fakellm.Rule{Name: "answer", LastUser: "# Task: answer a question", Respond: func(r fakellm.Request) fakellm.Reply {
+		q := "?"
+		if m := questionRe.FindStringSubmatch(r.LastUser()); m != nil {
+			q = m[1]
+		}
+		return fakellm.Reply{Text: "ANSWER: " + q}
+	}})
+}
+
+func answersTo(t *testing.T, w *world, question string) int {
+	t.Helper()
+	n := 0
+	for _, c := range w.botComments() {
+		if strings.Contains(c.Body, "ANSWER: "+question) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestThreeQuestionsPostedRapidlyAreEachAnsweredOnce(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptAnswers()
+	qs := []string{"@rmc-bot why a global map?", "@rmc-bot what does Refill return?", "@review-my-code-bot is it thread-safe?"}
+	var last int64
+	for _, q := range qs {
+		last = w.gh.AddIssueComment(repoName, w.pr, "alice", q).ID
+	}
+	// Only the last comment's run survives cancel-in-progress; it must
+	// answer all three.
+	r := w.run(w.commentEvent(last, "alice", qs[2]))
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	for _, q := range []string{"why a global map?", "what does Refill return?", "is it thread-safe?"} {
+		if n := answersTo(t, w, q); n != 1 {
+			t.Errorf("%q answered %d times, want 1", q, n)
+		}
+	}
+	if r.outputs["tasks_executed"] != "3" {
+		t.Errorf("tasks_executed = %q, want 3", r.outputs["tasks_executed"])
+	}
+	if !strings.Contains(r.summary, "question-issue-comment-") || !strings.Contains(r.summary, "Tokens") {
+		t.Errorf("summary lacks the task table:\n%s", r.summary)
+	}
+	// One session: every answer request starts with the same system prompt.
+	var systems []string
+	for _, req := range w.llm.RequestsContaining("# Task: answer a question") {
+		systems = append(systems, req.Messages[0].Content)
+	}
+	if len(systems) < 3 || systems[0] != systems[len(systems)-1] {
+		t.Errorf("answers did not share one session's system prompt (%d requests)", len(systems))
+	}
+
+	// The same event again changes nothing.
+	writes := w.gh.WriteCount()
+	r = w.run(w.commentEvent(last, "alice", qs[2]))
+	if r.code != 0 || w.gh.WriteCount() != writes {
+		t.Errorf("re-run: exit %d, %d new writes (want 0)\n%v", r.code, w.gh.WriteCount()-writes, w.gh.Writes()[writes:])
+	}
+}
+
+func TestFollowUpSeesTheEarlierExchange(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptAnswers()
+	q1 := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot why a global map?").ID
+	if r := w.run(w.commentEvent(q1, "alice", "")); r.code != 0 {
+		t.Fatalf("run 1: exit %d\n%s", r.code, r.log)
+	}
+	w.gh.AddIssueComment(repoName, w.pr, "alice", "hmm, but the gateway restarts often") // no mention: context only
+	q2 := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot so should it be per-instance?").ID
+	if r := w.run(w.commentEvent(q2, "alice", "")); r.code != 0 {
+		t.Fatalf("run 2: exit %d\n%s", r.code, r.log)
+	}
+	reqs := w.llm.RequestsContaining("so should it be per-instance?")
+	var answer *fakellm.Request
+	for i := range reqs {
+		if strings.Contains(reqs[i].LastUser(), "# Task: answer a question") {
+			answer = &reqs[i]
+		}
+	}
+	if answer == nil {
+		t.Fatal("no answer request for the follow-up")
+	}
+	prompt := answer.LastUser()
+	for _, want := range []string{"why a global map?", "ANSWER: why a global map?", "hmm, but the gateway restarts often", "your earlier answer"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("follow-up prompt lacks %q:\n%s", want, prompt)
+		}
+	}
+	if strings.Contains(prompt, "```rmcoc") {
+		t.Errorf("state blocks leaked into the prompt")
+	}
+}
+
+func TestModelErrorsAreRetriedThenAnswered(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptAnswers()
+	w.inputs["llm_api_key"] = ""
+	w.inputs["openrouter_api_key"] = w.llm.APIKey() // rmc-oc's input name still works
+	q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot why?").ID
+	w.llm.InjectNext(3, fakellm.Fault{Status: 500, RetryAfterMS: "20"})
+	r := w.run(w.commentEvent(q, "alice", ""))
+	if r.code != 0 || answersTo(t, w, "why?") != 1 {
+		t.Fatalf("exit %d, %d answers\n%s", r.code, answersTo(t, w, "why?"), r.log)
+	}
+}
+
+func TestModelDownLeavesTheQuestionPendingAndTheNextRunAnswers(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptAnswers()
+	q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot why?").ID
+	w.llm.InjectNext(100, fakellm.Fault{Status: 503, RetryAfterMS: "10"})
+	r := w.run(w.commentEvent(q, "alice", ""))
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", r.code, r.log)
+	}
+	bot := w.botComments()
+	if len(bot) != 1 || !strings.Contains(bot[0].Body, "could not answer") || !strings.Contains(bot[0].Body, "tries again") {
+		t.Fatalf("want one error comment, got %+v", bot)
+	}
+	for _, leak := range []string{w.llm.APIKey(), "goroutine", ".go:"} {
+		if strings.Contains(bot[0].Body, leak) {
+			t.Errorf("error comment leaks %q:\n%s", leak, bot[0].Body)
+		}
+	}
+
+	w.llm.ClearFaults()
+	r = w.run(w.commentEvent(q, "alice", ""))
+	if r.code != 0 {
+		t.Fatalf("second run: exit %d\n%s", r.code, r.log)
+	}
+	bot = w.botComments()
+	if len(bot) != 1 || !strings.Contains(bot[0].Body, "ANSWER: why?") {
+		t.Errorf("want the error comment edited into the answer, got %d bot comments: %+v", len(bot), bot)
+	}
+}
