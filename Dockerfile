@@ -4,7 +4,8 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags="-s -w" -o /out/rmc ./cmd/action
+ARG VERSION=dev
+RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags="-s -w -X github.com/review-my-code-bot/rmc/app.Version=${VERSION}" -o /out/rmc ./cmd/action
 
 FROM scratch
 # GitHub mounts the workspace and makes it the working directory: no WORKDIR,

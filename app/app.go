@@ -152,16 +152,13 @@ func (p Pipeline) Run(ctx context.Context, repo snapshot.Repo, ev event.Event) i
 		log.Noticef("dry run: %d task(s) planned, nothing written", len(plan.Tasks))
 		return ExitOK
 	}
-	if plan.Empty() {
-		log.Summary(report.Markdown(false))
-		writeOutputs(log, Outcome{ReviewStatus: "skipped", BlockingIssues: len(st.OpenBlocking())})
-		return ExitOK
-	}
-
 	ctx, cancel := context.WithTimeout(ctx, p.Config.ReviewTimeout)
 	defer cancel()
-	x := &execution.Executor{GitHub: p.GitHub, Snap: snap, State: st, Model: p.Config.Model,
-		Secrets: []string{p.Config.APIKey, p.Config.GitHubToken}, Log: log}
+	x := &execution.Executor{GitHub: p.GitHub, Reviews: p.GitHub, Snap: snap, State: st, Model: p.Config.Model,
+		Secrets: []string{p.Config.APIKey, p.Config.GitHubToken}, Log: log,
+		Options: execution.Options{ProblemThreshold: p.Config.ProblemThreshold, BlockingThreshold: p.Config.BlockingThreshold,
+			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
+			NotifyAgent: p.Config.NotifyAgent}}
 	var sess *llm.Session
 	if client != nil && plan.NeedsModel() {
 		if sess, err = session(ctx, p.Config, client, p.GitHub, log, p.Workspace, snap); err != nil {
@@ -176,18 +173,65 @@ func (p Pipeline) Run(ctx context.Context, repo snapshot.Repo, ev event.Event) i
 		report.Usage = sess.TaskUsage()
 		report.Total = sess.Usage()
 	}
+	out := p.finish(ctx, log, repo, ev, plan, res, snap, st)
 	report.Counts = p.GitHub.Counts()
+	report.Gate = &out
 	log.Summary(report.Markdown(false))
-	writeOutputs(log, Outcome{ReviewStatus: "skipped", BlockingIssues: len(st.OpenBlocking()), TasksExecuted: res.Done()})
+	writeOutputs(log, out)
+	code := ExitOK
 	if n := res.Failed(); n > 0 {
 		log.Errorf("%d of %d task(s) failed; they stay pending and the next run retries them", n, len(res.Outcomes))
-		return ExitFailed
+		code = ExitFailed
 	}
-	return ExitOK
+	switch {
+	case out.Gated && out.BlockingIssues > 0:
+		log.Errorf("merge gate: %d open blocking finding(s) after the automatic review", out.BlockingIssues)
+		code = ExitFailed
+	case out.ReviewStatus != "skipped" && out.BlockingIssues > 0:
+		log.Warningf("%d open blocking finding(s); this run's review was manual, so the job does not fail (the %s status does)", out.BlockingIssues, GateContext)
+	}
+	return code
+}
+
+// finish re-reads the PR after the run's writes and publishes the merge gate
+// from what GitHub now holds.
+func (p Pipeline) finish(ctx context.Context, log *Log, repo snapshot.Repo, ev event.Event, plan detector.Plan, res execution.Result, snap snapshot.Snapshot, st state.State) Outcome {
+	out := Outcome{ReviewStatus: "skipped", TasksExecuted: res.Done(), Gated: plan.Gate()}
+	for _, o := range res.Outcomes {
+		if o.Task.Kind != detector.Review {
+			continue
+		}
+		switch {
+		case o.Err != nil:
+			out.ReviewStatus = "failed"
+		case o.Blocking > 0:
+			out.ReviewStatus, out.IssuesFound = "blocking", o.Findings
+		case o.Findings > 0:
+			out.ReviewStatus, out.IssuesFound = "findings", o.Findings
+		default:
+			out.ReviewStatus = "clean"
+		}
+	}
+	ctx = context.WithoutCancel(ctx) // the gate is published even when the deadline ran out
+	if !plan.Empty() {
+		var err error
+		if snap, err = p.GitHub.Snapshot(ctx, repo, ev.PRNumber); err != nil {
+			log.Warningf("could not re-read the pull request to publish the merge gate: %v", err)
+			return out
+		}
+		st = state.Derive(snap, state.Options{Bot: snapshot.BotIdentity(p.Config.BotLogin, snap.Viewer), Handles: p.Config.Handles})
+	}
+	n, err := publishGate(ctx, p.GitHub, snap, st)
+	out.BlockingIssues = n
+	if err != nil {
+		log.Warningf("could not set the %s status (the token needs statuses: write): %v", GateContext, err)
+	}
+	return out
 }
 
 // Outcome is what the run reports through the action's outputs.
 type Outcome struct {
+	Gated          bool // an automatic review ran: blocking findings fail the job
 	ReviewStatus   string
 	IssuesFound    int
 	BlockingIssues int

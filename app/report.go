@@ -27,6 +27,7 @@ type Report struct {
 	Threads  int
 	// Set after execution.
 	Result *execution.Result
+	Gate   *Outcome
 	Usage  []llm.TaskUsage
 	Total  llm.Usage
 }
@@ -98,10 +99,20 @@ func (r Report) Markdown(dry bool) string {
 		}
 		b.WriteString("\n")
 	}
-	if r.Plan.Gate() {
+	switch {
+	case r.Gate != nil && r.Gate.BlockingIssues > 0:
+		fmt.Fprintf(&b, "🔴 **Merge gate: %d open blocking finding(s)**", r.Gate.BlockingIssues)
+		if r.Gate.Gated {
+			b.WriteString(" — this automatic review fails the job.\n\n")
+		} else {
+			b.WriteString(" — shown on the `rmc/merge-gate` status; this run does not fail the job.\n\n")
+		}
+	case r.Gate != nil:
+		b.WriteString("🟢 **Merge gate: no open blocking findings.**\n\n")
+	case r.Plan.Gate():
 		b.WriteString("🚦 This run's review **gates the merge**: blocking findings fail the job.\n\n")
 	}
-	if blocking := r.State.OpenBlocking(); len(blocking) > 0 {
+	if blocking := r.State.OpenBlocking(); r.Gate == nil && len(blocking) > 0 {
 		fmt.Fprintf(&b, "🔴 %d open blocking finding(s) on the PR before this run.\n\n", len(blocking))
 	}
 	if len(r.Plan.Skipped) > 0 {

@@ -16,7 +16,10 @@ import (
 // newLLM builds the model client from the inputs.
 func newLLM(cfg config.Config) (*llm.Client, error) {
 	return llm.New(llm.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model,
-		Referer: "https://github.com/review-my-code-bot/rmc", Title: "review-my-code-bot"})
+		Referer: "https://github.com/review-my-code-bot/rmc", Title: "review-my-code-bot",
+		// Structured answers go in the prompt, not response_format: providers
+		// cache the request prefix, and a schema there would change it.
+		PromptJSON: true})
 }
 
 // classifier decides intents with a fresh, tool-less session per mention.
@@ -57,7 +60,8 @@ func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *git
 	if err != nil {
 		return nil, fmt.Errorf("list the PR's files: %w", err)
 	}
-	system, err := execution.SystemPrompt(snap, files, execution.Rules{})
+	src, text := rules(ctx, gh, snap)
+	system, err := execution.SystemPrompt(snap, files, execution.Rules{Source: src, Text: text})
 	if err != nil {
 		return nil, err
 	}

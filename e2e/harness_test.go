@@ -70,6 +70,9 @@ type world struct {
 	llm    *fakellm.Server
 	pr     int
 	inputs map[string]string // overrides of action.yml's defaults
+	// passOne is what review pass 1 reports (see scriptReview).
+	passOne []finding
+	token   string // the github_token the run gets
 }
 
 func newWorld(t *testing.T) *world {
@@ -87,7 +90,7 @@ func newWorld(t *testing.T) *world {
 	gh.SetDiff(repoName, pr.Number, "diff --git a/limiter/bucket.go b/limiter/bucket.go\nnew file mode 100644\n--- /dev/null\n+++ b/limiter/bucket.go\n@@ -0,0 +1,3 @@\n+package limiter\n+\n+var buckets = map[string]int{}\n")
 	model := fakellm.New(fakellm.Config{APIKey: "sk-e2e-test-key"})
 	t.Cleanup(model.Close)
-	return &world{t: t, gh: gh, llm: model, pr: pr.Number, inputs: map[string]string{}}
+	return &world{t: t, gh: gh, llm: model, pr: pr.Number, inputs: map[string]string{}, token: token}
 }
 
 // run is one workflow run.
@@ -134,8 +137,15 @@ func (w *world) run(name string, payload []byte) run {
 	for _, p := range []string{outPath, summaryPath} {
 		os.WriteFile(p, nil, 0o600)
 	}
+	// The checkout: the PR's head, as actions/checkout leaves it (detached).
+	pr, _ := w.gh.PR(repoName, w.pr)
+	ws := filepath.Join(dir, "workspace")
+	os.MkdirAll(filepath.Join(ws, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(ws, "limiter"), 0o755)
+	os.WriteFile(filepath.Join(ws, ".git", "HEAD"), []byte(pr.HeadSHA+"\n"), 0o644)
+	os.WriteFile(filepath.Join(ws, "limiter", "bucket.go"), []byte("package limiter\n"), 0o644)
 	inputs := actionDefaults(w.t)
-	inputs["github_token"] = token // the runner evaluates ${{ github.token }}
+	inputs["github_token"] = w.token // the runner evaluates ${{ github.token }}
 	inputs["llm_base_url"] = w.llm.BaseURL()
 	inputs["llm_api_key"] = w.llm.APIKey()
 	for k, v := range w.inputs {
@@ -144,7 +154,7 @@ func (w *world) run(name string, payload []byte) run {
 	env := []string{
 		"GITHUB_ACTIONS=true", "CI=true", "HOME=" + dir, "PATH=/usr/bin:/bin",
 		"GITHUB_EVENT_NAME=" + name, "GITHUB_EVENT_PATH=" + eventPath,
-		"GITHUB_REPOSITORY=" + repoName, "GITHUB_WORKSPACE=" + dir,
+		"GITHUB_REPOSITORY=" + repoName, "GITHUB_WORKSPACE=" + ws,
 		"GITHUB_OUTPUT=" + outPath, "GITHUB_STEP_SUMMARY=" + summaryPath,
 	}
 	env = append(env, w.gh.Env()...)
@@ -167,7 +177,7 @@ func (w *world) run(name string, payload []byte) run {
 	r.outputs = parseOutputs(string(outs))
 	summary, _ := os.ReadFile(summaryPath)
 	r.summary = string(summary)
-	for _, secret := range []string{token, w.llm.APIKey()} {
+	for _, secret := range []string{w.token, w.llm.APIKey()} {
 		for _, line := range strings.Split(r.log, "\n") {
 			// ::add-mask:: is how a secret is masked: the runner hides it
 			// from then on, and from the log itself.

@@ -29,6 +29,15 @@ type GitHub interface {
 // Session is the run's one conversation with the model.
 type Session interface {
 	Ask(ctx context.Context, task, prompt string) (llm.Reply, error)
+	AskJSON(ctx context.Context, task, prompt string, schemaName string, schema map[string]any, out any) (llm.Reply, error)
+}
+
+// ReviewGitHub is what a review needs beyond GitHub's comment calls.
+type ReviewGitHub interface {
+	Files(ctx context.Context, repo snapshot.Repo, number int) ([]snapshot.ChangedFile, error)
+	Compare(ctx context.Context, repo snapshot.Repo, base, head string) (snapshot.Comparison, error)
+	CreateReview(ctx context.Context, repo snapshot.Repo, number int, r snapshot.NewReview) (int64, error)
+	ResolveThread(ctx context.Context, threadID string) error
 }
 
 // Logger is the Action log.
@@ -42,6 +51,8 @@ type Logger interface {
 // Executor runs one plan on one PR.
 type Executor struct {
 	GitHub  GitHub
+	Reviews ReviewGitHub // may be nil when no review runs
+	Options Options
 	Session Session // may be nil when no task needs the model
 	Snap    snapshot.Snapshot
 	State   state.State
@@ -51,13 +62,25 @@ type Executor struct {
 	Log     Logger
 }
 
+// Options are the inputs execution honours.
+type Options struct {
+	ProblemThreshold, BlockingThreshold int
+	IgnorePaths                         []string
+	ManualStartComment                  bool
+	ManualEndComment                    bool
+	NotifyAgent                         string // e.g. "@claude"; "" = nobody
+}
+
 // Outcome is what became of one task.
 type Outcome struct {
-	Task  detector.Task
-	Err   error     // nil when done
-	Usage llm.Usage // tokens the task spent
-	URL   string    // where the result was posted
-	Note  string    // one line for the summary
+	Task detector.Task
+	Err  error // nil when done
+	// Reviews: what the review posted.
+	Findings, Blocking int
+	ReviewID           int64
+	Usage              llm.Usage // tokens the task spent
+	URL                string    // where the result was posted
+	Note               string    // one line for the summary
 }
 
 // Result is what the run did.
@@ -108,6 +131,8 @@ func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
 		switch t.Kind {
 		case detector.Question:
 			o = x.answer(ctx, t)
+		case detector.Review:
+			o = x.review(ctx, t)
 		default:
 			o = Outcome{Task: t, Err: fmt.Errorf("%s tasks: %w; left pending", t.Kind, ErrNotBuilt)}
 		}

@@ -137,6 +137,9 @@ func failureMessage(err error) string {
 		return "the run's time limit (`review_timeout_minutes`) ran out."
 	case errors.Is(err, llm.ErrBadResponse), errors.Is(err, llm.ErrToolRounds):
 		return "the model's answer could not be used."
+	case apiSays(err, ""):
+		// A GitHub answer: its message says what was refused, and holds no secret.
+		return "GitHub refused a request: " + err.Error()
 	}
 	return "an unexpected error occurred (details are in the workflow log)."
 }

@@ -116,3 +116,18 @@ func (c *Client) EditReviewComment(ctx context.Context, repo snapshot.Repo, id i
 	_, _, err := c.rest.PullRequests.EditComment(ctx, repo.Owner, repo.Name, id, &gogithub.PullRequestComment{Body: &body})
 	return wrap(fmt.Sprintf("edit review comment %d on %s", id, repo), err)
 }
+
+// Status returns the latest commit status of a context on sha; found is
+// false when there is none.
+func (c *Client) Status(ctx context.Context, repo snapshot.Repo, sha, context string) (s snapshot.Status, found bool, err error) {
+	combined, _, err := c.rest.Repositories.GetCombinedStatus(ctx, repo.Owner, repo.Name, sha, &gogithub.ListOptions{PerPage: 100})
+	if err != nil {
+		return s, false, wrap(fmt.Sprintf("read statuses of %s@%.7s", repo, sha), err)
+	}
+	for _, st := range combined.Statuses {
+		if st.GetContext() == context {
+			return snapshot.Status{Context: context, State: st.GetState(), Description: st.GetDescription(), TargetURL: st.GetTargetURL()}, true, nil
+		}
+	}
+	return s, false, nil
+}

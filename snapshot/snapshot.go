@@ -151,3 +151,11 @@ type ChangedFile struct {
 	Additions, Deletions       int
 	Patch                      string
 }
+
+// Comparison is what changed between two commits.
+type Comparison struct {
+	// Status is GitHub's: "ahead" when head descends from base (an ordinary
+	// push), "diverged" or "behind" after a force-push or rebase.
+	Status string
+	Files  []ChangedFile
+}

@@ -242,6 +242,10 @@ func (d *deriver) common(b rmcoc.Block, holder int64) {
 		case rmcoc.ManualDismissed:
 			d.handled[ref] = HandledDismissed
 			d.explained[ref] = true
+		case rmcoc.ManualInProgress:
+			if holder != 0 && d.placeholders[ref] == 0 {
+				d.placeholders[ref] = holder
+			}
 		}
 	case rmcoc.DisputeResolution:
 		d.answeredReplies[int64(b.ReplyToCommentID)] = true

@@ -1,0 +1,127 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+)
+
+func TestOwnPullRequestFallsBackToComment(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.gh.AddToken("ghp_alice_pat_token", fakegithub.Identity{Login: "alice", Kind: fakegithub.TokenPAT})
+	w.token = "ghp_alice_pat_token" // the PR's author runs the action with her own token
+	w.push("1111111111111111111111111111111111111111", patchV1)
+	w.scriptReview(false, bug(5, "Unsynchronized map write", 9))
+	r := w.run(w.prEvent("opened"))
+	rv := w.reviews()
+	if len(rv) != 1 || rv[0].State != "COMMENTED" || len(findingThreads(w)) != 1 {
+		t.Fatalf("reviews = %+v\n%s", rv, r.log)
+	}
+	if r.code != 1 || !strings.Contains(r.log, "posting the same review as COMMENT") {
+		t.Errorf("exit %d; the fallback was not explained\n%s", r.code, r.log)
+	}
+}
+
+func TestFindingOutsideTheDiffIsStillPosted(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.inputs["blocking_score_threshold"] = "8"
+	w.push("1111111111111111111111111111111111111111", patchV1)
+	w.scriptReview(false, bug(60, "Refill never stops", 6), finding{Path: "limiter/other.go", Line: 3, Side: "right", Title: "Caller not updated", Explanation: "x", Score: 6, Category: "contract"})
+	r := w.run(w.prEvent("opened"))
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	threads := findingThreads(w)
+	if len(threads) != 1 || threads[0].Line != 6 || !strings.Contains(threads[0].Comments[0].Body, "Reported on line 60") {
+		t.Errorf("moved finding: %+v", threads)
+	}
+	if rv := w.reviews(); len(rv) != 1 || !strings.Contains(rv[0].Body, "Caller not updated") {
+		t.Errorf("the off-diff finding is not in the body: %+v", rv)
+	}
+	for _, req := range w.gh.Requests() {
+		if req.Status == 422 {
+			t.Errorf("GitHub rejected a request: %+v", req)
+		}
+	}
+}
+
+func TestEightyFindingsMakeOneCappedReview(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.push("1111111111111111111111111111111111111111", patchV1)
+	var many []finding
+	for i := range 80 {
+		many = append(many, bug(1+i%6, fmt.Sprintf("Problem number %d", i), 5+i%4))
+	}
+	w.scriptReview(false, many...)
+	before := w.gh.WriteCount()
+	r := w.run(w.prEvent("opened"))
+	rv := w.reviews()
+	if len(rv) != 1 || len(findingThreads(w)) != 30 || strings.Count(rv[0].Body, "Problem number") != 50 {
+		t.Fatalf("%d reviews, %d inline, %d in body\n%s", len(rv), len(findingThreads(w)), strings.Count(rv[0].Body, "Problem number"), r.log)
+	}
+	// Writes: the status comment (trigger), the review, the gate status.
+	if n := w.gh.WriteCount() - before; n > 3 {
+		t.Errorf("%d writes for one review: %v", n, w.gh.Writes())
+	}
+	t.Logf("80 findings: %d GitHub writes", w.gh.WriteCount()-before)
+}
+
+func TestManualRequestOnADraftInformsOnly(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.push("1111111111111111111111111111111111111111", patchV1)
+	w.gh.UpdatePR(repoName, w.pr, func(p *fakegithub.PR) { p.Draft = true })
+	w.scriptReview(false, bug(5, "Unsynchronized map write", 9))
+	// The draft's automatic review is skipped.
+	if r := w.run(w.prEvent("opened")); r.code != 0 || len(w.reviews()) != 0 {
+		t.Fatalf("draft auto review: exit %d, %d reviews", r.code, len(w.reviews()))
+	}
+	req := w.gh.AddIssueComment(repoName, w.pr, "bob", "@rmc-bot please review")
+	r := w.run(w.commentEvent(req.ID, "bob", req.Body))
+	if r.code != 0 || len(w.reviews()) != 1 {
+		t.Fatalf("manual review: exit %d, %d reviews\n%s", r.code, len(w.reviews()), r.log)
+	}
+	if w.gate() != "failure" || !strings.Contains(r.log, "review was manual") {
+		t.Errorf("gate %q; log lacks the informational warning\n%s", w.gate(), r.log)
+	}
+	var status []string
+	for _, c := range w.botComments() {
+		for _, b := range rmcoc.All[rmcoc.ManualReview](c.Body) {
+			status = append(status, b.Status)
+		}
+	}
+	if strings.Join(status, ",") != rmcoc.ManualCompleted {
+		t.Errorf("manual status blocks = %v, want one COMPLETED (start comment edited at the end)", status)
+	}
+}
+
+// Seed 004's scenario: a push starts an automatic review, a question cancels
+// the run; the next run answers the question, restarts the review, and still
+// fails the job on blocking findings.
+func TestCancelledAutomaticReviewIsRestartedAndGates(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.push("1111111111111111111111111111111111111111", patchV1)
+	w.scriptReview(false, bug(5, "Unsynchronized map write", 9))
+	w.gh.StopAfterWrites(1) // the first run records its trigger, then is killed
+	w.run(w.prEvent("synchronize"))
+	if len(w.reviews()) != 0 {
+		t.Fatal("the killed run posted a review")
+	}
+	w.gh.OnWrite(nil)
+	w.scriptAnswers()
+	q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot what changed?")
+	r := w.run(w.commentEvent(q.ID, "alice", q.Body))
+	if r.code != 1 || len(w.reviews()) != 1 || answersTo(t, w, "what changed?") != 1 {
+		t.Fatalf("exit %d, %d reviews, %d answers\n%s", r.code, len(w.reviews()), answersTo(t, w, "what changed?"), r.log)
+	}
+	if !strings.Contains(r.log, "cancelled before it finished; restarted") {
+		t.Errorf("the restart is not explained in the log")
+	}
+}

@@ -1,0 +1,118 @@
+package execution
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/detector"
+	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/review"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// composeReview builds the one review a run posts: a summary body (counts,
+// scope, what was skipped, findings that could not go inline) and the inline
+// comments, each carrying its finding block.
+func (x *Executor) composeReview(rt *detector.ReviewTask, res review.Result, sc scope) snapshot.NewReview {
+	now := x.now()
+	run := rmcoc.ReviewRun{HeadSHA: rt.HeadSHA, BaseSHA: x.Snap.PR.BaseSHA, FromSHA: sc.from, Mode: rt.Mode,
+		Findings: len(res.Findings), Blocking: res.Blocking(), CompletedAt: now}
+	for _, m := range rt.Requests {
+		run.RequestCommentIDs = append(run.RequestCommentIDs, rmcoc.ID(m.Ref.ID))
+	}
+	for _, m := range rt.Dismissed {
+		run.DismissedRequestIDs = append(run.DismissedRequestIDs, rmcoc.ID(m.Ref.ID))
+	}
+
+	var b strings.Builder
+	blocking, other := res.Blocking(), len(res.Findings)-res.Blocking()
+	switch {
+	case len(res.Findings) == 0:
+		fmt.Fprintf(&b, "## ✅ review-my-code-bot: no problems found\n\nI reviewed `%.7s` and found nothing worth reporting at score %d or above.", rt.HeadSHA, x.Options.ProblemThreshold)
+	case blocking > 0:
+		fmt.Fprintf(&b, "## 🔴 review-my-code-bot: %d blocking, %d other finding(s)", blocking, other)
+	default:
+		fmt.Fprintf(&b, "## 🟡 review-my-code-bot: %d finding(s), none blocking", other)
+	}
+	mode := "automatic review"
+	if rt.Mode == rmcoc.ModeManual {
+		mode = "manual review (informational)"
+	}
+	fmt.Fprintf(&b, "\n\n%s of `%.7s` · %s · %d file(s) reviewed in 3 passes", mode, rt.HeadSHA, sc.note, len(res.Reviewed))
+	if len(res.Findings) > 0 {
+		fmt.Fprintf(&b, "\n\n| Severity | Count |\n|---|---|\n| 🔴 blocking (score ≥ %d) | %d |\n| 🟡 should fix (score ≥ %d) | %d |", x.Options.BlockingThreshold, blocking, x.Options.ProblemThreshold, other)
+	}
+	if rt.Mode == rmcoc.ModeAuto && blocking > 0 {
+		b.WriteString("\n\nBlocking findings hold the merge gate (`rmc/merge-gate`) until they are fixed, or conceded after a reply in their thread.")
+	}
+	var inBody []review.Finding
+	var comments []snapshot.NewReviewComment
+	for _, f := range res.Findings {
+		if !f.Inline {
+			inBody = append(inBody, f)
+			continue
+		}
+		c := snapshot.NewReviewComment{Path: f.Path, Line: f.Line, Side: strings.ToUpper(string(f.Side)), Body: x.findingBody(f, rt.HeadSHA)}
+		if f.StartLine > 0 {
+			c.StartLine, c.StartSide = f.StartLine, c.Side
+		}
+		comments = append(comments, c)
+	}
+	if len(inBody) > 0 {
+		fmt.Fprintf(&b, "\n\n### Findings not placed inline (%d)\n\nThese are on lines outside the diff or past the limit of inline comments. They inform but do not hold the merge gate, since they have no thread to answer in.\n", len(inBody))
+		for _, f := range inBody {
+			where := f.Path
+			if f.Line > 0 {
+				where = fmt.Sprintf("%s:%d", f.Path, f.Line)
+			}
+			sev := severity(f)
+			if f.Demoted {
+				sev = "🟠"
+			}
+			fmt.Fprintf(&b, "\n- %s **%s** `%s` (score %d, %s): %s", sev, oneLine(f.Title), where, f.Score, f.Category, oneLine(f.Explanation))
+		}
+	}
+	if len(res.Skipped) > 0 {
+		fmt.Fprintf(&b, "\n\n<details><summary>Not reviewed (%d)</summary>\n\n", len(res.Skipped))
+		for _, s := range res.Skipped {
+			fmt.Fprintf(&b, "- `%s`: %s\n", s.Path, s.Why)
+		}
+		b.WriteString("\n</details>")
+	}
+	event := "COMMENT"
+	if blocking > 0 {
+		event = "REQUEST_CHANGES"
+	}
+	return snapshot.NewReview{CommitSHA: rt.HeadSHA, Event: event, Body: x.compose(b.String(), run), Comments: comments}
+}
+
+// findingBody is one inline comment.
+func (x *Executor) findingBody(f review.Finding, head string) string {
+	var b strings.Builder
+	tag := "should fix"
+	if f.Blocking {
+		tag = "blocking"
+	}
+	fmt.Fprintf(&b, "%s **%s**\n\n%s · score %d/10 · %s\n\n%s", severity(f), oneLine(f.Title), f.Category, f.Score, tag, strings.TrimSpace(f.Explanation))
+	if f.Moved > 0 {
+		fmt.Fprintf(&b, "\n\n_Reported on line %d, which is outside the diff; placed on the nearest changed line._", f.Moved)
+	}
+	if s := strings.TrimRight(f.Suggestion, "\n"); s != "" && f.Moved == 0 && f.Side == diff.Right {
+		fmt.Fprintf(&b, "\n\n```suggestion\n%s\n```", s)
+	}
+	b.WriteString("\n\n<sub>Reply in this thread to dispute, ask, or say it is fixed; I will answer.</sub>")
+	block := rmcoc.Finding{ID: "f-" + f.Fingerprint[:12], Fingerprint: f.Fingerprint, Path: f.Path, Line: f.Line, StartLine: f.StartLine,
+		Side: strings.ToUpper(string(f.Side)), Title: f.Title, Category: f.Category, Score: f.Score, Blocking: f.Blocking,
+		Status: rmcoc.FindingOpen, HeadSHA: head, Pass: f.Pass, CreatedAt: x.now()}
+	return x.compose(b.String(), block)
+}
+
+func severity(f review.Finding) string {
+	if f.Blocking {
+		return "🔴"
+	}
+	return "🟡"
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,229 @@
+package execution
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/detector"
+	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/review"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// scope is what a review looks at.
+type scope struct {
+	anchor []diff.File // the PR's diff: where comments may sit
+	review []diff.File // what is reviewed: the PR, or what changed since the last review
+	from   string      // the previously reviewed head for an incremental review
+	note   string      // how the scope was chosen, for the body
+	skip   []review.Skip
+}
+
+// review runs a review task: one review posted in one request, with every
+// finding carrying its block, then the follow-ups that depend on it.
+func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
+	rt, o := t.Review, Outcome{Task: t}
+	if x.Reviews == nil || x.Session == nil {
+		o.Err = errors.New("no model session or GitHub client for reviews")
+		return o
+	}
+	var startID int64
+	if rt.Mode == rmcoc.ModeManual && x.Options.ManualStartComment {
+		startID = x.manualStatus(ctx, rt, 0, rmcoc.ManualInProgress, fmt.Sprintf("🔍 Reviewing `%.7s` as requested. I will post the review here when it is done.", rt.HeadSHA))
+	}
+	sc, err := x.scope(ctx, rt)
+	if err != nil {
+		o.Err = err
+		return o
+	}
+	known := map[string]bool{}
+	for _, f := range x.State.Findings {
+		if f.Block.Fingerprint != "" {
+			known[f.Block.Fingerprint] = true
+		}
+	}
+	res, err := review.Run(ctx, x.Session, review.Input{Anchor: sc.anchor, Review: sc.review}, review.Options{
+		ProblemThreshold: x.Options.ProblemThreshold, BlockingThreshold: x.Options.BlockingThreshold, IgnorePaths: x.Options.IgnorePaths,
+	}, known)
+	if err != nil {
+		o.Err = err
+		x.taskError(ctx, t, err)
+		return o
+	}
+	res.Skipped = append(sc.skip, res.Skipped...)
+	rv := x.composeReview(rt, res, sc)
+	id, err := x.postReview(ctx, rv)
+	if err != nil {
+		o.Err = err
+		x.taskError(ctx, t, err)
+		return o
+	}
+	o.ReviewID, o.Findings, o.Blocking = id, len(res.Findings), res.Blocking()
+	o.Note = fmt.Sprintf("posted review %d: %d finding(s), %d blocking (%s)", id, o.Findings, o.Blocking, sc.note)
+
+	x.verifyFixes(ctx, sc)
+	if rt.Mode == rmcoc.ModeManual && x.Options.ManualEndComment {
+		x.manualStatus(ctx, rt, startID, rmcoc.ManualCompleted, fmt.Sprintf("✅ Review of `%.7s` done: %d finding(s), %d blocking. Manual reviews inform; they do not gate the merge.", rt.HeadSHA, o.Findings, o.Blocking))
+	}
+	for _, m := range rt.Dismissed {
+		if err := x.explainDismissal(ctx, m.Ref); err != nil {
+			x.Log.Warningf("could not explain the dismissed request %s: %v", m.Ref, err)
+		}
+	}
+	return o
+}
+
+// scope chooses full or incremental. An automatic review after an earlier
+// one looks only at what changed since the head it reviewed, with the whole
+// PR as context; after a force-push or rebase, or when asked for a full
+// review, it looks at everything.
+func (x *Executor) scope(ctx context.Context, rt *detector.ReviewTask) (scope, error) {
+	var sc scope
+	files, err := x.Reviews.Files(ctx, x.repo(), x.number())
+	if err != nil {
+		return sc, err
+	}
+	sc.anchor, sc.skip = parseFiles(files)
+	sc.review, sc.note = sc.anchor, "full review"
+	last := x.State.LastReview()
+	switch {
+	case rt.Full:
+		sc.note = "full review, as requested"
+	case last == nil:
+	case last.Run.HeadSHA == rt.HeadSHA:
+		sc.note = "full review (this head was reviewed before)"
+	default:
+		cmp, err := x.Reviews.Compare(ctx, x.repo(), last.Run.HeadSHA, rt.HeadSHA)
+		switch {
+		case err != nil:
+			sc.note = fmt.Sprintf("full review (could not compare with %.7s)", last.Run.HeadSHA)
+		case cmp.Status != "ahead":
+			sc.note = fmt.Sprintf("full review: history was rewritten since %.7s (%s)", last.Run.HeadSHA, cmp.Status)
+		default:
+			sc.review, _ = parseFiles(cmp.Files)
+			sc.from = last.Run.HeadSHA
+			sc.note = fmt.Sprintf("incremental since %.7s: %d changed file(s)", last.Run.HeadSHA, len(sc.review))
+		}
+	}
+	return sc, nil
+}
+
+// parseFiles turns GitHub's per-file patches into parsed diffs. GitHub sends
+// no patch for binary files and for very large ones: those are skipped.
+func parseFiles(files []snapshot.ChangedFile) ([]diff.File, []review.Skip) {
+	var out []diff.File
+	var skip []review.Skip
+	for _, f := range files {
+		if f.Patch == "" {
+			if f.Status != "removed" {
+				skip = append(skip, review.Skip{Path: f.Path, Why: "GitHub sent no patch (binary or too large)"})
+			}
+			continue
+		}
+		d, err := diff.ParsePatch(f.Path, f.Patch)
+		if err != nil {
+			skip = append(skip, review.Skip{Path: f.Path, Why: "unreadable patch: " + err.Error()})
+			continue
+		}
+		if f.PreviousPath != "" {
+			d.OldPath, d.Status = f.PreviousPath, diff.Renamed
+		}
+		if f.Status == "added" {
+			d.Status = diff.Added
+		}
+		out = append(out, d)
+	}
+	return out, skip
+}
+
+// postReview posts the review, falling back to COMMENT when GitHub refuses
+// REQUEST_CHANGES on the token owner's own PR, and to a body-only review if
+// an anchor is rejected after all.
+func (x *Executor) postReview(ctx context.Context, rv snapshot.NewReview) (int64, error) {
+	id, err := x.Reviews.CreateReview(ctx, x.repo(), x.number(), rv)
+	if err != nil && rv.Event == "REQUEST_CHANGES" && apiSays(err, "own pull request") {
+		x.Log.Warningf("GitHub does not let the token's user request changes on their own pull request; posting the same review as COMMENT")
+		rv.Event = "COMMENT"
+		id, err = x.Reviews.CreateReview(ctx, x.repo(), x.number(), rv)
+	}
+	if err != nil && (apiSays(err, "part of the diff") || apiSays(err, "could not be resolved")) {
+		x.Log.Warningf("GitHub rejected an inline anchor (%v); posting every finding in the review body", err)
+		rv = bodyOnly(rv)
+		id, err = x.Reviews.CreateReview(ctx, x.repo(), x.number(), rv)
+	}
+	return id, err
+}
+
+// apiSays reports whether a GitHub error carries text.
+func apiSays(err error, text string) bool {
+	var ae interface{ Has(string) bool }
+	return errors.As(err, &ae) && ae.Has(text)
+}
+
+func bodyOnly(rv snapshot.NewReview) snapshot.NewReview {
+	var b strings.Builder
+	for _, c := range rv.Comments {
+		fmt.Fprintf(&b, "\n\n---\n**%s:%d**\n\n%s", c.Path, c.Line, c.Body)
+	}
+	rv.Body += b.String()
+	rv.Comments = nil
+	return rv
+}
+
+// manualStatus creates or edits the bot's status comment for a manual
+// request; the blocks make a killed run's comment reusable. It returns the
+// comment's id (0 when it could not be written).
+func (x *Executor) manualStatus(ctx context.Context, rt *detector.ReviewTask, id int64, status, text string) int64 {
+	var blocks []rmcoc.Block
+	var who []string
+	for _, m := range rt.Requests {
+		b := rmcoc.ManualReview{RequestCommentID: rmcoc.ID(m.Ref.ID), Status: status, HeadSHA: rt.HeadSHA}
+		if m.Ref.Source == state.SourceReview {
+			b.Source = rmcoc.SourceReview
+		}
+		blocks = append(blocks, b)
+		who = append(who, "@"+m.Author.Login)
+		if id == 0 {
+			id = m.Placeholder
+		}
+	}
+	body := x.compose(strings.Join(dedupe(who), " ")+" "+text, blocks...)
+	if id != 0 {
+		if err := x.GitHub.EditComment(ctx, x.repo(), id, body); err != nil {
+			x.Log.Warningf("could not update the review status comment: %v", err)
+		}
+		return id
+	}
+	c, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), body)
+	if err != nil {
+		x.Log.Warningf("could not post the review status comment: %v", err)
+		return 0
+	}
+	return c.ID
+}
+
+func dedupe(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range s {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// taskError posts one error comment for a failed task; the task stays
+// pending and its key counts the failure.
+func (x *Executor) taskError(ctx context.Context, t detector.Task, err error) {
+	block := rmcoc.TaskError{TaskKey: t.Key, Message: failureMessage(err), FailedAt: x.now(), Attempts: 1}
+	body := x.compose(fmt.Sprintf("⚠️ The %s task could not finish: %s\n\nIt stays pending: the next run of the action (any new comment, reply or push) tries again.", t.Kind, failureMessage(err)), block)
+	if _, werr := x.GitHub.CreateComment(ctx, x.repo(), x.number(), body); werr != nil {
+		x.Log.Warningf("could not post the error comment: %v", werr)
+	}
+}

@@ -1,0 +1,85 @@
+package execution
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/review-my-code-bot/rmc/prompts"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// maxVerify bounds how many open findings one run re-checks.
+const maxVerify = 20
+
+var fixedSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"fixed":  map[string]any{"type": "boolean"},
+		"reason": map[string]any{"type": "string"},
+	},
+	"required":             []any{"fixed", "reason"},
+	"additionalProperties": false,
+}
+
+// verifyFixes re-checks open findings whose code changed: the thread went
+// outdated, or an incremental review saw the file change. A fixed one is
+// answered and resolved; one not fixed stays open, outdated or not.
+func (x *Executor) verifyFixes(ctx context.Context, sc scope) {
+	changed := map[string]bool{}
+	if sc.from != "" {
+		for _, f := range sc.review {
+			changed[f.Path()] = true
+		}
+	}
+	checked := 0
+	for _, f := range x.State.Findings {
+		if !f.Open() || (!f.Thread.IsOutdated && !changed[f.Thread.Path]) || checked == maxVerify {
+			continue
+		}
+		checked++
+		fixed, reason, err := x.isFixed(ctx, f)
+		if err != nil {
+			x.Log.Warningf("could not re-check finding %q: %v", f.Block.Title, err)
+			continue
+		}
+		if !fixed {
+			continue
+		}
+		if err := x.resolveFinding(ctx, f, rmcoc.ResolutionFixed, "✅ Fixed: "+reason); err != nil {
+			x.Log.Warningf("could not resolve fixed finding %q: %v", f.Block.Title, err)
+		}
+	}
+}
+
+func (x *Executor) isFixed(ctx context.Context, f state.Finding) (bool, string, error) {
+	prompt, err := prompts.Render("verify_fix", map[string]any{"Title": f.Block.Title, "Path": f.Thread.Path, "Line": f.Block.Line,
+		"Body": rmcoc.Strip(f.Thread.Comments[0].Body), "Head": short(x.Snap.PR.HeadSHA)})
+	if err != nil {
+		return false, "", err
+	}
+	var out struct {
+		Fixed  bool   `json:"fixed"`
+		Reason string `json:"reason"`
+	}
+	if _, err := x.Session.AskJSON(ctx, "verify-"+f.Block.ID, prompt, "verdict", fixedSchema, &out); err != nil {
+		return false, "", err
+	}
+	return out.Fixed, out.Reason, nil
+}
+
+// resolveFinding replies in the finding's thread with a dispute-resolution
+// block, then resolves the thread. The block is written first: if resolving
+// fails (a token without the permission), the state still says RESOLVED.
+func (x *Executor) resolveFinding(ctx context.Context, f state.Finding, resolution, text string) error {
+	reply := f.Thread.Comments[len(f.Thread.Comments)-1].ID
+	block := rmcoc.DisputeResolution{ReplyToCommentID: rmcoc.ID(reply), FindingID: f.Block.ID, ThreadID: f.Thread.ID,
+		Status: rmcoc.FindingResolved, Resolution: resolution, ResolvedAt: x.now()}
+	if _, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, x.compose(text, block)); err != nil {
+		return err
+	}
+	if err := x.Reviews.ResolveThread(ctx, f.Thread.ID); err != nil {
+		return fmt.Errorf("the reply is posted, but resolving the thread failed (the token needs pull-requests: write; a fine-grained token needs the Pull requests permission): %w", err)
+	}
+	return nil
+}

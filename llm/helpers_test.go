@@ -1,0 +1,57 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/review-my-code-bot/rmc/llm/fakellm"
+)
+
+const testModel = "test/model"
+
+// newFake starts a fake endpoint that is closed with the test.
+func newFake(t testing.TB, cfg fakellm.Config) *fakellm.Server {
+	t.Helper()
+	f := fakellm.New(cfg)
+	t.Cleanup(f.Close)
+	return f
+}
+
+// newTestClient returns a client for f with fast retries; mod adjusts the
+// options.
+func newTestClient(t testing.TB, f *fakellm.Server, mod func(*Options)) *Client {
+	t.Helper()
+	opts := Options{
+		BaseURL:        f.BaseURL(),
+		APIKey:         f.APIKey(),
+		Model:          testModel,
+		RequestTimeout: 5 * time.Second,
+		RetryBaseDelay: time.Millisecond,
+		MaxRetryDelay:  5 * time.Second,
+	}
+	if mod != nil {
+		mod(&opts)
+	}
+	c, err := New(opts)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return c
+}
+
+// staticTool returns a tool that answers out (or err) and counts its runs.
+func staticTool(name, out string, err error, runs *int) Tool {
+	return Tool{
+		Name:        name,
+		Description: "test tool " + name,
+		Parameters:  map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}},
+		Run: func(ctx context.Context, args json.RawMessage) (string, error) {
+			if runs != nil {
+				*runs++
+			}
+			return out, err
+		},
+	}
+}

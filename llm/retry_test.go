@@ -1,0 +1,299 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/review-my-code-bot/rmc/llm/fakellm"
+)
+
+func TestRetriesTransientFailures(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		faults       []fakellm.Fault // each injected once, in order
+		maxRetries   int
+		wantErr      error // nil: answered
+		wantRequests int
+	}{
+		"500 three times then success": {
+			faults:       []fakellm.Fault{{Status: 500}, {Status: 500}, {Status: 500}},
+			wantRequests: 4,
+		},
+		"502 then 503 then success": {
+			faults:       []fakellm.Fault{{Status: 502}, {Status: 503}},
+			wantRequests: 3,
+		},
+		"429 without Retry-After backs off": {
+			faults:       []fakellm.Fault{{Status: 429}},
+			wantRequests: 2,
+		},
+		"5xx outlasting the retries": {
+			faults:       []fakellm.Fault{{Status: 503}, {Status: 503}, {Status: 503}, {Status: 503}},
+			wantErr:      ErrUnavailable,
+			wantRequests: 4,
+		},
+		"429 outlasting the retries": {
+			faults:       []fakellm.Fault{{Status: 429}, {Status: 429}},
+			maxRetries:   1,
+			wantErr:      ErrRateLimited,
+			wantRequests: 2,
+		},
+		"400 is not retried": {
+			faults:       []fakellm.Fault{{Status: 400, Message: "context_length_exceeded"}},
+			wantErr:      ErrRejected,
+			wantRequests: 1,
+		},
+		"garbage body is a bad response": {
+			faults:       []fakellm.Fault{{Body: "<html>gateway</html>"}},
+			wantErr:      ErrBadResponse,
+			wantRequests: 1,
+		},
+		"error object with status 200": {
+			faults:       []fakellm.Fault{{Body: `{"error":{"message":"upstream provider failed","code":502}}`}},
+			wantErr:      ErrBadResponse,
+			wantRequests: 1,
+		},
+		"no choices is a bad response": {
+			faults:       []fakellm.Fault{{Body: `{"id":"x","object":"chat.completion","choices":[]}`}},
+			wantErr:      ErrBadResponse,
+			wantRequests: 1,
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := newFake(t, fakellm.Config{})
+			f.SetDefault(fakellm.Reply{Text: "answer"})
+			for _, fl := range tc.faults {
+				f.InjectNext(1, fl)
+			}
+			c := newTestClient(t, f, func(o *Options) { o.MaxRetries = tc.maxRetries })
+			reply, err := c.NewSession("sys", nil).Ask(context.Background(), "q", "question")
+			if got := len(f.Requests()); got != tc.wantRequests {
+				t.Errorf("requests = %d, want %d", got, tc.wantRequests)
+			}
+			if tc.wantErr == nil {
+				if err != nil || reply.Text != "answer" {
+					t.Fatalf("Ask = %q, %v; want the answer", reply.Text, err)
+				}
+				return
+			}
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("Ask error = %v, want %v", err, tc.wantErr)
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Attempts != tc.wantRequests {
+				t.Errorf("error %v: want an *Error with %d attempts", err, tc.wantRequests)
+			}
+		})
+	}
+}
+
+func TestRetryAfterIsHonoured(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		fault   fakellm.Fault
+		minWait time.Duration
+	}{
+		"Retry-After seconds":  {fault: fakellm.Fault{Status: 429, RetryAfter: "1"}, minWait: time.Second},
+		"retry-after-ms":       {fault: fakellm.Fault{Status: 429, RetryAfterMS: "150", RetryAfter: "30"}, minWait: 150 * time.Millisecond},
+		"503 with Retry-After": {fault: fakellm.Fault{Status: 503, RetryAfter: "0.2"}, minWait: 200 * time.Millisecond},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := newFake(t, fakellm.Config{})
+			f.SetDefault(fakellm.Reply{Text: "answer"})
+			f.InjectNext(1, tc.fault)
+			c := newTestClient(t, f, nil)
+			if _, err := c.NewSession("", nil).Ask(context.Background(), "q", "question"); err != nil {
+				t.Fatalf("Ask: %v", err)
+			}
+			reqs := f.Requests()
+			if len(reqs) != 2 {
+				t.Fatalf("requests = %d, want 2", len(reqs))
+			}
+			// retry-after-ms wins over Retry-After: the 30 s must not be used.
+			gap := reqs[1].Time.Sub(reqs[0].Time)
+			if gap < tc.minWait || gap > tc.minWait+2*time.Second {
+				t.Errorf("retry came %v after the first attempt, want about %v", gap, tc.minWait)
+			}
+		})
+	}
+}
+
+func TestRetryAfterBeyondLimits(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		retryAfter string
+		deadline   time.Duration // caller's; 0: none
+		wantDetail string
+	}{
+		"longer than MaxRetryDelay":  {retryAfter: "120", wantDetail: "asks to wait 2m0s, more than the 5s allowed"},
+		"past the caller's deadline": {retryAfter: "3", deadline: 2 * time.Second, wantDetail: "would pass the deadline"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := newFake(t, fakellm.Config{})
+			f.SetDefault(fakellm.Reply{Text: "answer"})
+			f.InjectNext(1, fakellm.Fault{Status: 429, RetryAfter: tc.retryAfter})
+			c := newTestClient(t, f, nil)
+			ctx := context.Background()
+			if tc.deadline > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tc.deadline)
+				defer cancel()
+			}
+			start := time.Now()
+			_, err := c.NewSession("", nil).Ask(ctx, "q", "question")
+			if !errors.Is(err, ErrRateLimited) || !strings.Contains(err.Error(), tc.wantDetail) {
+				t.Fatalf("Ask error = %v, want ErrRateLimited mentioning %q", err, tc.wantDetail)
+			}
+			if el := time.Since(start); el > time.Second {
+				t.Errorf("failing took %v; it should fail at once instead of sleeping", el)
+			}
+		})
+	}
+}
+
+func TestAuthErrorsHideTheKey(t *testing.T) {
+	t.Parallel()
+	const (
+		rightKey = "sk-or-v1-right-0123456789abcdef"
+		wrongKey = "sk-or-v1-wrong-fedcba9876543210"
+	)
+	tests := map[string]struct {
+		clientKey string
+		fault     *fakellm.Fault // the fake echoes the client's key in it
+		wantErr   error
+	}{
+		"401 wrong key":        {clientKey: wrongKey, wantErr: ErrAuth},
+		"403 forbidden":        {clientKey: rightKey, fault: &fakellm.Fault{Status: 403, Message: "key " + rightKey + " may not use this model"}, wantErr: ErrAuth},
+		"error echoes the key": {clientKey: rightKey, fault: &fakellm.Fault{Status: 400, Message: "bad request from " + rightKey}, wantErr: ErrRejected},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := newFake(t, fakellm.Config{APIKey: rightKey})
+			f.SetDefault(fakellm.Reply{Text: "answer"})
+			if tc.fault != nil {
+				f.InjectNext(1, *tc.fault)
+			}
+			c := newTestClient(t, f, func(o *Options) { o.APIKey = tc.clientKey })
+			_, err := c.NewSession("", nil).Ask(context.Background(), "q", "question")
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("Ask error = %v, want %v", err, tc.wantErr)
+			}
+			secret := tc.clientKey[len("sk-or-v1-"):]
+			if strings.Contains(err.Error(), secret) {
+				t.Errorf("error leaks the API key: %v", err)
+			}
+			if got := len(f.Requests()); got != 1 {
+				t.Errorf("requests = %d, want 1 (auth failures are not retried)", got)
+			}
+		})
+	}
+}
+
+func TestRequestTimeout(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		delays       int           // leading requests held past the timeout
+		deadline     time.Duration // caller's; 0: none
+		wantErr      error
+		wantRequests int // 0: depends on timing, not checked
+	}{
+		"one slow attempt is retried":     {delays: 1, wantRequests: 2},
+		"every attempt slow":              {delays: 4, wantErr: ErrUnavailable, wantRequests: 4},
+		"caller deadline ends it cleanly": {delays: 4, deadline: 250 * time.Millisecond, wantErr: context.DeadlineExceeded},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := newFake(t, fakellm.Config{})
+			f.SetDefault(fakellm.Reply{Text: "answer"})
+			f.DelayNext(tc.delays, 2*time.Second)
+			c := newTestClient(t, f, func(o *Options) { o.RequestTimeout = 100 * time.Millisecond })
+			ctx := context.Background()
+			if tc.deadline > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tc.deadline)
+				defer cancel()
+			}
+			reply, err := c.NewSession("", nil).Ask(ctx, "q", "question")
+			if tc.wantErr == nil {
+				if err != nil || reply.Text != "answer" {
+					t.Fatalf("Ask = %q, %v; want the answer", reply.Text, err)
+				}
+			} else if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("Ask error = %v, want %v", err, tc.wantErr)
+			}
+			if got := len(f.Requests()); tc.wantRequests != 0 && got != tc.wantRequests {
+				t.Errorf("requests = %d, want %d", got, tc.wantRequests)
+			}
+		})
+	}
+}
+
+func TestRetryAfterHeader(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := map[string]struct {
+		header map[string]string
+		want   time.Duration
+		ok     bool
+	}{
+		"none":           {},
+		"seconds":        {header: map[string]string{"Retry-After": "7"}, want: 7 * time.Second, ok: true},
+		"fractional":     {header: map[string]string{"Retry-After": "1.5"}, want: 1500 * time.Millisecond, ok: true},
+		"milliseconds":   {header: map[string]string{"retry-after-ms": "250"}, want: 250 * time.Millisecond, ok: true},
+		"ms wins":        {header: map[string]string{"retry-after-ms": "250", "Retry-After": "9"}, want: 250 * time.Millisecond, ok: true},
+		"HTTP date":      {header: map[string]string{"Retry-After": now.Add(90 * time.Second).Format(http.TimeFormat)}, want: 90 * time.Second, ok: true},
+		"date in past":   {header: map[string]string{"Retry-After": now.Add(-time.Hour).Format(http.TimeFormat)}, want: 0, ok: true},
+		"garbage":        {header: map[string]string{"Retry-After": "soon"}},
+		"negative":       {header: map[string]string{"Retry-After": "-3"}},
+		"bad ms, good s": {header: map[string]string{"retry-after-ms": "x", "Retry-After": "2"}, want: 2 * time.Second, ok: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := http.Header{}
+			for k, v := range tc.header {
+				h.Set(k, v)
+			}
+			got, ok := retryAfter(h, now)
+			if got != tc.want || ok != tc.ok {
+				t.Errorf("retryAfter = %v, %v; want %v, %v", got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
+
+func TestBackoffGrowsAndIsCapped(t *testing.T) {
+	t.Parallel()
+	c := &Client{opts: Options{RetryBaseDelay: 100 * time.Millisecond, MaxRetryDelay: time.Second}}
+	tests := map[string]struct {
+		attempt  int
+		min, max time.Duration
+	}{
+		"first":  {attempt: 1, min: 50 * time.Millisecond, max: 100 * time.Millisecond},
+		"third":  {attempt: 3, min: 200 * time.Millisecond, max: 400 * time.Millisecond},
+		"capped": {attempt: 40, min: 500 * time.Millisecond, max: time.Second},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for range 50 {
+				d, ok := c.retryWait(http.Header{}, tc.attempt)
+				if !ok || d < tc.min || d > tc.max {
+					t.Fatalf("retryWait(attempt %d) = %v, %v; want within [%v, %v]", tc.attempt, d, ok, tc.min, tc.max)
+				}
+			}
+		})
+	}
+}

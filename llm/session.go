@@ -1,0 +1,231 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/openai/openai-go/v3"
+)
+
+// Reply is the outcome of one Ask or AskJSON.
+type Reply struct {
+	Text      string // the final answer; for AskJSON the JSON, fences removed
+	Usage     Usage  // tokens of every request this call made
+	ToolCalls int    // tool calls the model requested, refused ones included
+}
+
+// Session is one conversation: the system prompt, then every task's
+// messages in order. A run keeps one session so that each request starts
+// with the previous one's messages, which providers serve from their
+// prompt cache. It is safe for concurrent use, but tasks run one at a time
+// because they share the history.
+type Session struct {
+	client  *Client
+	tools   []Tool
+	defs    []openai.ChatCompletionToolUnionParam
+	toolErr error
+
+	askMu   sync.Mutex // held for a whole Ask: tasks append to one history
+	history []openai.ChatCompletionMessageParamUnion
+
+	mu    sync.Mutex
+	tasks []TaskUsage
+}
+
+// NewSession starts a conversation. system (instructions and repository
+// context) is sent once, first; tools are offered on every request, in the
+// same order, so that the cached prefix stays identical. Invalid tools are
+// reported by the first Ask.
+func (c *Client) NewSession(system string, tools []Tool) *Session {
+	s := &Session{client: c, tools: append([]Tool(nil), tools...), toolErr: checkTools(tools)}
+	s.defs = toolParams(s.tools)
+	if system != "" {
+		s.history = append(s.history, openai.SystemMessage(system))
+	}
+	return s
+}
+
+// Usage is the total of every task so far.
+func (s *Session) Usage() Usage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var u Usage
+	for _, t := range s.tasks {
+		u = u.Add(t.Usage)
+	}
+	return u
+}
+
+// TaskUsage lists the usage of each Ask and AskJSON call, in order. A
+// failed call is listed too: its tokens were spent.
+func (s *Session) TaskUsage() []TaskUsage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]TaskUsage(nil), s.tasks...)
+}
+
+// Ask sends prompt as the next user message and runs the tool loop until
+// the model answers without calling a tool. task labels the usage. On
+// failure the session's history is left as it was before the call, so
+// later tasks can go on.
+func (s *Session) Ask(ctx context.Context, task, prompt string) (Reply, error) {
+	s.askMu.Lock()
+	defer s.askMu.Unlock()
+	t := s.newTurn()
+	defer s.record(task, t)
+	if err := s.precheck(prompt); err != nil {
+		return t.reply, fmt.Errorf("llm: task %q: %w", task, err)
+	}
+	mark := len(s.history)
+	s.history = append(s.history, openai.UserMessage(prompt))
+	text, err := s.loop(ctx, t, nil)
+	if err != nil {
+		s.history = s.history[:mark]
+		return t.reply, fmt.Errorf("llm: task %q: %w", task, err)
+	}
+	t.reply.Text = text
+	return t.reply, nil
+}
+
+// turn is the state of one Ask: its tool budget, loop guard and usage.
+type turn struct {
+	runner *toolRunner
+	rounds int
+	reply  Reply
+}
+
+func (s *Session) newTurn() *turn {
+	return &turn{runner: newToolRunner(s.tools, s.client.opts.MaxToolOutput)}
+}
+
+func (s *Session) record(task string, t *turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tasks = append(s.tasks, TaskUsage{Task: task, Usage: t.reply.Usage})
+}
+
+func (s *Session) precheck(prompt string) error {
+	if s.toolErr != nil {
+		return s.toolErr
+	}
+	if strings.TrimSpace(prompt) == "" {
+		return errors.New("empty prompt")
+	}
+	return nil
+}
+
+// loop calls the model and runs the tools it asks for until it answers.
+// rf, when set, is sent as response_format on every request.
+func (s *Session) loop(ctx context.Context, t *turn, rf *openai.ChatCompletionNewParamsResponseFormatUnion) (string, error) {
+	limit := s.client.opts.MaxToolRounds
+	for {
+		msg, err := s.call(ctx, t, rf, "")
+		if err != nil {
+			return "", err
+		}
+		if len(msg.ToolCalls) == 0 {
+			return s.answer(msg)
+		}
+		s.history = append(s.history, assistantParam(msg))
+		t.reply.ToolCalls += len(msg.ToolCalls)
+		if t.rounds >= limit {
+			return s.forceAnswer(ctx, t, rf, msg)
+		}
+		t.rounds++
+		for _, c := range msg.ToolCalls {
+			result := t.runner.run(ctx, c.Function.Name, c.Function.Arguments)
+			s.history = append(s.history, openai.ToolMessage(result, c.ID))
+		}
+	}
+}
+
+// forceAnswer refuses the calls in msg, which came after the last allowed
+// round, and makes one request that forbids tools. Every call still gets a
+// result, because the API rejects a history with unanswered calls.
+func (s *Session) forceAnswer(ctx context.Context, t *turn, rf *openai.ChatCompletionNewParamsResponseFormatUnion, msg openai.ChatCompletionMessage) (string, error) {
+	limit := s.client.opts.MaxToolRounds
+	note := fmt.Sprintf("error: not run: the limit of %d tool rounds for this task is reached; answer now with what you have", limit)
+	for _, c := range msg.ToolCalls {
+		s.history = append(s.history, openai.ToolMessage(note, c.ID))
+	}
+	final, err := s.call(ctx, t, rf, "none")
+	if err != nil {
+		return "", err
+	}
+	if len(final.ToolCalls) > 0 {
+		return "", fmt.Errorf("%w: the model asked for tools again after %d rounds and tool_choice \"none\"", ErrToolRounds, limit)
+	}
+	return s.answer(final)
+}
+
+// call makes one completion request with the current history and adds its
+// usage to the turn.
+func (s *Session) call(ctx context.Context, t *turn, rf *openai.ChatCompletionNewParamsResponseFormatUnion, toolChoice string) (openai.ChatCompletionMessage, error) {
+	params := openai.ChatCompletionNewParams{Model: s.client.opts.Model, Messages: s.history}
+	if len(s.defs) > 0 {
+		params.Tools = s.defs
+		if toolChoice != "" {
+			params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String(toolChoice)}
+		}
+	}
+	if rf != nil {
+		params.ResponseFormat = *rf
+	}
+	res, err := s.client.complete(ctx, params)
+	if err != nil {
+		return openai.ChatCompletionMessage{}, err
+	}
+	u := res.Usage
+	t.reply.Usage = t.reply.Usage.Add(Usage{
+		Requests:         1,
+		PromptTokens:     int(u.PromptTokens),
+		CachedTokens:     int(u.PromptTokensDetails.CachedTokens),
+		CompletionTokens: int(u.CompletionTokens),
+	})
+	choice := res.Choices[0]
+	switch choice.FinishReason {
+	case "length":
+		return choice.Message, &Error{Kind: ErrBadResponse, Detail: "the answer was cut off at the token limit (finish_reason \"length\")"}
+	case "content_filter":
+		return choice.Message, &Error{Kind: ErrBadResponse, Detail: "the answer was withheld by the provider's content filter"}
+	}
+	return choice.Message, nil
+}
+
+// answer appends the model's final message to the history and returns its
+// text.
+func (s *Session) answer(msg openai.ChatCompletionMessage) (string, error) {
+	if strings.TrimSpace(msg.Content) == "" {
+		if msg.Refusal != "" {
+			return "", &Error{Kind: ErrBadResponse, Detail: "the model refused: " + msg.Refusal}
+		}
+		return "", &Error{Kind: ErrBadResponse, Detail: "the model returned an empty answer"}
+	}
+	s.history = append(s.history, assistantParam(msg))
+	return msg.Content, nil
+}
+
+// assistantParam turns a response message back into a request message.
+// It is built field by field, always the same way, because the next
+// request's cached prefix depends on these bytes being stable.
+func assistantParam(msg openai.ChatCompletionMessage) openai.ChatCompletionMessageParamUnion {
+	var p openai.ChatCompletionAssistantMessageParam
+	if msg.Content != "" {
+		p.Content.OfString = openai.String(msg.Content)
+	}
+	for _, c := range msg.ToolCalls {
+		p.ToolCalls = append(p.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+			OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+				ID: c.ID,
+				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
+					Name:      c.Function.Name,
+					Arguments: c.Function.Arguments,
+				},
+			},
+		})
+	}
+	return openai.ChatCompletionMessageParamUnion{OfAssistant: &p}
+}

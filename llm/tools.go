@@ -1,0 +1,152 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+// Tool is a function the model may call.
+type Tool struct {
+	Name        string         // ^[a-zA-Z0-9_-]{1,64}$
+	Description string         // what it does and when to use it, for the model
+	Parameters  map[string]any // JSON Schema of the arguments object; nil: none
+	// Run executes a call. A returned error is shown to the model as the
+	// result ("error: ..."), so it can correct itself; it does not end the
+	// Ask.
+	Run func(ctx context.Context, args json.RawMessage) (string, error)
+}
+
+// maxIdenticalCalls is how often one tool may run with the same arguments
+// in one Ask; a model that asks again is looping, and the result would not
+// change.
+const maxIdenticalCalls = 2
+
+var toolNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+func checkTools(tools []Tool) error {
+	seen := map[string]bool{}
+	var errs []string
+	for i, t := range tools {
+		switch {
+		case !toolNamePattern.MatchString(t.Name):
+			errs = append(errs, fmt.Sprintf("tool %d: name %q must match %s", i, t.Name, toolNamePattern))
+		case seen[t.Name]:
+			errs = append(errs, fmt.Sprintf("tool %d: name %q is used twice", i, t.Name))
+		case t.Run == nil:
+			errs = append(errs, fmt.Sprintf("tool %q has no Run function", t.Name))
+		}
+		seen[t.Name] = true
+	}
+	if len(errs) > 0 {
+		return errors.New("invalid session tools: " + strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func toolParams(tools []Tool) []openai.ChatCompletionToolUnionParam {
+	var out []openai.ChatCompletionToolUnionParam
+	for _, t := range tools {
+		params := t.Parameters
+		if params == nil {
+			// Some providers reject a function without a parameters schema.
+			params = map[string]any{"type": "object", "properties": map[string]any{}}
+		}
+		def := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(params)}
+		if t.Description != "" {
+			def.Description = openai.String(t.Description)
+		}
+		out = append(out, openai.ChatCompletionFunctionTool(def))
+	}
+	return out
+}
+
+// toolRunner executes the tool calls of one Ask.
+type toolRunner struct {
+	tools     map[string]Tool
+	names     string // for the unknown-tool message
+	maxOutput int
+	seen      map[string]int // name+arguments -> times run
+}
+
+func newToolRunner(tools []Tool, maxOutput int) *toolRunner {
+	r := &toolRunner{tools: map[string]Tool{}, maxOutput: maxOutput, seen: map[string]int{}}
+	var names []string
+	for _, t := range tools {
+		r.tools[t.Name] = t
+		names = append(names, t.Name)
+	}
+	r.names = strings.Join(names, ", ")
+	if r.names == "" {
+		r.names = "none"
+	}
+	return r
+}
+
+// run executes one call and returns the text to send back as its result.
+func (r *toolRunner) run(ctx context.Context, name, args string) string {
+	return truncate(r.result(ctx, name, args), r.maxOutput)
+}
+
+func (r *toolRunner) result(ctx context.Context, name, args string) string {
+	t, ok := r.tools[name]
+	if !ok {
+		return fmt.Sprintf("error: unknown tool %q; available tools: %s", name, r.names)
+	}
+	if strings.TrimSpace(args) == "" {
+		args = "{}"
+	}
+	var parsed any
+	if err := json.Unmarshal([]byte(args), &parsed); err != nil {
+		return fmt.Sprintf("error: the arguments for %s are not valid JSON (%v); call it again with a JSON object", name, err)
+	}
+	key := name + "\x00" + canonicalJSON(parsed)
+	r.seen[key]++
+	if r.seen[key] > maxIdenticalCalls {
+		return fmt.Sprintf("error: not run: %s was already called %d times with these same arguments in this task and its result will not change; use the earlier result, try different arguments, or give your answer", name, maxIdenticalCalls)
+	}
+	out, err := t.Run(ctx, json.RawMessage(args))
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	if out == "" {
+		// Some providers reject an empty tool message.
+		return "(empty result)"
+	}
+	return out
+}
+
+// canonicalJSON re-encodes a decoded value with sorted keys, so that the
+// same arguments in another key order count as the same call.
+func canonicalJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// truncate keeps the first limit characters of s and says how much was
+// cut, so the model knows the result is partial and can ask for less.
+func truncate(s string, limit int) string {
+	total := utf8.RuneCountInString(s)
+	if total <= limit {
+		return s
+	}
+	cut, n := len(s), 0
+	for i := range s {
+		if n == limit {
+			cut = i
+			break
+		}
+		n++
+	}
+	return s[:cut] + fmt.Sprintf("\n[output truncated: %d of %d characters cut; ask for a narrower range to see the rest]", total-limit, total)
+}

@@ -1,0 +1,214 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/prompts"
+)
+
+// Asker is the run's model session.
+type Asker interface {
+	AskJSON(ctx context.Context, task, prompt string, schemaName string, schema map[string]any, out any) (llm.Reply, error)
+}
+
+// Options tune a review.
+type Options struct {
+	ProblemThreshold  int      // findings scoring below are dropped
+	BlockingThreshold int      // findings scoring at or above block
+	IgnorePaths       []string // globs (path.Match, plus "dir/**")
+	// ChunkChars bounds the diff text sent in one request (~4 chars a
+	// token); a larger diff is reviewed in several chunks per pass.
+	ChunkChars int
+	MaxInline  int // inline comments per review; the rest go in the body
+}
+
+// Input is what a review reads.
+type Input struct {
+	// Anchor is the whole diff comments may sit on (the PR's diff).
+	Anchor []diff.File
+	// Review is the part to review: the same diff, or for an incremental
+	// review what changed since the last one. Nil means Anchor.
+	Review []diff.File
+}
+
+func (o Options) withDefaults() Options {
+	if o.ProblemThreshold == 0 {
+		o.ProblemThreshold = 5
+	}
+	if o.BlockingThreshold == 0 {
+		o.BlockingThreshold = o.ProblemThreshold
+	}
+	if o.ChunkChars == 0 {
+		o.ChunkChars = 120_000
+	}
+	if o.MaxInline == 0 {
+		o.MaxInline = 30
+	}
+	return o
+}
+
+// Skip says why a file was not reviewed.
+type Skip struct{ Path, Why string }
+
+// Result is what a review found.
+type Result struct {
+	Findings []Finding // kept, anchored or not, most severe first
+	Dropped  int       // below the problem threshold, thinking aloud, or duplicates
+	Skipped  []Skip
+	Reviewed []string // paths reviewed
+	Chunks   int
+}
+
+// Blocking counts blocking findings.
+func (r Result) Blocking() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Blocking {
+			n++
+		}
+	}
+	return n
+}
+
+// Pass is one of the three review passes.
+type Pass struct {
+	N     int
+	Name  string
+	Focus string
+}
+
+// Passes are the review's three passes, in order.
+var Passes = []Pass{
+	{1, "atomic", "Defects visible in the changed lines themselves: bugs, wrong conditions, off-by-one errors, nil/null dereferences, unchecked errors, resource leaks, races, wrong API use."},
+	{2, "structure", "Structure and contracts: broken interfaces and callers, changed behaviour that callers or tests rely on, missing tests for new behaviour, error handling across boundaries, duplication, names that mislead."},
+	{3, "security", "Security and compliance: injection, path traversal, secrets in code, unsafe deserialization, authn/authz gaps, SSRF, insecure defaults, logging of sensitive data, licence or policy violations named in the project rules."},
+}
+
+// Run reviews files in three passes. known holds fingerprints of findings
+// already posted on the PR: those are not reported again.
+func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]bool) (Result, error) {
+	opt = opt.withDefaults()
+	if in.Review == nil {
+		in.Review = in.Anchor
+	}
+	var res Result
+	byPath := map[string]*diff.File{}
+	for i := range in.Anchor {
+		byPath[in.Anchor[i].Path()] = &in.Anchor[i]
+	}
+	focus := map[string]bool{}
+	var review []diff.File
+	for _, f := range in.Review {
+		if why := skipReason(f, opt); why != "" {
+			res.Skipped = append(res.Skipped, Skip{f.Path(), why})
+			continue
+		}
+		focus[f.Path()] = true
+		review = append(review, f)
+		res.Reviewed = append(res.Reviewed, f.Path())
+	}
+	if len(review) == 0 {
+		return res, nil
+	}
+	chunks := chunk(review, opt.ChunkChars)
+	res.Chunks = len(chunks)
+	seen := map[string]bool{}
+	for _, p := range Passes {
+		for i, c := range chunks {
+			prompt, err := prompts.Render("review_pass", passPrompt{Pass: p, Chunk: i + 1, Chunks: len(chunks), Diff: c,
+				Problem: opt.ProblemThreshold, Blocking: opt.BlockingThreshold})
+			if err != nil {
+				return res, err
+			}
+			var out struct {
+				Findings []Finding `json:"findings"`
+			}
+			task := fmt.Sprintf("review-pass-%d", p.N)
+			if _, err := s.AskJSON(ctx, task, prompt, "findings", findingsSchema, &out); err != nil {
+				return res, fmt.Errorf("review pass %d (%s), chunk %d of %d: %w", p.N, p.Name, i+1, len(chunks), err)
+			}
+			for _, f := range out.Findings {
+				f.Pass = p.N
+				if keep(&f, opt, byPath, focus, known, seen) {
+					res.Findings = append(res.Findings, f)
+				} else {
+					res.Dropped++
+				}
+			}
+		}
+	}
+	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Score > res.Findings[j].Score })
+	anchor(res.Findings, byPath, opt.MaxInline)
+	return res, nil
+}
+
+// keep filters and completes one finding.
+func keep(f *Finding, opt Options, files map[string]*diff.File, focus, known, seen map[string]bool) bool {
+	f.Path = strings.TrimPrefix(strings.TrimSpace(f.Path), "/")
+	f.Title = strings.TrimSpace(f.Title)
+	if f.Side != diff.Left {
+		f.Side = diff.Right
+	}
+	if f.Score < opt.ProblemThreshold || f.Score > 10 || f.Title == "" || f.Thinking() {
+		return false
+	}
+	file := files[f.Path]
+	if !focus[f.Path] && file != nil {
+		return false // incremental: only the changed part is reviewed
+	}
+	f.Blocking = f.Score >= opt.BlockingThreshold
+	f.Fingerprint = fingerprint(*f, file)
+	if known[f.Fingerprint] || seen[f.Fingerprint] {
+		return false
+	}
+	seen[f.Fingerprint] = true
+	return true
+}
+
+// generated lists paths that are generated or vendored: reviewing them wastes
+// tokens on code nobody wrote by hand.
+var generated = []string{"vendor/**", "node_modules/**", "third_party/**", "dist/**", "*.pb.go", "*_generated.go", "*.gen.go", "zz_generated*", "*.min.js", "*.min.css", "*.map",
+	"go.sum", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.lock", "poetry.lock", "Gemfile.lock", "composer.lock"}
+
+func skipReason(f diff.File, opt Options) string {
+	p := f.Path()
+	switch {
+	case f.Binary:
+		return "binary file"
+	case f.Status == diff.Deleted:
+		return "deleted"
+	case matchAny(opt.IgnorePaths, p):
+		return "matches ignore_paths"
+	case matchAny(generated, p):
+		return "generated, vendored or a lock file"
+	case len(f.Hunks) == 0:
+		return "no textual changes (rename or mode change)"
+	}
+	return ""
+}
+
+// matchAny matches a path against globs: path.Match on the whole path or its
+// base name, and "dir/**" for everything under dir at any depth.
+func matchAny(globs []string, p string) bool {
+	for _, g := range globs {
+		if dir, ok := strings.CutSuffix(g, "/**"); ok {
+			if strings.HasPrefix(p, dir+"/") || strings.Contains(p, "/"+dir+"/") {
+				return true
+			}
+			continue
+		}
+		if ok, _ := path.Match(g, p); ok {
+			return true
+		}
+		if ok, _ := path.Match(g, path.Base(p)); ok {
+			return true
+		}
+	}
+	return false
+}

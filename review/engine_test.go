@@ -1,0 +1,249 @@
+package review
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/llm"
+)
+
+// scripted answers each pass with the findings listed for it.
+type scripted struct {
+	byPass  map[int][]Finding
+	prompts []string
+}
+
+func (s *scripted) AskJSON(_ context.Context, task, prompt string, _ string, _ map[string]any, out any) (llm.Reply, error) {
+	s.prompts = append(s.prompts, prompt)
+	var n int
+	fmt.Sscanf(task, "review-pass-%d", &n)
+	b, _ := json.Marshal(map[string]any{"findings": s.byPass[n]})
+	return llm.Reply{}, json.Unmarshal(b, out)
+}
+
+const goDiff = `diff --git a/svc/cache.go b/svc/cache.go
+--- a/svc/cache.go
++++ b/svc/cache.go
+@@ -10,6 +10,8 @@ func Get(k string) string {
+ 	mu.Lock()
+ 	defer mu.Unlock()
+-	return m[k]
++	v := m[k]
++	log.Printf("get %s", k)
++	return v
+ }
+ 
+ func Put(k, v string) {
+diff --git a/assets/logo.png b/assets/logo.png
+Binary files a/assets/logo.png and b/assets/logo.png differ
+diff --git a/vendor/x/x.go b/vendor/x/x.go
+--- a/vendor/x/x.go
++++ b/vendor/x/x.go
+@@ -1 +1 @@
+-a
++b
+diff --git a/gen/api.pb.go b/gen/api.pb.go
+--- a/gen/api.pb.go
++++ b/gen/api.pb.go
+@@ -1 +1 @@
+-a
++b
+diff --git a/docs/notes.md b/docs/notes.md
+--- a/docs/notes.md
++++ b/docs/notes.md
+@@ -1 +1 @@
+-a
++b
+`
+
+func files(t *testing.T) []diff.File {
+	t.Helper()
+	fs, err := diff.Parse(goDiff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
+func f(line int, title string, score int) Finding {
+	return Finding{Path: "svc/cache.go", Line: line, Side: diff.Right, Title: title, Explanation: "Because.", Score: score, Category: "bug"}
+}
+
+func TestRun(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		byPass map[int][]Finding
+		opt    Options
+		known  func(fs []diff.File) map[string]bool
+		review func(fs []diff.File) []diff.File
+		check  func(t *testing.T, r Result)
+	}{
+		"thresholds: dropped below problem, blocking at blocking": {
+			byPass: map[int][]Finding{1: {f(12, "logs the key", 4), f(13, "logs a secret key", 6), f(14, "returns stale value", 9)}},
+			opt:    Options{ProblemThreshold: 5, BlockingThreshold: 8},
+			check: func(t *testing.T, r Result) {
+				if len(r.Findings) != 2 || r.Dropped != 1 || r.Blocking() != 1 || r.Findings[0].Score != 9 || !r.Findings[0].Blocking || r.Findings[1].Blocking {
+					t.Errorf("got %+v dropped %d", r.Findings, r.Dropped)
+				}
+			},
+		},
+		"findings that think aloud are rejected": {
+			byPass: map[int][]Finding{1: {
+				f(12, "Wait, let me check whether m is guarded", 7),
+				{Path: "svc/cache.go", Line: 13, Side: diff.Right, Title: "Possible race", Explanation: "Hmm, actually this is fine since mu is held.", Score: 7},
+				f(14, "Key logged in plain text", 7),
+			}},
+			check: func(t *testing.T, r Result) {
+				if len(r.Findings) != 1 || r.Findings[0].Title != "Key logged in plain text" {
+					t.Errorf("got %+v", r.Findings)
+				}
+			},
+		},
+		"the same finding from two passes is reported once": {
+			byPass: map[int][]Finding{1: {f(13, "Key logged", 7)}, 3: {f(13, "key  LOGGED ", 8)}},
+			check: func(t *testing.T, r Result) {
+				if len(r.Findings) != 1 || r.Dropped != 1 {
+					t.Errorf("got %+v dropped %d", r.Findings, r.Dropped)
+				}
+			},
+		},
+		"a finding already on the PR is not posted again, even on a shifted line": {
+			byPass: map[int][]Finding{2: {f(13, "Key logged", 7)}},
+			known: func(fs []diff.File) map[string]bool {
+				return map[string]bool{fingerprint(f(13, "Key logged", 7), &fs[0]): true}
+			},
+			check: func(t *testing.T, r Result) {
+				if len(r.Findings) != 0 {
+					t.Errorf("got %+v", r.Findings)
+				}
+			},
+		},
+		"a line outside the diff moves to the nearest line in it": {
+			byPass: map[int][]Finding{1: {f(40, "Put has no lock", 7)}},
+			check: func(t *testing.T, r Result) {
+				g := r.Findings[0]
+				if !g.Inline || g.Moved != 40 || g.Line != 17 {
+					t.Errorf("got %+v", g)
+				}
+			},
+		},
+		"a file not in the diff goes in the body, and cannot block": {
+			byPass: map[int][]Finding{1: {{Path: "svc/other.go", Line: 3, Title: "Caller not updated", Explanation: "x", Score: 9}}},
+			check: func(t *testing.T, r Result) {
+				if len(r.Findings) != 1 || r.Findings[0].Inline || r.Findings[0].Blocking || !r.Findings[0].Demoted || r.Blocking() != 0 {
+					t.Errorf("got %+v", r.Findings)
+				}
+			},
+		},
+		"a range across hunks loses its start": {
+			byPass: map[int][]Finding{1: {{Path: "svc/cache.go", StartLine: 2, Line: 13, Side: diff.Right, Title: "x y", Explanation: "z", Score: 7}}},
+			check: func(t *testing.T, r Result) {
+				if g := r.Findings[0]; g.StartLine != 0 || !g.Inline {
+					t.Errorf("got %+v", g)
+				}
+			},
+		},
+		"80 findings: the 30 most severe inline, the rest in the body": {
+			byPass: map[int][]Finding{1: eighty()},
+			check: func(t *testing.T, r Result) {
+				inline := 0
+				for _, g := range r.Findings {
+					if g.Inline {
+						inline++
+						if g.Score < 8 {
+							t.Errorf("a score-%d finding went inline before more severe ones", g.Score)
+						}
+					}
+				}
+				if len(r.Findings) != 80 || inline != 30 {
+					t.Errorf("%d findings, %d inline", len(r.Findings), inline)
+				}
+			},
+		},
+		"binary, vendored, generated and ignored files are skipped with reasons": {
+			opt: Options{IgnorePaths: []string{"docs/**"}},
+			check: func(t *testing.T, r Result) {
+				want := map[string]string{"assets/logo.png": "binary file", "vendor/x/x.go": "generated, vendored or a lock file", "gen/api.pb.go": "generated, vendored or a lock file", "docs/notes.md": "matches ignore_paths"}
+				for _, s := range r.Skipped {
+					if want[s.Path] != s.Why {
+						t.Errorf("skip %s: %q, want %q", s.Path, s.Why, want[s.Path])
+					}
+					delete(want, s.Path)
+				}
+				if len(want) > 0 || strings.Join(r.Reviewed, ",") != "svc/cache.go" {
+					t.Errorf("not skipped: %v; reviewed %v", want, r.Reviewed)
+				}
+			},
+		},
+		"incremental: findings outside the changed files are dropped": {
+			byPass: map[int][]Finding{1: {f(13, "Key logged", 7)}},
+			review: func(fs []diff.File) []diff.File { return fs[4:] }, // only docs/notes.md changed
+			check: func(t *testing.T, r Result) {
+				if len(r.Findings) != 0 {
+					t.Errorf("got %+v", r.Findings)
+				}
+			},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fs := files(t)
+			var known map[string]bool
+			if tc.known != nil {
+				known = tc.known(fs)
+			}
+			s := &scripted{byPass: tc.byPass}
+			in := Input{Anchor: fs}
+			if tc.review != nil {
+				in.Review = tc.review(fs)
+			}
+			r, err := Run(context.Background(), s, in, tc.opt, known)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.prompts) != 3 {
+				t.Errorf("%d requests, want one per pass", len(s.prompts))
+			}
+			tc.check(t, r)
+		})
+	}
+}
+
+func eighty() []Finding {
+	var out []Finding
+	for i := range 80 {
+		out = append(out, f(12+i%3, fmt.Sprintf("problem %d", i), 5+i%5))
+	}
+	return out
+}
+
+func TestChunkSplitsLargeDiffs(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "diff --git a/f%d.go b/f%d.go\n--- a/f%d.go\n+++ b/f%d.go\n@@ -1,1 +1,200 @@\n-x\n", i, i, i, i)
+		for j := range 200 {
+			fmt.Fprintf(&b, "+line %d of file %d\n", j, i)
+		}
+	}
+	fs, err := diff.Parse(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks := chunk(fs, 50_000)
+	total := 0
+	for _, c := range chunks {
+		if len(c) > 50_000 {
+			t.Errorf("chunk of %d chars exceeds the budget", len(c))
+		}
+		total += strings.Count(c, "| +line")
+	}
+	if len(chunks) < 4 || total != 8000 {
+		t.Errorf("%d chunks holding %d lines, want every one of 8000 lines across several chunks", len(chunks), total)
+	}
+}

@@ -1,0 +1,142 @@
+// Package tools defines the tools the reviewing model can call: reading the
+// repository ([Workspace]), reading the PR's diff ([Diff]) and, when the
+// action's enable_web input is on, fetching public web pages ([Web]).
+//
+// Every tool answers in plain text written for the model, capped in size,
+// with a bracketed note whenever something was cut and how to get the rest.
+// Failures (a refused path, a bad regexp, a missing file, a blocked URL,
+// malformed arguments) are returned as errors whose text is written for the
+// model: package llm shows a tool's error to the model as its result, so it
+// can correct the call.
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxOutput caps the text a tool returns, whatever the underlying cap: about
+// 25k tokens, so that a few calls cannot crowd the review out of the
+// model's context.
+const maxOutput = 100_000
+
+// decodeArgs reads a tool's JSON arguments into v, refusing unknown fields
+// so that a misnamed argument ("file" for "path") is reported instead of
+// silently ignored. Empty arguments count as {}.
+func decodeArgs(args json.RawMessage, v any, expected string) error {
+	if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
+		args = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("invalid arguments (%v); expected a JSON object like %s", err, expected)
+	}
+	return nil
+}
+
+// flexInt is an integer argument that also accepts a numeric string or a
+// whole float ("10", 10.0): models send both.
+type flexInt int
+
+func (n *flexInt) UnmarshalJSON(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	if s == "null" {
+		*n = 0
+		return nil
+	}
+	if uq, err := strconv.Unquote(s); err == nil {
+		s = strings.TrimSpace(uq)
+		if s == "" {
+			*n = 0
+			return nil
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != float64(int64(f)) || f > 1<<31 || f < -(1<<31) {
+		return fmt.Errorf("%s is not a whole number", string(b))
+	}
+	*n = flexInt(f)
+	return nil
+}
+
+// object builds the JSON Schema of an arguments object.
+func object(required []string, props map[string]any) map[string]any {
+	s := map[string]any{
+		"type":                 "object",
+		"properties":           props,
+		"additionalProperties": false,
+	}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
+
+func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+
+func integer(desc string, minimum int) map[string]any {
+	return map[string]any{"type": "integer", "description": desc, "minimum": minimum}
+}
+
+// lineCapper builds tool output line by line within maxOutput.
+type lineCapper struct {
+	b    strings.Builder
+	full bool
+}
+
+// noteRoom is kept free under maxOutput for a heading and notes.
+const noteRoom = 1000
+
+// add appends line and a newline, or reports false (and stops adding) when
+// that would leave too little room for notes under the cap.
+func (c *lineCapper) add(line string) bool {
+	if c.full || c.b.Len()+len(line)+1 > maxOutput-noteRoom {
+		c.full = true
+		return false
+	}
+	c.b.WriteString(line)
+	c.b.WriteByte('\n')
+	return true
+}
+
+// note appends a bracketed note; notes are short and always fit.
+func (c *lineCapper) note(format string, args ...any) {
+	fmt.Fprintf(&c.b, "["+format+"]\n", args...)
+}
+
+func (c *lineCapper) String() string { return c.b.String() }
+
+// cutText cuts s to at most n bytes, at a line end when there is one in the
+// last quarter, else at a rune boundary.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	if i := strings.LastIndexByte(s, '\n'); i >= n*3/4 {
+		return s[:i+1]
+	}
+	for i := 0; i < utf8.UTFMax && len(s) > 0; i++ {
+		if r, size := utf8.DecodeLastRuneInString(s); r != utf8.RuneError || size > 1 {
+			break
+		}
+		s = s[:len(s)-1] // part of a rune the cut split
+	}
+	return s
+}
+
+// sizeText renders a byte count for people and models alike.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
