@@ -158,7 +158,7 @@ func (p Pipeline) Run(ctx context.Context, repo snapshot.Repo, ev event.Event) i
 		Secrets: []string{p.Config.APIKey, p.Config.GitHubToken}, Log: log,
 		Options: execution.Options{ProblemThreshold: p.Config.ProblemThreshold, BlockingThreshold: p.Config.BlockingThreshold,
 			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
-			NotifyAgent: p.Config.NotifyAgent}}
+			NotifyAgent: p.Config.NotifyAgent, EnableHumanEscalation: p.Config.EnableHumanEscalation, HumanReviewers: p.Config.HumanReviewers}}
 	var sess *llm.Session
 	if client != nil && plan.NeedsModel() {
 		if sess, err = session(ctx, p.Config, client, p.GitHub, log, p.Workspace, snap); err != nil {

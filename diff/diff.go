@@ -199,6 +199,9 @@ func (f File) Snippet(side Side, start, end int) []Line {
 	}
 	hi, first, _ := f.locate(side, start)
 	_, last, _ := f.locate(side, end)
+	if last < first {
+		return nil // only a hand-built File numbers its lines backwards
+	}
 	src := f.Hunks[hi].Lines[first : last+1]
 	out := make([]Line, len(src))
 	copy(out, src)

@@ -31,7 +31,7 @@ func bug(line int, title string, score int) finding {
 // scriptReview makes pass 1 report the given findings (passes 2 and 3
 // report nothing) and the fix check answer fixed.
 func (w *world) scriptReview(fixed bool, findings ...finding) {
-	w.passOne = findings
+	w.passOne = append([]finding{}, findings...) // never null on the wire
 	w.llm.AddRule(fakellm.Rule{Name: "classify", LastUser: "Decide what a developer wants", Respond: func(r fakellm.Request) fakellm.Reply {
 		intent := "question"
 		if m := commentRe.FindStringSubmatch(r.LastUser()); m != nil && strings.Contains(m[1], "review") {

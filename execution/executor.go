@@ -38,6 +38,7 @@ type ReviewGitHub interface {
 	Compare(ctx context.Context, repo snapshot.Repo, base, head string) (snapshot.Comparison, error)
 	CreateReview(ctx context.Context, repo snapshot.Repo, number int, r snapshot.NewReview) (int64, error)
 	ResolveThread(ctx context.Context, threadID string) error
+	RequestReviewers(ctx context.Context, repo snapshot.Repo, number int, logins []string) error
 }
 
 // Logger is the Action log.
@@ -69,6 +70,8 @@ type Options struct {
 	ManualStartComment                  bool
 	ManualEndComment                    bool
 	NotifyAgent                         string // e.g. "@claude"; "" = nobody
+	EnableHumanEscalation               bool
+	HumanReviewers                      []string
 }
 
 // Outcome is what became of one task.
@@ -133,6 +136,8 @@ func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
 			o = x.answer(ctx, t)
 		case detector.Review:
 			o = x.review(ctx, t)
+		case detector.Dispute:
+			o = x.dispute(ctx, t)
 		default:
 			o = Outcome{Task: t, Err: fmt.Errorf("%s tasks: %w; left pending", t.Kind, ErrNotBuilt)}
 		}

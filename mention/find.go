@@ -21,7 +21,7 @@ type Mention struct {
 // Handles are matched case-insensitively; a missing leading '@' is added and
 // blank handles are ignored. When two handles match at the same place the
 // longer wins. A mention counts only in prose — never in fenced code, code
-// spans, quoted lines or HTML comments (see scan for the exact rules) — and
+// spans, quoted lines or HTML comments (see the package documentation) — and
 // only as a whole word outside a URL:
 //
 //   - before it: the start of the body, whitespace, one of ( [ { " ' < > , ; : ! ? |,
@@ -35,14 +35,16 @@ type Mention struct {
 //   - its whitespace-delimited word must not contain "://" before it.
 //
 // Text is derived from body with CRLF and CR turned into LF and HTML comments
-// cut out (they are invisible on GitHub, so they are not part of what the
-// developer asked). It is the text after the mention, with the handle, any
-// emphasis around it, further handles and leading separators (, : ; . ! - –
-// — and spaces) removed, then trimmed. If nothing is left, Text is the text
-// before the mention, trimmed of trailing separators, with a '?' that
-// followed the handle carried over ("why is this slow, @rmc-bot?" gives "why
-// is this slow?"). Code blocks, code spans and quotes stay in Text: a
-// developer may ask about a snippet; only detection ignores them.
+// cut out: they are invisible on GitHub, so they are not part of what the
+// developer asked (and a classic hiding place for prompt injection). It is
+// the text after the mention — with the handle, emphasis around it, further
+// handles and leading separators (spaces and , : ; . ! ? ) ] } - – —)
+// removed — trimmed. If nothing is left, Text is the text before the
+// mention, trimmed of trailing separators (spaces and , ; : ( [ { - – —),
+// with a '?' that followed the handle carried over: "why is this slow,
+// @rmc-bot?" gives "why is this slow?". If that is empty too, Text is "".
+// Code blocks, code spans and quotes stay in Text: a developer may ask
+// about a snippet; only detection ignores them.
 func Find(body string, handles []string) (m Mention, ok bool) {
 	hs := normalizeHandles(handles)
 	if len(hs) == 0 {

@@ -190,19 +190,19 @@ var (
 		"from the top", "from zero", "in full", "fully", "completely",
 		"in its entirety", "end to end", "top to bottom")
 
-	// "now that I've pushed fixes": a reason made only of report words.
-	reasonTail = seq(
-		phrases(false, "now that", "since", "as", "because", "after"),
-		phrases(false, "i", "we", "i've", "we've", "i have", "we have", "ive",
-			"it's", "its", "it has", "it is", "everything is", "everything's"),
-		star(phrases(false, "pushed", "fixed", "addressed", "updated", "applied",
-			"resolved", "rebased", "changed", "made", "added", "removed",
-			"implemented", "merged", "just", "been", "is", "are", "done", "in",
-			"up", "some", "the", "a", "all", "new", "more", "your", "my", "our",
-			"comments", "feedback", "fixes", "fix", "changes", "commits",
-			"commit", "suggestions", "suggestion", "code", "it", "them",
-			"updates", "issues", "everything", "ready")),
-	)
+	// "now that I've pushed fixes", "since the fixes are in": a reason made
+	// only of report words. Anything else ("since I think…") is a question.
+	reportWord = phrases(false, "i", "we", "i've", "we've", "ive", "they",
+		"it", "it's", "its", "have", "has", "is", "are", "been", "just",
+		"everything", "all", "the", "a", "my", "your", "our", "some", "new",
+		"more", "them", "pushed", "fixed", "addressed", "updated", "applied",
+		"resolved", "rebased", "changed", "made", "added", "removed",
+		"implemented", "merged", "done", "in", "up", "ready", "comments",
+		"feedback", "fixes", "fix", "changes", "commits", "commit",
+		"suggestions", "suggestion", "code", "updates", "issues")
+
+	reasonTail = seq(phrases(false, "now that", "since", "as", "because", "after"),
+		reportWord, star(reportWord))
 
 	request = seq(star(lead), action, star(alt(tail, fullTail, reasonTail)))
 )

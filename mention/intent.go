@@ -43,9 +43,9 @@ const maxTokens = 60
 
 // Classify decides the intent of text with fixed rules:
 //
-//  1. Text carrying code (a backtick or a "~~~" fence) is a Question: the
-//     developer is asking about that code. Quoted lines and HTML comments are
-//     ignored.
+//  1. Quoted lines and HTML comments are dropped. What is left is a
+//     Question if it carries code (a backtick or a "~~~" fence): the
+//     developer is asking about that code.
 //  2. The rest is split into sentences at line breaks and at . ! ? ; , when
 //     followed by a space or the end, and into lower-case words; @handles,
 //     emoji and punctuation are dropped. More than maxTokens words is a
@@ -75,10 +75,11 @@ const maxTokens = 60
 // request but a Question about that part: the answer can discuss it, and a
 // review of the pull request would not be focused on it anyway.
 func Classify(text string) Intent {
-	if strings.Contains(text, "`") || strings.Contains(text, "~~~") {
+	v := visible(text)
+	if strings.Contains(v, "`") || strings.Contains(v, "~~~") {
 		return Question
 	}
-	sents := sentences(visible(text))
+	sents := sentences(v)
 	total := 0
 	for _, s := range sents {
 		total += len(s.words)

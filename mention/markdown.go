@@ -98,10 +98,10 @@ func scan(s string) layout {
 					state, fenceChar, fenceLen = inFence, c, n
 					break
 				}
-				if ind := indent(line); ind <= 3 && strings.HasPrefix(line[ind:], "<!--") {
+				if t := strings.TrimLeft(line, " \t"); indent(line) <= 3 && strings.HasPrefix(t, "<!--") {
 					flush()
-					commentStart = ls + ind
-					if i := strings.Index(line[ind+2:], "-->"); i >= 0 {
+					commentStart = ls + len(line) - len(t)
+					if i := strings.Index(t[2:], "-->"); i >= 0 {
 						end := commentStart + 2 + i + 3
 						out.comments = append(out.comments, span{commentStart, end})
 						inline(s, end, le, &out)

@@ -138,6 +138,7 @@ const (
 	ResolutionAcknowledged = "acknowledged"
 	ResolutionAnswered     = "answered"
 	ResolutionFixed        = "fixed"
+	ResolutionDeferred     = "deferred" // accepted as out of scope for this PR
 )
 
 // DisputeResolution is the bot's reply to one developer reply on a finding.

@@ -284,7 +284,16 @@ func refOf(source string, id int64, inThread bool) Ref {
 func (d *deriver) findings(snap snapshot.Snapshot) {
 	for _, t := range snap.Threads {
 		root := t.Root()
-		if root == nil || !d.isBot(root.Author) {
+		if root == nil {
+			continue
+		}
+		if root.ReplyToID != 0 {
+			// The thread's first comment is a reply: its root was deleted.
+			// If it was a finding, nothing trustworthy is left to judge.
+			d.st.Notices = append(d.st.Notices, fmt.Sprintf("skipped review thread %s on %s: its first comment was deleted", t.ID, t.Path))
+			continue
+		}
+		if !d.isBot(root.Author) {
 			continue
 		}
 		fs := rmcoc.All[rmcoc.Finding](root.Body)

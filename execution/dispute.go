@@ -1,0 +1,166 @@
+package execution
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/detector"
+	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/prompts"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// verdict is the model's structured answer to a reply on a finding.
+type verdict struct {
+	Kind    ReplyKind `json:"kind"`
+	Verdict string    `json:"verdict"` // concede, maintain, escalate, none
+	Reply   string    `json:"reply"`   // markdown for the thread
+	Reason  string    `json:"reason"`  // one line, recorded in the block
+}
+
+var verdictSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"kind":    map[string]any{"type": "string", "enum": []any{"acknowledgment", "question", "out-of-scope", "dispute"}},
+		"verdict": map[string]any{"type": "string", "enum": []any{"concede", "maintain", "escalate", "none"}},
+		"reply":   map[string]any{"type": "string"},
+		"reason":  map[string]any{"type": "string"},
+	},
+	"required":             []any{"kind", "verdict", "reply", "reason"},
+	"additionalProperties": false,
+}
+
+// dispute answers the developer replies on one finding: the model reads the
+// code and the thread, classifies the reply and judges it; the policy (what
+// each outcome does to the finding and the gate) is decided here, not by the
+// model.
+func (x *Executor) dispute(ctx context.Context, t detector.Task) Outcome {
+	f, o := t.Finding, Outcome{Task: t}
+	last := f.PendingReplies[len(f.PendingReplies)-1]
+	if err := x.GitHub.React(ctx, x.repo(), last.ID, true, "eyes"); err != nil {
+		x.Log.Warningf("could not react to the reply: %v", err)
+	}
+	if x.Session == nil {
+		o.Err = fmt.Errorf("no model session to judge the reply")
+		return o
+	}
+	v, reply, err := x.judge(ctx, t.Key, f)
+	o.Usage = reply
+	if err != nil {
+		o.Err = err
+		x.taskError(ctx, t, err)
+		return o
+	}
+	outcome := x.decide(f, v)
+	block := rmcoc.DisputeResolution{ReplyToCommentID: rmcoc.ID(last.ID), FindingID: f.Block.ID, ThreadID: f.Thread.ID,
+		Status: outcome.status, Resolution: outcome.resolution, Reason: oneLine(v.Reason), ResolvedAt: x.now()}
+	text := strings.TrimSpace(v.Reply)
+	if outcome.note != "" {
+		text += "\n\n" + outcome.note
+	}
+	// The reply and its block first: from then on the state says what was
+	// decided, whatever happens to the calls that follow.
+	if _, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, x.compose(text, block)); err != nil {
+		o.Err = fmt.Errorf("reply on the finding: %w", err)
+		return o
+	}
+	if outcome.resolve {
+		if err := x.Reviews.ResolveThread(ctx, f.Thread.ID); err != nil {
+			x.Log.Warningf("the reply is posted and the finding is %s, but resolving its thread failed: the token needs pull-requests: write (a fine-grained token: Pull requests, read and write): %v", outcome.status, err)
+		}
+	}
+	if outcome.escalate {
+		if err := x.Reviews.RequestReviewers(ctx, x.repo(), x.number(), x.Options.HumanReviewers); err != nil {
+			x.Log.Warningf("could not request %v as reviewers: %v", x.Options.HumanReviewers, err)
+		}
+	}
+	o.Note = fmt.Sprintf("%s from @%s: %s (%s)", v.Kind, last.Author.Login, outcome.resolution, outcome.status)
+	return o
+}
+
+// judge asks the model; a kind it gets wrong falls back to the keyword rules.
+func (x *Executor) judge(ctx context.Context, key string, f *state.Finding) (verdict, llm.Usage, error) {
+	var turns []Turn
+	for _, c := range f.Thread.Comments {
+		src := fmt.Sprintf("reply by @%s", c.Author.Login)
+		if c.Author.Is(x.State.Bot) {
+			src = "you"
+		}
+		turns = append(turns, Turn{Source: src, Body: rmcoc.Strip(c.Body)})
+	}
+	var replies []string
+	for _, r := range f.PendingReplies {
+		replies = append(replies, r.Body)
+	}
+	prompt, err := prompts.Render("dispute", map[string]any{"Path": f.Thread.Path, "Line": f.Thread.Line, "Score": f.Block.Score,
+		"Blocking": f.Block.Blocking, "Status": f.Status, "Thread": turns, "Author": f.PendingReplies[0].Author.Login,
+		"Replies": strings.Join(replies, "\n\n---\n\n")})
+	if err != nil {
+		return verdict{}, llm.Usage{}, err
+	}
+	var v verdict
+	reply, err := x.Session.AskJSON(ctx, key, prompt, "verdict", verdictSchema, &v)
+	if err != nil {
+		return v, reply.Usage, err
+	}
+	if !v.Kind.valid() {
+		v.Kind = classifyReplyRules(replies[len(replies)-1])
+	}
+	return v, reply.Usage, nil
+}
+
+type decision struct {
+	status, resolution string
+	resolve, escalate  bool
+	note               string
+}
+
+// decide turns the model's judgment into the finding's new state.
+func (x *Executor) decide(f *state.Finding, v verdict) decision {
+	current := f.Status
+	if current == "" || current == rmcoc.FindingResolved {
+		current = rmcoc.FindingOpen
+	}
+	escalation := x.Options.EnableHumanEscalation && len(x.Options.HumanReviewers) > 0
+	maintain := func() decision {
+		// A second round of disagreement, or the model's own doubt, goes to
+		// the humans when escalation is on.
+		if escalation && (v.Verdict == "escalate" || current == rmcoc.FindingDisputed) {
+			var who []string
+			for _, h := range x.Options.HumanReviewers {
+				who = append(who, "@"+h)
+			}
+			return decision{status: rmcoc.FindingEscalated, resolution: rmcoc.ResolutionEscalated, escalate: true,
+				note: fmt.Sprintf("%s: the author and I disagree on this finding. My position is above; theirs is in the reply before it. Please decide: resolve this thread if you side with the author. Until then it holds the merge gate.", strings.Join(who, " "))}
+		}
+		return decision{status: rmcoc.FindingDisputed, resolution: rmcoc.ResolutionMaintained,
+			note: "_I am keeping this finding open. Reply with more detail if you still disagree, or resolve the thread if a maintainer decides otherwise._"}
+	}
+	switch v.Kind {
+	case ReplyAcknowledgment:
+		// A promise is not a fix: the thread stays open (and blocking) until
+		// a push is verified to fix it.
+		return decision{status: rmcoc.FindingAcknowledged, resolution: rmcoc.ResolutionAcknowledged,
+			note: "_I will check the change when it is pushed and resolve this thread if it fixes the problem._"}
+	case ReplyQuestion:
+		return decision{status: current, resolution: rmcoc.ResolutionAnswered}
+	case ReplyOutOfScope:
+		switch {
+		case f.Block.Score >= 9:
+			d := maintain()
+			d.note = "_This finding scores " + fmt.Sprint(f.Block.Score) + "/10: too severe to defer to another pull request._ " + d.note
+			return d
+		case !f.Block.Blocking, v.Verdict == "concede":
+			return decision{status: rmcoc.FindingResolved, resolution: rmcoc.ResolutionDeferred, resolve: true}
+		default:
+			return decision{status: current, resolution: rmcoc.ResolutionAnswered,
+				note: "_To defer a blocking finding, say why it is safe to merge without the fix (for example, the code path is unreachable until the follow-up lands)._"}
+		}
+	}
+	if v.Verdict == "concede" {
+		return decision{status: rmcoc.FindingResolved, resolution: rmcoc.ResolutionConcession, resolve: true}
+	}
+	return maintain()
+}
