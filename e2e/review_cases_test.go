@@ -125,3 +125,59 @@ func TestCancelledAutomaticReviewIsRestartedAndGates(t *testing.T) {
 		t.Errorf("the restart is not explained in the log")
 	}
 }
+
+func agentNotices(w *world) []string {
+	var out []string
+	for _, c := range w.botComments() {
+		if len(rmcoc.All[rmcoc.AgentNotice](c.Body)) > 0 {
+			out = append(out, c.Body)
+		}
+	}
+	return out
+}
+
+func TestCodingAgentIsToldOncePerReviewThatRequestsChanges(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.inputs["notify_agent"] = "@claude"
+	w.push("1111111111111111111111111111111111111111", patchV1)
+	w.scriptReview(false, bug(5, "Unsynchronized map write", 9), bug(6, "Minor naming", 5))
+	w.inputs["blocking_score_threshold"] = "8"
+	// The run is killed right after posting its review (its 2nd write)...
+	w.gh.StopAfterWrites(2)
+	w.run(w.prEvent("opened"))
+	w.gh.OnWrite(nil)
+	if len(w.reviews()) != 1 || len(agentNotices(w)) != 0 {
+		t.Fatalf("%d reviews, %d notices after the killed run", len(w.reviews()), len(agentNotices(w)))
+	}
+	// ...and the next run sends the notification, once.
+	w.run(w.prEvent("opened"))
+	w.run(w.prEvent("opened"))
+	notices := agentNotices(w)
+	if len(notices) != 1 {
+		t.Fatalf("%d notices, want 1", len(notices))
+	}
+	n := notices[0]
+	for _, want := range []string{"@claude", fmt.Sprintf("review %d", w.reviews()[0].ID), "## limiter/bucket.go", "### Line 5", "> +func Take(k string) { buckets[k]-- }", "Unsynchronized map write", "blocking · score 9", "resolve the threads"} {
+		if !strings.Contains(n, want) {
+			t.Errorf("notice lacks %q:\n%s", want, n)
+		}
+	}
+	if strings.Contains(n, "Minor naming") {
+		t.Errorf("the notice lists a non-blocking finding")
+	}
+}
+
+func TestCleanReviewTellsNoAgent(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.inputs["notify_agent"] = "@copilot"
+	w.push("1111111111111111111111111111111111111111", patchV1)
+	w.scriptReview(false)
+	if r := w.run(w.prEvent("opened")); r.code != 0 || len(agentNotices(w)) != 0 {
+		t.Fatalf("exit %d, %d notices", r.code, len(agentNotices(w)))
+	}
+	if rv := w.reviews(); len(rv) != 1 || !strings.Contains(rv[0].Body, "no problems found") {
+		t.Errorf("a clean review must say so visibly: %+v", rv)
+	}
+}

@@ -124,6 +124,16 @@ func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
 			x.Log.Warningf("could not explain dismissed request %s: %v", ref, err)
 		}
 	}
+	if id, head, findings := x.pendingNotice(); id != 0 && x.Reviews != nil {
+		files, err := x.Reviews.Files(ctx, x.repo(), x.number())
+		anchors, _ := parseFiles(files)
+		if err == nil {
+			err = x.notifyAgent(ctx, id, head, findings, anchors)
+		}
+		if err != nil {
+			x.Log.Warningf("could not send the pending agent notification for review %d: %v", id, err)
+		}
+	}
 	for _, t := range plan.Tasks {
 		if ctx.Err() != nil {
 			res.Outcomes = append(res.Outcomes, Outcome{Task: t, Err: fmt.Errorf("run cancelled before this task: %w", ctx.Err())})

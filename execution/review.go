@@ -65,6 +65,17 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	o.ReviewID, o.Findings, o.Blocking = id, len(res.Findings), res.Blocking()
 	o.Note = fmt.Sprintf("posted review %d: %d finding(s), %d blocking (%s)", id, o.Findings, o.Blocking, sc.note)
 
+	if o.Blocking > 0 {
+		var blocking []AgentFinding
+		for _, f := range res.Findings {
+			if f.Blocking {
+				blocking = append(blocking, AgentFinding{Path: f.Path, StartLine: f.StartLine, Line: f.Line, Side: f.Side, Title: f.Title, Text: f.Explanation, Score: f.Score})
+			}
+		}
+		if err := x.notifyAgent(ctx, id, rt.HeadSHA, blocking, sc.anchor); err != nil {
+			x.Log.Warningf("%v", err)
+		}
+	}
 	x.verifyFixes(ctx, sc)
 	if rt.Mode == rmcoc.ModeManual && x.Options.ManualEndComment {
 		x.manualStatus(ctx, rt, startID, rmcoc.ManualCompleted, fmt.Sprintf("✅ Review of `%.7s` done: %d finding(s), %d blocking. Manual reviews inform; they do not gate the merge.", rt.HeadSHA, o.Findings, o.Blocking))

@@ -1,0 +1,75 @@
+package execution
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/agentmd"
+	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// AgentFinding is one blocking finding as the coding agent is told about it.
+type AgentFinding struct {
+	Path            string
+	StartLine, Line int
+	Side            diff.Side
+	Title, Text     string
+	Score           int
+}
+
+// notifyAgent tells the PR's coding agent that a review requests changes:
+// one comment that mentions it, cites the review, and lists the blocking
+// findings in the agent-ready format every reviewer here uses. The comment
+// carries its own agent-notification block, so posting it is recording it.
+func (x *Executor) notifyAgent(ctx context.Context, reviewID int64, head string, findings []AgentFinding, files []diff.File) error {
+	handle := x.Options.NotifyAgent
+	if handle == "" || len(findings) == 0 || x.State.Notified[reviewID] {
+		return nil
+	}
+	doc := agentmd.Review{Title: fmt.Sprintf("Blocking findings in review %d", reviewID)}
+	for _, f := range findings {
+		doc.Comments = append(doc.Comments, agentmd.Comment{File: f.Path, StartLine: max(f.StartLine, 0), EndLine: f.Line, Side: f.Side,
+			Body: "**" + oneLine(f.Title) + "**\n" + strings.TrimSpace(f.Text), Meta: fmt.Sprintf("blocking · score %d", f.Score)})
+		if f.StartLine == 0 {
+			doc.Comments[len(doc.Comments)-1].StartLine = f.Line
+		}
+	}
+	text := fmt.Sprintf("%s review-my-code-bot requested changes in review %d (head `%.7s`). Please:\n\n"+
+		"1. address the %d blocking finding(s) below and push;\n"+
+		"2. reply in each finding's thread, referencing review %d, with what you changed (or why the finding is wrong: I will re-judge it);\n"+
+		"3. resolve the threads you addressed.\n\n%s",
+		handle, reviewID, head, len(findings), reviewID, agentmd.Markdown(doc, files))
+	block := rmcoc.AgentNotice{ReviewID: rmcoc.ID(reviewID), Handle: handle, SentAt: x.now()}
+	if _, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), x.compose(text, block)); err != nil {
+		return fmt.Errorf("notify %s: %w", handle, err)
+	}
+	x.State.Notified[reviewID] = true
+	return nil
+}
+
+// pendingNotice finds an earlier review that requested changes but whose
+// agent notification a killed run never posted.
+func (x *Executor) pendingNotice() (reviewID int64, head string, findings []AgentFinding) {
+	last := x.State.LastReview()
+	if x.Options.NotifyAgent == "" || last == nil || last.ReviewID == 0 || last.Run.Blocking == 0 || x.State.Notified[last.ReviewID] {
+		return 0, "", nil
+	}
+	for _, f := range x.State.Findings {
+		if f.Blocks() && f.Block.HeadSHA == last.Run.HeadSHA {
+			findings = append(findings, agentFinding(f))
+		}
+	}
+	return last.ReviewID, last.Run.HeadSHA, findings
+}
+
+func agentFinding(f state.Finding) AgentFinding {
+	side := diff.Right
+	if strings.EqualFold(f.Block.Side, "left") {
+		side = diff.Left
+	}
+	return AgentFinding{Path: f.Block.Path, StartLine: f.Block.StartLine, Line: f.Block.Line, Side: side, Title: f.Block.Title,
+		Text: rmcoc.Strip(f.Thread.Comments[0].Body), Score: f.Block.Score}
+}
