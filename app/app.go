@@ -42,7 +42,7 @@ const (
 // Run is the action's entry point on a runner.
 func Run(ctx context.Context, env Env) int {
 	gha := newLog(env)
-	cfg, err := config.Load(func(name string) string { return gha.GetInput(name) }, true)
+	cfg, err := configFrom(func(k string) string { return env.Getenv(k) })
 	for _, secret := range []string{cfg.APIKey, cfg.GitHubToken} {
 		if secret != "" {
 			gha.AddMask(secret)
@@ -86,13 +86,23 @@ func Run(ctx context.Context, env Env) int {
 		gha.Errorf("cannot tell the repository: the event names %q and GITHUB_REPOSITORY is %q", ev.Repo, env.Getenv("GITHUB_REPOSITORY"))
 		return ExitUsage
 	}
-	gh, err := github.New(github.Options{Token: cfg.GitHubToken, APIURL: env.Getenv("GITHUB_API_URL"), GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL"),
-		Warn: func(msg string) { gha.Warningf("%s", msg) }})
+	gh, err := githubClient(cfg, env.Getenv, gha)
 	if err != nil {
 		gha.Errorf("%v", err)
 		return ExitUsage
 	}
 	return Pipeline{Config: cfg, GitHub: gh, Log: gha, Workspace: env.Getenv("GITHUB_WORKSPACE")}.Run(ctx, repo, ev)
+}
+
+// configFrom reads the inputs from INPUT_* variables, as the runner sets them.
+func configFrom(getenv func(string) string) (config.Config, error) {
+	return config.Load(func(name string) string { return getenv(envName(name)) }, true)
+}
+
+// githubClient builds the GitHub client from the runner's variables.
+func githubClient(cfg config.Config, getenv func(string) string, log *Log) (*github.Client, error) {
+	return github.New(github.Options{Token: cfg.GitHubToken, APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
+		Warn: func(msg string) { log.Warningf("%s", msg) }})
 }
 
 // Pipeline is one run over one PR.
@@ -109,13 +119,20 @@ type Pipeline struct {
 
 // Run reads the PR, plans, and (unless dry) executes.
 func (p Pipeline) Run(ctx context.Context, repo snapshot.Repo, ev event.Event) int {
+	_, code := p.run(ctx, repo, ev)
+	return code
+}
+
+// run is Run, also returning what the run reported (for benchmarks).
+func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (report Report, code int) {
+	defer func() { report.code = code }()
 	log := p.Log
 	log.Group(fmt.Sprintf("Read %s#%d", repo, ev.PRNumber))
 	snap, err := p.GitHub.Snapshot(ctx, repo, ev.PRNumber)
 	log.EndGroup()
 	if err != nil {
 		log.Errorf("%v", err)
-		return ExitFailed
+		return report, ExitFailed
 	}
 	bot := snapshot.BotIdentity(p.Config.BotLogin, snap.Viewer)
 	st := state.Derive(snap, state.Options{Bot: bot, Handles: p.Config.Handles})
@@ -123,7 +140,7 @@ func (p Pipeline) Run(ctx context.Context, repo snapshot.Repo, ev event.Event) i
 	if !p.Config.DryRun && p.Config.APIKey != "" {
 		if client, err = newLLM(p.Config); err != nil {
 			log.Errorf("model: %v", err)
-			return ExitUsage
+			return report, ExitUsage
 		}
 	}
 	classifier := p.Classifier
@@ -137,7 +154,7 @@ func (p Pipeline) Run(ctx context.Context, repo snapshot.Repo, ev event.Event) i
 	plan := detector.Build(detector.Input{Event: ev, PR: snap.PR, State: st,
 		Intents: detector.Classify(ctx, classifier, st.Pending())})
 
-	report := Report{Repo: repo, Event: ev, PR: snap.PR, Bot: bot, State: st, Plan: plan, Counts: p.GitHub.Counts(), Comments: len(snap.IssueComments), Threads: len(snap.Threads)}
+	report = Report{Repo: repo, Event: ev, PR: snap.PR, Bot: bot, State: st, Plan: plan, Counts: p.GitHub.Counts(), Comments: len(snap.IssueComments), Threads: len(snap.Threads)}
 	log.Group("Plan")
 	for _, line := range report.LogLines() {
 		log.Infof("%s", line)
@@ -150,7 +167,7 @@ func (p Pipeline) Run(ctx context.Context, repo snapshot.Repo, ev event.Event) i
 		log.Summary(report.Markdown(true))
 		writeOutputs(log, Outcome{ReviewStatus: "skipped", BlockingIssues: len(st.OpenBlocking())})
 		log.Noticef("dry run: %d task(s) planned, nothing written", len(plan.Tasks))
-		return ExitOK
+		return report, ExitOK
 	}
 	ctx, cancel := context.WithTimeout(ctx, p.Config.ReviewTimeout)
 	defer cancel()
@@ -178,7 +195,7 @@ func (p Pipeline) Run(ctx context.Context, repo snapshot.Repo, ev event.Event) i
 	report.Gate = &out
 	log.Summary(report.Markdown(false))
 	writeOutputs(log, out)
-	code := ExitOK
+	code = ExitOK
 	if n := res.Failed(); n > 0 {
 		log.Errorf("%d of %d task(s) failed; they stay pending and the next run retries them", n, len(res.Outcomes))
 		code = ExitFailed
@@ -190,7 +207,7 @@ func (p Pipeline) Run(ctx context.Context, repo snapshot.Repo, ev event.Event) i
 	case out.ReviewStatus != "skipped" && out.BlockingIssues > 0:
 		log.Warningf("%d open blocking finding(s); this run's review was manual, so the job does not fail (the %s status does)", out.BlockingIssues, GateContext)
 	}
-	return code
+	return report, code
 }
 
 // finish re-reads the PR after the run's writes and publishes the merge gate

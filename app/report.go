@@ -30,6 +30,7 @@ type Report struct {
 	Gate   *Outcome
 	Usage  []llm.TaskUsage
 	Total  llm.Usage
+	code   int
 }
 
 func (r Report) trigger() string {

@@ -121,8 +121,13 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 	seen := map[string]bool{}
 	for _, p := range Passes {
 		for i, c := range chunks {
-			prompt, err := prompts.Render("review_pass", passPrompt{Pass: p, Chunk: i + 1, Chunks: len(chunks), Diff: c,
-				Problem: opt.ProblemThreshold, Blocking: opt.BlockingThreshold})
+			in := passPrompt{Pass: p, Chunk: i + 1, Chunks: len(chunks), Diff: c, Problem: opt.ProblemThreshold, Blocking: opt.BlockingThreshold}
+			if p.N > 1 && len(chunks) == 1 {
+				// The session already holds the diff from pass 1: sending it
+				// again would pay for the same tokens twice.
+				in.Diff, in.SameDiff = "", true
+			}
+			prompt, err := prompts.Render("review_pass", in)
 			if err != nil {
 				return res, err
 			}

@@ -209,6 +209,9 @@ func TestRun(t *testing.T) {
 			if len(s.prompts) != 3 {
 				t.Errorf("%d requests, want one per pass", len(s.prompts))
 			}
+			if len(s.prompts) == 3 && (!strings.Contains(s.prompts[0], `source="pull request diff"`) || strings.Contains(s.prompts[1], `source="pull request diff"`)) {
+				t.Errorf("pass 1 must carry the diff and pass 2 must not repeat it")
+			}
 			tc.check(t, r)
 		})
 	}

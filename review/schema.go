@@ -6,6 +6,7 @@ type passPrompt struct {
 	Pass              Pass
 	Chunk, Chunks     int
 	Diff              string
+	SameDiff          bool // the diff is the one shown in pass 1
 	Problem, Blocking int
 }
 

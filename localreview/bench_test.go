@@ -1,0 +1,47 @@
+package localreview
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// BenchmarkLoadChangesLarge measures reading a 20,000-line change from git
+// and parsing it: what start does before it serves the page.
+func BenchmarkLoadChangesLarge(b *testing.B) {
+	dir := largeRepo(b)
+	for b.Loop() {
+		if _, err := LoadChanges(context.Background(), dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkServeLargeDiff measures what the page fetches of a 20,000-line
+// change: the diff text and the file list.
+func BenchmarkServeLargeDiff(b *testing.B) {
+	c, err := LoadChanges(context.Background(), largeRepo(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(NewServer(c, Options{}))
+	defer srv.Close()
+	b.SetBytes(int64(len(c.Diff)))
+	for b.Loop() {
+		for _, path := range []string{"/api/diff", "/api/info"} {
+			resp, err := srv.Client().Get(srv.URL + path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+				b.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				b.Fatalf("GET %s = %d", path, resp.StatusCode)
+			}
+		}
+	}
+}

@@ -1,0 +1,231 @@
+package localreview
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/diff"
+)
+
+// OutputDir is where submissions are written, relative to the repository
+// root. It is left out of the diff, so that one round's comment files do
+// not show up as changes in the next.
+const OutputDir = "rfa"
+
+// Changes is one snapshot of a repository's uncommitted work: what the page
+// shows and what comments are checked against. It does not change while
+// the server runs; a new round of review is a new run.
+type Changes struct {
+	Root string // the repository's top-level directory
+	// Base describes what the diff is against, for people: "HEAD (1a2b3c4)",
+	// or the empty tree in a repository without commits.
+	Base string
+	// Diff is the unified diff: one "diff --git" section per file, sorted by
+	// path, untracked files shown as added.
+	Diff  string
+	Files []diff.File // Files[i] is the i-th "diff --git" section of Diff
+}
+
+// NewChanges splits unified into its "diff --git" sections, parses each,
+// and keeps them in the given order. It fails when a section is not exactly
+// one file, because the page pairs sections with Files by position.
+func NewChanges(root, base, unified string) (Changes, error) {
+	c := Changes{Root: root, Base: base, Diff: unified}
+	for i, section := range splitSections(unified) {
+		files, err := diff.Parse(section)
+		if err != nil {
+			return Changes{}, fmt.Errorf("diff section %d: %w", i+1, err)
+		}
+		if len(files) != 1 {
+			return Changes{}, fmt.Errorf("diff section %d holds %d files, want 1", i+1, len(files))
+		}
+		c.Files = append(c.Files, files[0])
+	}
+	return c, nil
+}
+
+// splitSections cuts a git diff before each line that starts a file. Git
+// starts no hunk line with "diff", so the cut is exact; text before the
+// first section (there is none in git diff output) is kept with it.
+func splitSections(unified string) []string {
+	if unified == "" {
+		return nil
+	}
+	var sections []string
+	start := 0
+	for i := 0; i < len(unified); {
+		end := strings.IndexByte(unified[i:], '\n')
+		next := len(unified)
+		if end >= 0 {
+			next = i + end + 1
+		}
+		if i > start && strings.HasPrefix(unified[i:], "diff --git ") {
+			sections = append(sections, unified[start:i])
+			start = i
+		}
+		i = next
+	}
+	return append(sections, unified[start:])
+}
+
+// ErrNotARepo is returned by LoadChanges for a directory outside any git
+// work tree.
+var ErrNotARepo = errors.New("not a git repository")
+
+// diffFlags make git's output the plain format the parsers and the page
+// expect, whatever the user's git config says about colour, external diff
+// drivers, text conversion, path prefixes and relative paths.
+var diffFlags = []string{
+	"--no-color", "--no-ext-diff", "--no-textconv",
+	"--src-prefix=a/", "--dst-prefix=b/", "--no-relative", "--find-renames",
+}
+
+// pathspec is the whole work tree but OutputDir at its top.
+var pathspec = []string{"--", ":(top)", ":(top,exclude)" + OutputDir}
+
+// LoadChanges reads the uncommitted changes of the repository that holds
+// dir: staged and unstaged changes to tracked files against HEAD (or the
+// empty tree before the first commit), and untracked files not ignored by
+// .gitignore, shown as added files.
+func LoadChanges(ctx context.Context, dir string) (Changes, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return Changes{}, fmt.Errorf("find git: %w (install git and try again)", err)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Changes{}, fmt.Errorf("resolve directory %s: %w", dir, err)
+	}
+	if st, err := os.Stat(abs); err != nil {
+		return Changes{}, fmt.Errorf("open directory: %w", err)
+	} else if !st.IsDir() {
+		return Changes{}, fmt.Errorf("open directory %s: not a directory", abs)
+	}
+	out, err := git(ctx, abs, "rev-parse", "--show-toplevel")
+	if err != nil {
+		// Other failures, such as git refusing a repository owned by
+		// someone else, must reach the user in git's own words.
+		if strings.Contains(err.Error(), "not a git repository") {
+			return Changes{}, fmt.Errorf("%w: %s", ErrNotARepo, abs)
+		}
+		return Changes{}, fmt.Errorf("find the repository of %s: %w", abs, err)
+	}
+	root := strings.TrimSuffix(out, "\n")
+
+	base, desc, err := diffBase(ctx, root)
+	if err != nil {
+		return Changes{}, err
+	}
+	tracked, err := git(ctx, root, append(append([]string{"-c", "core.quotePath=false", "diff"}, diffFlags...), append([]string{base}, pathspec...)...)...)
+	if err != nil {
+		return Changes{}, fmt.Errorf("diff %s against %s: %w", root, desc, err)
+	}
+	sections := splitSections(tracked)
+
+	untracked, err := git(ctx, root, append([]string{"ls-files", "-z", "--others", "--exclude-standard"}, pathspec...)...)
+	if err != nil {
+		return Changes{}, fmt.Errorf("list untracked files in %s: %w", root, err)
+	}
+	for _, path := range strings.Split(untracked, "\x00") {
+		// A trailing slash marks a nested repository, which git shows as
+		// a directory it will not look into.
+		if path == "" || strings.HasSuffix(path, "/") {
+			continue
+		}
+		s, err := untrackedDiff(ctx, root, path)
+		if err != nil {
+			return Changes{}, err
+		}
+		sections = append(sections, s)
+	}
+
+	// Sort tracked and untracked sections together by path, so that new
+	// files sit beside their neighbours as in a pull request.
+	type keyed struct {
+		text string
+		file diff.File
+	}
+	ks := make([]keyed, 0, len(sections))
+	for _, s := range sections {
+		files, err := diff.Parse(s)
+		if err != nil {
+			return Changes{}, fmt.Errorf("read git diff output of %s: %w", root, err)
+		}
+		if len(files) != 1 {
+			return Changes{}, fmt.Errorf("read git diff output of %s: section %.60q holds %d files, want 1", root, s, len(files))
+		}
+		ks = append(ks, keyed{s, files[0]})
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return strings.Compare(a.file.Path(), b.file.Path()) })
+	c := Changes{Root: root, Base: desc, Files: make([]diff.File, 0, len(ks))}
+	var all strings.Builder
+	for _, k := range ks {
+		all.WriteString(k.text)
+		c.Files = append(c.Files, k.file)
+	}
+	c.Diff = all.String()
+	return c, nil
+}
+
+// diffBase returns the tree-ish to diff against and its description: HEAD,
+// or the empty tree when the repository has no commit yet.
+func diffBase(ctx context.Context, root string) (rev, desc string, err error) {
+	if out, err := git(ctx, root, "rev-parse", "--verify", "--quiet", "--short", "HEAD^{commit}"); err == nil {
+		return "HEAD", "HEAD (" + strings.TrimSpace(out) + ")", nil
+	}
+	// Asking git for the empty tree's id, rather than hard-coding SHA-1's,
+	// keeps SHA-256 repositories working. Without -w nothing is written.
+	out, err := gitStdin(ctx, root, "", "hash-object", "-t", "tree", "--stdin")
+	if err != nil {
+		return "", "", fmt.Errorf("find the empty tree of %s: %w", root, err)
+	}
+	return strings.TrimSpace(out), "the empty tree (no commits yet)", nil
+}
+
+// untrackedDiff shows an untracked file as an added one. git diff
+// --no-index exits 1 when the files differ, which they always do here.
+func untrackedDiff(ctx context.Context, root, path string) (string, error) {
+	args := append(append([]string{"-c", "core.quotePath=false", "diff", "--no-index"}, diffFlags...), "--", "/dev/null", path)
+	cmd := gitCommand(ctx, root, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
+		return "", fmt.Errorf("diff untracked file %s in %s: %w: %s", path, root, err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.String(), nil
+}
+
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	return gitStdin(ctx, dir, "", args...)
+}
+
+// gitStdin runs git in dir; its error carries git's own message.
+func gitStdin(ctx context.Context, dir, stdin string, args ...string) (string, error) {
+	cmd := gitCommand(ctx, dir, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.String(), nil
+}
+
+// gitCommand prepares git to run in dir. Messages are asked for in English
+// because LoadChanges reads one of them; optional locks are off because a
+// read-only look at the repository should not refresh its index behind the
+// user's back (and so race their own git commands).
+func gitCommand(ctx context.Context, dir string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0")
+	return cmd
+}

@@ -1,0 +1,136 @@
+package localreview
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// DefaultPort is the first port Run tries.
+const DefaultPort = 4000
+
+// portAttempts is how many ports after the first one Listen tries when the
+// port is not strict.
+const portAttempts = 100
+
+// Listen binds 127.0.0.1 at port. Unless strict, a taken port makes it try
+// the following ones. Port 0 picks any free port.
+func Listen(port int, strict bool) (net.Listener, error) {
+	last := port
+	if !strict && port != 0 {
+		last = min(port+portAttempts-1, 65535)
+	}
+	var err error
+	for p := port; p <= last; p++ {
+		var ln net.Listener
+		ln, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p)))
+		if err == nil {
+			return ln, nil
+		}
+	}
+	if port == last {
+		return nil, fmt.Errorf("listen on 127.0.0.1 port %d: %w", port, err)
+	}
+	return nil, fmt.Errorf("listen on 127.0.0.1 ports %d-%d: all taken or refused, last error: %w", port, last, err)
+}
+
+// RunOptions configure Run.
+type RunOptions struct {
+	Dir        string // any directory inside the repository
+	Port       int    // first port to try; see Listen
+	StrictPort bool   // fail rather than try the next port
+	Out        io.Writer
+	// Open shows the page to the person, usually in their browser; nil
+	// leaves it to them. Its failure is reported, not fatal.
+	Open func(url string) error
+	// Ready, when set, is called with the page's URL once the server
+	// accepts connections.
+	Ready func(pageURL string)
+	Now   func() time.Time
+}
+
+// shutdownGrace is how long requests in flight get when the run ends. The
+// slowest, a submission, writes two small files.
+const shutdownGrace = 2 * time.Second
+
+// Run loads the changes under o.Dir, serves the review page until ctx is
+// done (the CLI cancels it on Ctrl+C or SIGTERM), and then shuts the server
+// down gracefully.
+func Run(ctx context.Context, o RunOptions) error {
+	out := o.Out
+	if out == nil {
+		out = io.Discard
+	}
+	changes, err := LoadChanges(ctx, o.Dir)
+	if err != nil {
+		return err
+	}
+	if len(changes.Files) == 0 {
+		fmt.Fprintf(out, "No uncommitted changes in %s against %s: nothing to review.\n", changes.Root, changes.Base)
+	} else {
+		fmt.Fprintf(out, "Reviewing %d changed %s in %s against %s.\n", len(changes.Files), plural(len(changes.Files), "file", "files"), changes.Root, changes.Base)
+	}
+
+	ln, err := Listen(o.Port, o.StrictPort)
+	if err != nil {
+		return err
+	}
+	base := "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	page := base + "/review"
+	srv := &http.Server{
+		Handler:           NewServer(changes, Options{Now: o.Now, Log: out}),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	fmt.Fprintf(out, "Listening on %s\n", base)
+	if o.Open != nil {
+		if err := o.Open(page); err != nil {
+			fmt.Fprintf(out, "Could not open a browser (%v): open %s yourself.\n", err, page)
+		} else {
+			fmt.Fprintf(out, "Opened %s in your browser.\n", page)
+		}
+	} else {
+		fmt.Fprintf(out, "Open %s in your browser.\n", page)
+	}
+	fmt.Fprintln(out, "Press Ctrl+C to stop.")
+	if o.Ready != nil {
+		o.Ready(page)
+	}
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve %s: %w", base, err)
+	case <-ctx.Done():
+	}
+	shutCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	err = srv.Shutdown(shutCtx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// Browsers keep spare connections open that never carry a request,
+		// and Shutdown waits for those as if they might. Nothing is lost
+		// by closing them.
+		err = srv.Close()
+	}
+	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
+		err = serveErr
+	}
+	if err != nil {
+		return fmt.Errorf("shut down %s: %w", base, err)
+	}
+	fmt.Fprintln(out, "Stopped.")
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

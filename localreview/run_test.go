@@ -1,0 +1,115 @@
+package localreview
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestListen(t *testing.T) {
+	t.Parallel()
+	taken, err := Listen(0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { taken.Close() })
+	p := taken.Addr().(*net.TCPAddr).Port
+
+	t.Run("strict port taken", func(t *testing.T) {
+		t.Parallel()
+		ln, err := Listen(p, true)
+		if err == nil {
+			ln.Close()
+			t.Fatal("Listen on a taken port succeeded")
+		}
+		if !strings.Contains(err.Error(), "port "+strconv.Itoa(p)) {
+			t.Errorf("err = %v, want it to name the port", err)
+		}
+	})
+	t.Run("next free port", func(t *testing.T) {
+		t.Parallel()
+		ln, err := Listen(p, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		got := ln.Addr().(*net.TCPAddr)
+		if got.Port <= p || got.Port >= p+portAttempts || !got.IP.IsLoopback() {
+			t.Errorf("listening on %v, want 127.0.0.1 above port %d", got, p)
+		}
+	})
+}
+
+func TestRun(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		change   bool
+		wantLine string
+	}{
+		"changes":    {change: true, wantLine: "Reviewing 1 changed file in "},
+		"no changes": {change: false, wantLine: "No uncommitted changes in "},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := newRepo(t, map[string]string{"a.txt": "a\n"})
+			if tc.change {
+				writeFile(t, dir, "a.txt", "b\n")
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			out := &syncBuffer{}
+			ready := make(chan string, 1)
+			opened := make(chan string, 1)
+			done := make(chan error, 1)
+			go func() {
+				done <- Run(ctx, RunOptions{
+					Dir: dir, Port: 0, StrictPort: true, Out: out,
+					Open:  func(u string) error { opened <- u; return nil },
+					Ready: func(u string) { ready <- u },
+				})
+			}()
+			var page string
+			select {
+			case page = <-ready:
+			case err := <-done:
+				t.Fatalf("Run ended early: %v\n%s", err, out)
+			case <-time.After(10 * time.Second):
+				t.Fatal("server not ready after 10s")
+			}
+			if got := <-opened; got != page || !strings.HasPrefix(page, "http://localhost:") || !strings.HasSuffix(page, "/review") {
+				t.Errorf("opened %q, ready %q", got, page)
+			}
+			resp, err := http.Get(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("GET %s = %d", page, resp.StatusCode)
+			}
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			base := strings.TrimSuffix(page, "/review")
+			for _, want := range []string{tc.wantLine, "Listening on " + base + "\n", "Opened " + page + " in your browser.", "Stopped.\n"} {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
+func TestRunNotARepo(t *testing.T) {
+	t.Parallel()
+	err := Run(context.Background(), RunOptions{Dir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "not a git repository") {
+		t.Fatalf("Run = %v, want not a git repository", err)
+	}
+}

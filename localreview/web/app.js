@@ -1,0 +1,385 @@
+// Review page: shows the local diff with diff2html and lets the person
+// comment on lines, line ranges, whole files and the change as a whole, then
+// submits the comments to the local server, which writes them for an agent.
+//
+// diff2html redraws its whole DOM whenever the layout changes, so nothing
+// here keeps references into it across draws: comments live in `state`, and
+// drawComments() puts them back into whatever DOM is current. Clicks are
+// handled by one listener on the container, attached once, so redraws
+// never lose or double it. Diff2Html and Diff2HtmlUI are the globals of the
+// vendored diff2html bundles, loaded before this module.
+import {
+  chunkTables, decorateFiles, indexRows, clearComments, fileArea,
+  insertLineCard, highlightRows, commentCard, formCard
+} from './render.js';
+
+// Above this many diff lines, syntax highlighting is skipped: it is the
+// slowest part of drawing, and a diff that large is read for its changes.
+const HIGHLIGHT_LIMIT = 5000;
+
+const state = {
+  info: null, // /api/info: repo, base, files (path, oldPath, status, binary), submitted
+  files: [], // per file: { meta: info.files[i], d2h: diff2html's parsed file }
+  comments: [], // { id, file (index), startLine, endLine, side, body }; lines null for file-level
+  draft: null, // the open form: a comment's fields plus `editing` (the comment's id, or null if new)
+  anchor: null, // the last plain-clicked line, which a shift-click extends: { file, side, line, hunk }
+  view: 'line-by-line',
+  rows: [], // per file, from indexRows after each draw
+  nextId: 1,
+  done: false // submitted: the page is read-only
+};
+
+const el = (id) => document.getElementById(id);
+const container = el('rfa-diff');
+const globalBox = el('rfa-global');
+
+// ------------------------------------------------------------------ loading
+
+async function load() {
+  try {
+    const [info, text] = await Promise.all([fetchJSON('/api/info'), fetchText('/api/diff')]);
+    state.info = info;
+    const meta = info.files;
+    el('rfa-summary').textContent = info.repo + ' \u00b7 ' + meta.length +
+      (meta.length === 1 ? ' file' : ' files') + ' changed against ' + info.base;
+    if (meta.length === 0) {
+      container.textContent = '';
+      notice('No uncommitted changes against ' + info.base + ': there is nothing to review. ' +
+        'Make some changes, then start a new review.');
+      return;
+    }
+    const sections = splitSections(text);
+    if (sections.length !== meta.length) {
+      throw new Error('the diff has ' + sections.length + ' files but the server listed ' + meta.length);
+    }
+    state.files = sections.map((section, i) => ({ meta: meta[i], d2h: parseSection(section, meta[i]) }));
+    el('rfa-view').hidden = false;
+    el('rfa-help').hidden = false;
+    el('rfa-bar').hidden = false;
+    drawDiff();
+    if (info.submitted) { showResult(info.submitted); }
+  } catch (err) {
+    container.textContent = '';
+    notice('Could not load the changes: ' + err.message, true);
+  }
+}
+
+async function fetchText(url) {
+  const r = await fetch(url);
+  if (!r.ok) { throw new Error(url + ' answered ' + r.status); }
+  return r.text();
+}
+
+async function fetchJSON(url) {
+  return JSON.parse(await fetchText(url));
+}
+
+// The server sends one "diff --git" section per file, in the order of
+// info.files. Parsing each section alone pairs every diff2html file with
+// the server's own view of it, whatever diff2html makes of odd names.
+function splitSections(text) {
+  return text === '' ? [] : text.split(/^(?=diff --git )/m);
+}
+
+function parseSection(section, meta) {
+  const f = Diff2Html.parse(section)[0] ||
+    { blocks: [], addedLines: 0, deletedLines: 0, isCombined: false, isGitDiff: true, language: '' };
+  // diff2html keeps git's quoting, and the tab git appends to names with
+  // spaces; show the paths the server parsed instead.
+  f.oldName = meta.status === 'added' ? '/dev/null' : (meta.oldPath || meta.path);
+  f.newName = meta.status === 'deleted' ? '/dev/null' : meta.path;
+  return f;
+}
+
+function diffLineCount() {
+  return state.files.reduce((n, f) => n + f.d2h.blocks.reduce((m, b) => m + b.lines.length, 0), 0);
+}
+
+// ------------------------------------------------------------------ drawing
+
+function drawDiff() {
+  const t0 = performance.now();
+  const ui = new Diff2HtmlUI(container, state.files.map((f) => f.d2h), {
+    outputFormat: state.view,
+    drawFileList: state.files.length > 1,
+    fileListStartVisible: false,
+    matching: 'none', // word matching is quadratic; large diffs must stay usable
+    highlight: diffLineCount() <= HIGHLIGHT_LIMIT,
+    synchronisedScroll: true,
+    stickyFileHeaders: true,
+    fileContentToggle: true
+  });
+  const t1 = performance.now();
+  ui.draw();
+  chunkTables(container);
+  const t2 = performance.now();
+  decorateFiles(container);
+  state.rows = indexRows(container, state.files);
+  const t3 = performance.now();
+  drawComments();
+  // Timings for the large-diff test, and for the browser's performance tools.
+  performance.measure('rfa: diff2html html', { start: t0, end: t1 });
+  performance.measure('rfa: diff2html draw and chunk', { start: t1, end: t2 });
+  performance.measure('rfa: decorate and index', { start: t2, end: t3 });
+  performance.measure('rfa: comments', { start: t3, end: performance.now() });
+}
+
+// Puts every comment, the open form and the selection highlight into the
+// current DOM, after removing what the previous call put there.
+function drawComments() {
+  clearComments(container);
+  const d = state.draft;
+  const items = state.comments.slice();
+  if (d && d.editing === null) { items.push(d); }
+  for (const c of items) {
+    const isForm = c === d || (d && d.editing === c.id);
+    const card = isForm ? formCard(d) : commentCard(c);
+    if (c.startLine === null) {
+      fileArea(container, c.file).appendChild(card);
+      continue;
+    }
+    const rows = state.rows[c.file];
+    const first = rows && rows.get(c.side + ':' + c.startLine);
+    const last = rows && rows.get(c.side + ':' + c.endLine);
+    if (!first || !last) { continue; }
+    insertLineCard(last, card);
+    highlightRows(first, last, isForm ? 'rfa-selected' : 'rfa-commented');
+  }
+  updateCount();
+  const ta = container.querySelector('.rfa-form textarea');
+  if (ta) {
+    ta.focus();
+    ta.selectionStart = ta.selectionEnd = ta.value.length;
+  }
+}
+
+// ------------------------------------------------------------------ actions
+
+// One listener for the whole diff, attached once: line number clicks and
+// every button in cards, forms and file headers.
+container.addEventListener('click', (ev) => {
+  const actionEl = ev.target.closest('[data-rfa-action]');
+  if (actionEl) {
+    onAction(actionEl.dataset.rfaAction, actionEl);
+    return;
+  }
+  const cell = ev.target.closest('td[data-rfa-line]');
+  if (cell) { onLineNumber(cell, ev.shiftKey); }
+});
+
+// Shift-click would otherwise select the text between the two clicks.
+container.addEventListener('mousedown', (ev) => {
+  if (ev.shiftKey && ev.target.closest('td[data-rfa-line]')) { ev.preventDefault(); }
+});
+
+container.addEventListener('input', (ev) => {
+  if (state.draft && ev.target.matches('.rfa-form textarea')) { state.draft.body = ev.target.value; }
+});
+
+container.addEventListener('keydown', (ev) => {
+  if (!ev.target.matches('.rfa-form textarea')) { return; }
+  if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); saveDraft(); }
+  if (ev.key === 'Escape') { ev.preventDefault(); cancelDraft(); }
+});
+
+function editing() {
+  if (state.draft && state.draft.editing !== null) {
+    toast('Save or cancel the comment you are editing first.');
+    return true;
+  }
+  return false;
+}
+
+function onLineNumber(cell, shift) {
+  if (state.done || editing()) { return; }
+  const pos = {
+    file: Number(cell.closest('.d2h-file-wrapper').dataset.rfaFile),
+    side: cell.dataset.rfaSide,
+    line: Number(cell.dataset.rfaLine),
+    hunk: Number(cell.dataset.rfaHunk)
+  };
+  const a = state.anchor;
+  if (shift && a) {
+    // The server checks these too; saying so here saves a failed submit.
+    if (a.file !== pos.file) { toast('A range must stay within one file.'); return; }
+    if (a.side !== pos.side) { toast('A range must stay on one side: old lines or new lines.'); return; }
+    if (a.hunk !== pos.hunk) { toast('A range must stay within one hunk of the diff.'); return; }
+    openDraft(pos.file, pos.side, Math.min(a.line, pos.line), Math.max(a.line, pos.line));
+    return;
+  }
+  state.anchor = pos;
+  openDraft(pos.file, pos.side, pos.line, pos.line);
+}
+
+// Opens the form for a new comment on lines (or the file, with null lines).
+// Text already typed in an open form moves along, so shift-clicking to
+// widen a range loses nothing.
+function openDraft(file, side, start, end) {
+  const body = state.draft ? state.draft.body : '';
+  state.draft = { file, side, startLine: start, endLine: end, body, editing: null };
+  drawComments();
+}
+
+function onAction(action, target) {
+  if (state.done) { return; }
+  const id = Number(target.dataset.rfaId);
+  switch (action) {
+    case 'file-comment':
+      if (editing()) { return; }
+      state.anchor = null;
+      openDraft(Number(target.closest('.d2h-file-wrapper').dataset.rfaFile), 'right', null, null);
+      break;
+    case 'save':
+      saveDraft();
+      break;
+    case 'cancel':
+      cancelDraft();
+      break;
+    case 'edit': {
+      if (state.draft && state.draft.body.trim() !== '' && state.draft.editing !== id) {
+        toast('Save or cancel the open comment first.');
+        return;
+      }
+      const c = findComment(id);
+      state.draft = { file: c.file, side: c.side, startLine: c.startLine, endLine: c.endLine, body: c.body, editing: id };
+      drawComments();
+      break;
+    }
+    case 'delete':
+      state.comments = state.comments.filter((x) => x.id !== id);
+      drawComments();
+      break;
+  }
+}
+
+function findComment(id) {
+  return state.comments.find((x) => x.id === id);
+}
+
+function saveDraft() {
+  const d = state.draft;
+  if (!d) { return; }
+  if (d.body.trim() === '') { toast('Write a comment first, or cancel.'); return; }
+  if (d.editing !== null) {
+    findComment(d.editing).body = d.body;
+  } else {
+    state.comments.push({ id: state.nextId++, file: d.file, side: d.side, startLine: d.startLine, endLine: d.endLine, body: d.body });
+  }
+  state.draft = null;
+  state.anchor = null;
+  drawComments();
+}
+
+function cancelDraft() {
+  state.draft = null;
+  state.anchor = null;
+  drawComments();
+}
+
+// The layout toggle redraws diff2html; the comments are drawn again from state.
+el('rfa-view').addEventListener('click', (ev) => {
+  const b = ev.target.closest('button[data-view]');
+  if (!b || b.dataset.view === state.view) { return; }
+  state.view = b.dataset.view;
+  el('rfa-view').querySelectorAll('button').forEach((x) => x.setAttribute('aria-pressed', String(x === b)));
+  drawDiff();
+});
+
+// ------------------------------------------------------------------ submitting
+
+globalBox.addEventListener('input', updateCount);
+
+function updateCount() {
+  el('rfa-count').textContent = String(state.comments.length + (globalBox.value.trim() ? 1 : 0));
+}
+
+el('rfa-submit').addEventListener('click', submit);
+
+async function submit() {
+  if (state.done) { return; }
+  if (state.draft && state.draft.body.trim() !== '') {
+    showError('Add or cancel the comment you are writing before submitting.');
+    return;
+  }
+  const global = globalBox.value;
+  if (state.comments.length === 0 && global.trim() === '') {
+    showError('Add a comment or an overall comment first.');
+    return;
+  }
+  const payload = {
+    globalComment: global.trim() === '' ? null : global,
+    comments: state.comments.map((c) => ({
+      file: state.files[c.file].meta.path, startLine: c.startLine, endLine: c.endLine, side: c.side, body: c.body
+    }))
+  };
+  const btn = el('rfa-submit');
+  btn.disabled = true;
+  el('rfa-submit-label').textContent = 'Submitting\u2026';
+  showError('');
+  try {
+    const r = await fetch('/api/comments', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(payload)
+    });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) { throw new Error(data.error || 'the server answered ' + r.status); }
+    showResult(data);
+  } catch (err) {
+    btn.disabled = false;
+    el('rfa-submit-label').textContent = 'Submit review';
+    showError('Not submitted: ' + err.message);
+  }
+}
+
+// After a submission the review is read-only: the files are written, and a
+// new round is a new run.
+function showResult(res) {
+  state.done = true;
+  state.draft = null;
+  document.body.classList.add('rfa-done');
+  el('rfa-help').hidden = true;
+  el('rfa-submit').disabled = true;
+  el('rfa-submit-label').textContent = 'Review submitted';
+  globalBox.disabled = true;
+  el('rfa-result-json').textContent = res.json;
+  el('rfa-result-md').textContent = res.md;
+  el('rfa-prompt').textContent = res.prompt;
+  el('rfa-result').hidden = false;
+  showError('');
+  drawComments();
+}
+
+el('rfa-copy').addEventListener('click', async () => {
+  try {
+    await navigator.clipboard.writeText(el('rfa-prompt').textContent);
+    toast('Copied.');
+  } catch (err) {
+    toast('Could not copy: select the prompt and copy it.');
+  }
+});
+
+// ------------------------------------------------------------------ messages
+
+function showError(msg) {
+  el('rfa-error').textContent = msg;
+  el('rfa-error').hidden = msg === '';
+}
+
+function notice(msg, isError) {
+  const n = el('rfa-notice');
+  n.textContent = msg;
+  n.classList.toggle('rfa-notice-error', !!isError);
+  n.hidden = false;
+}
+
+let toastTimer = null;
+function toast(msg) {
+  const t = el('rfa-toast');
+  t.textContent = msg;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 3500);
+}
+
+load();

@@ -1,0 +1,122 @@
+package localreview
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"time"
+)
+
+// writtenFiles names the files of one submission, relative to the repository
+// root and with forward slashes, as they are shown to the person and their
+// agent.
+type writtenFiles struct {
+	Hash string // 8 hex characters
+	JSON string // rfa/comments_<hash>.json
+	MD   string // rfa/comments_<hash>.md
+}
+
+// Prompt is the line the person pastes into their coding agent.
+func (w writtenFiles) Prompt() string {
+	return "Address the review comments in " + w.MD
+}
+
+// submissionHash names a submission's files: 8 hex characters of SHA-256
+// over the diff it was made on, its stored JSON and the time, so that two
+// submissions never share a name and the same review of a different diff
+// does not either.
+func submissionHash(unified string, stored []byte, at time.Time) string {
+	h := sha256.New()
+	h.Write([]byte(unified))
+	h.Write([]byte{0})
+	h.Write(stored)
+	h.Write([]byte{0})
+	h.Write([]byte(at.UTC().Format(time.RFC3339Nano)))
+	return hex.EncodeToString(h.Sum(nil))[:8]
+}
+
+// writeSubmission writes the JSON and Markdown files of one submission to
+// root/rfa. Each is written to a temporary file in the same directory and
+// renamed into place, so a reader (or an agent) never sees half a file; if
+// the second rename fails the first file is removed again, so a submission
+// is written whole or not at all.
+func writeSubmission(root, unified string, jsonData, mdData []byte, at time.Time) (writtenFiles, error) {
+	hash := submissionHash(unified, jsonData, at)
+	w := writtenFiles{
+		Hash: hash,
+		JSON: path.Join(OutputDir, "comments_"+hash+".json"),
+		MD:   path.Join(OutputDir, "comments_"+hash+".md"),
+	}
+	dir := filepath.Join(root, OutputDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return writtenFiles{}, fmt.Errorf("create output directory: %w", err)
+	}
+	targets := []struct {
+		rel  string
+		data []byte
+	}{{w.JSON, jsonData}, {w.MD, mdData}}
+
+	var temps []string
+	defer func() {
+		for _, t := range temps {
+			os.Remove(t) // already renamed, or a leftover to clean up
+		}
+	}()
+	for _, t := range targets {
+		dst := filepath.Join(root, filepath.FromSlash(t.rel))
+		if _, err := os.Lstat(dst); err == nil {
+			return writtenFiles{}, fmt.Errorf("write %s: %w", t.rel, fs.ErrExist)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return writtenFiles{}, fmt.Errorf("write %s: %w", t.rel, err)
+		}
+		tmp, err := writeTemp(dir, t.data)
+		if err != nil {
+			return writtenFiles{}, fmt.Errorf("write %s: %w", t.rel, err)
+		}
+		temps = append(temps, tmp)
+	}
+	var renamed []string
+	for i, t := range targets {
+		dst := filepath.Join(root, filepath.FromSlash(t.rel))
+		if err := os.Rename(temps[i], dst); err != nil {
+			for _, r := range renamed {
+				os.Remove(r)
+			}
+			return writtenFiles{}, fmt.Errorf("write %s: %w", t.rel, err)
+		}
+		renamed = append(renamed, dst)
+	}
+	return w, nil
+}
+
+// writeTemp writes data to a new hidden temporary file in dir, flushed to
+// disk, and returns its path.
+func writeTemp(dir string, data []byte) (string, error) {
+	f, err := os.CreateTemp(dir, ".comments-*.tmp")
+	if err != nil {
+		return "", err
+	}
+	name := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		// CreateTemp makes the file private; the comments are meant to be
+		// read like any other file in the work tree.
+		err = os.Chmod(name, 0o644)
+	}
+	if err != nil {
+		os.Remove(name)
+		return "", err
+	}
+	return name, nil
+}
