@@ -213,7 +213,10 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 // finish re-reads the PR after the run's writes and publishes the merge gate
 // from what GitHub now holds.
 func (p Pipeline) finish(ctx context.Context, log *Log, repo snapshot.Repo, ev event.Event, plan detector.Plan, res execution.Result, snap snapshot.Snapshot, st state.State) Outcome {
-	out := Outcome{ReviewStatus: "skipped", TasksExecuted: res.Done(), Gated: plan.Gate()}
+	// A pull_request event's job mirrors the gate, whether this run reviewed
+	// or the head was reviewed before: re-running a failed job must not turn
+	// it green while blocking findings are open.
+	out := Outcome{ReviewStatus: "skipped", TasksExecuted: res.Done(), Gated: plan.Gate() || (ev.IsAutoReview() && !snap.PR.Draft)}
 	for _, o := range res.Outcomes {
 		if o.Task.Kind != detector.Review {
 			continue

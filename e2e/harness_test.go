@@ -73,6 +73,9 @@ type world struct {
 	// passOne is what review pass 1 reports (see scriptReview).
 	passOne []finding
 	token   string // the github_token the run gets
+	// killAfter, when set, SIGKILLs the run as it attempts write
+	// killAfter+1: exactly killAfter writes are applied.
+	killAfter int
 }
 
 func newWorld(t *testing.T) *world {
@@ -166,10 +169,24 @@ func (w *world) run(name string, payload []byte) run {
 	cmd.Dir = dir
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		w.t.Fatal(err)
+	}
+	if k := w.killAfter; k > 0 {
+		seen := 0
+		w.gh.OnWrite(func(int) bool {
+			if seen++; seen > k {
+				cmd.Process.Kill()
+				return false
+			}
+			return true
+		})
+		defer w.gh.OnWrite(nil)
+	}
+	err := cmd.Wait()
 	r := run{log: log.String(), outputs: map[string]string{}}
 	if ee, ok := err.(*exec.ExitError); ok {
-		r.code = ee.ExitCode()
+		r.code = ee.ExitCode() // -1 when killed
 	} else if err != nil {
 		w.t.Fatal(err)
 	}

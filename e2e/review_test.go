@@ -130,11 +130,12 @@ func TestReviewLifecycle(t *testing.T) {
 		t.Errorf("gate %q, outputs %v", w.gate(), r.outputs)
 	}
 
-	// The same event again: nothing new.
+	// The same event again: nothing new, and the job still fails, since
+	// the blocking finding is open (a re-run must not turn the check green).
 	writes := w.gh.WriteCount()
 	r = w.run(w.prEvent("opened"))
-	if w.gh.WriteCount() != writes {
-		t.Errorf("re-run wrote %v", w.gh.Writes()[writes:])
+	if w.gh.WriteCount() != writes || r.code != 1 {
+		t.Errorf("re-run: exit %d, wrote %v", r.code, w.gh.Writes()[writes:])
 	}
 
 	// A push that fixes the line: the thread is resolved, the gate turns green.

@@ -124,6 +124,7 @@ func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
 			x.Log.Warningf("could not explain dismissed request %s: %v", ref, err)
 		}
 	}
+	x.catchUp(ctx)
 	if id, head, findings := x.pendingNotice(); id != 0 && x.Reviews != nil {
 		files, err := x.Reviews.Files(ctx, x.repo(), x.number())
 		anchors, _ := parseFiles(files)
@@ -160,6 +161,29 @@ func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
 		res.Outcomes = append(res.Outcomes, o)
 	}
 	return res
+}
+
+// catchUp finishes what a killed run left half done: threads whose
+// resolution is recorded but not applied, and manual-review status comments
+// that still say "in progress" after their review was posted.
+func (x *Executor) catchUp(ctx context.Context) {
+	for _, f := range x.State.Findings {
+		if f.ResolveDue && x.Reviews != nil {
+			if err := x.Reviews.ResolveThread(ctx, f.Thread.ID); err != nil {
+				x.Log.Warningf("could not resolve the thread of finding %q: %v", f.Block.Title, err)
+			}
+		}
+	}
+	for _, u := range x.State.Unfinished {
+		var blocks []rmcoc.Block
+		for _, r := range u.Requests {
+			blocks = append(blocks, rmcoc.ManualReview{RequestCommentID: rmcoc.ID(r.ID), Status: rmcoc.ManualCompleted, HeadSHA: u.Run.HeadSHA})
+		}
+		body := x.compose(fmt.Sprintf("✅ Review of `%.7s` done: %d finding(s), %d blocking. Manual reviews inform; they do not gate the merge.", u.Run.HeadSHA, u.Run.Findings, u.Run.Blocking), blocks...)
+		if err := x.GitHub.EditComment(ctx, x.repo(), u.CommentID, body); err != nil {
+			x.Log.Warningf("could not finish the review status comment %d: %v", u.CommentID, err)
+		}
+	}
 }
 
 func (x *Executor) now() time.Time {

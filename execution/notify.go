@@ -71,5 +71,20 @@ func agentFinding(f state.Finding) AgentFinding {
 		side = diff.Left
 	}
 	return AgentFinding{Path: f.Block.Path, StartLine: f.Block.StartLine, Line: f.Block.Line, Side: side, Title: f.Block.Title,
-		Text: rmcoc.Strip(f.Thread.Comments[0].Body), Score: f.Block.Score}
+		Text: explanationOf(f.Thread.Comments[0].Body), Score: f.Block.Score}
+}
+
+// explanationOf recovers what to do from a posted finding comment (see
+// findingBody): the text between its title and meta lines and its footer.
+// The notification is built from the posted comment both when it is sent
+// right after the review and when a later run sends it, so both read alike.
+func explanationOf(body string) string {
+	paras := strings.Split(rmcoc.Strip(body), "\n\n")
+	if len(paras) > 2 {
+		paras = paras[2:] // title, then "category · score · tag"
+	}
+	if n := len(paras); n > 0 && strings.HasPrefix(paras[n-1], "<sub>") {
+		paras = paras[:n-1]
+	}
+	return strings.TrimSpace(strings.Join(paras, "\n\n"))
 }

@@ -55,6 +55,10 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 		return o
 	}
 	res.Skipped = append(sc.skip, res.Skipped...)
+	// Fixed findings are resolved before the review is posted: once the
+	// review exists the task is done, and a run killed in between would
+	// never come back to them.
+	x.verifyFixes(ctx, sc)
 	rv := x.composeReview(rt, res, sc)
 	id, err := x.postReview(ctx, rv)
 	if err != nil {
@@ -69,14 +73,14 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 		var blocking []AgentFinding
 		for _, f := range res.Findings {
 			if f.Blocking {
-				blocking = append(blocking, AgentFinding{Path: f.Path, StartLine: f.StartLine, Line: f.Line, Side: f.Side, Title: f.Title, Text: f.Explanation, Score: f.Score})
+				blocking = append(blocking, AgentFinding{Path: f.Path, StartLine: f.StartLine, Line: f.Line, Side: f.Side, Title: f.Title,
+					Text: explanationOf(x.findingBody(f, rt.HeadSHA)), Score: f.Score})
 			}
 		}
 		if err := x.notifyAgent(ctx, id, rt.HeadSHA, blocking, sc.anchor); err != nil {
 			x.Log.Warningf("%v", err)
 		}
 	}
-	x.verifyFixes(ctx, sc)
 	if rt.Mode == rmcoc.ModeManual && x.Options.ManualEndComment {
 		x.manualStatus(ctx, rt, startID, rmcoc.ManualCompleted, fmt.Sprintf("✅ Review of `%.7s` done: %d finding(s), %d blocking. Manual reviews inform; they do not gate the merge.", rt.HeadSHA, o.Findings, o.Blocking))
 	}

@@ -83,6 +83,10 @@ type Finding struct {
 	PendingReplies []snapshot.ReviewComment
 	// LastResolution is the latest dispute-resolution block, if any.
 	LastResolution *rmcoc.DisputeResolution
+	// ResolveDue is set when the bot decided the finding is resolved but
+	// its thread is still open, with no reply since: a run was killed
+	// between its reply and resolving the thread.
+	ResolveDue bool
 }
 
 // Open reports whether the finding still needs attention.
@@ -91,6 +95,13 @@ func (f Finding) Open() bool { return !f.Thread.IsResolved && f.Status != rmcoc.
 // Blocks reports whether the finding holds the merge gate closed: a blocking
 // finding that is open (disputed, escalated and acknowledged ones still block).
 func (f Finding) Blocks() bool { return f.Block.Blocking && f.Open() }
+
+// Unfinished is a status comment to bring up to date.
+type Unfinished struct {
+	CommentID int64
+	Requests  []Ref
+	Run       rmcoc.ReviewRun
+}
 
 // CompletedReview is a review the bot finished.
 type CompletedReview struct {
@@ -118,6 +129,10 @@ type State struct {
 	// Unexplained are manual requests dismissed by an automatic review whose
 	// explanation reply has not been posted yet.
 	Unexplained []Ref
+	// Unfinished are manual-review status comments still saying "in
+	// progress" although a completed review answered their requests (a run
+	// was killed between the review and the comment's update).
+	Unfinished []Unfinished
 	// Notices explain what was ignored: malformed blocks, blocks in comments
 	// the bot did not write, and so on. They are shown in the job summary.
 	Notices []string
@@ -148,6 +163,8 @@ type deriver struct {
 	// placeholders maps a mention ref to the bot comment holding its
 	// unfinished answer.
 	placeholders map[Ref]int64
+	// reviewedBy maps a manual request to the review run that answered it.
+	reviewedBy map[Ref]rmcoc.ReviewRun
 	// dismissed collects manual requests dismissed by an automatic review,
 	// and explained those whose explanation reply exists.
 	dismissed, explained map[Ref]bool
@@ -177,6 +194,7 @@ func (d *deriver) blocks(author snapshot.Actor, body, where string) []rmcoc.Bloc
 func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 	d.handled = map[Ref]string{}
 	d.placeholders = map[Ref]int64{}
+	d.reviewedBy = map[Ref]rmcoc.ReviewRun{}
 	d.dismissed, d.explained = map[Ref]bool{}, map[Ref]bool{}
 	d.answeredReplies = map[int64]bool{}
 	var latestTrigger time.Time
@@ -217,6 +235,24 @@ func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 			d.st.Unexplained = append(d.st.Unexplained, ref)
 		}
 	}
+	byComment := map[int64]*Unfinished{}
+	for ref, holder := range d.placeholders {
+		run, ok := d.reviewedBy[ref]
+		if !ok {
+			continue
+		}
+		u := byComment[holder]
+		if u == nil {
+			u = &Unfinished{CommentID: holder, Run: run}
+			byComment[holder] = u
+		}
+		u.Requests = append(u.Requests, ref)
+	}
+	for _, u := range byComment {
+		slices.SortFunc(u.Requests, func(a, b Ref) int { return int(a.ID - b.ID) })
+		d.st.Unfinished = append(d.st.Unfinished, *u)
+	}
+	slices.SortFunc(d.st.Unfinished, func(a, b Unfinished) int { return int(a.CommentID - b.CommentID) })
 	slices.SortFunc(d.st.Unexplained, func(a, b Ref) int { return int(a.ID - b.ID) })
 }
 
@@ -260,6 +296,7 @@ func (d *deriver) review(run rmcoc.ReviewRun, reviewID int64, at time.Time) {
 	d.st.Reviews = append(d.st.Reviews, CompletedReview{Run: run, ReviewID: reviewID, At: at})
 	for _, id := range run.RequestCommentIDs {
 		d.handled[Ref{SourceIssueComment, int64(id)}] = HandledReviewed
+		d.reviewedBy[Ref{SourceIssueComment, int64(id)}] = run
 	}
 	for _, id := range run.DismissedRequestIDs {
 		ref := Ref{SourceIssueComment, int64(id)}
@@ -313,6 +350,9 @@ func (d *deriver) findings(snap snapshot.Snapshot) {
 					f.LastResolution, f.Status = &r, r.Status
 				}
 			}
+		}
+		if last := t.Comments[len(t.Comments)-1]; !t.IsResolved && f.Status == rmcoc.FindingResolved && d.isBot(last.Author) && len(rmcoc.All[rmcoc.DisputeResolution](last.Body)) > 0 {
+			f.ResolveDue = true
 		}
 		if t.IsResolved {
 			f.Status = rmcoc.FindingResolved
