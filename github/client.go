@@ -29,6 +29,7 @@ type Options struct {
 	// means http.DefaultTransport.
 	Transport http.RoundTripper
 	Retry     RetryPolicy
+	Timeout   time.Duration // per request; default 2 minutes
 	// Warn receives one line per retry or rate-limit wait, for the log.
 	Warn func(msg string)
 }
@@ -38,6 +39,7 @@ type Client struct {
 	rest   *gogithub.Client
 	gql    *githubv4.Client
 	counts *counter
+	retry  RetryPolicy
 }
 
 // Counts are the requests a Client sent, for the job summary and benchmarks.
@@ -65,22 +67,30 @@ func New(opts Options) (*Client, error) {
 	if transport == nil {
 		transport = http.DefaultTransport
 	}
-	rt := &retryTransport{next: transport, policy: opts.Retry.withDefaults(), counts: counts, warn: opts.Warn}
+	policy := opts.Retry.withDefaults()
+	rt := &retryTransport{next: transport, policy: policy, counts: counts, warn: opts.Warn, timeout: firstDuration(opts.Timeout, 2*time.Minute)}
 	hc := &http.Client{Transport: &oauth2.Transport{
 		Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: opts.Token}),
 		Base:   rt,
-	}, Timeout: 2 * time.Minute}
+	}}
 
 	rest := gogithub.NewClient(hc)
 	rest.BaseURL = base
 	rest.UploadURL = base
 	rest.UserAgent = firstNonEmpty(opts.UserAgent, "review-my-code-bot")
-	return &Client{rest: rest, gql: githubv4.NewEnterpriseClient(gqlURL, hc), counts: counts}, nil
+	return &Client{rest: rest, gql: githubv4.NewEnterpriseClient(gqlURL, hc), counts: counts, retry: policy}, nil
 }
 
 // Counts returns the requests sent so far.
 func (c *Client) Counts() Counts {
 	return Counts{Reads: c.counts.reads.Load(), Writes: c.counts.writes.Load(), Retries: c.counts.retries.Load(), GraphQLCost: c.counts.cost.Load()}
+}
+
+func firstDuration(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
 }
 
 func firstNonEmpty(vals ...string) string {

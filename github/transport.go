@@ -2,6 +2,7 @@ package github
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -47,10 +48,38 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 }
 
 type retryTransport struct {
-	next   http.RoundTripper
-	policy RetryPolicy
-	counts *counter
-	warn   func(string)
+	next    http.RoundTripper
+	policy  RetryPolicy
+	counts  *counter
+	warn    func(string)
+	timeout time.Duration // per attempt
+}
+
+// cancelBody ends an attempt's deadline when its body is closed.
+type cancelBody struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b cancelBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+// idempotent reports whether repeating a write is harmless: edits, deletes,
+// reactions (GitHub answers 200 for an existing one), statuses (the latest
+// wins), review requests, and resolving a thread.
+func idempotent(r *http.Request, body []byte) bool {
+	switch {
+	case r.Method == http.MethodPatch, r.Method == http.MethodPut, r.Method == http.MethodDelete:
+		return true
+	case strings.HasSuffix(r.URL.Path, "/reactions"), strings.Contains(r.URL.Path, "/statuses/"), strings.HasSuffix(r.URL.Path, "/requested_reviewers"):
+		return true
+	case strings.HasSuffix(r.URL.Path, "/graphql"):
+		return bytes.Contains(body, []byte("resolveReviewThread")) || !bytes.Contains(body, []byte(`"query":"mutation`))
+	}
+	return false
 }
 
 // isWrite reports whether a request changes GitHub. GraphQL posts are writes
@@ -77,8 +106,14 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		body = b
 	}
 	write := isWrite(r, body)
+	// A repeatable write retries like a read; a create does not, since its
+	// lost response may hide an applied write (the adapter checks first).
+	retryable := !write || idempotent(r, body)
 	for attempt := 1; ; attempt++ {
-		req := r.Clone(r.Context())
+		// Each attempt has its own deadline, so a timed-out attempt can be
+		// told from a caller that gave up (only the first is retried).
+		actx, cancel := context.WithTimeout(r.Context(), t.timeout)
+		req := r.Clone(actx)
 		if body != nil {
 			req.Body = io.NopCloser(bytes.NewReader(body))
 			req.ContentLength = int64(len(body))
@@ -89,16 +124,31 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			t.counts.reads.Add(1)
 		}
 		resp, err := t.next.RoundTrip(req)
-		wait, why := t.retryAfter(resp, err, write, attempt)
+		if err != nil && r.Context().Err() != nil {
+			cancel()
+			return nil, err // the caller gave up: no retry
+		}
+		wait, why := t.retryAfter(resp, err, !retryable, attempt)
 		if why == "" || attempt >= t.policy.MaxAttempts {
+			if resp != nil {
+				resp.Body = cancelBody{resp.Body, cancel}
+			} else {
+				cancel()
+			}
 			return resp, err
 		}
 		if wait > t.policy.MaxWait {
+			if t.warn != nil {
+				t.warn(fmt.Sprintf("GitHub's rate limit is exhausted: %s; it asks to wait %s, longer than the %s this run allows. What is left stays pending for a later run.", why, wait.Round(time.Second), t.policy.MaxWait))
+			}
 			if resp != nil {
+				resp.Body = cancelBody{resp.Body, cancel}
 				return resp, err
 			}
+			cancel()
 			return nil, fmt.Errorf("%s; GitHub asks to wait %s, longer than the %s this run allows", why, wait, t.policy.MaxWait)
 		}
+		cancel()
 		if resp != nil {
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 			resp.Body.Close()
@@ -114,13 +164,13 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // retryAfter decides whether and when to retry. Rate-limit answers mean the
-// request was not applied, so writes retry too; a 5xx or a lost connection
-// may hide an applied write, so only reads retry on those (callers check
-// before repeating a write).
-func (t *retryTransport) retryAfter(resp *http.Response, err error, write bool, attempt int) (time.Duration, string) {
+// request was not applied, so every request retries on them; a 5xx or a lost
+// connection may hide an applied create, so creates do not retry on those
+// (the adapter checks before repeating one).
+func (t *retryTransport) retryAfter(resp *http.Response, err error, create bool, attempt int) (time.Duration, string) {
 	backoff := t.policy.BaseBackoff << (attempt - 1)
 	if err != nil {
-		if write || r2ctxDone(err) {
+		if create {
 			return 0, ""
 		}
 		return backoff, "request failed (" + err.Error() + ")"
@@ -138,14 +188,10 @@ func (t *retryTransport) retryAfter(resp *http.Response, err error, write bool, 
 		if resp.StatusCode == http.StatusTooManyRequests || secondaryLimit(resp) {
 			return time.Minute << (attempt - 1), "secondary rate limit"
 		}
-	case resp.StatusCode >= 500 && !write:
+	case resp.StatusCode >= 500 && !create:
 		return backoff, fmt.Sprintf("GitHub answered %d", resp.StatusCode)
 	}
 	return 0, ""
-}
-
-func r2ctxDone(err error) bool {
-	return strings.Contains(err.Error(), "context canceled") || strings.Contains(err.Error(), "context deadline exceeded")
 }
 
 func retryAfterHeader(h http.Header) (time.Duration, bool) {

@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"time"
 
 	gogithub "github.com/google/go-github/v62/github"
 	"github.com/shurcooL/githubv4"
@@ -12,11 +13,15 @@ import (
 
 // CreateComment posts a comment in the PR's conversation.
 func (c *Client) CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error) {
-	ic, _, err := c.rest.Issues.CreateComment(ctx, repo.Owner, repo.Name, number, &gogithub.IssueComment{Body: &body})
-	if err != nil {
-		return snapshot.Comment{}, wrap(fmt.Sprintf("comment on %s#%d", repo, number), err)
-	}
-	return restComment(ic), nil
+	return createOnce(ctx, c, func() (snapshot.Comment, error) {
+		ic, _, err := c.rest.Issues.CreateComment(ctx, repo.Owner, repo.Name, number, &gogithub.IssueComment{Body: &body})
+		if err != nil {
+			return snapshot.Comment{}, wrap(fmt.Sprintf("comment on %s#%d", repo, number), err)
+		}
+		return restComment(ic), nil
+	}, func(since time.Time) (snapshot.Comment, bool, error) {
+		return c.findComment(ctx, repo, number, body, since)
+	})
 }
 
 // EditComment replaces the body of a conversation comment.
@@ -28,9 +33,14 @@ func (c *Client) EditComment(ctx context.Context, repo snapshot.Repo, id int64, 
 // Reply posts a reply in a review thread; inReplyTo is the thread's root
 // comment (GitHub only accepts replies to a root).
 func (c *Client) Reply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string) (snapshot.ReviewComment, error) {
-	rc, _, err := c.rest.PullRequests.CreateCommentInReplyTo(ctx, repo.Owner, repo.Name, number, body, inReplyTo)
+	rc, err := createOnce(ctx, c, func() (*gogithub.PullRequestComment, error) {
+		rc, _, err := c.rest.PullRequests.CreateCommentInReplyTo(ctx, repo.Owner, repo.Name, number, body, inReplyTo)
+		return rc, wrap(fmt.Sprintf("reply to review comment %d on %s#%d", inReplyTo, repo, number), err)
+	}, func(since time.Time) (*gogithub.PullRequestComment, bool, error) {
+		return c.findReply(ctx, repo, number, inReplyTo, body, since)
+	})
 	if err != nil {
-		return snapshot.ReviewComment{}, wrap(fmt.Sprintf("reply to review comment %d on %s#%d", inReplyTo, repo, number), err)
+		return snapshot.ReviewComment{}, err
 	}
 	return snapshot.ReviewComment{Comment: snapshot.Comment{ID: rc.GetID(), NodeID: rc.GetNodeID(), Body: rc.GetBody(), URL: rc.GetHTMLURL(),
 		Author: snapshot.NewActor(rc.GetUser().GetLogin(), ""), CreatedAt: rc.GetCreatedAt().Time, UpdatedAt: rc.GetUpdatedAt().Time},
@@ -65,11 +75,13 @@ func (c *Client) CreateReview(ctx context.Context, repo snapshot.Repo, number in
 		}
 		req.Comments = append(req.Comments, dc)
 	}
-	rv, _, err := c.rest.PullRequests.CreateReview(ctx, repo.Owner, repo.Name, number, req)
-	if err != nil {
-		return 0, wrap(fmt.Sprintf("create review on %s#%d", repo, number), err)
-	}
-	return rv.GetID(), nil
+	return createOnce(ctx, c, func() (int64, error) {
+		rv, _, err := c.rest.PullRequests.CreateReview(ctx, repo.Owner, repo.Name, number, req)
+		if err != nil {
+			return 0, wrap(fmt.Sprintf("create review on %s#%d", repo, number), err)
+		}
+		return rv.GetID(), nil
+	}, func(time.Time) (int64, bool, error) { return c.findReview(ctx, repo, number, r.Body) })
 }
 
 // SetStatus sets a commit status on sha.

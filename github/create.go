@@ -1,0 +1,128 @@
+package github
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	gogithub "github.com/google/go-github/v62/github"
+
+	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// transient reports whether a failed request may or may not have been
+// applied: a 5xx answer, a timeout, a dropped connection.
+func transient(err error) bool {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae.Status >= 500
+	}
+	var ue *url.Error
+	var ne net.Error
+	return errors.As(err, &ue) || errors.As(err, &ne) || strings.Contains(err.Error(), "EOF") || strings.Contains(err.Error(), "connection reset")
+}
+
+// createOnce creates something GitHub does not deduplicate (a comment, a
+// reply, a review). When the answer is lost, it first looks for what it was
+// creating, and repeats the request only if it is not there: a lost response
+// never turns into a duplicate.
+func createOnce[T any](ctx context.Context, c *Client, create func() (T, error), find func(since time.Time) (T, bool, error)) (T, error) {
+	since := time.Now().Add(-time.Minute) // GitHub's clock may differ from ours
+	policy := c.retry
+	var zero T
+	for attempt := 1; ; attempt++ {
+		v, err := create()
+		if err == nil || !transient(err) || attempt >= policy.MaxAttempts {
+			return v, err
+		}
+		c.counts.retries.Add(1)
+		// Let a slow write land before looking for it.
+		if werr := sleep(ctx, policy.BaseBackoff<<(attempt-1)); werr != nil {
+			return zero, werr
+		}
+		if v, ok, ferr := find(since); ferr == nil && ok {
+			return v, nil
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// sameBody compares bodies as GitHub stores them (it normalizes line ends).
+func sameBody(a, b string) bool {
+	n := func(s string) string { return strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n")) }
+	return n(a) == n(b)
+}
+
+// findComment looks for a conversation comment with body by the token's
+// account, created since.
+func (c *Client) findComment(ctx context.Context, repo snapshot.Repo, number int, body string, since time.Time) (snapshot.Comment, bool, error) {
+	opt := &gogithub.IssueListCommentsOptions{Since: &since, ListOptions: gogithub.ListOptions{PerPage: 100}}
+	for {
+		cs, resp, err := c.rest.Issues.ListComments(ctx, repo.Owner, repo.Name, number, opt)
+		if err != nil {
+			return snapshot.Comment{}, false, err
+		}
+		for _, ic := range cs {
+			if sameBody(ic.GetBody(), body) {
+				return restComment(ic), true, nil
+			}
+		}
+		if resp.NextPage == 0 {
+			return snapshot.Comment{}, false, nil
+		}
+		opt.Page = resp.NextPage
+	}
+}
+
+// findReply looks for a reply with body to a review comment, created since.
+func (c *Client) findReply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string, since time.Time) (*gogithub.PullRequestComment, bool, error) {
+	opt := &gogithub.PullRequestListCommentsOptions{Since: since, ListOptions: gogithub.ListOptions{PerPage: 100}}
+	for {
+		cs, resp, err := c.rest.PullRequests.ListComments(ctx, repo.Owner, repo.Name, number, opt)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, rc := range cs {
+			if rc.GetInReplyTo() == inReplyTo && sameBody(rc.GetBody(), body) {
+				return rc, true, nil
+			}
+		}
+		if resp.NextPage == 0 {
+			return nil, false, nil
+		}
+		opt.Page = resp.NextPage
+	}
+}
+
+// findReview looks for a submitted review with body on the PR.
+func (c *Client) findReview(ctx context.Context, repo snapshot.Repo, number int, body string) (int64, bool, error) {
+	opt := &gogithub.ListOptions{PerPage: 100}
+	for {
+		rs, resp, err := c.rest.PullRequests.ListReviews(ctx, repo.Owner, repo.Name, number, opt)
+		if err != nil {
+			return 0, false, err
+		}
+		for _, r := range rs {
+			if sameBody(r.GetBody(), body) {
+				return r.GetID(), true, nil
+			}
+		}
+		if resp.NextPage == 0 {
+			return 0, false, nil
+		}
+		opt.Page = resp.NextPage
+	}
+}
