@@ -116,7 +116,7 @@ func submission(res review.Result) agentmd.Submission {
 func paths(files []diff.File) []string {
 	var out []string
 	for _, f := range files {
-		out = append(out, fmt.Sprintf("%s (%s)", f.Path(), f.Status))
+		out = append(out, fmt.Sprintf("%s (%s)", prompts.Path(f.Path()), f.Status))
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/detector"
@@ -101,8 +102,21 @@ func configFrom(getenv func(string) string) (config.Config, error) {
 
 // githubClient builds the GitHub client from the runner's variables.
 func githubClient(cfg config.Config, getenv func(string) string, log *Log) (*github.Client, error) {
-	return github.New(github.Options{Token: cfg.GitHubToken, APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
-		Warn: func(msg string) { log.Warningf("%s", msg) }})
+	opts := github.Options{Token: cfg.GitHubToken, APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
+		Warn: func(msg string) { log.Warningf("%s", msg) }}
+	// RMC_WRITE_INTERVAL overrides the pacing of writes (e.g. "0s" on a
+	// GitHub Enterprise Server without secondary rate limits).
+	if v := getenv("RMC_WRITE_INTERVAL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return nil, fmt.Errorf("RMC_WRITE_INTERVAL %q is not a duration (e.g. 1s, 0s)", v)
+		}
+		opts.WriteInterval = d
+		if d == 0 {
+			opts.WriteInterval = -1
+		}
+	}
+	return github.New(opts)
 }
 
 // Pipeline is one run over one PR.

@@ -137,8 +137,10 @@ func (r Report) Markdown(dry bool) string {
 // usage sums the model usage recorded for a task.
 func (r Report) usage(key string) llm.Usage {
 	var u llm.Usage
+	review := strings.HasPrefix(key, "review-")
 	for _, t := range r.Usage {
-		if t.Task == key {
+		// A review's model calls are labelled by pass and by fix check.
+		if t.Task == key || (review && (strings.HasPrefix(t.Task, "review-pass-") || strings.HasPrefix(t.Task, "verify-"))) {
 			u = u.Add(t.Usage)
 		}
 	}

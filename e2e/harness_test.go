@@ -159,6 +159,7 @@ func (w *world) run(name string, payload []byte) run {
 		"GITHUB_EVENT_NAME=" + name, "GITHUB_EVENT_PATH=" + eventPath,
 		"GITHUB_REPOSITORY=" + repoName, "GITHUB_WORKSPACE=" + ws,
 		"GITHUB_OUTPUT=" + outPath, "GITHUB_STEP_SUMMARY=" + summaryPath,
+		"RMC_WRITE_INTERVAL=0s", // the fake has no secondary rate limit; pacing is tested in package github
 	}
 	env = append(env, w.gh.Env()...)
 	for k, v := range inputs {

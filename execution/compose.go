@@ -9,6 +9,7 @@ import (
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
 )
 
 // composeReview builds the one review a run posts: a summary body (counts,
@@ -19,10 +20,18 @@ func (x *Executor) composeReview(rt *detector.ReviewTask, res review.Result, sc 
 	run := rmcoc.ReviewRun{HeadSHA: rt.HeadSHA, BaseSHA: x.Snap.PR.BaseSHA, FromSHA: sc.from, Mode: rt.Mode,
 		Findings: len(res.Findings), Blocking: res.Blocking(), CompletedAt: now}
 	for _, m := range rt.Requests {
-		run.RequestCommentIDs = append(run.RequestCommentIDs, rmcoc.ID(m.Ref.ID))
+		if m.Ref.Source == state.SourceReview {
+			run.RequestReviewIDs = append(run.RequestReviewIDs, rmcoc.ID(m.Ref.ID))
+		} else {
+			run.RequestCommentIDs = append(run.RequestCommentIDs, rmcoc.ID(m.Ref.ID))
+		}
 	}
 	for _, m := range rt.Dismissed {
-		run.DismissedRequestIDs = append(run.DismissedRequestIDs, rmcoc.ID(m.Ref.ID))
+		if m.Ref.Source == state.SourceReview {
+			run.DismissedReviewIDs = append(run.DismissedReviewIDs, rmcoc.ID(m.Ref.ID))
+		} else {
+			run.DismissedRequestIDs = append(run.DismissedRequestIDs, rmcoc.ID(m.Ref.ID))
+		}
 	}
 
 	var b strings.Builder
@@ -80,8 +89,10 @@ func (x *Executor) composeReview(rt *detector.ReviewTask, res review.Result, sc 
 		}
 		b.WriteString("\n</details>")
 	}
+	// Only an automatic review requests changes: a manual one informs, and
+	// under branch protection a changes-requested review would block merging.
 	event := "COMMENT"
-	if blocking > 0 {
+	if blocking > 0 && rt.Mode == rmcoc.ModeAuto {
 		event = "REQUEST_CHANGES"
 	}
 	return snapshot.NewReview{CommitSHA: rt.HeadSHA, Event: event, Body: x.compose(b.String(), run), Comments: comments}

@@ -36,7 +36,7 @@ func SystemPrompt(snap snapshot.Snapshot, files []snapshot.ChangedFile, rules Ru
 			in.FilesTruncated = true
 			break
 		}
-		in.Files = append(in.Files, fmt.Sprintf("%s (%s, +%d -%d)", f.Path, f.Status, f.Additions, f.Deletions))
+		in.Files = append(in.Files, fmt.Sprintf("%s (%s, +%d -%d)", prompts.Path(f.Path), f.Status, f.Additions, f.Deletions))
 	}
 	return prompts.Render("system", in)
 }

@@ -63,6 +63,11 @@ func conversation(snap snapshot.Snapshot, bot snapshot.Actor, m *state.Mention) 
 	for i := len(turns) - 1; i >= 0; i-- {
 		total += len(turns[i].Body)
 		if total > maxConversation {
+			if i == len(turns)-1 { // the newest turn alone is too long: keep its end
+				t := turns[i]
+				t.Body = "(start omitted) " + t.Body[len(t.Body)-maxConversation:]
+				return append([]Turn{{Source: "note", Body: fmt.Sprintf("(%d earlier messages omitted)", i)}}, t)
+			}
 			return append([]Turn{{Source: "note", Body: fmt.Sprintf("(%d earlier messages omitted)", i+1)}}, turns[i+1:]...)
 		}
 	}

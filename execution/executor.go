@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/review-my-code-bot/rmc/detector"
@@ -204,6 +205,9 @@ func (x *Executor) compose(text string, blocks ...rmcoc.Block) string {
 	for _, b := range blocks {
 		tail += "\n\n" + rmcoc.Render(b)
 	}
+	// Blocks hold model-written text too (titles, reasons): redact them as
+	// well. A redaction keeps the JSON valid ("[REDACTED]" has no quote).
+	tail = sanitize.Redact(tail, x.Secrets...)
 	clean := sanitize.Redact(rmcoc.Defang(text), x.Secrets...)
 	room := sanitize.MaxBody - len([]rune(tail))
 	return sanitize.Fit(clean, room) + tail
@@ -225,8 +229,11 @@ func (x *Executor) recordTrigger(ctx context.Context, trig rmcoc.AutoReviewTrigg
 // automatic review (seed 004), once: the block makes it idempotent.
 func (x *Executor) explainDismissal(ctx context.Context, ref state.Ref) error {
 	now := x.now()
-	body := x.compose(fmt.Sprintf("ℹ️ This review request (comment %d) was dismissed because an automatic review of this pull request ran and covered it. Its findings are in the review above.", ref.ID),
-		rmcoc.ManualReview{RequestCommentID: rmcoc.ID(ref.ID), Status: rmcoc.ManualDismissed, DismissedBy: "auto-pr-review", CompletedAt: &now})
+	block := rmcoc.ManualReview{RequestCommentID: rmcoc.ID(ref.ID), Status: rmcoc.ManualDismissed, DismissedBy: "auto-pr-review", CompletedAt: &now}
+	if ref.Source == state.SourceReview {
+		block.Source = rmcoc.SourceReview
+	}
+	body := x.compose(fmt.Sprintf("ℹ️ This review request (%s %d) was dismissed because an automatic review of this pull request ran and covered it. Its findings are in the review above.", strings.ReplaceAll(string(ref.Source), "-", " "), ref.ID), block)
 	_, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), body)
 	return err
 }

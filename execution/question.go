@@ -135,6 +135,8 @@ func failureMessage(err error) string {
 		return "the model endpoint is unavailable."
 	case errors.Is(err, context.DeadlineExceeded):
 		return "the run's time limit (`review_timeout_minutes`) ran out."
+	case errors.Is(err, llm.ErrRejected):
+		return "the model endpoint rejected the request. A maintainer should check the `model` and `llm_base_url` inputs; a very large pull request can also exceed the model's context."
 	case errors.Is(err, llm.ErrBadResponse), errors.Is(err, llm.ErrToolRounds):
 		return "the model's answer could not be used."
 	case apiSays(err, ""):

@@ -17,6 +17,7 @@ import (
 	gogithub "github.com/google/go-github/v62/github"
 	"github.com/shurcooL/githubv4"
 	"golang.org/x/oauth2"
+	"golang.org/x/time/rate"
 )
 
 // Options configure a Client. The URLs default to github.com's.
@@ -30,6 +31,10 @@ type Options struct {
 	Transport http.RoundTripper
 	Retry     RetryPolicy
 	Timeout   time.Duration // per request; default 2 minutes
+	// WriteInterval is the least time between writes after a burst of
+	// WriteBurst (defaults 1s and 5); negative disables pacing.
+	WriteInterval time.Duration
+	WriteBurst    int
 	// Warn receives one line per retry or rate-limit wait, for the log.
 	Warn func(msg string)
 }
@@ -69,6 +74,13 @@ func New(opts Options) (*Client, error) {
 	}
 	policy := opts.Retry.withDefaults()
 	rt := &retryTransport{next: transport, policy: policy, counts: counts, warn: opts.Warn, timeout: firstDuration(opts.Timeout, 2*time.Minute)}
+	if opts.WriteInterval >= 0 {
+		burst := opts.WriteBurst
+		if burst <= 0 {
+			burst = 5
+		}
+		rt.writes = rate.NewLimiter(rate.Every(firstDuration(opts.WriteInterval, time.Second)), burst)
+	}
 	hc := &http.Client{Transport: &oauth2.Transport{
 		Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: opts.Token}),
 		Base:   rt,

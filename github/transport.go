@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // RetryPolicy says how hard to try. GitHub documents that a 403 or 429 with
@@ -53,6 +55,9 @@ type retryTransport struct {
 	counts  *counter
 	warn    func(string)
 	timeout time.Duration // per attempt
+	// writes paces mutations: GitHub asks integrations making many writes
+	// to leave at least a second between them (secondary rate limits).
+	writes *rate.Limiter
 }
 
 // cancelBody ends an attempt's deadline when its body is closed.
@@ -106,6 +111,11 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		body = b
 	}
 	write := isWrite(r, body)
+	if write && t.writes != nil {
+		if err := t.writes.Wait(r.Context()); err != nil {
+			return nil, fmt.Errorf("waiting to pace writes: %w", err)
+		}
+	}
 	// A repeatable write retries like a read; a create does not, since its
 	// lost response may hide an applied write (the adapter checks first).
 	retryable := !write || idempotent(r, body)

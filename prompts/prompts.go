@@ -8,15 +8,20 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"text/template"
+	"unicode"
 )
 
 //go:embed templates/*.tmpl
 var files embed.FS
 
-var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
-	"data": Data,
+var tmpl = template.Must(template.New("").Option("missingkey=error").Funcs(template.FuncMap{
+	"data":  Data,
+	"path":  Path,
+	"lines": func(xs []string) string { return strings.Join(xs, "\n") },
 }).ParseFS(files, "templates/*.tmpl"))
 
 // Render executes the named template (file name without .tmpl).
@@ -41,12 +46,29 @@ func MustRender(name string, v any) string {
 // closing tag cannot appear inside: any "</untrusted" in the text is broken up,
 // so text cannot close its fence early and speak as instructions.
 func Data(source, text string) string {
-	text = strings.ReplaceAll(text, "</untrusted", "<\u200b/untrusted")
-	text = strings.ReplaceAll(text, "<untrusted", "<\u200buntrusted")
+	text = fenceTag.ReplaceAllString(text, "<\u200b$1")
 	return fmt.Sprintf("<untrusted source=%q>\n%s\n</untrusted>", escapeAttr(source), text)
 }
 
+// fenceTag finds anything that could open or close a fence, in any case.
+var fenceTag = regexp.MustCompile(`(?i)<(\s*/?\s*untrusted)`)
+
+// escapeAttr keeps a label (which may hold a file path someone chose) on
+// one line and unable to open or close a fence.
 func escapeAttr(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	return strings.ReplaceAll(s, `"`, "'")
+	s = strings.NewReplacer("\n", " ", "\r", " ", `"`, "'", "<", "‹", ">", "›").Replace(s)
+	return s
+}
+
+// Path renders a file path for instructions. Git allows any byte but NUL in
+// a path, newlines included, so a path someone chose is quoted (Go syntax)
+// whenever it holds anything but plain printable characters: it can never
+// add a line to the instructions.
+func Path(p string) string {
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f || r == '<' || r == '>' || r == '`' || !unicode.IsPrint(r) {
+			return strconv.Quote(p)
+		}
+	}
+	return p
 }

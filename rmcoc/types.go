@@ -176,10 +176,14 @@ type ReviewRun struct {
 	RequestCommentIDs []ID   `json:"request_comment_ids,omitempty"`
 	// DismissedRequestIDs are manual requests this automatic review made
 	// redundant; each gets an explanation reply (a ManualReview block).
-	DismissedRequestIDs []ID      `json:"dismissed_request_ids,omitempty"`
-	Findings            int       `json:"findings"`
-	Blocking            int       `json:"blocking"`
-	CompletedAt         time.Time `json:"completed_at"`
+	DismissedRequestIDs []ID `json:"dismissed_request_ids,omitempty"`
+	// RequestReviewIDs and DismissedReviewIDs are the same for requests
+	// made in a review's body (review ids are a separate id space).
+	RequestReviewIDs   []ID      `json:"request_review_ids,omitempty"`
+	DismissedReviewIDs []ID      `json:"dismissed_review_ids,omitempty"`
+	Findings           int       `json:"findings"`
+	Blocking           int       `json:"blocking"`
+	CompletedAt        time.Time `json:"completed_at"`
 }
 
 // AgentNotice records that the PR's coding agent was told about a review.

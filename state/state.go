@@ -298,12 +298,21 @@ func (d *deriver) review(run rmcoc.ReviewRun, reviewID int64, at time.Time) {
 		d.handled[Ref{SourceIssueComment, int64(id)}] = HandledReviewed
 		d.reviewedBy[Ref{SourceIssueComment, int64(id)}] = run
 	}
-	for _, id := range run.DismissedRequestIDs {
-		ref := Ref{SourceIssueComment, int64(id)}
+	for _, id := range run.RequestReviewIDs {
+		d.handled[Ref{SourceReview, int64(id)}] = HandledReviewed
+		d.reviewedBy[Ref{SourceReview, int64(id)}] = run
+	}
+	dismiss := func(ref Ref) {
 		if d.handled[ref] == "" {
 			d.handled[ref] = HandledDismissed
 		}
 		d.dismissed[ref] = true
+	}
+	for _, id := range run.DismissedRequestIDs {
+		dismiss(Ref{SourceIssueComment, int64(id)})
+	}
+	for _, id := range run.DismissedReviewIDs {
+		dismiss(Ref{SourceReview, int64(id)})
 	}
 }
 

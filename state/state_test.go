@@ -467,7 +467,7 @@ func TestDerive(t *testing.T) {
 				p.comment(101, botAuthor, with("⚠️", rmcoc.TaskError{TaskKey: "review-auto-aaaaaaa", Message: "x"}))
 				p.comment(102, botAuthor, with("⚠️", rmcoc.TaskError{TaskKey: "review-auto-aaaaaaa", Message: "x", Attempts: 3}))
 				p.review(103, botAuthor, with("⚠️", rmcoc.TaskError{TaskKey: "question-issue-comment-9", Message: "x", Attempts: 1}))
-				p.comment(104, botAuthor, with("told @claude", rmcoc.AgentNotice{ReviewID: 900, Handle: "@claude"}))
+				p.comment(104, botAuthor, with("told the agent", rmcoc.AgentNotice{ReviewID: 900, Handle: "@coding-agent"}))
 			},
 			want: []string{
 				"failures question-issue-comment-9=1",

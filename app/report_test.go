@@ -1,0 +1,330 @@
+package app_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/app"
+	"github.com/review-my-code-bot/rmc/detector"
+	"github.com/review-my-code-bot/rmc/event"
+	"github.com/review-my-code-bot/rmc/execution"
+	"github.com/review-my-code-bot/rmc/github"
+	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func assertGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatalf("write %s: %v", path, err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read %s (run go test -update to create it): %v", path, err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (run go test -update and review the diff)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
+	}
+}
+
+const head = "1234567890abcdef1234567890abcdef12345678"
+
+var (
+	alice = snapshot.NewActor("alice", "User")
+	bot   = snapshot.NewActor("github-actions[bot]", "")
+)
+
+func baseReport() app.Report {
+	return app.Report{
+		Repo:  snapshot.Repo{Owner: "o", Name: "r"},
+		Event: event.Event{Name: event.IssueComment, Action: "created", Repo: "o/r", PRNumber: 7},
+		PR: snapshot.PullRequest{Number: 7, Title: "Cache <b>all</b> the | lookups", URL: "https://github.com/o/r/pull/7", HeadSHA: head,
+			Author: alice, State: "OPEN"},
+		Bot:      bot,
+		Counts:   github.Counts{Reads: 4, Writes: 0, GraphQLCost: 2},
+		Comments: 12,
+		Threads:  3,
+	}
+}
+
+// Tasks as detector.Build writes them.
+var (
+	disputeTask = detector.Task{Kind: detector.Dispute, Key: "dispute-305", Reason: "1 unanswered developer reply on a finding"}
+	// A reason holds people's text: a path with a pipe, a login.
+	questionTask = detector.Task{Kind: detector.Question, Key: "question-review-comment-205",
+		Reason: "unanswered question by @alice in a review thread on src/a|b<x>.go:42"}
+	reviewTask = detector.Task{Kind: detector.Review, Key: "review-auto-1234567", Reason: "pull_request synchronize: automatic review of 1234567 (gates the merge)",
+		Review: &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head}}
+	manualTask = detector.Task{Kind: detector.Review, Key: "review-manual-1234567", Reason: "manual review requested by @alice (informational: does not gate the merge)",
+		Review: &detector.ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: head}}
+)
+
+func openBlocking() state.State {
+	return state.State{Bot: bot, Findings: []state.Finding{
+		{Block: rmcoc.Finding{ID: "f-1", Blocking: true}, Status: rmcoc.FindingOpen},
+		{Block: rmcoc.Finding{ID: "f-2", Blocking: false}, Status: rmcoc.FindingOpen},
+		{Block: rmcoc.Finding{ID: "f-3", Blocking: true}, Status: rmcoc.FindingDisputed},
+		{Block: rmcoc.Finding{ID: "f-4", Blocking: true}, Status: rmcoc.FindingResolved},
+	}}
+}
+
+func reports() map[string]struct {
+	report app.Report
+	dry    bool
+} {
+	cases := map[string]struct {
+		report app.Report
+		dry    bool
+	}{}
+
+	r := baseReport()
+	r.Event = event.Event{Name: event.PullRequest, Action: "synchronize", Repo: "o/r", PRNumber: 7, HeadSHA: head}
+	cases["dry_nothing_pending"] = struct {
+		report app.Report
+		dry    bool
+	}{r, true}
+
+	r = baseReport()
+	r.State = openBlocking()
+	r.State.Notices = []string{
+		"ignored 1 rmcoc block(s) in comment 5 by @mallory: only the bot's own blocks count",
+		"skipped a malformed rmcoc block in comment 9: rmcoc block at line 3: unknown type \"<img src=x>\"",
+	}
+	r.Plan = detector.Plan{
+		Tasks:         []detector.Task{disputeTask, questionTask, reviewTask},
+		RecordTrigger: &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: "synchronize"},
+		Explain:       []state.Ref{{Source: state.SourceIssueComment, ID: 55}},
+		Skipped: []detector.Skip{{What: "question by @bob", Why: "failed 3 times already; not retried automatically (mention the bot again to retry)"},
+			{What: "automatic review", Why: "the pull request is a draft | <wip>"}},
+	}
+	cases["dry_planned_gate"] = struct {
+		report app.Report
+		dry    bool
+	}{r, true}
+
+	r = baseReport()
+	r.State = openBlocking()
+	r.Plan = detector.Plan{Tasks: []detector.Task{questionTask, reviewTask}}
+	r.Result = &execution.Result{Outcomes: []execution.Outcome{
+		{Task: questionTask, Note: "answered @alice (1200 prompt tokens, 1000 cached)", URL: "https://github.com/o/r/pull/7#discussion_r9001",
+			Usage: llm.Usage{Requests: 2, PromptTokens: 1200, CachedTokens: 1000, CompletionTokens: 80}},
+		{Task: reviewTask, Err: fmt.Errorf("review pass 2 (structure), chunk 1 of 1: %w", &llm.Error{Kind: llm.ErrUnavailable, Status: 503, Attempts: 4, Detail: "upstream | down"})},
+	}}
+	r.Usage = []llm.TaskUsage{
+		{Task: questionTask.Key, Usage: llm.Usage{Requests: 1, PromptTokens: 700, CachedTokens: 600, CompletionTokens: 50}},
+		{Task: reviewTask.Key, Usage: llm.Usage{Requests: 1, PromptTokens: 3000, CachedTokens: 0, CompletionTokens: 10}},
+		{Task: questionTask.Key, Usage: llm.Usage{Requests: 1, PromptTokens: 500, CachedTokens: 400, CompletionTokens: 30}},
+	}
+	r.Total = llm.Usage{Requests: 3, PromptTokens: 4200, CachedTokens: 1000, CompletionTokens: 90}
+	r.Counts = github.Counts{Reads: 6, Writes: 3, GraphQLCost: 3}
+	r.Gate = &app.Outcome{Gated: true, ReviewStatus: "failed", BlockingIssues: 2, TasksExecuted: 1}
+	cases["executed_failed_and_done_gated"] = struct {
+		report app.Report
+		dry    bool
+	}{r, false}
+
+	r = baseReport()
+	r.Plan = detector.Plan{Tasks: []detector.Task{manualTask}}
+	r.Result = &execution.Result{Outcomes: []execution.Outcome{
+		{Task: manualTask, Findings: 2, Blocking: 1, ReviewID: 9002, Note: "posted review 9002: 2 finding(s), 1 blocking (full review)"},
+	}}
+	r.Usage = []llm.TaskUsage{{Task: "review-pass-1", Usage: llm.Usage{Requests: 1, PromptTokens: 100}}}
+	r.Total = llm.Usage{Requests: 3, PromptTokens: 300, CachedTokens: 0, CompletionTokens: 20}
+	r.Gate = &app.Outcome{Gated: false, ReviewStatus: "blocking", IssuesFound: 2, BlockingIssues: 1, TasksExecuted: 1}
+	cases["executed_manual_blocking_not_gated"] = struct {
+		report app.Report
+		dry    bool
+	}{r, false}
+
+	r = baseReport()
+	r.State = openBlocking() // before the run; the gate after it is what counts
+	r.Plan = detector.Plan{Tasks: []detector.Task{disputeTask}}
+	r.Result = &execution.Result{Outcomes: []execution.Outcome{{Task: disputeTask, Note: "dispute from @alice: concession (RESOLVED)"}}}
+	r.Gate = &app.Outcome{ReviewStatus: "skipped", TasksExecuted: 1}
+	cases["executed_green_no_usage"] = struct {
+		report app.Report
+		dry    bool
+	}{r, false}
+	return cases
+}
+
+func TestReportMarkdown(t *testing.T) {
+	t.Parallel()
+	for name, tc := range reports() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			md := tc.report.Markdown(tc.dry)
+			assertGolden(t, "report_"+name+".golden", md)
+
+			title := "## review-my-code-bot\n\n"
+			if tc.dry {
+				title = "## review-my-code-bot — dry run (nothing was written)\n\n"
+			}
+			if !strings.HasPrefix(md, title) {
+				t.Errorf("summary does not start with %q", title)
+			}
+			if strings.Contains(md, "<b>") || strings.Contains(md, "<img") || strings.Contains(md, "<wip>") || strings.Contains(md, "<x>") {
+				t.Errorf("people's text reaches the summary as HTML:\n%s", md)
+			}
+			// Every table row has as many cells as its header.
+			var cols int
+			for _, line := range strings.Split(md, "\n") {
+				if !strings.HasPrefix(line, "|") {
+					cols = 0
+					continue
+				}
+				n := strings.Count(strings.ReplaceAll(line, `\|`, ""), "|")
+				if cols == 0 {
+					cols = n
+				} else if n != cols {
+					t.Errorf("table row has %d separators, header %d: %s", n, cols, line)
+				}
+			}
+		})
+	}
+}
+
+func TestReportMarkdownGateLines(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		gate     *app.Outcome
+		plan     detector.Plan
+		before   bool // an open blocking finding before the run
+		want     string
+		excluded []string
+	}{
+		"gated run fails the job": {
+			gate: &app.Outcome{Gated: true, BlockingIssues: 3},
+			want: "🔴 **Merge gate: 3 open blocking finding(s)** — this automatic review fails the job.\n\n",
+		},
+		"ungated run only shows the status": {
+			gate: &app.Outcome{BlockingIssues: 1},
+			want: "🔴 **Merge gate: 1 open blocking finding(s)** — shown on the `rmc/merge-gate` status; this run does not fail the job.\n\n",
+		},
+		"green": {
+			gate:     &app.Outcome{Gated: true},
+			before:   true,
+			want:     "🟢 **Merge gate: no open blocking findings.**\n\n",
+			excluded: []string{"before this run"},
+		},
+		"dry run of a gating review": {
+			plan: detector.Plan{Tasks: []detector.Task{reviewTask}},
+			want: "🚦 This run's review **gates the merge**: blocking findings fail the job.\n\n",
+		},
+		"dry run of a manual review says nothing about the gate": {
+			plan:     detector.Plan{Tasks: []detector.Task{manualTask}},
+			excluded: []string{"Merge gate", "gates the merge", "🔴"},
+		},
+		"dry run with findings already blocking": {
+			plan:     detector.Plan{Tasks: []detector.Task{manualTask}},
+			before:   true,
+			want:     "🔴 2 open blocking finding(s) on the PR before this run.\n\n",
+			excluded: []string{"Merge gate"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r := baseReport()
+			r.Plan, r.Gate = tc.plan, tc.gate
+			if tc.before {
+				r.State = openBlocking()
+			}
+			if tc.gate != nil {
+				r.Result = &execution.Result{}
+			}
+			md := r.Markdown(tc.gate == nil)
+			if tc.want != "" && !strings.Contains(md, tc.want) {
+				t.Errorf("summary lacks %q:\n%s", tc.want, md)
+			}
+			for _, s := range tc.excluded {
+				if strings.Contains(md, s) {
+					t.Errorf("summary contains %q:\n%s", s, md)
+				}
+			}
+		})
+	}
+}
+
+func TestReportLogLines(t *testing.T) {
+	t.Parallel()
+	cases := reports()
+	tests := map[string][]string{
+		"dry_nothing_pending": {
+			"trigger pull_request.synchronize on o/r#7 (head 1234567, bot @github-actions[bot])",
+			"read 12 comments, 3 review threads in 4 requests (GraphQL cost 2)",
+			"nothing pending",
+		},
+		"dry_planned_gate": {
+			"trigger issue_comment.created on o/r#7 (head 1234567, bot @github-actions[bot])",
+			"read 12 comments, 3 review threads in 4 requests (GraphQL cost 2)",
+			"record: automatic review requested for 1234567",
+			"task 1 [dispute] dispute-305: 1 unanswered developer reply on a finding",
+			"task 2 [question] question-review-comment-205: unanswered question by @alice in a review thread on src/a|b<x>.go:42",
+			"task 3 [review] review-auto-1234567: pull_request synchronize: automatic review of 1234567 (gates the merge)",
+			"explain: manual request issue-comment-55 was dismissed by an automatic review; post the reply",
+			"skip question by @bob: failed 3 times already; not retried automatically (mention the bot again to retry)",
+			"skip automatic review: the pull request is a draft | <wip>",
+		},
+	}
+	for name, want := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got := cases[name].report.LogLines()
+			if !slices.Equal(got, want) {
+				t.Errorf("LogLines:\n got:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+			}
+		})
+	}
+}
+
+// TestReportWorkflowDispatchTrigger: an event without an action is named
+// by itself.
+func TestReportWorkflowDispatchTrigger(t *testing.T) {
+	t.Parallel()
+	r := baseReport()
+	r.Event = event.Event{Name: event.WorkflowDispatch, Repo: "o/r", PRNumber: 7}
+	if got, want := r.LogLines()[0], "trigger workflow_dispatch on o/r#7 (head 1234567, bot @github-actions[bot])"; got != want {
+		t.Errorf("first line = %q, want %q", got, want)
+	}
+	if md := r.Markdown(true); !strings.Contains(md, "**workflow_dispatch** on [o/r#7](https://github.com/o/r/pull/7)") {
+		t.Errorf("summary does not name the trigger:\n%s", md)
+	}
+}
+
+// TestReportReviewTokens: a review's model calls are labelled by the review
+// engine ("review-pass-1", …), not by the task key; the summary must still
+// show what the review spent.
+func TestReportReviewTokens(t *testing.T) {
+	t.Parallel()
+	r := baseReport()
+	r.Plan = detector.Plan{Tasks: []detector.Task{reviewTask}}
+	r.Result = &execution.Result{Outcomes: []execution.Outcome{{Task: reviewTask, Note: "posted review 9002: 0 finding(s), 0 blocking (full review)"}}}
+	r.Usage = []llm.TaskUsage{ // as llm.Session records a review
+		{Task: "review-pass-1", Usage: llm.Usage{Requests: 1, PromptTokens: 3000, CompletionTokens: 40}},
+		{Task: "review-pass-2", Usage: llm.Usage{Requests: 1, PromptTokens: 3100, CachedTokens: 2900, CompletionTokens: 30}},
+		{Task: "review-pass-3", Usage: llm.Usage{Requests: 1, PromptTokens: 3200, CachedTokens: 3000, CompletionTokens: 20}},
+	}
+	r.Total = llm.Usage{Requests: 3, PromptTokens: 9300, CachedTokens: 5900, CompletionTokens: 90}
+	r.Gate = &app.Outcome{Gated: true}
+	md := r.Markdown(false)
+	if !strings.Contains(md, "| 9300 / 5900 / 90 |") {
+		t.Errorf("the review row does not show the review's tokens:\n%s", md)
+	}
+}
