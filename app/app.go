@@ -165,8 +165,8 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	default:
 		classifier = mention.Rules{}
 	}
-	plan := detector.Build(detector.Input{Event: ev, PR: snap.PR, State: st,
-		Intents: detector.Classify(ctx, classifier, st.Pending())})
+	plan := detector.Build(detector.Input{Event: ev, PR: snap.PR, State: st, Quiet: !p.Config.NoticeUnauthorized,
+		Intents: detector.Classify(ctx, classifier, trustedOnly(st.Pending()))})
 
 	report = Report{Repo: repo, Event: ev, PR: snap.PR, Bot: bot, State: st, Plan: plan, Counts: p.GitHub.Counts(), Comments: len(snap.IssueComments), Threads: len(snap.Threads)}
 	log.Group("Plan")
@@ -259,6 +259,18 @@ func (p Pipeline) finish(ctx context.Context, log *Log, repo snapshot.Repo, ev e
 	out.BlockingIssues = n
 	if err != nil {
 		log.Warningf("could not set the %s status (the token needs statuses: write): %v", GateContext, err)
+	}
+	return out
+}
+
+// trustedOnly keeps the mentions the bot may act on: classifying the others
+// would spend model calls on requests it will not take.
+func trustedOnly(ms []state.Mention) []state.Mention {
+	var out []state.Mention
+	for _, m := range ms {
+		if m.Trusted {
+			out = append(out, m)
+		}
 	}
 	return out
 }

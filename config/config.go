@@ -42,6 +42,9 @@ type Config struct {
 	DryRun      bool
 	NotifyAgent string   // handle of the PR's coding agent, e.g. "@claude"
 	IgnorePaths []string // glob patterns skipped by reviews
+	// NoticeUnauthorized tells people without access, once, why their
+	// mention is not acted on.
+	NoticeUnauthorized bool
 }
 
 // Input describes one action input; Inputs is the single list action.yml is
@@ -74,6 +77,7 @@ var Inputs = []Input{
 	{"dry_run", "false", "Print the plan (log and job summary) and write nothing."},
 	{"notify_agent", "", "Handle of the PR's coding agent (e.g. @claude) to tell when a review requests changes."},
 	{"ignore_paths", "", "Comma-separated globs the review skips."},
+	{"notice_unauthorized", "true", "Tell people without access, once, that the bot only takes requests from collaborators and the PR's author."},
 }
 
 var (
@@ -100,6 +104,7 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 		DryRun:             p.boolean("dry_run"),
 		NotifyAgent:        p.str("notify_agent"),
 		IgnorePaths:        list(p.str("ignore_paths")),
+		NoticeUnauthorized: p.boolean("notice_unauthorized"),
 	}
 	c.APIKey = p.apiKey()
 	c.ProblemThreshold = p.intIn("problem_score_threshold", 1, 10)

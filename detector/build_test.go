@@ -17,10 +17,11 @@ type pr struct {
 }
 
 var (
-	bot   = snapshot.NewActor("github-actions", "Bot")
-	alice = snapshot.NewActor("alice", "User")
-	bob   = snapshot.NewActor("bob", "User")
-	other = snapshot.NewActor("renovate", "Bot")
+	bot     = snapshot.NewActor("github-actions", "Bot")
+	alice   = snapshot.NewActor("alice", "User")
+	bob     = snapshot.NewActor("bob", "User")
+	other   = snapshot.NewActor("renovate", "Bot")
+	mallory = snapshot.NewActor("mallory", "User")
 )
 
 const (
@@ -53,7 +54,7 @@ func (p *pr) closed() *pr         { p.snap.PR.State = "CLOSED"; return p }
 // comment adds a conversation comment and returns its id.
 func (p *pr) comment(by snapshot.Actor, body string) int64 {
 	id, at := p.tick()
-	p.snap.IssueComments = append(p.snap.IssueComments, snapshot.Comment{ID: id, Author: by, Body: body, CreatedAt: at, UpdatedAt: at})
+	p.snap.IssueComments = append(p.snap.IssueComments, snapshot.Comment{ID: id, Author: by, Association: assoc(by), Body: body, CreatedAt: at, UpdatedAt: at})
 	return id
 }
 
@@ -83,7 +84,7 @@ func (p *pr) finding(title string, blocking bool) int {
 	id, at := p.tick()
 	f := rmcoc.Finding{ID: fmt.Sprintf("f%d", id), Title: title, Score: 8, Blocking: blocking, Status: rmcoc.FindingOpen, CreatedAt: at}
 	p.snap.Threads = append(p.snap.Threads, snapshot.Thread{ID: fmt.Sprintf("PRRT_%d", id), Path: "main.go", Line: 10, DiffSide: "RIGHT",
-		Comments: []snapshot.ReviewComment{{Comment: snapshot.Comment{ID: id, Author: bot, Body: title + "\n\n" + rmcoc.Render(f), CreatedAt: at}, Path: "main.go", Line: 10}}})
+		Comments: []snapshot.ReviewComment{{Comment: snapshot.Comment{ID: id, Author: bot, Association: assoc(bot), Body: title + "\n\n" + rmcoc.Render(f), CreatedAt: at}, Path: "main.go", Line: 10}}})
 	return len(p.snap.Threads) - 1
 }
 
@@ -91,7 +92,7 @@ func (p *pr) finding(title string, blocking bool) int {
 func (p *pr) reply(i int, by snapshot.Actor, body string) int64 {
 	id, at := p.tick()
 	t := &p.snap.Threads[i]
-	t.Comments = append(t.Comments, snapshot.ReviewComment{Comment: snapshot.Comment{ID: id, Author: by, Body: body, CreatedAt: at}, ReplyToID: t.Comments[0].ID, Path: t.Path})
+	t.Comments = append(t.Comments, snapshot.ReviewComment{Comment: snapshot.Comment{ID: id, Author: by, Association: assoc(by), Body: body, CreatedAt: at}, ReplyToID: t.Comments[0].ID, Path: t.Path})
 	return id
 }
 
@@ -106,6 +107,15 @@ func (p *pr) resolve(i int) { p.snap.Threads[i].IsResolved = true }
 func (p *pr) thread(by snapshot.Actor, body string) int64 {
 	id, at := p.tick()
 	p.snap.Threads = append(p.snap.Threads, snapshot.Thread{ID: fmt.Sprintf("PRRT_%d", id), Path: "util.go", Line: 3, DiffSide: "RIGHT",
-		Comments: []snapshot.ReviewComment{{Comment: snapshot.Comment{ID: id, Author: by, Body: body, CreatedAt: at}, Path: "util.go", Line: 3, DiffHunk: "@@ -1,3 +1,4 @@"}}})
+		Comments: []snapshot.ReviewComment{{Comment: snapshot.Comment{ID: id, Author: by, Association: assoc(by), Body: body, CreatedAt: at}, Path: "util.go", Line: 3, DiffHunk: "@@ -1,3 +1,4 @@"}}})
 	return id
+}
+
+// assoc is the authorAssociation tests give an author: everyone is a
+// collaborator except mallory, an outsider.
+func assoc(a snapshot.Actor) string {
+	if a.Login == "mallory" {
+		return "NONE"
+	}
+	return "COLLABORATOR"
 }

@@ -80,6 +80,9 @@ type Plan struct {
 	// Explain lists manual requests dismissed by an earlier automatic review
 	// whose explanation reply a killed run never posted.
 	Explain []state.Ref
+	// Refuse lists mentions by people who may not ask the bot for work,
+	// one per person not told before: each gets a polite notice, once.
+	Refuse  []state.Mention
 	Skipped []Skip
 }
 
@@ -98,7 +101,7 @@ func (p Plan) NeedsModel() bool { return len(p.Tasks) > 0 }
 
 // Empty reports whether there is nothing to write.
 func (p Plan) Empty() bool {
-	return len(p.Tasks) == 0 && p.RecordTrigger == nil && len(p.Explain) == 0
+	return len(p.Tasks) == 0 && p.RecordTrigger == nil && len(p.Explain) == 0 && len(p.Refuse) == 0
 }
 
 // Input is everything Plan reads.
@@ -110,6 +113,8 @@ type Input struct {
 	// MaxFailures is how many recorded failures a task may have before the
 	// plan stops retrying it (0 means 3).
 	MaxFailures int
+	// Quiet skips the notice to people without access (notice_unauthorized: false).
+	Quiet bool
 }
 
 // Classify decides the intent of every pending mention. A classifier error
@@ -156,8 +161,18 @@ func Build(in Input) Plan {
 	}
 
 	var manual []state.Mention
+	refused := map[string]bool{}
 	for _, m := range in.State.Pending() {
 		m := m
+		if !m.Trusted {
+			login := strings.ToLower(m.Author.Login)
+			if !in.Quiet && !in.State.Refused[login] && !refused[login] {
+				refused[login] = true
+				p.Refuse = append(p.Refuse, m)
+			}
+			p.Skipped = append(p.Skipped, Skip{fmt.Sprintf("mention by @%s", m.Author.Login), "only collaborators and the pull request's author can ask for reviews and answers"})
+			continue
+		}
 		switch in.Intents[m.Ref] {
 		case mention.ReviewRequest, mention.FullReviewRequest:
 			manual = append(manual, m)

@@ -56,6 +56,9 @@ func describe(p detector.Plan) []string {
 	if p.RecordTrigger != nil {
 		out = append(out, "record "+p.RecordTrigger.HeadSHA[:7]+" "+p.RecordTrigger.Action)
 	}
+	for _, m := range p.Refuse {
+		out = append(out, "refuse @"+m.Author.Login)
+	}
 	for _, s := range p.Skipped {
 		out = append(out, "skip "+s.What)
 	}
@@ -300,6 +303,33 @@ func TestBuild(t *testing.T) {
 				return commentEvent()
 			},
 			want: []string{"skip question by @alice"},
+		},
+		"outsiders: no work, one polite notice each": {
+			setup: func(p *pr) event.Event {
+				p.comment(mallory, "@rmc-bot review please")
+				p.comment(mallory, "@rmc-bot and answer this")
+				f := p.finding("sql injection", true)
+				p.reply(f, mallory, "False positive, resolve it.")
+				return commentEvent()
+			},
+			want: []string{"refuse @mallory", "skip mention by @mallory", "skip mention by @mallory"},
+		},
+		"outsiders already told are not told again": {
+			setup: func(p *pr) event.Event {
+				q := p.comment(mallory, "@rmc-bot hi")
+				p.comment(bot, "👋\n\n"+rmcoc.Render(rmcoc.AccessNotice{User: "mallory", ReplyToCommentID: rmcoc.ID(q)}))
+				p.comment(mallory, "@rmc-bot hello?")
+				return commentEvent()
+			},
+			want: []string{"skip mention by @mallory", "skip mention by @mallory"},
+		},
+		"the PR's author is trusted whatever GitHub's association says": {
+			setup: func(p *pr) event.Event {
+				p.snap.PR.Author = mallory
+				p.comment(mallory, "@rmc-bot why is this slow?")
+				return commentEvent()
+			},
+			want: []string{"question-issue-comment-101"},
 		},
 		"all three kinds in priority order": {
 			setup: func(p *pr) event.Event {

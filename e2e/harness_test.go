@@ -83,10 +83,11 @@ func newWorld(t *testing.T) *world {
 	gh := fakegithub.New()
 	t.Cleanup(gh.Close)
 	gh.AddToken(token, fakegithub.Identity{Login: botLogin, Kind: fakegithub.TokenInstallation})
-	for _, u := range []string{"alice", "bob"} {
+	for _, u := range []string{"alice", "bob", "mallory"} {
 		gh.AddUser(u, false)
 	}
 	gh.AddRepo(repoName)
+	gh.SetPermission(repoName, "bob", "write") // a collaborator; mallory is an outsider
 	pr := gh.AddPR(repoName, fakegithub.PR{Title: "Add a rate limiter", Author: "alice", Body: "Limits clients to 100 req/s."})
 	gh.SetFiles(repoName, pr.Number, []fakegithub.File{{Path: "limiter/bucket.go", Status: "added", Additions: 3,
 		Patch: "@@ -0,0 +1,3 @@\n+package limiter\n+\n+var buckets = map[string]int{}"}})

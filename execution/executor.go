@@ -120,6 +120,11 @@ func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
 			x.Log.Warningf("could not record the automatic review request: %v", err)
 		}
 	}
+	for _, m := range plan.Refuse {
+		if err := x.refuse(ctx, m); err != nil {
+			x.Log.Warningf("could not tell @%s: %v", m.Author.Login, err)
+		}
+	}
 	for _, ref := range plan.Explain {
 		if err := x.explainDismissal(ctx, ref); err != nil {
 			x.Log.Warningf("could not explain dismissed request %s: %v", ref, err)
@@ -221,6 +226,15 @@ func (x *Executor) recordTrigger(ctx context.Context, trig rmcoc.AutoReviewTrigg
 	if id := x.State.StatusComment; id != 0 {
 		return x.GitHub.EditComment(ctx, x.repo(), id, body)
 	}
+	_, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), body)
+	return err
+}
+
+// refuse tells someone without access, once per PR, why the bot does not
+// act on their mention.
+func (x *Executor) refuse(ctx context.Context, m state.Mention) error {
+	body := x.compose(fmt.Sprintf("👋 Thanks for the mention, @%s. On this repository I take questions and review requests from collaborators and the pull request's author; a maintainer can ask on your behalf.", m.Author.Login),
+		rmcoc.AccessNotice{User: m.Author.Login, ReplyToCommentID: rmcoc.ID(m.Ref.ID), SentAt: x.now()})
 	_, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), body)
 	return err
 }

@@ -52,26 +52,28 @@ type pageInfo struct {
 }
 
 type issueCommentNode struct {
-	ID             string
-	FullDatabaseID bigInt `graphql:"fullDatabaseId"`
-	Body           string
-	URL            string
-	CreatedAt      githubv4.DateTime
-	UpdatedAt      githubv4.DateTime
-	Author         *actorFields
-	Editor         *actorFields
+	ID                string
+	FullDatabaseID    bigInt `graphql:"fullDatabaseId"`
+	AuthorAssociation string
+	Body              string
+	URL               string
+	CreatedAt         githubv4.DateTime
+	UpdatedAt         githubv4.DateTime
+	Author            *actorFields
+	Editor            *actorFields
 }
 
 type reviewCommentNode struct {
-	ID             string
-	FullDatabaseID bigInt `graphql:"fullDatabaseId"`
-	Body           string
-	URL            string
-	CreatedAt      githubv4.DateTime
-	UpdatedAt      githubv4.DateTime
-	Author         *actorFields
-	Editor         *actorFields
-	ReplyTo        *struct {
+	ID                string
+	FullDatabaseID    bigInt `graphql:"fullDatabaseId"`
+	AuthorAssociation string
+	Body              string
+	URL               string
+	CreatedAt         githubv4.DateTime
+	UpdatedAt         githubv4.DateTime
+	Author            *actorFields
+	Editor            *actorFields
+	ReplyTo           *struct {
 		FullDatabaseID bigInt `graphql:"fullDatabaseId"`
 	}
 	PullRequestReview *struct {
@@ -101,13 +103,14 @@ type threadNode struct {
 }
 
 type reviewNode struct {
-	ID             string
-	FullDatabaseID bigInt `graphql:"fullDatabaseId"`
-	Author         *actorFields
-	State          string
-	Body           string
-	SubmittedAt    *githubv4.DateTime
-	Commit         *struct{ Oid string }
+	ID                string
+	FullDatabaseID    bigInt `graphql:"fullDatabaseId"`
+	AuthorAssociation string
+	Author            *actorFields
+	State             string
+	Body              string
+	SubmittedAt       *githubv4.DateTime
+	Commit            *struct{ Oid string }
 }
 
 type rateLimitFields struct {
@@ -320,7 +323,7 @@ func actor(a *actorFields) snapshot.Actor {
 
 func issueComment(n issueCommentNode) snapshot.Comment {
 	c := snapshot.Comment{ID: int64(n.FullDatabaseID), NodeID: n.ID, Author: actor(n.Author), Body: n.Body, URL: n.URL,
-		CreatedAt: n.CreatedAt.Time, UpdatedAt: n.UpdatedAt.Time}
+		CreatedAt: n.CreatedAt.Time, UpdatedAt: n.UpdatedAt.Time, Association: n.AuthorAssociation}
 	if n.Editor != nil {
 		e := actor(n.Editor)
 		c.Editor = &e
@@ -330,7 +333,7 @@ func issueComment(n issueCommentNode) snapshot.Comment {
 
 func reviewComment(n reviewCommentNode) snapshot.ReviewComment {
 	rc := snapshot.ReviewComment{Comment: issueComment(issueCommentNode{ID: n.ID, FullDatabaseID: n.FullDatabaseID, Body: n.Body, URL: n.URL,
-		CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt, Author: n.Author, Editor: n.Editor}),
+		CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt, Author: n.Author, Editor: n.Editor, AuthorAssociation: n.AuthorAssociation}),
 		Path: n.Path, DiffHunk: n.DiffHunk}
 	if n.ReplyTo != nil {
 		rc.ReplyToID = int64(n.ReplyTo.FullDatabaseID)
@@ -366,7 +369,7 @@ func thread(n threadNode) snapshot.Thread {
 }
 
 func review(n reviewNode) snapshot.Review {
-	r := snapshot.Review{ID: int64(n.FullDatabaseID), NodeID: n.ID, Author: actor(n.Author), State: n.State, Body: n.Body}
+	r := snapshot.Review{ID: int64(n.FullDatabaseID), NodeID: n.ID, Author: actor(n.Author), State: n.State, Body: n.Body, Association: n.AuthorAssociation}
 	if n.SubmittedAt != nil {
 		r.SubmittedAt = n.SubmittedAt.Time
 	}

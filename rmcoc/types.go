@@ -28,6 +28,7 @@ const (
 	TypeReviewRun      Type = "review-run"         // a completed review (in the review body)
 	TypeAgentNotice    Type = "agent-notification" // the coding agent was told about a review
 	TypeTaskError      Type = "task-error"         // a task failed; it stays pending
+	TypeAccessNotice   Type = "access-notice"      // someone without access was told, once
 )
 
 // Block is one decoded block. Concrete types are the structs below.
@@ -201,6 +202,15 @@ type TaskError struct {
 	Attempts int       `json:"attempts,omitempty"` // failures recorded in this block (0 means 1)
 }
 
+// AccessNotice records that a user who may not ask the bot for work was told
+// so, once per pull request.
+type AccessNotice struct {
+	User             string    `json:"user"`
+	ReplyToCommentID ID        `json:"reply_to_comment_id"`
+	SentAt           time.Time `json:"sent_at"`
+}
+
+func (AccessNotice) BlockType() Type      { return TypeAccessNotice }
 func (QuestionAnswer) BlockType() Type    { return TypeQuestionAnswer }
 func (ManualReview) BlockType() Type      { return TypeManualReview }
 func (Finding) BlockType() Type           { return TypeFinding }
@@ -229,6 +239,8 @@ func newBlock(t Type) (Block, bool) {
 		return &AgentNotice{}, true
 	case TypeTaskError:
 		return &TaskError{}, true
+	case TypeAccessNotice:
+		return &AccessNotice{}, true
 	}
 	return nil, false
 }

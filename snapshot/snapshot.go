@@ -89,6 +89,19 @@ type Comment struct {
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	Editor    *Actor // last editor when the comment was edited, else nil
+	// Association is GitHub's authorAssociation of the author with the
+	// repository: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, …
+	Association string
+}
+
+// Trusted reports whether the author may ask the bot for work: the
+// repository's owner, a member of its organization, or a collaborator.
+func (c Comment) Trusted() bool {
+	switch c.Association {
+	case "OWNER", "MEMBER", "COLLABORATOR":
+		return true
+	}
+	return false
 }
 
 // ReviewComment is one comment in a review thread.
@@ -132,6 +145,7 @@ type Review struct {
 	Body        string
 	CommitSHA   string
 	SubmittedAt time.Time
+	Association string // see Comment.Association
 }
 
 // Snapshot is everything the run knows about the PR, read in one pass.

@@ -7,6 +7,7 @@ package state
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/review-my-code-bot/rmc/mention"
@@ -49,6 +50,9 @@ type Mention struct {
 	// Placeholder is the bot's unfinished answer comment (in progress or
 	// failed) that the next attempt edits instead of posting anew.
 	Placeholder int64
+	// Trusted is set when the author may ask for work: a collaborator,
+	// owner or member, or the pull request's author.
+	Trusted bool
 }
 
 // ThreadRef locates a review thread.
@@ -126,6 +130,9 @@ type State struct {
 	Failures map[string]int
 	// Notified holds review ids the coding agent was already told about.
 	Notified map[int64]bool
+	// Refused holds the logins already told they may not ask the bot for
+	// work on this PR (lowercase).
+	Refused map[string]bool
 	// Unexplained are manual requests dismissed by an automatic review whose
 	// explanation reply has not been posted yet.
 	Unexplained []Ref
@@ -147,9 +154,10 @@ type Options struct {
 // Derive computes the state. It never fails: what it cannot read it reports
 // in Notices and skips.
 func Derive(snap snapshot.Snapshot, opt Options) State {
-	st := State{Bot: opt.Bot, Failures: map[string]int{}, Notified: map[int64]bool{}}
+	st := State{Bot: opt.Bot, Failures: map[string]int{}, Notified: map[int64]bool{}, Refused: map[string]bool{}}
 	d := deriver{st: &st, opt: opt}
 	d.readBotBlocks(snap)
+	d.prAuthor = snap.PR.Author
 	d.findings(snap)
 	d.mentions(snap)
 	return st
@@ -170,7 +178,11 @@ type deriver struct {
 	dismissed, explained map[Ref]bool
 	// answeredReplies are developer replies in threads with a dispute block.
 	answeredReplies map[int64]bool
+	prAuthor        snapshot.Actor
 }
+
+// trusted reports whether an author may ask the bot for work.
+func (d *deriver) trusted(c snapshot.Comment) bool { return c.Trusted() || c.Author.Is(d.prAuthor) }
 
 func (d *deriver) isBot(a snapshot.Actor) bool { return a.Is(d.opt.Bot) }
 
@@ -289,6 +301,8 @@ func (d *deriver) common(b rmcoc.Block, holder int64) {
 		d.st.Failures[b.TaskKey] += max(1, b.Attempts)
 	case rmcoc.AgentNotice:
 		d.st.Notified[int64(b.ReviewID)] = true
+	case rmcoc.AccessNotice:
+		d.st.Refused[strings.ToLower(b.User)] = true
 	}
 }
 
@@ -370,6 +384,12 @@ func (d *deriver) findings(snap snapshot.Snapshot) {
 				if c.Author.IsBot || d.answeredReplies[c.ID] || !c.CreatedAt.After(lastBot) {
 					continue
 				}
+				if !d.trusted(c.Comment) {
+					// Anyone may comment on a public PR; only people with
+					// access may argue a finding off the merge gate.
+					d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored a reply by @%s on finding %q: not a collaborator or the PR's author", c.Author.Login, f.Block.Title))
+					continue
+				}
 				f.PendingReplies = append(f.PendingReplies, c)
 			}
 		}
@@ -391,12 +411,13 @@ func (d *deriver) mentions(snap snapshot.Snapshot) {
 	}
 	for _, c := range snap.IssueComments {
 		if mm, ok := mention.Find(c.Body, d.opt.Handles); ok {
-			add(Mention{Ref: Ref{SourceIssueComment, c.ID}, Author: c.Author, Body: c.Body, Text: mm.Text, Handle: mm.Handle, CreatedAt: c.CreatedAt, URL: c.URL})
+			add(Mention{Ref: Ref{SourceIssueComment, c.ID}, Author: c.Author, Body: c.Body, Text: mm.Text, Handle: mm.Handle, CreatedAt: c.CreatedAt, URL: c.URL, Trusted: d.trusted(c)})
 		}
 	}
 	for _, r := range snap.Reviews {
 		if mm, ok := mention.Find(r.Body, d.opt.Handles); ok {
-			add(Mention{Ref: Ref{SourceReview, r.ID}, Author: r.Author, Body: r.Body, Text: mm.Text, Handle: mm.Handle, CreatedAt: r.SubmittedAt})
+			add(Mention{Ref: Ref{SourceReview, r.ID}, Author: r.Author, Body: r.Body, Text: mm.Text, Handle: mm.Handle, CreatedAt: r.SubmittedAt,
+				Trusted: d.trusted(snapshot.Comment{Author: r.Author, Association: r.Association})})
 		}
 	}
 	findingThreads := map[string]bool{}
@@ -413,7 +434,7 @@ func (d *deriver) mentions(snap snapshot.Snapshot) {
 				continue
 			}
 			ref := &ThreadRef{ID: t.ID, Path: t.Path, Line: t.Line, DiffHunk: c.DiffHunk, ReplyTo: t.Comments[0].ID}
-			add(Mention{Ref: Ref{SourceReviewComment, c.ID}, Author: c.Author, Body: c.Body, Text: mm.Text, Handle: mm.Handle, CreatedAt: c.CreatedAt, URL: c.URL, Thread: ref})
+			add(Mention{Ref: Ref{SourceReviewComment, c.ID}, Author: c.Author, Body: c.Body, Text: mm.Text, Handle: mm.Handle, CreatedAt: c.CreatedAt, URL: c.URL, Thread: ref, Trusted: d.trusted(c.Comment)})
 		}
 	}
 	slices.SortStableFunc(d.st.Mentions, func(a, b Mention) int { return a.CreatedAt.Compare(b.CreatedAt) })

@@ -60,7 +60,7 @@ func (p *pr) tick() time.Time {
 // comment adds a conversation comment.
 func (p *pr) comment(id int64, by snapshot.Actor, body string) {
 	at := p.tick()
-	p.snap.IssueComments = append(p.snap.IssueComments, snapshot.Comment{ID: id, Author: by, Body: body, CreatedAt: at, UpdatedAt: at,
+	p.snap.IssueComments = append(p.snap.IssueComments, snapshot.Comment{ID: id, Author: by, Association: assoc(by), Body: body, CreatedAt: at, UpdatedAt: at,
 		URL: fmt.Sprintf("https://github.com/o/r/pull/7#issuecomment-%d", id)})
 }
 
@@ -72,19 +72,19 @@ func (p *pr) review(id int64, by snapshot.Actor, body string) {
 // thread adds a developer's review thread on util.go:3 with its root comment.
 func (p *pr) thread(tid string, id int64, by snapshot.Actor, body string) {
 	p.snap.Threads = append(p.snap.Threads, snapshot.Thread{ID: tid, Path: "util.go", Line: 3, DiffSide: "RIGHT",
-		Comments: []snapshot.ReviewComment{{Comment: snapshot.Comment{ID: id, Author: by, Body: body, CreatedAt: p.tick()}, Path: "util.go", Line: 3, DiffHunk: "@@ -1,3 +1,4 @@"}}})
+		Comments: []snapshot.ReviewComment{{Comment: snapshot.Comment{ID: id, Author: by, Association: assoc(by), Body: body, CreatedAt: p.tick()}, Path: "util.go", Line: 3, DiffHunk: "@@ -1,3 +1,4 @@"}}})
 }
 
 // finding adds the bot's finding thread on main.go:10.
 func (p *pr) finding(tid string, id int64, f rmcoc.Finding) {
 	p.snap.Threads = append(p.snap.Threads, snapshot.Thread{ID: tid, Path: "main.go", Line: 10, DiffSide: "RIGHT",
-		Comments: []snapshot.ReviewComment{{Comment: snapshot.Comment{ID: id, Author: botAuthor, Body: with(f.Title, f), CreatedAt: p.tick()}, Path: "main.go", Line: 10}}})
+		Comments: []snapshot.ReviewComment{{Comment: snapshot.Comment{ID: id, Author: botAuthor, Association: assoc(botAuthor), Body: with(f.Title, f), CreatedAt: p.tick()}, Path: "main.go", Line: 10}}})
 }
 
 // reply adds a reply to thread tid.
 func (p *pr) reply(tid string, id int64, by snapshot.Actor, body string) {
 	t := p.find(tid)
-	t.Comments = append(t.Comments, snapshot.ReviewComment{Comment: snapshot.Comment{ID: id, Author: by, Body: body, CreatedAt: p.tick()},
+	t.Comments = append(t.Comments, snapshot.ReviewComment{Comment: snapshot.Comment{ID: id, Author: by, Association: assoc(by), Body: body, CreatedAt: p.tick()},
 		ReplyToID: t.Comments[0].ID, Path: t.Path, DiffHunk: t.Comments[0].DiffHunk})
 }
 
@@ -676,4 +676,13 @@ func TestQueries(t *testing.T) {
 			}
 		})
 	}
+}
+
+// assoc is the authorAssociation tests give an author: everyone is a
+// collaborator except mallory, an outsider.
+func assoc(a snapshot.Actor) string {
+	if a.Login == "mallory" {
+		return "NONE"
+	}
+	return "COLLABORATOR"
 }
