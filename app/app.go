@@ -44,6 +44,17 @@ const (
 func Run(ctx context.Context, env Env) int {
 	gha := newLog(env)
 	cfg, err := configFrom(func(k string) string { return env.Getenv(k) })
+	if errors.Is(err, config.ErrNoAPIKey) && forkPR(env) {
+		// GitHub passes no secrets to pull_request runs from forks, and the
+		// token is read-only: do what can be done, and say what would do the rest.
+		gha.Noticef("this pull request comes from a fork: GitHub gives pull_request runs from forks no secrets and a read-only token, so this run only plans. To review fork PRs, trigger on pull_request_target with the example workflow's checkout of refs/pull/N/head (safe: the action reads that code and never runs it).")
+		cfg, err = configFrom(func(k string) string {
+			if k == "INPUT_DRY_RUN" {
+				return "true"
+			}
+			return env.Getenv(k)
+		})
+	}
 	for _, secret := range []string{cfg.APIKey, cfg.GitHubToken} {
 		if secret != "" {
 			gha.AddMask(secret)
@@ -93,6 +104,19 @@ func Run(ctx context.Context, env Env) int {
 		return ExitUsage
 	}
 	return Pipeline{Config: cfg, GitHub: gh, Log: gha, Workspace: env.Getenv("GITHUB_WORKSPACE")}.Run(ctx, repo, ev)
+}
+
+// forkPR reports whether the event is a pull_request from a fork.
+func forkPR(env Env) bool {
+	if env.Getenv("GITHUB_EVENT_NAME") != event.PullRequest {
+		return false
+	}
+	payload, err := env.ReadFile(env.Getenv("GITHUB_EVENT_PATH"))
+	if err != nil {
+		return false
+	}
+	ev, err := github.ParseEvent(event.PullRequest, payload)
+	return err == nil && ev.Fork
 }
 
 // configFrom reads the inputs from INPUT_* variables, as the runner sets them.
@@ -192,10 +216,14 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 			NotifyAgent: p.Config.NotifyAgent, EnableHumanEscalation: p.Config.EnableHumanEscalation, HumanReviewers: p.Config.HumanReviewers}}
 	var sess *llm.Session
 	if client != nil && plan.NeedsModel() {
-		if sess, err = session(ctx, p.Config, client, p.GitHub, log, p.Workspace, snap); err != nil {
+		var system string
+		if sess, system, err = session(ctx, p.Config, client, p.GitHub, log, p.Workspace, snap); err != nil {
 			log.Warningf("could not prepare the model session: %v", err)
 		} else {
-			x.Session = sess
+			x.Session, x.Instructions = sess, instructions(system)
+		}
+		if p.Config.InjectionDetection {
+			x.Screen = screener(p.Config, log)
 		}
 	}
 	res := x.Run(ctx, plan)

@@ -14,6 +14,9 @@ import (
 // DefaultBaseURL is OpenRouter's OpenAI-compatible endpoint.
 const DefaultBaseURL = "https://openrouter.ai/api/v1"
 
+// ErrNoAPIKey is the error for a missing model key.
+var ErrNoAPIKey = errors.New("llm_api_key (or openrouter_api_key) is required: pass it from a secret, e.g. llm_api_key: ${{ secrets.OPENROUTER_API_KEY }}")
+
 // Config is the validated input.
 type Config struct {
 	GitHubToken string
@@ -159,7 +162,7 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 	}
 	if needLLM && !c.DryRun {
 		if c.APIKey == "" {
-			p.fail("llm_api_key (or openrouter_api_key) is required: pass it from a secret, e.g. llm_api_key: ${{ secrets.OPENROUTER_API_KEY }}")
+			p.errs = append(p.errs, ErrNoAPIKey)
 		}
 		if c.Model == "" {
 			p.fail("model is required")

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -179,5 +180,27 @@ func TestCleanReviewTellsNoAgent(t *testing.T) {
 	}
 	if rv := w.reviews(); len(rv) != 1 || !strings.Contains(rv[0].Body, "no problems found") {
 		t.Errorf("a clean review must say so visibly: %+v", rv)
+	}
+}
+
+// A pull_request from a fork gets no secrets and a read-only token: the run
+// plans, says what would allow the rest, writes nothing and does not fail.
+func TestForkPullRequestPlansAndExplains(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.push("1111111111111111111111111111111111111111", patchV1)
+	w.inputs["llm_api_key"] = "" // no secrets for forks
+	name, payload := w.prEvent("opened")
+	var p map[string]any
+	json.Unmarshal(payload, &p)
+	p["pull_request"].(map[string]any)["head"].(map[string]any)["repo"].(map[string]any)["full_name"] = "mallory/gateway"
+	payload, _ = json.Marshal(p)
+	before := w.gh.WriteCount()
+	r := w.run(name, payload)
+	if r.code != 0 || w.gh.WriteCount() != before {
+		t.Fatalf("exit %d, %d writes\n%s", r.code, w.gh.WriteCount()-before, r.log)
+	}
+	if !strings.Contains(r.log, "comes from a fork") || !strings.Contains(r.log, "pull_request_target") || !strings.Contains(r.summary, "dry run") {
+		t.Errorf("the fork run does not explain itself:\n%s\n%s", r.log, r.summary)
 	}
 }

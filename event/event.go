@@ -23,6 +23,7 @@ type Event struct {
 	// comment on a plain issue, for example).
 	PRNumber int
 	Draft    bool   // the PR is a draft (known for pull_request events)
+	Fork     bool   // the PR's head is in another repository (known for pull_request events)
 	HeadSHA  string // head commit when the payload carries it
 
 	// Comment is set for issue_comment, pull_request_review_comment and

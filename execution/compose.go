@@ -105,7 +105,7 @@ func (x *Executor) findingBody(f review.Finding, head string) string {
 	if f.Blocking {
 		tag = "blocking"
 	}
-	fmt.Fprintf(&b, "%s **%s**\n\n%s · score %d/10 · %s\n\n%s", severity(f), oneLine(f.Title), f.Category, f.Score, tag, strings.TrimSpace(f.Explanation))
+	fmt.Fprintf(&b, "%s **%s**\n\n%s · score %d/10 · %s\n\n%s", severity(f), oneLine(x.fromModel(f.Title)), f.Category, f.Score, tag, strings.TrimSpace(x.fromModel(f.Explanation)))
 	if f.Moved > 0 {
 		fmt.Fprintf(&b, "\n\n_Reported on line %d, which is outside the diff; placed on the nearest changed line._", f.Moved)
 	}

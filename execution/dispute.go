@@ -56,7 +56,7 @@ func (x *Executor) dispute(ctx context.Context, t detector.Task) Outcome {
 	outcome := x.decide(f, v)
 	block := rmcoc.DisputeResolution{ReplyToCommentID: rmcoc.ID(last.ID), FindingID: f.Block.ID, ThreadID: f.Thread.ID,
 		Status: outcome.status, Resolution: outcome.resolution, Reason: oneLine(v.Reason), ResolvedAt: x.now()}
-	text := strings.TrimSpace(v.Reply)
+	text := strings.TrimSpace(x.fromModel(v.Reply))
 	if outcome.note != "" {
 		text += "\n\n" + outcome.note
 	}

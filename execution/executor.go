@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/review-my-code-bot/rmc/detector"
+	"github.com/review-my-code-bot/rmc/injection"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
@@ -62,6 +63,13 @@ type Executor struct {
 	Secrets []string // redacted from everything posted
 	Now     func() time.Time
 	Log     Logger
+	// Instructions is the fixed part of the system prompt: text that
+	// recites it is withheld (a model talked into leaking its instructions).
+	Instructions string
+	// Screen, when set (injection_detection_enabled), checks a task's
+	// untrusted text and returns a note when it looks like an injection
+	// attempt. The task goes on: the text stays fenced as data.
+	Screen func(ctx context.Context, text string) string
 }
 
 // Options are the inputs execution honours.
@@ -147,6 +155,7 @@ func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
 			continue
 		}
 		x.Log.Group(fmt.Sprintf("Task %s: %s", t.Key, t.Reason))
+		note := x.screen(ctx, t)
 		var o Outcome
 		switch t.Kind {
 		case detector.Question:
@@ -157,6 +166,9 @@ func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
 			o = x.dispute(ctx, t)
 		default:
 			o = Outcome{Task: t, Err: fmt.Errorf("%s tasks: %w; left pending", t.Kind, ErrNotBuilt)}
+		}
+		if note != "" {
+			o.Note = strings.TrimSpace(o.Note + " · ⚠️ " + note)
 		}
 		if o.Err != nil {
 			x.Log.Warningf("task %s failed: %v", t.Key, o.Err)
@@ -192,6 +204,29 @@ func (x *Executor) catchUp(ctx context.Context) {
 	}
 }
 
+// screen checks the untrusted text a task hands the model.
+func (x *Executor) screen(ctx context.Context, t detector.Task) string {
+	if x.Screen == nil {
+		return ""
+	}
+	var text string
+	switch {
+	case t.Mention != nil:
+		text = t.Mention.Text
+	case t.Finding != nil:
+		for _, r := range t.Finding.PendingReplies {
+			text += r.Body + "\n"
+		}
+	case t.Review != nil:
+		text = x.Snap.PR.Title + "\n" + x.Snap.PR.Body
+	}
+	note := x.Screen(ctx, text)
+	if note != "" {
+		x.Log.Warningf("task %s: %s; the text stays fenced as data and the task goes on", t.Key, note)
+	}
+	return note
+}
+
 func (x *Executor) now() time.Time {
 	if x.Now != nil {
 		return x.Now().UTC()
@@ -216,6 +251,17 @@ func (x *Executor) compose(text string, blocks ...rmcoc.Block) string {
 	clean := sanitize.Redact(rmcoc.Defang(text), x.Secrets...)
 	room := sanitize.MaxBody - len([]rune(tail))
 	return sanitize.Fit(clean, room) + tail
+}
+
+// fromModel vets text a model wrote before the bot relays it: text that
+// recites the bot's instructions (a model talked into leaking them) is
+// withheld. Defanging and redaction follow in compose, for every body.
+func (x *Executor) fromModel(text string) string {
+	if x.Instructions != "" && injection.Echoes(text, x.Instructions, 64) {
+		x.Log.Warningf("withheld model text that repeated the bot's instructions")
+		return "_I withheld this answer: it repeated my instructions._"
+	}
+	return text
 }
 
 // recordTrigger writes the automatic-review trigger into the bot's status

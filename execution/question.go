@@ -55,7 +55,7 @@ func (x *Executor) answer(ctx context.Context, t detector.Task) Outcome {
 		o.Err = err
 		return o
 	}
-	text := strings.TrimSpace(reply.Text)
+	text := strings.TrimSpace(x.fromModel(reply.Text))
 	if text == "" {
 		text = "_The model returned an empty answer._"
 	}

@@ -127,7 +127,27 @@ func (e *APIError) Error() string {
 	if len(e.Errors) > 0 {
 		msg += ": " + strings.Join(e.Errors, "; ")
 	}
+	if p := e.Permission(); p != "" {
+		msg += fmt.Sprintf(" (the token lacks a permission: give the job `permissions: %s`; on a pull request from a fork, GITHUB_TOKEN is read-only under pull_request — see the README's Security section)", p)
+	}
 	return fmt.Sprintf("%s: GitHub answered %d %s", e.Op, e.Status, msg)
+}
+
+// Permission names the workflow permission a refused write needs, when
+// GitHub refused it for lack of one.
+func (e *APIError) Permission() string {
+	if e.Status != 403 || !e.Has("not accessible by integration") {
+		return ""
+	}
+	switch op := e.Op; {
+	case strings.HasPrefix(op, "set status"):
+		return "statuses: write"
+	case strings.HasPrefix(op, "comment on"), strings.HasPrefix(op, "edit comment"), strings.HasPrefix(op, "react"):
+		return "issues: write"
+	case strings.HasPrefix(op, "read"), strings.HasPrefix(op, "list"), strings.HasPrefix(op, "compare"), strings.HasPrefix(op, "get"):
+		return "contents: read, pull-requests: read"
+	}
+	return "pull-requests: write"
 }
 
 // Has reports whether GitHub's error list contains text (case-insensitive).

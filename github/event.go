@@ -48,6 +48,9 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
 		pr := e.GetPullRequest()
 		ev.PRNumber, ev.Draft, ev.HeadSHA = pr.GetNumber(), pr.GetDraft(), pr.GetHead().GetSHA()
+		if head := pr.GetHead().GetRepo().GetFullName(); head != "" && head != e.GetRepo().GetFullName() {
+			ev.Fork = true
+		}
 		if ev.PRNumber == 0 {
 			ev.PRNumber = e.GetNumber()
 		}
