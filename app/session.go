@@ -33,25 +33,26 @@ func classifierFor(client *llm.Client) execution.Classifier {
 }
 
 // reader picks how the model reads code: the checked-out workspace when it
-// holds the PR's head commit, else nothing (with a warning saying how to fix
-// the workflow).
-func reader(log *Log, dir string, snap snapshot.Snapshot) workspace.Reader {
+// holds the PR's head commit, else the head commit through the API (with a
+// warning saying how to check it out).
+func reader(log *Log, gh *github.Client, dir string, snap snapshot.Snapshot) workspace.Reader {
+	remote := func(why string) workspace.Reader {
+		log.Warningf("%s; reading the PR's head %.7s through the GitHub API instead (check out refs/pull/%d/head, as the example workflow does, to read it locally)", why, snap.PR.HeadSHA, snap.PR.Number)
+		return workspace.NewRemote(gh.Source(snap.Repo, snap.PR.HeadSHA))
+	}
 	if dir == "" {
-		log.Warningf("GITHUB_WORKSPACE is not set: the model cannot read the repository, only the diff")
-		return nil
+		return remote("GITHUB_WORKSPACE is not set")
 	}
 	fs, err := workspace.Open(dir)
 	if err != nil {
-		log.Warningf("cannot open the workspace %s: %v; the model sees only the diff", dir, err)
-		return nil
+		return remote(fmt.Sprintf("cannot open the workspace %s: %v", dir, err))
 	}
 	head, err := fs.Head()
 	switch {
 	case err != nil:
-		log.Warningf("cannot tell which commit the workspace holds (%v); check out the PR head with actions/checkout (ref: refs/pull/N/head)", err)
+		return remote(fmt.Sprintf("cannot tell which commit the workspace holds (%v)", err))
 	case head != snap.PR.HeadSHA:
-		log.Warningf("the workspace holds %.7s, not the PR head %.7s: check out ref refs/pull/%d/head (see the example workflow); the model sees only the diff", head, snap.PR.HeadSHA, snap.PR.Number)
-		return nil
+		return remote(fmt.Sprintf("the workspace holds %.7s, not the PR head", head))
 	}
 	return fs
 }
@@ -103,9 +104,7 @@ func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *git
 		return nil, "", err
 	}
 	toolset := []llm.Tool{tools.Diff(func(ctx context.Context) (string, error) { return gh.Diff(ctx, snap.Repo, snap.PR.Number) })}
-	if r := reader(log, dir, snap); r != nil {
-		toolset = append(toolset, tools.Workspace(r)...)
-	}
+	toolset = append(toolset, tools.Workspace(reader(log, gh, dir, snap))...)
 	if cfg.EnableWeb {
 		toolset = append(toolset, tools.Web(tools.WebOptions{}))
 	}

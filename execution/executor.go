@@ -80,6 +80,7 @@ type Options struct {
 	ManualEndComment                    bool
 	NotifyAgent                         string // e.g. "@claude"; "" = nobody
 	EnableHumanEscalation               bool
+	ReviewRetries                       int // max_review_retries
 	HumanReviewers                      []string
 }
 

@@ -26,6 +26,9 @@ type Options struct {
 	// token); a larger diff is reviewed in several chunks per pass.
 	ChunkChars int
 	MaxInline  int // inline comments per review; the rest go in the body
+	// Retries is how often a failed pass request is repeated
+	// (max_review_retries) before the review fails.
+	Retries int
 }
 
 // Input is what a review reads.
@@ -135,7 +138,12 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 				Findings []Finding `json:"findings"`
 			}
 			task := fmt.Sprintf("review-pass-%d", p.N)
-			if _, err := s.AskJSON(ctx, task, prompt, "findings", findingsSchema, &out); err != nil {
+			for try := 0; try <= opt.Retries; try++ {
+				if _, err = s.AskJSON(ctx, task, prompt, "findings", findingsSchema, &out); err == nil || ctx.Err() != nil {
+					break
+				}
+			}
+			if err != nil {
 				return res, fmt.Errorf("review pass %d (%s), chunk %d of %d: %w", p.N, p.Name, i+1, len(chunks), err)
 			}
 			for _, f := range out.Findings {

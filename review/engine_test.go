@@ -250,3 +250,28 @@ func TestChunkSplitsLargeDiffs(t *testing.T) {
 		t.Errorf("%d chunks holding %d lines, want every one of 8000 lines across several chunks", len(chunks), total)
 	}
 }
+
+// flaky fails the first n requests.
+type flaky struct {
+	scripted
+	fail int
+}
+
+func (f *flaky) AskJSON(ctx context.Context, task, prompt, name string, schema map[string]any, out any) (llm.Reply, error) {
+	if f.fail > 0 {
+		f.fail--
+		return llm.Reply{}, fmt.Errorf("pass failed")
+	}
+	return f.scripted.AskJSON(ctx, task, prompt, name, schema, out)
+}
+
+func TestRetries(t *testing.T) {
+	t.Parallel()
+	for retries, wantErr := range map[int]bool{0: true, 1: false} {
+		s := &flaky{scripted: scripted{byPass: map[int][]Finding{1: {f(13, "Key logged", 7)}}}, fail: 1}
+		_, err := Run(context.Background(), s, Input{Anchor: files(t)}, Options{Retries: retries}, nil)
+		if (err != nil) != wantErr {
+			t.Errorf("retries %d: err = %v, want error %v", retries, err, wantErr)
+		}
+	}
+}

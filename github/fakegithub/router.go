@@ -62,6 +62,7 @@ func restRoutes(s *Server) []route {
 		{"POST /repos/{owner}/{repo}/statuses/{sha}", s.createStatus},
 		{"GET /repos/{owner}/{repo}/commits/{ref...}", s.getCommitStatuses},
 		{"GET /repos/{owner}/{repo}/contents/{path...}", s.getContents},
+		{"GET /repos/{owner}/{repo}/git/trees/{sha}", s.getTree},
 		{"GET /repos/{owner}/{repo}/collaborators/{user}/permission", s.getPermission},
 		{"GET /repos/{owner}/{repo}/compare/{basehead...}", s.getCompare},
 	}
