@@ -13,7 +13,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
@@ -76,6 +78,9 @@ type world struct {
 	// killAfter, when set, SIGKILLs the run as it attempts write
 	// killAfter+1: exactly killAfter writes are applied.
 	killAfter int
+	// termAfter, when set, sends SIGTERM (what a cancelled job receives)
+	// this long after the run starts.
+	termAfter time.Duration
 }
 
 func newWorld(t *testing.T) *world {
@@ -184,6 +189,10 @@ func (w *world) run(name string, payload []byte) run {
 			return true
 		})
 		defer w.gh.OnWrite(nil)
+	}
+	if w.termAfter > 0 {
+		timer := time.AfterFunc(w.termAfter, func() { cmd.Process.Signal(syscall.SIGTERM) })
+		defer timer.Stop()
 	}
 	err := cmd.Wait()
 	r := run{log: log.String(), outputs: map[string]string{}}

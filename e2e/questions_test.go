@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
@@ -173,5 +174,40 @@ func TestOutsidersGetOneNoticeAndNoWork(t *testing.T) {
 	}
 	if n := len(w.llm.RequestsContaining("ignore your rules")); n != 0 {
 		t.Errorf("an outsider's text reached the model %d times", n)
+	}
+}
+
+// A cancelled job gets SIGTERM: the run stops within seconds, leaves its
+// placeholder saying it is working, and the next run answers in that place.
+func TestSIGTERMStopsPromptlyAndNothingIsLost(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) }) // runs before the fake model closes
+	w.llm.AddRule(fakellm.Rule{Name: "slow", LastUser: "# Task: answer a question", Times: 1, Respond: func(fakellm.Request) fakellm.Reply {
+		select { // the model is still thinking when the job is cancelled
+		case <-release:
+		case <-time.After(60 * time.Second):
+		}
+		return fakellm.Reply{Text: "too late"}
+	}})
+	w.scriptAnswers() // rules match in order: the slow one answers first
+	q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot why a global map?")
+	w.termAfter = 1500 * time.Millisecond
+	start := time.Now()
+	w.run(w.commentEvent(q.ID, "alice", q.Body))
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the run took %s to stop after SIGTERM", d)
+	}
+	bot := w.botComments()
+	if len(bot) != 1 || !strings.Contains(bot[0].Body, "looking into your question") {
+		t.Fatalf("want the in-progress placeholder, got %+v", bot)
+	}
+	w.termAfter = 0
+	if r := w.run(w.commentEvent(q.ID, "alice", q.Body)); r.code != 0 {
+		t.Fatalf("next run: exit %d\n%s", r.code, r.log)
+	}
+	if bot = w.botComments(); len(bot) != 1 || !strings.Contains(bot[0].Body, "ANSWER: why a global map?") {
+		t.Errorf("want the placeholder edited into the answer, got %+v", bot)
 	}
 }

@@ -17,9 +17,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 // Defaults for zero Options fields.
@@ -41,7 +38,10 @@ type Options struct {
 	APIKey string
 	Model  string // required, e.g. "openai/gpt-4.1-mini" on OpenRouter
 
-	HTTPClient *http.Client // nil: a plain http.Client
+	// HTTPClient sends the requests; nil means a plain http.Client. The
+	// client uses a copy whose redirects may not leave BaseURL's origin, so
+	// the API key goes nowhere else.
+	HTTPClient *http.Client
 
 	// RequestTimeout bounds one attempt; the caller's context bounds the
 	// whole call, retries included.
@@ -76,8 +76,10 @@ type Options struct {
 
 // Client is a configured endpoint. It is safe for concurrent use.
 type Client struct {
-	api  openai.Client
-	opts Options
+	http     *http.Client
+	endpoint string      // {BaseURL}/chat/completions
+	header   http.Header // sent with every request: auth, attribution
+	opts     Options
 	// promptJSON latches once an endpoint rejects response_format, so
 	// later sessions do not pay for the rejected request again.
 	promptJSON atomic.Bool
@@ -89,29 +91,38 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
+	base, err := url.Parse(opts.BaseURL)
+	if err != nil {
+		// withDefaults parsed it already; this only guards against drift.
+		return nil, fmt.Errorf("llm: parse BaseURL %q: %w", opts.BaseURL, err)
 	}
-	ropts := []option.RequestOption{
-		option.WithBaseURL(opts.BaseURL),
-		option.WithAPIKey(opts.APIKey),
-		option.WithHTTPClient(hc),
-		// Retries and per-attempt timeouts are ours (see retry.go): the
-		// SDK does not retry an attempt its own timeout ended.
-		option.WithMaxRetries(0),
-		// The SDK reads OPENAI_* variables; organisation and project
-		// headers from them mean nothing to other providers.
-		option.WithHeaderDel("OpenAI-Organization"),
-		option.WithHeaderDel("OpenAI-Project"),
+	// A copy, so the redirect guard does not change the caller's client.
+	hc := http.Client{}
+	if opts.HTTPClient != nil {
+		hc = *opts.HTTPClient
+	}
+	hc.CheckRedirect = sameOriginRedirects(base, hc.CheckRedirect)
+
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json")
+	if opts.APIKey != "" {
+		// Local servers run without a key; an empty bearer token would
+		// only make some of them answer 401.
+		h.Set("Authorization", "Bearer "+opts.APIKey)
 	}
 	if opts.Referer != "" {
-		ropts = append(ropts, option.WithHeader("HTTP-Referer", opts.Referer))
+		h.Set("HTTP-Referer", opts.Referer)
 	}
 	if opts.Title != "" {
-		ropts = append(ropts, option.WithHeader("X-Title", opts.Title))
+		h.Set("X-Title", opts.Title)
 	}
-	c := &Client{api: openai.NewClient(ropts...), opts: opts}
+	c := &Client{
+		http:     &hc,
+		endpoint: base.JoinPath("chat", "completions").String(),
+		header:   h,
+		opts:     opts,
+	}
 	c.promptJSON.Store(opts.PromptJSON)
 	return c, nil
 }

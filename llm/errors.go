@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,8 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-
-	"github.com/openai/openai-go/v3"
 )
 
 // Kinds of failure. Errors returned by this package match one of them with
@@ -82,19 +79,20 @@ type failure struct {
 	header    http.Header // response headers, for Retry-After
 }
 
-// classify sorts an attempt's error. timedOut says the per-request timeout
-// (not the caller's context) ended the attempt.
+// classify sorts an attempt's error (see Client.send). timedOut says the
+// per-request timeout (not the caller's context) ended the attempt.
 func classify(err error, timedOut bool, key string) failure {
-	var apiErr *openai.Error
+	var (
+		statusErr   *statusError
+		badBody     *badBodyError
+		redirectErr *redirectError
+	)
 	switch {
 	case timedOut:
 		return failure{err: &Error{Kind: ErrUnavailable, cause: err}, retryable: true}
-	case errors.As(err, &apiErr):
-		f := failure{err: &Error{Status: apiErr.StatusCode, Detail: apiDetail(apiErr, key)}}
-		if apiErr.Response != nil {
-			f.header = apiErr.Response.Header
-		}
-		switch s := apiErr.StatusCode; {
+	case errors.As(err, &statusErr):
+		f := failure{err: &Error{Status: statusErr.status, Detail: apiDetail(statusErr, key)}, header: statusErr.header}
+		switch s := statusErr.status; {
 		case s == http.StatusUnauthorized || s == http.StatusForbidden:
 			f.err.Kind = ErrAuth
 		case s == http.StatusTooManyRequests:
@@ -105,11 +103,16 @@ func classify(err error, timedOut bool, key string) failure {
 			f.err.Kind = ErrRejected
 		}
 		return f
+	case errors.As(err, &redirectErr):
+		// Checked before isTransport, which would match the *url.Error
+		// around it: following the redirect is refused, and a retry would
+		// only be redirected again.
+		return failure{err: &Error{Kind: ErrBadResponse, Status: redirectErr.status, Detail: redact(redirectErr.Error(), key), cause: err}}
+	case errors.As(err, &badBody):
+		return failure{err: &Error{Kind: ErrBadResponse, Detail: redact(err.Error(), key), cause: err}}
 	case isTransport(err):
 		return failure{err: &Error{Kind: ErrUnavailable, Detail: redact(err.Error(), key), cause: err}, retryable: true}
 	default:
-		// The SDK reports an undecodable body or a non-JSON content type as
-		// a plain error: the endpoint answered, but not a chat completion.
 		return failure{err: &Error{Kind: ErrBadResponse, Detail: redact(err.Error(), key), cause: err}}
 	}
 }
@@ -120,24 +123,20 @@ func isTransport(err error) bool {
 	var (
 		urlErr *url.Error
 		netErr net.Error
-		synErr *json.SyntaxError
 	)
-	if errors.As(err, &synErr) {
-		return false
-	}
 	return errors.As(err, &urlErr) || errors.As(err, &netErr) ||
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 }
 
 // apiDetail is the endpoint's own error message, which usually says what
 // to fix ("model not found", "context length exceeded").
-func apiDetail(e *openai.Error, key string) string {
-	msg := e.Message
+func apiDetail(e *statusError, key string) string {
+	msg := e.msg
 	if msg == "" {
-		msg = http.StatusText(e.StatusCode)
+		msg = http.StatusText(e.status)
 	}
-	if e.Code != "" {
-		msg += " [" + e.Code + "]"
+	if e.code != "" {
+		msg += " [" + e.code + "]"
 	}
 	return redact(msg, key)
 }

@@ -8,9 +8,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
 )
 
 // AskJSON is Ask for an answer that must be JSON matching schema, decoded
@@ -46,20 +43,18 @@ func (s *Session) AskJSON(ctx context.Context, task, prompt string, schemaName s
 }
 
 func (s *Session) askJSON(ctx context.Context, t *turn, prompt, name string, schema map[string]any, out any, inPrompt bool) error {
-	var rf *openai.ChatCompletionNewParamsResponseFormatUnion
+	var rf *responseFormat
 	if inPrompt {
 		prompt += fmt.Sprintf("\n\nAnswer with only a JSON value matching the JSON Schema %q below; no prose, no code fences.\n%s", name, canonicalJSON(schema))
 	} else {
-		rf = &openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
-			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: name, Strict: openai.Bool(true), Schema: schema},
-		}}
+		rf = &responseFormat{Type: "json_schema", JSONSchema: &jsonSchema{Name: name, Schema: schema, Strict: true}}
 	}
 	mark := len(s.history)
-	s.history = append(s.history, openai.UserMessage(prompt))
+	s.history = append(s.history, userMessage(prompt))
 	var perr error
 	for try := 0; try < 2; try++ {
 		if try > 0 {
-			s.history = append(s.history, openai.UserMessage(fmt.Sprintf(
+			s.history = append(s.history, userMessage(fmt.Sprintf(
 				"Your answer could not be used: %v. Answer again with only the JSON value matching the schema %q.", perr, name)))
 		}
 		text, err := s.loop(ctx, t, rf)

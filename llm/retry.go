@@ -1,34 +1,32 @@
 package llm
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"time"
-
-	"github.com/openai/openai-go/v3"
 )
 
-// Retries are done here rather than by the SDK. openai-go v3.95.0 retries 408,
-// 409, 429, 5xx and connection errors and honours retry-after-ms and
-// Retry-After, but (internal/requestconfig/requestconfig.go, Execute): when
-// its per-attempt timeout (WithRequestTimeout) ends an attempt it returns
-// the context error without retrying, and it waits out the backoff under
-// that same attempt context, so a Retry-After longer than what is left of
-// the per-request timeout fails with "context deadline exceeded" instead
-// of retrying. A timeout is exactly the failure a retry cures, so the loop
-// below owns timeouts, backoff and Retry-After, and the SDK makes one
-// attempt per call.
-
-// complete makes one chat completion call, retrying transient failures.
-func (c *Client) complete(ctx context.Context, params openai.ChatCompletionNewParams) (*openai.ChatCompletion, error) {
+// complete makes one chat completion call, retrying transient failures
+// (429, 5xx, 408, network errors, and attempts the per-request timeout
+// ended). The loop owns timeouts, backoff and Retry-After together: a
+// timeout is exactly the failure a retry cures, and a Retry-After is waited
+// out between attempts, under the caller's context only, so a pause longer
+// than what is left of one attempt's timeout still ends in a retry.
+func (c *Client) complete(ctx context.Context, req *chatRequest) (*chatResponse, error) {
+	body, err := encodeRequest(req)
+	if err != nil {
+		return nil, &Error{Kind: ErrRejected, Detail: redact(err.Error(), c.opts.APIKey), cause: err}
+	}
 	var last failure
 	for attempt := 1; ; attempt++ {
 		actx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
-		res, err := c.api.Chat.Completions.New(actx, params)
+		res, err := c.send(actx, body)
 		timedOut := err != nil && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded)
 		cancel()
 		if err == nil {
@@ -69,20 +67,30 @@ func (c *Client) complete(ctx context.Context, params openai.ChatCompletionNewPa
 	}
 }
 
-// checkCompletion rejects a 200 answer that is not a usable completion.
-func checkCompletion(res *openai.ChatCompletion) error {
-	switch {
-	case res == nil:
-		return errors.New("empty body")
-	case len(res.Choices) == 0:
-		// Some gateways answer 200 with an error object instead of a
-		// completion; its text says more than "no choices".
-		if e, ok := res.JSON.ExtraFields["error"]; ok && e.Raw() != "" {
-			return fmt.Errorf("no completion, the endpoint said: %.500s", e.Raw())
-		}
-		return fmt.Errorf("completion %q has no choices", res.ID)
+// encodeRequest encodes req once for every attempt. HTML characters are
+// left unescaped: prompts are full of code with <, > and &, and escaping
+// them would only make the body larger.
+func encodeRequest(req *chatRequest) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(req); err != nil {
+		return nil, fmt.Errorf("encode the chat completion request for %s: %w", req.Model, err)
 	}
-	return nil
+	return buf.Bytes(), nil
+}
+
+// checkCompletion rejects a 2xx answer that is not a usable completion.
+func checkCompletion(res *chatResponse) error {
+	if len(res.Choices) > 0 {
+		return nil
+	}
+	// Some gateways answer 200 with an error object instead of a
+	// completion; its text says more than "no choices".
+	if e := bytes.TrimSpace(res.Error); len(e) > 0 && string(e) != "null" {
+		return fmt.Errorf("no completion, the endpoint said: %.500s", e)
+	}
+	return fmt.Errorf("completion %q has no choices", string(res.ID))
 }
 
 // retryWait is the pause before retry number attempt. It follows the

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-
-	"github.com/openai/openai-go/v3"
 )
 
 // Reply is the outcome of one Ask or AskJSON.
@@ -25,11 +23,11 @@ type Reply struct {
 type Session struct {
 	client  *Client
 	tools   []Tool
-	defs    []openai.ChatCompletionToolUnionParam
+	defs    []toolDef
 	toolErr error
 
 	askMu   sync.Mutex // held for a whole Ask: tasks append to one history
-	history []openai.ChatCompletionMessageParamUnion
+	history []message
 
 	mu    sync.Mutex
 	tasks []TaskUsage
@@ -41,9 +39,11 @@ type Session struct {
 // reported by the first Ask.
 func (c *Client) NewSession(system string, tools []Tool) *Session {
 	s := &Session{client: c, tools: append([]Tool(nil), tools...), toolErr: checkTools(tools)}
-	s.defs = toolParams(s.tools)
+	if s.toolErr == nil {
+		s.defs, s.toolErr = toolParams(s.tools)
+	}
 	if system != "" {
-		s.history = append(s.history, openai.SystemMessage(system))
+		s.history = append(s.history, systemMessage(system))
 	}
 	return s
 }
@@ -80,7 +80,7 @@ func (s *Session) Ask(ctx context.Context, task, prompt string) (Reply, error) {
 		return t.reply, fmt.Errorf("llm: task %q: %w", task, err)
 	}
 	mark := len(s.history)
-	s.history = append(s.history, openai.UserMessage(prompt))
+	s.history = append(s.history, userMessage(prompt))
 	text, err := s.loop(ctx, t, nil)
 	if err != nil {
 		s.history = s.history[:mark]
@@ -119,7 +119,7 @@ func (s *Session) precheck(prompt string) error {
 
 // loop calls the model and runs the tools it asks for until it answers.
 // rf, when set, is sent as response_format on every request.
-func (s *Session) loop(ctx context.Context, t *turn, rf *openai.ChatCompletionNewParamsResponseFormatUnion) (string, error) {
+func (s *Session) loop(ctx context.Context, t *turn, rf *responseFormat) (string, error) {
 	limit := s.client.opts.MaxToolRounds
 	for {
 		msg, err := s.call(ctx, t, rf, "")
@@ -129,15 +129,15 @@ func (s *Session) loop(ctx context.Context, t *turn, rf *openai.ChatCompletionNe
 		if len(msg.ToolCalls) == 0 {
 			return s.answer(msg)
 		}
-		s.history = append(s.history, assistantParam(msg))
+		s.history = append(s.history, assistantMessage(msg))
 		t.reply.ToolCalls += len(msg.ToolCalls)
 		if t.rounds >= limit {
 			return s.forceAnswer(ctx, t, rf, msg)
 		}
 		t.rounds++
 		for _, c := range msg.ToolCalls {
-			result := t.runner.run(ctx, c.Function.Name, c.Function.Arguments)
-			s.history = append(s.history, openai.ToolMessage(result, c.ID))
+			result := t.runner.run(ctx, c.Function.Name, string(c.Function.Arguments))
+			s.history = append(s.history, toolMessage(result, c.ID))
 		}
 	}
 }
@@ -145,11 +145,11 @@ func (s *Session) loop(ctx context.Context, t *turn, rf *openai.ChatCompletionNe
 // forceAnswer refuses the calls in msg, which came after the last allowed
 // round, and makes one request that forbids tools. Every call still gets a
 // result, because the API rejects a history with unanswered calls.
-func (s *Session) forceAnswer(ctx context.Context, t *turn, rf *openai.ChatCompletionNewParamsResponseFormatUnion, msg openai.ChatCompletionMessage) (string, error) {
+func (s *Session) forceAnswer(ctx context.Context, t *turn, rf *responseFormat, msg responseMessage) (string, error) {
 	limit := s.client.opts.MaxToolRounds
 	note := fmt.Sprintf("error: not run: the limit of %d tool rounds for this task is reached; answer now with what you have", limit)
 	for _, c := range msg.ToolCalls {
-		s.history = append(s.history, openai.ToolMessage(note, c.ID))
+		s.history = append(s.history, toolMessage(note, c.ID))
 	}
 	final, err := s.call(ctx, t, rf, "none")
 	if err != nil {
@@ -163,20 +163,16 @@ func (s *Session) forceAnswer(ctx context.Context, t *turn, rf *openai.ChatCompl
 
 // call makes one completion request with the current history and adds its
 // usage to the turn.
-func (s *Session) call(ctx context.Context, t *turn, rf *openai.ChatCompletionNewParamsResponseFormatUnion, toolChoice string) (openai.ChatCompletionMessage, error) {
-	params := openai.ChatCompletionNewParams{Model: s.client.opts.Model, Messages: s.history}
+func (s *Session) call(ctx context.Context, t *turn, rf *responseFormat, toolChoice string) (responseMessage, error) {
+	req := &chatRequest{Model: s.client.opts.Model, Messages: s.history, ResponseFormat: rf}
 	if len(s.defs) > 0 {
-		params.Tools = s.defs
-		if toolChoice != "" {
-			params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String(toolChoice)}
-		}
+		// tool_choice without tools is a 400 at OpenAI.
+		req.Tools = s.defs
+		req.ToolChoice = toolChoice
 	}
-	if rf != nil {
-		params.ResponseFormat = *rf
-	}
-	res, err := s.client.complete(ctx, params)
+	res, err := s.client.complete(ctx, req)
 	if err != nil {
-		return openai.ChatCompletionMessage{}, err
+		return responseMessage{}, err
 	}
 	u := res.Usage
 	t.reply.Usage = t.reply.Usage.Add(Usage{
@@ -197,35 +193,29 @@ func (s *Session) call(ctx context.Context, t *turn, rf *openai.ChatCompletionNe
 
 // answer appends the model's final message to the history and returns its
 // text.
-func (s *Session) answer(msg openai.ChatCompletionMessage) (string, error) {
-	if strings.TrimSpace(msg.Content) == "" {
+func (s *Session) answer(msg responseMessage) (string, error) {
+	text := string(msg.Content)
+	if strings.TrimSpace(text) == "" {
 		if msg.Refusal != "" {
-			return "", &Error{Kind: ErrBadResponse, Detail: "the model refused: " + msg.Refusal}
+			return "", &Error{Kind: ErrBadResponse, Detail: "the model refused: " + string(msg.Refusal)}
 		}
 		return "", &Error{Kind: ErrBadResponse, Detail: "the model returned an empty answer"}
 	}
-	s.history = append(s.history, assistantParam(msg))
-	return msg.Content, nil
+	s.history = append(s.history, assistantMessage(msg))
+	return text, nil
 }
 
-// assistantParam turns a response message back into a request message.
+// assistantMessage turns a response message back into a request message.
 // It is built field by field, always the same way, because the next
 // request's cached prefix depends on these bytes being stable.
-func assistantParam(msg openai.ChatCompletionMessage) openai.ChatCompletionMessageParamUnion {
-	var p openai.ChatCompletionAssistantMessageParam
-	if msg.Content != "" {
-		p.Content.OfString = openai.String(msg.Content)
-	}
+func assistantMessage(msg responseMessage) message {
+	m := message{Role: "assistant", Content: string(msg.Content)}
 	for _, c := range msg.ToolCalls {
-		p.ToolCalls = append(p.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-			OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-				ID: c.ID,
-				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
-					Name:      c.Function.Name,
-					Arguments: c.Function.Arguments,
-				},
-			},
+		m.ToolCalls = append(m.ToolCalls, toolCall{
+			ID:       c.ID,
+			Type:     "function",
+			Function: functionCall{Name: c.Function.Name, Arguments: c.Function.Arguments},
 		})
 	}
-	return openai.ChatCompletionMessageParamUnion{OfAssistant: &p}
+	return m
 }

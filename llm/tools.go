@@ -8,9 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
 )
 
 // Tool is a function the model may call.
@@ -51,21 +48,24 @@ func checkTools(tools []Tool) error {
 	return nil
 }
 
-func toolParams(tools []Tool) []openai.ChatCompletionToolUnionParam {
-	var out []openai.ChatCompletionToolUnionParam
+// toolParams encodes the tool definitions once per session, so every
+// request offers them in the same bytes and a schema that cannot be encoded
+// is reported by the first Ask rather than by each request.
+func toolParams(tools []Tool) ([]toolDef, error) {
+	var out []toolDef
 	for _, t := range tools {
 		params := t.Parameters
 		if params == nil {
 			// Some providers reject a function without a parameters schema.
 			params = map[string]any{"type": "object", "properties": map[string]any{}}
 		}
-		def := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(params)}
-		if t.Description != "" {
-			def.Description = openai.String(t.Description)
+		raw, err := json.Marshal(params)
+		if err != nil {
+			return nil, fmt.Errorf("invalid session tools: tool %q: parameters do not encode as JSON: %w", t.Name, err)
 		}
-		out = append(out, openai.ChatCompletionFunctionTool(def))
+		out = append(out, toolDef{Type: "function", Function: functionDef{Name: t.Name, Description: t.Description, Parameters: raw}})
 	}
-	return out
+	return out, nil
 }
 
 // toolRunner executes the tool calls of one Ask.

@@ -1,0 +1,256 @@
+package llm
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// This file is the Chat Completions wire format, as documented by OpenAI,
+// limited to what the package sends and reads. Requests are encoded
+// exactly; responses are decoded tolerantly, because OpenAI-compatible
+// servers differ in the details: unknown fields are ignored, and the few
+// fields known to vary between providers accept each form seen in
+// practice.
+
+// chatRequest is the body of POST {base}/chat/completions.
+type chatRequest struct {
+	Model          string          `json:"model"`
+	Messages       []message       `json:"messages"`
+	Tools          []toolDef       `json:"tools,omitempty"`
+	ToolChoice     string          `json:"tool_choice,omitempty"` // "auto", "none" or "required"
+	ResponseFormat *responseFormat `json:"response_format,omitempty"`
+}
+
+// message is one request message. Content is omitted only when empty,
+// which happens for an assistant message that carries tool calls alone;
+// every other role always has text (see Session and toolRunner).
+type message struct {
+	Role       string     `json:"role"` // system, user, assistant or tool
+	Content    string     `json:"content,omitempty"`
+	ToolCalls  []toolCall `json:"tool_calls,omitempty"`   // assistant
+	ToolCallID string     `json:"tool_call_id,omitempty"` // tool
+}
+
+func systemMessage(text string) message { return message{Role: "system", Content: text} }
+func userMessage(text string) message   { return message{Role: "user", Content: text} }
+
+func toolMessage(result, callID string) message {
+	return message{Role: "tool", Content: result, ToolCallID: callID}
+}
+
+// toolCall is a function call, in a response and echoed back in the
+// assistant message of the next request.
+type toolCall struct {
+	ID       string       `json:"id"`
+	Type     string       `json:"type"`
+	Function functionCall `json:"function"`
+}
+
+type functionCall struct {
+	Name      string        `json:"name"`
+	Arguments argumentsText `json:"arguments"`
+}
+
+// argumentsText is a call's arguments as JSON text. The API sends a string
+// holding JSON; a few compatible servers send the JSON object itself, which
+// is kept as its text so the tool still gets its arguments.
+type argumentsText string
+
+func (a *argumentsText) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case string(b) == "null":
+		*a = ""
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return fmt.Errorf("decode tool call arguments: %w", err)
+		}
+		*a = argumentsText(s)
+	default:
+		*a = argumentsText(b)
+	}
+	return nil
+}
+
+type toolDef struct {
+	Type     string      `json:"type"` // always "function"
+	Function functionDef `json:"function"`
+}
+
+type functionDef struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Parameters is encoded once, when the session starts, so that every
+	// request of the session carries the same bytes.
+	Parameters json.RawMessage `json:"parameters"`
+}
+
+type responseFormat struct {
+	Type       string      `json:"type"` // "json_schema"
+	JSONSchema *jsonSchema `json:"json_schema,omitempty"`
+}
+
+type jsonSchema struct {
+	Name   string         `json:"name"`
+	Schema map[string]any `json:"schema"`
+	Strict bool           `json:"strict"`
+}
+
+// chatResponse is a completion. Error is set instead of Choices by gateways
+// that answer 200 with an error object.
+type chatResponse struct {
+	ID      looseString     `json:"id"`
+	Choices []choice        `json:"choices"`
+	Usage   usage           `json:"usage"`
+	Error   json.RawMessage `json:"error"`
+}
+
+type choice struct {
+	Message      responseMessage `json:"message"`
+	FinishReason looseString     `json:"finish_reason"`
+}
+
+type responseMessage struct {
+	Content   contentText `json:"content"`
+	Refusal   looseString `json:"refusal"`
+	ToolCalls []toolCall  `json:"tool_calls"`
+}
+
+// usage is the token accounting. Its counts accept what some servers send
+// instead of integers (floats, strings), since a wrong count must not cost
+// the answer.
+type usage struct {
+	PromptTokens        looseInt `json:"prompt_tokens"`
+	CompletionTokens    looseInt `json:"completion_tokens"`
+	TotalTokens         looseInt `json:"total_tokens"`
+	PromptTokensDetails struct {
+		CachedTokens looseInt `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+}
+
+// contentText is a message's text. The API sends a string or null; some
+// providers send an array of content parts, whose text parts are joined.
+type contentText string
+
+func (c *contentText) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case string(b) == "null":
+		*c = ""
+		return nil
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return fmt.Errorf("decode message content: %w", err)
+		}
+		*c = contentText(s)
+		return nil
+	case len(b) > 0 && b[0] == '[':
+		var parts []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(b, &parts); err != nil {
+			return fmt.Errorf("decode message content parts: %w", err)
+		}
+		var sb strings.Builder
+		for _, p := range parts {
+			// Other parts (images, reasoning) are not part of the answer.
+			if p.Type == "text" {
+				sb.WriteString(p.Text)
+			}
+		}
+		*c = contentText(sb.String())
+		return nil
+	}
+	return fmt.Errorf("message content must be a string, null or an array of content parts, not %.40s", b)
+}
+
+// looseString reads a string, null as "", and any other JSON value as its
+// text, for fields that only label or explain (id, finish_reason, refusal).
+type looseString string
+
+func (s *looseString) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '"' {
+		var v string
+		if err := json.Unmarshal(b, &v); err != nil {
+			return fmt.Errorf("decode string: %w", err)
+		}
+		*s = looseString(v)
+		return nil
+	}
+	if string(b) == "null" {
+		b = nil
+	}
+	*s = looseString(b)
+	return nil
+}
+
+// looseInt reads an integer, a float or a numeric string; anything else,
+// null included, reads as 0.
+type looseInt int
+
+func (n *looseInt) UnmarshalJSON(b []byte) error {
+	text := strings.Trim(string(bytes.TrimSpace(b)), `"`)
+	if f, err := strconv.ParseFloat(text, 64); err == nil && f >= 0 && f < 1e15 {
+		*n = looseInt(f)
+	} else {
+		*n = 0
+	}
+	return nil
+}
+
+// errorBody is an error answer. OpenAI sends {"error":{...}}; some
+// compatible servers send the error as a string, or put message (vLLM) or
+// detail (FastAPI-based servers) at the top level.
+type errorBody struct {
+	Error   json.RawMessage `json:"error"`
+	Message looseString     `json:"message"`
+	Detail  json.RawMessage `json:"detail"`
+}
+
+// errorObject is the documented error; param is not read because
+// OpenAI's message already names the parameter.
+type errorObject struct {
+	Message looseString     `json:"message"`
+	Type    looseString     `json:"type"`
+	Code    json.RawMessage `json:"code"`
+}
+
+// parseErrorBody extracts the message and the error code from an error
+// answer's body. A body that is not JSON yields nothing: it is usually a
+// proxy's HTML page, which says less than the status.
+func parseErrorBody(body []byte) (msg, code string) {
+	var eb errorBody
+	if json.Unmarshal(body, &eb) != nil {
+		return "", ""
+	}
+	raw := bytes.TrimSpace(eb.Error)
+	switch {
+	case len(raw) > 0 && raw[0] == '{':
+		var eo errorObject
+		if json.Unmarshal(raw, &eo) == nil {
+			msg = string(eo.Message)
+			if msg == "" {
+				msg = string(eo.Type)
+			}
+			// Only string codes ("context_length_exceeded") add anything;
+			// OpenRouter's numeric codes repeat the HTTP status.
+			_ = json.Unmarshal(eo.Code, &code)
+		}
+	case len(raw) > 0 && raw[0] == '"':
+		_ = json.Unmarshal(raw, &msg)
+	}
+	if msg == "" {
+		msg = string(eb.Message)
+	}
+	if msg == "" {
+		_ = json.Unmarshal(eb.Detail, &msg)
+	}
+	return strings.TrimSpace(msg), code
+}
