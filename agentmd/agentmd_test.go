@@ -1,7 +1,7 @@
 package agentmd
 
 import (
-	"flag"
+	"github.com/review-my-code-bot/rmc/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,26 +9,6 @@ import (
 
 	"github.com/review-my-code-bot/rmc/diff"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
-
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatalf("write golden %s: %v", path, err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden %s (run go test -update to create it): %v", path, err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from golden (run go test -update and review the change)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
-}
 
 // reviewFiles is testdata/review.diff: real git output of a change to
 // src/api/handler.ts (hunks at new 39-45 and 76-88), src/utils/parse.ts, a
@@ -86,7 +66,7 @@ func TestMarkdownGolden(t *testing.T) {
 	for name, r := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			checkGolden(t, name+".md.golden", Markdown(r, files))
+			golden.Assert(t, name+".md.golden", Markdown(r, files))
 		})
 	}
 }

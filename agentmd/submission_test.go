@@ -2,6 +2,7 @@ package agentmd
 
 import (
 	"errors"
+	"github.com/review-my-code-bot/rmc/internal/golden"
 	"strings"
 	"testing"
 
@@ -168,8 +169,8 @@ func TestSubmissionGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "submission.json.golden", string(js))
-	checkGolden(t, "submission.md.golden", Markdown(norm.Review(), files))
+	golden.Assert(t, "submission.json.golden", string(js))
+	golden.Assert(t, "submission.md.golden", Markdown(norm.Review(), files))
 
 	// Normalizing is idempotent: what is stored reads back the same.
 	again, err := DecodeSubmission(strings.NewReader(string(js)))

@@ -1,10 +1,8 @@
 package app_test
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
+	"github.com/review-my-code-bot/rmc/internal/golden"
 	"slices"
 	"strings"
 	"testing"
@@ -19,29 +17,6 @@ import (
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func assertGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatalf("write %s: %v", path, err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read %s (run go test -update to create it): %v", path, err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run go test -update and review the diff)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
-}
 
 const head = "1234567890abcdef1234567890abcdef12345678"
 
@@ -170,7 +145,7 @@ func TestReportMarkdown(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			md := tc.report.Markdown(tc.dry)
-			assertGolden(t, "report_"+name+".golden", md)
+			golden.Assert(t, "report_"+name+".golden", md)
 
 			title := "## review-my-code-bot\n\n"
 			if tc.dry {

@@ -1,15 +1,13 @@
 package diff
 
 import (
-	"flag"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
 // dump renders files in a compact, reviewable text form for golden files:
 // one line per file and hunk, and per line its kind, old and new numbers.
@@ -36,25 +34,6 @@ func num(n int) string {
 		return "-"
 	}
 	return fmt.Sprint(n)
-}
-
-// checkGolden compares got with testdata/name.golden, or rewrites it.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatalf("write golden %s: %v", path, err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden %s (run go test -update to create it): %v", path, err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from golden (run go test -update and review the change)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
 }
 
 func readTestdata(t *testing.T, name string) string {
@@ -84,7 +63,7 @@ func TestParseGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse(%s): %v", tc.input, err)
 			}
-			checkGolden(t, name, dump(files))
+			golden.Assert(t, name+".golden", dump(files))
 		})
 	}
 }
@@ -110,7 +89,7 @@ func TestParsePatchGolden(t *testing.T) {
 			if f.Status != tc.status || f.Path() != tc.path {
 				t.Errorf("status, path = %s, %q; want %s, %q", f.Status, f.Path(), tc.status, tc.path)
 			}
-			checkGolden(t, "patch_"+name, dump([]File{f}))
+			golden.Assert(t, "patch_"+name+".golden", dump([]File{f}))
 		})
 	}
 }

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
+	"github.com/review-my-code-bot/rmc/internal/golden"
 	"strings"
 	"sync"
 	"testing"
@@ -23,30 +21,6 @@ import (
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// assertGolden compares got with testdata/name byte for byte.
-func assertGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatalf("write %s: %v", path, err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read %s (run go test -update to create it): %v", path, err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run go test -update and review the diff)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
-}
 
 const (
 	headSHA = "1234567890abcdef1234567890abcdef12345678"
@@ -322,7 +296,7 @@ func TestComposeReview(t *testing.T) {
 			t.Parallel()
 			x := newTestExecutor(&recorder{}, &testLog{})
 			rv := x.composeReview(&tc.task, tc.res, tc.scope)
-			assertGolden(t, "review_"+name+".golden", renderReview(rv))
+			golden.Assert(t, "review_"+name+".golden", renderReview(rv))
 
 			if rv.Event != tc.event || rv.CommitSHA != headSHA || len(rv.Comments) != tc.inline {
 				t.Errorf("event %s, commit %s, %d inline; want %s, %s, %d", rv.Event, rv.CommitSHA, len(rv.Comments), tc.event, headSHA, tc.inline)
@@ -673,7 +647,7 @@ func TestTaskErrorComment(t *testing.T) {
 	if len(gh.calls) != 1 || gh.calls[0].Op != "create-comment" {
 		t.Fatalf("calls = %v, want one create-comment", gh.ops())
 	}
-	assertGolden(t, "task_error_review.golden", gh.calls[0].Body)
+	golden.Assert(t, "task_error_review.golden", gh.calls[0].Body)
 	errs := rmcoc.All[rmcoc.TaskError](gh.calls[0].Body)
 	if len(errs) != 1 || errs[0].TaskKey != task.Key || errs[0].Attempts != 1 || !errs[0].FailedAt.Equal(fixedNow) {
 		t.Errorf("task-error blocks = %+v", errs)

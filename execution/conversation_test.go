@@ -3,6 +3,7 @@ package execution
 import (
 	"context"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/golden"
 	"strings"
 	"testing"
 	"time"
@@ -241,7 +242,7 @@ func TestAnswer(t *testing.T) {
 			if first != wantFirst {
 				t.Errorf("placeholder:\n%s\nwant:\n%s", first, wantFirst)
 			}
-			assertGolden(t, tc.goldenFinal, final)
+			golden.Assert(t, tc.goldenFinal, final)
 
 			// What the next run reads from the final comment.
 			qa := rmcoc.All[rmcoc.QuestionAnswer](final)
@@ -336,7 +337,7 @@ func TestPromptsFromRealData(t *testing.T) {
 			if strings.Contains(got, "<no value>") {
 				t.Errorf("prompt renders a missing field as <no value>:\n%s", got)
 			}
-			assertGolden(t, "prompt_"+name+".golden", got)
+			golden.Assert(t, "prompt_"+name+".golden", got)
 		})
 	}
 }

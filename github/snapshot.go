@@ -51,7 +51,9 @@ type pageInfo struct {
 	EndCursor   githubv4.String
 }
 
-type issueCommentNode struct {
+// commentFields are what every comment-like node carries; githubv4 inlines
+// an embedded struct's fields into the query.
+type commentFields struct {
 	ID                string
 	FullDatabaseID    bigInt `graphql:"fullDatabaseId"`
 	AuthorAssociation string
@@ -63,17 +65,13 @@ type issueCommentNode struct {
 	Editor            *actorFields
 }
 
+type issueCommentNode struct {
+	commentFields
+}
+
 type reviewCommentNode struct {
-	ID                string
-	FullDatabaseID    bigInt `graphql:"fullDatabaseId"`
-	AuthorAssociation string
-	Body              string
-	URL               string
-	CreatedAt         githubv4.DateTime
-	UpdatedAt         githubv4.DateTime
-	Author            *actorFields
-	Editor            *actorFields
-	ReplyTo           *struct {
+	commentFields
+	ReplyTo *struct {
 		FullDatabaseID bigInt `graphql:"fullDatabaseId"`
 	}
 	PullRequestReview *struct {
@@ -332,8 +330,7 @@ func issueComment(n issueCommentNode) snapshot.Comment {
 }
 
 func reviewComment(n reviewCommentNode) snapshot.ReviewComment {
-	rc := snapshot.ReviewComment{Comment: issueComment(issueCommentNode{ID: n.ID, FullDatabaseID: n.FullDatabaseID, Body: n.Body, URL: n.URL,
-		CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt, Author: n.Author, Editor: n.Editor, AuthorAssociation: n.AuthorAssociation}),
+	rc := snapshot.ReviewComment{Comment: issueComment(issueCommentNode{n.commentFields}),
 		Path: n.Path, DiffHunk: n.DiffHunk}
 	if n.ReplyTo != nil {
 		rc.ReplyToID = int64(n.ReplyTo.FullDatabaseID)

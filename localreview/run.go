@@ -2,13 +2,14 @@ package localreview
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/review-my-code-bot/rmc/inbox"
 )
 
 // DefaultPort is the first port Run tries.
@@ -52,6 +53,10 @@ type RunOptions struct {
 	// accepts connections.
 	Ready func(pageURL string)
 	Now   func() time.Time
+	// Store, when set, records the review in the inbox too, so the agent
+	// can fetch the comments from there. A review not submitted by the
+	// time the run ends is cancelled.
+	Store *inbox.Store
 }
 
 // shutdownGrace is how long requests in flight get when the run ends. The
@@ -82,8 +87,19 @@ func Run(ctx context.Context, o RunOptions) error {
 	}
 	base := "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	page := base + "/review"
+	opts := Options{Now: o.Now, Log: out, Store: o.Store}
+	if o.Store != nil && len(changes.Files) > 0 {
+		rec, err := o.Store.Create(ctx, requestOf(ctx, changes, o.Dir, nil, "", base), changes.Diff)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		opts.ReviewID = rec.ID
+		defer cancelUnsubmitted(o.Store, rec.ID, out)
+		fmt.Fprintf(out, "Recorded as review %s in the inbox: once you submit, your agent reads it with `reviews-for-agent inbox get %s`.\n", rec.ID, rec.ID)
+	}
 	srv := &http.Server{
-		Handler:           NewServer(changes, Options{Now: o.Now, Log: out}),
+		Handler:           NewServer(changes, opts),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	served := make(chan error, 1)
@@ -109,23 +125,21 @@ func Run(ctx context.Context, o RunOptions) error {
 		return fmt.Errorf("serve %s: %w", base, err)
 	case <-ctx.Done():
 	}
-	shutCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	return shutdown(srv, served, base, out)
+}
+
+// cancelUnsubmitted withdraws the start command's review when the person
+// stopped without submitting it: no page serves it any more.
+func cancelUnsubmitted(store *inbox.Store, id string, out io.Writer) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	err = srv.Shutdown(shutCtx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		// Browsers keep spare connections open that never carry a request,
-		// and Shutdown waits for those as if they might. Nothing is lost
-		// by closing them.
-		err = srv.Close()
+	rec, err := store.Get(ctx, id)
+	if err != nil || rec.Status != inbox.StatusOpen {
+		return
 	}
-	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
-		err = serveErr
+	if _, err := store.Cancel(ctx, id); err != nil {
+		fmt.Fprintf(out, "Could not cancel review %s in the inbox: %v\n", id, err)
 	}
-	if err != nil {
-		return fmt.Errorf("shut down %s: %w", base, err)
-	}
-	fmt.Fprintln(out, "Stopped.")
-	return nil
 }
 
 func plural(n int, one, many string) string {

@@ -2,6 +2,12 @@
 // uncommitted changes of a git repository, line by line as on a pull
 // request, and writes their comments to files a coding agent can act on.
 //
+// It serves in two ways. Run is the start command's single round: one
+// snapshot of the changes at /review, until the person stops it. Serve is
+// the agent inbox's server: every open review in an inbox.Store, each at
+// /review/<id>, recording submissions in the store; Requester records such
+// reviews for an agent and starts that server when none runs.
+//
 // The server only listens on 127.0.0.1 and only answers requests addressed
 // to localhost or 127.0.0.1 at its own port, so a web page elsewhere cannot
 // read the diff or post comments through DNS rebinding.
@@ -20,10 +26,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/review-my-code-bot/rmc/agentmd"
 	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/inbox"
 )
 
 // MaxBodyBytes caps a submission: a thousand long comments fit many times.
@@ -36,17 +44,40 @@ var webFS embed.FS
 type Options struct {
 	Now func() time.Time // time.Now when nil; names the written files
 	Log io.Writer        // where submissions are reported; io.Discard when nil
+	// Store is the inbox: when set, the server also serves the store's
+	// reviews by id (/review/<id>) and records every submission there.
+	Store *inbox.Store
+	// ReviewID is the store's id of the review NewServer serves at
+	// /review, when it was recorded there.
+	ReviewID string
 }
 
-// Server serves one review of one Changes snapshot.
+// Server serves review pages: of one Changes snapshot at /review (the
+// start command), and with a Store of any review in it at /review/<id>.
 type Server struct {
-	changes Changes
-	now     func() time.Time
-	log     io.Writer
-	mux     *http.ServeMux
+	single *review // what /review shows; nil for an inbox server
+	store  *inbox.Store
+	mode   string // "start" or "serve", for /api/health
+	now    func() time.Time
+	log    io.Writer
+	mux    *http.ServeMux
 
-	mu     sync.Mutex // serializes submissions
-	result *submitResult
+	mu     sync.Mutex    // serializes submissions
+	result *submitResult // the submission of a single review outside the store
+
+	cacheMu sync.Mutex
+	cache   map[string]*review // store reviews, parsed once
+
+	lastActive atomic.Int64 // unix nanoseconds of the last request
+}
+
+var _ http.Handler = (*Server)(nil)
+
+// review is one diff on offer: the single review, or one of the store's.
+type review struct {
+	id      string // "" outside the store
+	changes Changes
+	message string // the agent's note to the reviewer
 }
 
 // submitResult is what POST /api/comments answers, and what /api/info
@@ -55,31 +86,54 @@ type submitResult struct {
 	JSON   string `json:"json"`
 	MD     string `json:"md"`
 	Prompt string `json:"prompt"`
+	// ID and Inbox are set for a review in the store: the agent fetches
+	// it from there, no paste needed.
+	ID    string `json:"id,omitempty"`
+	Inbox string `json:"inbox,omitempty"`
 }
 
-// NewServer returns a server for c.
+// NewServer returns a server for c, the review /review shows.
 func NewServer(c Changes, opts Options) *Server {
-	s := &Server{changes: c, now: opts.Now, log: opts.Log, mux: http.NewServeMux()}
+	s := newServer(opts, "start")
+	s.single = &review{id: opts.ReviewID, changes: c}
+	return s
+}
+
+// NewInboxServer returns a server of the store's open reviews: /review/<id>
+// shows one, /review the newest.
+func NewInboxServer(store *inbox.Store, opts Options) *Server {
+	opts.Store = store
+	return newServer(opts, "serve")
+}
+
+func newServer(opts Options, mode string) *Server {
+	s := &Server{store: opts.Store, mode: mode, now: opts.Now, log: opts.Log, mux: http.NewServeMux(), cache: map[string]*review{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
 	if s.log == nil {
 		s.log = io.Discard
 	}
+	s.lastActive.Store(s.now().UnixNano())
 	assets, err := fs.Sub(webFS, "web")
 	if err != nil {
 		panic(err) // the embed pattern above guarantees the directory
 	}
+	page := func(w http.ResponseWriter, r *http.Request) { http.ServeFileFS(w, r, assets, "index.html") }
 	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/review", http.StatusFound)
 	})
-	s.mux.HandleFunc("GET /review", func(w http.ResponseWriter, r *http.Request) {
-		http.ServeFileFS(w, r, assets, "index.html")
-	})
+	s.mux.HandleFunc("GET /review", s.serveDefaultPage(page))
+	s.mux.HandleFunc("GET /review/{id}", page)
 	s.mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(assets)))
-	s.mux.HandleFunc("GET /api/diff", s.serveDiff)
-	s.mux.HandleFunc("GET /api/info", s.serveInfo)
-	s.mux.HandleFunc("POST /api/comments", s.submit)
+	s.mux.HandleFunc("GET /api/health", s.serveHealth)
+	// The review /review shows, and any review by id.
+	s.mux.HandleFunc("GET /api/diff", s.withReview(s.serveDiff))
+	s.mux.HandleFunc("GET /api/info", s.withReview(s.serveInfo))
+	s.mux.HandleFunc("POST /api/comments", s.withReview(s.submit))
+	s.mux.HandleFunc("GET /api/reviews/{id}/diff", s.withReview(s.serveDiff))
+	s.mux.HandleFunc("GET /api/reviews/{id}/info", s.withReview(s.serveInfo))
+	s.mux.HandleFunc("POST /api/reviews/{id}/comments", s.withReview(s.submit))
 	return s
 }
 
@@ -106,6 +160,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
+	s.lastActive.Store(s.now().UnixNano())
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -124,9 +179,9 @@ func allowedHost(host, port string) bool {
 	return host == "localhost:"+port || host == "127.0.0.1:"+port
 }
 
-func (s *Server) serveDiff(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveDiff(w http.ResponseWriter, r *http.Request, rv *review) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	io.WriteString(w, s.changes.Diff)
+	io.WriteString(w, rv.changes.Diff)
 }
 
 type fileInfo struct {
@@ -136,23 +191,28 @@ type fileInfo struct {
 	Binary  bool        `json:"binary"`
 }
 
-func (s *Server) serveInfo(w http.ResponseWriter, r *http.Request) {
-	files := make([]fileInfo, 0, len(s.changes.Files))
-	for _, f := range s.changes.Files {
+func (s *Server) serveInfo(w http.ResponseWriter, r *http.Request, rv *review) {
+	files := make([]fileInfo, 0, len(rv.changes.Files))
+	for _, f := range rv.changes.Files {
 		files = append(files, fileInfo{Path: f.Path(), OldPath: f.OldPath, Status: f.Status, Binary: f.Binary})
 	}
-	s.mu.Lock()
-	result := s.result
-	s.mu.Unlock()
+	status, result, err := s.state(r.Context(), rv)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
 	writeJSON(w, http.StatusOK, struct {
+		ID        string        `json:"id,omitempty"`
 		Repo      string        `json:"repo"`
 		Base      string        `json:"base"`
+		Message   string        `json:"message,omitempty"`
+		Status    string        `json:"status"`
 		Files     []fileInfo    `json:"files"`
 		Submitted *submitResult `json:"submitted"`
-	}{filepath.Base(s.changes.Root), s.changes.Base, files, result})
+	}{rv.id, filepath.Base(rv.changes.Root), rv.changes.Base, rv.message, status, files, result})
 }
 
-func (s *Server) submit(w http.ResponseWriter, r *http.Request) {
+func (s *Server) submit(w http.ResponseWriter, r *http.Request, rv *review) {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		jsonError(w, http.StatusUnsupportedMediaType, "send the review as application/json")
 		return
@@ -167,33 +227,30 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	if err := sub.Validate(s.changes.Files); err != nil {
+	if err := sub.Validate(rv.changes.Files); err != nil {
 		jsonError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.result != nil {
+	if rv.id == "" && s.result != nil {
 		jsonError(w, http.StatusConflict, "a review was already submitted ("+s.result.MD+"); start a new run for a new round")
 		return
 	}
-	norm := sub.Normalize(s.changes.Files)
-	jsonData, err := norm.MarshalIndent()
+	result, err := s.record(r.Context(), rv, sub.Normalize(rv.changes.Files))
 	if err != nil {
-		jsonError(w, http.StatusInternalServerError, err.Error())
+		s.fail(w, err)
 		return
 	}
-	md := agentmd.Markdown(norm.Review(), s.changes.Files)
-	written, err := writeSubmission(s.changes.Root, s.changes.Diff, jsonData, []byte(md), s.now())
-	if err != nil {
-		fmt.Fprintf(s.log, "Could not write the comments: %v\n", err)
-		jsonError(w, http.StatusInternalServerError, "could not write the comments: "+err.Error())
-		return
+	fmt.Fprintf(s.log, "Wrote comments to %s and %s. Provide the MD file to your AI agent to have it address the comments.\n", result.JSON, result.MD)
+	if result.ID != "" {
+		fmt.Fprintf(s.log, "Review %s is in the inbox: %s\n", result.ID, result.Inbox)
 	}
-	fmt.Fprintf(s.log, "Wrote comments to %s and %s. Provide the MD file to your AI agent to have it address the comments.\n", written.JSON, written.MD)
-	s.result = &submitResult{JSON: written.JSON, MD: written.MD, Prompt: written.Prompt()}
-	writeJSON(w, http.StatusOK, s.result)
+	if rv.id == "" {
+		s.result = result
+	}
+	writeJSON(w, http.StatusOK, result)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -1,8 +1,7 @@
 package prompts_test
 
 import (
-	"flag"
-	"os"
+	"github.com/review-my-code-bot/rmc/internal/golden"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,29 +10,6 @@ import (
 	"github.com/review-my-code-bot/rmc/prompts"
 	"github.com/review-my-code-bot/rmc/review"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func assertGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatalf("write %s: %v", path, err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read %s (run go test -update to create it): %v", path, err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run go test -update and review the diff)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
-}
 
 // The shapes below mirror what the callers pass (execution.questionPrompt,
 // review.passPrompt, the struct in execution.SystemPrompt, the maps of
@@ -122,7 +98,7 @@ func TestTemplatesGolden(t *testing.T) {
 			if !strings.HasSuffix(got, "\n") || strings.HasSuffix(got, "\n\n") || got != strings.TrimLeft(got, " \n") {
 				t.Errorf("Render must trim the output to end in exactly one newline: %q", got)
 			}
-			assertGolden(t, name+".golden", got)
+			golden.Assert(t, name+".golden", got)
 		})
 	}
 }

@@ -1,17 +1,13 @@
 package rmcoc
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
+	"github.com/review-my-code-bot/rmc/internal/golden"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var at = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
@@ -44,20 +40,7 @@ func TestRoundTrip(t *testing.T) {
 // The rendered form is what users see in their PRs; keep it stable.
 func TestRenderGolden(t *testing.T) {
 	t.Parallel()
-	got := Render(ReviewRun{HeadSHA: "abc", Mode: ModeAuto, RequestCommentIDs: []ID{1}, Findings: 2, Blocking: 1, CompletedAt: at}) + "\n"
-	path := filepath.Join("testdata", "review-run.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("render changed:\n%s\nwant:\n%s", got, want)
-	}
+	golden.Assert(t, "review-run.golden", Render(ReviewRun{HeadSHA: "abc", Mode: ModeAuto, RequestCommentIDs: []ID{1}, Findings: 2, Blocking: 1, CompletedAt: at})+"\n")
 }
 
 func TestParse(t *testing.T) {

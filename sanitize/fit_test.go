@@ -1,16 +1,14 @@
 package sanitize
 
 import (
-	"flag"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 func TestFit(t *testing.T) {
 	t.Parallel()
@@ -197,21 +195,7 @@ func TestGolden(t *testing.T) {
 	for name, render := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			got := render()
-			path := filepath.Join("testdata", name)
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from the golden file; got:\n%s", name, got)
-			}
+			golden.Assert(t, name, render())
 		})
 	}
 }

@@ -1,32 +1,35 @@
-// Command reviews-for-agent lets a person review their uncommitted changes
-// in the browser, line by line as on a pull request, and hands the comments
-// to their coding agent as a Markdown file.
+// Command reviews-for-agent lets a person review a coding agent's
+// uncommitted changes in the browser, line by line as on a pull request,
+// and hands the comments to the agent: as a Markdown file, and through a
+// review inbox the agent checks when it likes, so it never blocks on a
+// person and nobody pastes anything into its chat.
 //
 //	reviews-for-agent start [--port N] [--no-open] [--dir DIR]
+//	reviews-for-agent request [FILE...] [--message TEXT] [--pr OWNER/REPO#N]
+//	reviews-for-agent inbox list|get|claim|resolve|cancel|compact
+//	reviews-for-agent serve [--port N]
+//	reviews-for-agent mcp
+//	reviews-for-agent review [--model M]
 //	reviews-for-agent version
 package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"os/signal"
-	"runtime"
 	"runtime/debug"
-	"syscall"
+	"time"
 
-	"github.com/review-my-code-bot/rmc/localreview"
+	"github.com/review-my-code-bot/rmc/inbox"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3";
 // otherwise the module version from the build info is used.
 var version = ""
 
-// Exit codes.
+// Exit codes. A refused inbox operation exits with its kind's code:
+// 2 invalid input, 3 not found, 4 conflict, 5 invalid state.
 const (
 	exitOK          = 0
 	exitFailure     = 1
@@ -35,15 +38,37 @@ const (
 )
 
 func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	c := &cli{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, getenv: os.Getenv}
+	os.Exit(c.run(context.Background(), os.Args[1:]))
 }
 
-const usage = `reviews-for-agent: review your uncommitted changes in the browser and hand
-the comments to your coding agent.
+// cli is one invocation: where it writes, and what it reads of its
+// environment, so tests run commands in parallel without touching the
+// process's own.
+type cli struct {
+	stdout, stderr io.Writer
+	stdin          io.Reader
+	getenv         func(string) string
+	// spawn starts a detached inbox server; spawnServer when nil.
+	spawn func(store string, port int, idle time.Duration) error
+}
+
+const usage = `reviews-for-agent: review your coding agent's uncommitted changes in the
+browser, and hand the comments to the agent without it waiting or you pasting.
 
 Usage:
   reviews-for-agent start [--port N] [--no-open] [--dir DIR]
-  reviews-for-agent review        (not available in this build)
+  reviews-for-agent request [FILE...] [--message TEXT] [--dir DIR] [--json]
+  reviews-for-agent request --pr OWNER/REPO#N [--message TEXT] [--json]
+  reviews-for-agent inbox list [--status S] [--claimed-by NAME] [--pr OWNER/REPO#N] [--json]
+  reviews-for-agent inbox get ID [--json]
+  reviews-for-agent inbox claim ID --by NAME [--force] [--json]
+  reviews-for-agent inbox resolve ID [--note TEXT] [--json]
+  reviews-for-agent inbox cancel ID [--json]
+  reviews-for-agent inbox compact [--retention 30d] [--json]
+  reviews-for-agent serve [--port N] [--idle DURATION]
+  reviews-for-agent mcp
+  reviews-for-agent review [--dir DIR] [--model M] [--base-url URL]
   reviews-for-agent version
   reviews-for-agent --help
 
@@ -52,109 +77,65 @@ unstaged and untracked files, against HEAD) on http://localhost:4000/review
 and opens it in the browser. Click a line number to comment on a line,
 shift-click another to comment on a range, and submit: the comments are
 written to rfa/comments_<hash>.json and rfa/comments_<hash>.md in the
-repository root. Give the .md file to your agent. Ctrl+C stops the server.
+repository root, and recorded in the inbox. Ctrl+C stops the server.
+
+request is for agents: it records a review of the uncommitted changes (or of
+the given files) and returns at once with its id and page URL, starting a
+background server (serve) when none runs. With --pr it asks the review bot
+on a GitHub pull request instead. The agent keeps working and later reads
+the comments with inbox list and inbox get, claims a review before working
+on it and resolves it when done. mcp offers the same to agents as MCP tools.
+
+The inbox is kept in reviews.jsonl in the user's configuration directory;
+--store or RFA_STORE choose another file. GitHub needs GITHUB_TOKEN (or
+GH_TOKEN). Refused inbox operations exit with 2 (invalid input), 3 (not
+found), 4 (conflict) or 5 (invalid state).
 `
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func (c *cli) run(ctx context.Context, args []string) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(c.stderr, usage)
 		return exitUsage
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(c.stdout, usage)
 		return exitOK
 	case "version", "--version":
-		fmt.Fprintln(stdout, "reviews-for-agent", buildVersion())
+		fmt.Fprintln(c.stdout, "reviews-for-agent", buildVersion())
 		return exitOK
 	case "start":
-		return start(ctx, args[1:], stdout, stderr)
+		return c.start(ctx, args[1:])
+	case "serve":
+		return c.serve(ctx, args[1:])
+	case "request":
+		return c.request(ctx, args[1:])
+	case "inbox":
+		return c.inbox(ctx, args[1:])
+	case "mcp":
+		return c.mcp(ctx, args[1:])
 	case "review":
-		return review(args[1:], stderr)
+		return c.review(ctx, args[1:])
 	default:
-		fmt.Fprintf(stderr, "reviews-for-agent: unknown command %q\n\n%s", args[0], usage)
+		fmt.Fprintf(c.stderr, "reviews-for-agent: unknown command %q\n\n%s", args[0], usage)
 		return exitUsage
 	}
 }
 
-// review is the place for the "review" subcommand: it will run the
-// action's review engine on the local diff and write its findings with
-// package agentmd, so the agent gets them in the same format as a person's
-// comments. That engine is not part of this build; until it is wired in
-// here, the command says so and fails rather than pretend to review.
-func review(args []string, stderr io.Writer) int {
-	_ = args
-	fmt.Fprintln(stderr, "reviews-for-agent: the review command is not available in this build.")
-	fmt.Fprintln(stderr, "Use 'reviews-for-agent start' to review the changes yourself.")
-	return exitUsage
-}
-
-func start(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("start", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	port := fs.Int("port", localreview.DefaultPort, "port to listen on at 127.0.0.1; when not given, the next free port from 4000 is used")
-	noOpen := fs.Bool("no-open", false, "do not open the browser")
-	dir := fs.String("dir", ".", "a directory inside the git repository to review")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: reviews-for-agent start [--port N] [--no-open] [--dir DIR]")
-		fs.PrintDefaults()
+// fail reports err and returns its exit code; with asJSON it also writes
+// {"error", "kind"} to stdout for a program to read.
+func (c *cli) fail(err error, asJSON bool) int {
+	fmt.Fprintln(c.stderr, "reviews-for-agent:", err)
+	code := inbox.ExitCode(err)
+	if asJSON {
+		kinds := map[int]string{inbox.ExitInvalidInput: "invalid_input", inbox.ExitNotFound: "not_found",
+			inbox.ExitConflict: "conflict", inbox.ExitInvalidState: "invalid_state", inbox.ExitFailure: "failure"}
+		writeJSON(c.stdout, struct {
+			Error string `json:"error"`
+			Kind  string `json:"kind"`
+		}{err.Error(), kinds[code]})
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "reviews-for-agent start: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return exitUsage
-	}
-	if *port < 0 || *port > 65535 {
-		fmt.Fprintf(stderr, "reviews-for-agent start: --port %d is not a port number\n", *port)
-		return exitUsage
-	}
-	// A port the person asked for is the one they will type: do not move
-	// to another one behind their back.
-	strict := false
-	fs.Visit(func(f *flag.Flag) { strict = strict || f.Name == "port" })
-
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	opts := localreview.RunOptions{Dir: *dir, Port: *port, StrictPort: strict, Out: stdout}
-	if !*noOpen {
-		opts.Open = openBrowser
-	}
-	if err := localreview.Run(ctx, opts); err != nil {
-		fmt.Fprintln(stderr, "reviews-for-agent:", err)
-		if errors.Is(err, localreview.ErrNotARepo) {
-			fmt.Fprintln(stderr, "Run it inside a git work tree, or pass --dir.")
-		}
-		if ctx.Err() != nil {
-			return exitInterrupted
-		}
-		return exitFailure
-	}
-	return exitOK
-}
-
-// openBrowser asks the desktop to open url. It does not wait for the
-// browser, which may run for as long as the person likes.
-func openBrowser(url string) error {
-	var cmd *exec.Cmd
-	switch runtime.GOOS {
-	case "darwin":
-		cmd = exec.Command("open", url)
-	case "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-	default:
-		cmd = exec.Command("xdg-open", url)
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	go cmd.Wait() // reap it; its exit status says nothing useful
-	return nil
+	return code
 }
 
 func buildVersion() string {

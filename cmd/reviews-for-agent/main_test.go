@@ -5,11 +5,38 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 )
+
+// cliEnv is the environment variable that makes this test binary run the
+// command line instead of the tests, for tests that need real processes.
+const cliEnv = "RFA_TEST_CLI"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(cliEnv) == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// testCLI runs commands with env as their whole environment; RFA_STORE
+// points into a temp dir unless env says otherwise, so no test touches the
+// user's own inbox.
+func testCLI(t testing.TB, env map[string]string) (c *cli, stdout, stderr *lockedBuffer) {
+	t.Helper()
+	if _, ok := env["RFA_STORE"]; !ok {
+		if env == nil {
+			env = map[string]string{}
+		}
+		env["RFA_STORE"] = filepath.Join(t.TempDir(), "reviews.jsonl")
+	}
+	stdout, stderr = &lockedBuffer{}, &lockedBuffer{}
+	return &cli{stdout: stdout, stderr: stderr, stdin: strings.NewReader(""), getenv: func(k string) string { return env[k] }}, stdout, stderr
+}
 
 func TestRunCommands(t *testing.T) {
 	t.Parallel()
@@ -20,37 +47,55 @@ func TestRunCommands(t *testing.T) {
 		wantStdout string
 		wantStderr string
 	}{
-		"help":           {args: []string{"--help"}, wantCode: 0, wantStdout: "reviews-for-agent start [--port N] [--no-open] [--dir DIR]"},
-		"no command":     {args: nil, wantCode: 2, wantStderr: "Usage:"},
-		"version":        {args: []string{"version"}, wantCode: 0, wantStdout: "reviews-for-agent "},
-		"unknown":        {args: []string{"serve"}, wantCode: 2, wantStderr: `unknown command "serve"`},
-		"review":         {args: []string{"review"}, wantCode: 2, wantStderr: "the review command is not available in this build"},
-		"start help":     {args: []string{"start", "--help"}, wantCode: 0, wantStderr: "-no-open"},
-		"bad flag":       {args: []string{"start", "--colour"}, wantCode: 2, wantStderr: "flag provided but not defined: -colour"},
-		"bad port":       {args: []string{"start", "--port", "70000"}, wantCode: 2, wantStderr: "--port 70000 is not a port number"},
-		"extra argument": {args: []string{"start", "now"}, wantCode: 2, wantStderr: `unexpected argument "now"`},
-		"not a git repo": {args: []string{"start", "--no-open", "--dir", notRepo}, wantCode: 1, wantStderr: "not a git repository: " + notRepo + "\nRun it inside a git work tree, or pass --dir."},
-		"missing dir":    {args: []string{"start", "--no-open", "--dir", notRepo + "/nope"}, wantCode: 1, wantStderr: "open directory"},
+		"help":             {args: []string{"--help"}, wantCode: 0, wantStdout: "reviews-for-agent start [--port N] [--no-open] [--dir DIR]"},
+		"no command":       {args: nil, wantCode: 2, wantStderr: "Usage:"},
+		"version":          {args: []string{"version"}, wantCode: 0, wantStdout: "reviews-for-agent "},
+		"unknown":          {args: []string{"frobnicate"}, wantCode: 2, wantStderr: `unknown command "frobnicate"`},
+		"start help":       {args: []string{"start", "--help"}, wantCode: 0, wantStderr: "-no-open"},
+		"bad flag":         {args: []string{"start", "--colour"}, wantCode: 2, wantStderr: "flag provided but not defined: -colour"},
+		"bad port":         {args: []string{"start", "--port", "70000"}, wantCode: 2, wantStderr: "--port 70000 is not a port number"},
+		"extra argument":   {args: []string{"start", "now"}, wantCode: 2, wantStderr: `unexpected argument "now"`},
+		"not a git repo":   {args: []string{"start", "--no-open", "--dir", notRepo}, wantCode: 1, wantStderr: "not a git repository: " + notRepo + "\nRun it inside a git work tree, or pass --dir."},
+		"missing dir":      {args: []string{"start", "--no-open", "--dir", notRepo + "/nope"}, wantCode: 1, wantStderr: "open directory"},
+		"inbox alone":      {args: []string{"inbox"}, wantCode: 2, wantStderr: "inbox claim ID --by NAME"},
+		"inbox unknown":    {args: []string{"inbox", "frob"}, wantCode: 2, wantStderr: `unknown command "frob"`},
+		"get without id":   {args: []string{"inbox", "get"}, wantCode: 2, wantStderr: "give one review id"},
+		"list extra":       {args: []string{"inbox", "list", "x"}, wantCode: 2, wantStderr: `unexpected argument "x"`},
+		"bad status":       {args: []string{"inbox", "list", "--status", "done"}, wantCode: 2, wantStderr: `status "done" is not one of`},
+		"empty inbox":      {args: []string{"inbox", "list"}, wantCode: 0, wantStdout: "No submitted reviews in the inbox."},
+		"unknown review":   {args: []string{"inbox", "claim", "zzzzzzzz", "--by", "a"}, wantCode: 3, wantStderr: "claim zzzzzzzz: not found"},
+		"claim without by": {args: []string{"inbox", "claim", "zzzzzzzz"}, wantCode: 3, wantStderr: "not found"},
+		"json error": {args: []string{"inbox", "get", "zzzzzzzz", "--json"}, wantCode: 3,
+			wantStdout: `"kind": "not_found"`},
+		"finding without GitHub": {args: []string{"inbox", "get", "gh:o/r#1:f-1"}, wantCode: 2, wantStderr: "set GITHUB_TOKEN"},
+		"bad retention":          {args: []string{"inbox", "compact", "--retention", "0d"}, wantCode: 2, wantStderr: "not a positive duration"},
+		"request outside a repo": {args: []string{"request", "--dir", notRepo}, wantCode: 2, wantStderr: "not a git repository"},
+		"request bad pr":         {args: []string{"request", "--pr", "o/r"}, wantCode: 2, wantStderr: "is not a pull request"},
+		"review without a key":   {args: []string{"review", "--dir", notRepo}, wantCode: 2, wantStderr: "set LLM_API_KEY"},
+		"review bad threshold":   {args: []string{"review", "--problem-threshold", "11"}, wantCode: 2, wantStderr: "thresholds are scores from 1 to 10"},
+		"review blocking below":  {args: []string{"review", "--problem-threshold", "6", "--blocking-threshold", "4"}, wantCode: 2, wantStderr: "is below --problem-threshold"},
+		"serve extra":            {args: []string{"serve", "now"}, wantCode: 2, wantStderr: `unexpected argument "now"`},
+		"mcp extra":              {args: []string{"mcp", "now"}, wantCode: 2, wantStderr: `unexpected argument "now"`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), tc.args, &stdout, &stderr)
+			c, stdout, stderr := testCLI(t, nil)
+			code := c.run(context.Background(), tc.args)
 			if code != tc.wantCode {
-				t.Errorf("exit code %d, want %d\nstdout: %s\nstderr: %s", code, tc.wantCode, &stdout, &stderr)
+				t.Errorf("exit code %d, want %d\nstdout: %s\nstderr: %s", code, tc.wantCode, stdout, stderr)
 			}
 			if !strings.Contains(stdout.String(), tc.wantStdout) {
-				t.Errorf("stdout lacks %q:\n%s", tc.wantStdout, &stdout)
+				t.Errorf("stdout lacks %q:\n%s", tc.wantStdout, stdout)
 			}
 			if !strings.Contains(stderr.String(), tc.wantStderr) {
-				t.Errorf("stderr lacks %q:\n%s", tc.wantStderr, &stderr)
+				t.Errorf("stderr lacks %q:\n%s", tc.wantStderr, stderr)
 			}
 		})
 	}
 }
 
-// lockedBuffer is stdout written by the server while the test reads it.
+// lockedBuffer is output written by a server while the test reads it.
 type lockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
@@ -62,33 +107,56 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
+func (l *lockedBuffer) Reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.Reset()
+}
+
 func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
 }
 
-// start serves until its context ends, then shuts down and exits 0.
-func TestStartServesUntilStopped(t *testing.T) {
-	t.Parallel()
+// gitRepo makes a repository with one commit of a.txt and an uncommitted
+// change to it.
+func gitRepo(t testing.TB) string {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
 	dir := t.TempDir()
-	git := exec.Command("git", "init", "-q")
-	git.Dir = dir
-	if out, err := git.CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "."}, {"commit", "-q", "-m", "base"}} {
+		if args[0] == "add" {
+			if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\ntwo\nthree\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
+			"GIT_AUTHOR_NAME=Dev", "GIT_AUTHOR_EMAIL=dev@example.com", "GIT_COMMITTER_NAME=Dev", "GIT_COMMITTER_EMAIL=dev@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
 	}
-	if err := os.WriteFile(dir+"/new.txt", []byte("hello\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\n2\nthree\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// start serves until its context ends, then shuts down and exits 0.
+func TestStartServesUntilStopped(t *testing.T) {
+	t.Parallel()
+	dir := gitRepo(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stdout, stderr lockedBuffer
+	c, stdout, stderr := testCLI(t, nil)
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"start", "--no-open", "--port", "0", "--dir", dir}, &stdout, &stderr)
+		done <- c.run(ctx, []string{"start", "--no-open", "--port", "0", "--dir", dir})
 	}()
 
 	deadline := time.Now().Add(10 * time.Second)
@@ -108,7 +176,7 @@ func TestStartServesUntilStopped(t *testing.T) {
 		t.Fatal("start did not stop after its context ended")
 	}
 	out := stdout.String()
-	for _, want := range []string{"Reviewing 1 changed file in ", "against the empty tree (no commits yet)", "Open http://localhost:", "Stopped."} {
+	for _, want := range []string{"Reviewing 1 changed file in ", "against HEAD (", "Recorded as review ", "Open http://localhost:", "Stopped."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}

@@ -29,6 +29,12 @@ const state = {
   done: false // submitted: the page is read-only
 };
 
+// The page of one review: /review/<id> is a review in the inbox, and its
+// API lives under /api/reviews/<id>; /review is the start command's one
+// review, at /api.
+const reviewPath = location.pathname.match(/^\/review\/([^/]+)$/);
+const api = reviewPath ? '/api/reviews/' + reviewPath[1] : '/api';
+
 const el = (id) => document.getElementById(id);
 const container = el('rfa-diff');
 const globalBox = el('rfa-global');
@@ -37,11 +43,20 @@ const globalBox = el('rfa-global');
 
 async function load() {
   try {
-    const [info, text] = await Promise.all([fetchJSON('/api/info'), fetchText('/api/diff')]);
+    const [info, text] = await Promise.all([fetchJSON(api + '/info'), fetchText(api + '/diff')]);
     state.info = info;
     const meta = info.files;
     el('rfa-summary').textContent = info.repo + ' \u00b7 ' + meta.length +
       (meta.length === 1 ? ' file' : ' files') + ' changed against ' + info.base;
+    if (info.message) {
+      el('rfa-message').textContent = 'Note from the agent: ' + info.message;
+      el('rfa-message').hidden = false;
+    }
+    if (!info.submitted && (info.status === 'cancelled' || info.status === 'resolved')) {
+      container.textContent = '';
+      notice('This review was ' + info.status + ': it takes no more comments.');
+      return;
+    }
     if (meta.length === 0) {
       container.textContent = '';
       notice('No uncommitted changes against ' + info.base + ': there is nothing to review. ' +
@@ -66,7 +81,10 @@ async function load() {
 
 async function fetchText(url) {
   const r = await fetch(url);
-  if (!r.ok) { throw new Error(url + ' answered ' + r.status); }
+  if (!r.ok) {
+    const data = await r.json().catch(() => ({}));
+    throw new Error(data.error || url + ' answered ' + r.status);
+  }
   return r.text();
 }
 
@@ -317,7 +335,7 @@ async function submit() {
   el('rfa-submit-label').textContent = 'Submitting\u2026';
   showError('');
   try {
-    const r = await fetch('/api/comments', {
+    const r = await fetch(api + '/comments', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(payload)
@@ -345,6 +363,10 @@ function showResult(res) {
   el('rfa-result-json').textContent = res.json;
   el('rfa-result-md').textContent = res.md;
   el('rfa-prompt').textContent = res.prompt;
+  if (res.inbox) {
+    el('rfa-inbox-cmd').textContent = res.inbox;
+    el('rfa-result-inbox').hidden = false;
+  }
   el('rfa-result').hidden = false;
   showError('');
   drawComments();

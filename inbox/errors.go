@@ -1,0 +1,83 @@
+package inbox
+
+import (
+	"errors"
+	"net/http"
+)
+
+// The kinds of failure callers decide on. Every error the inbox returns for
+// a bad request wraps exactly one of them; anything else is an I/O or
+// GitHub failure.
+var (
+	ErrNotFound     = errors.New("not found")
+	ErrConflict     = errors.New("conflict")
+	ErrInvalidState = errors.New("invalid state")
+	ErrInvalidInput = errors.New("invalid input")
+)
+
+// Error is a refused operation: what was asked (Op), of which review (ID),
+// the kind of refusal (one of the Err* values above) and why.
+type Error struct {
+	Op     string // "claim", "submit", ...
+	ID     string // the review or finding, "" when none applies
+	Kind   error
+	Reason string
+}
+
+func (e *Error) Error() string {
+	s := e.Op
+	if e.ID != "" {
+		s += " " + e.ID
+	}
+	return s + ": " + e.Kind.Error() + ": " + e.Reason
+}
+
+func (e *Error) Unwrap() error { return e.Kind }
+
+func fail(op, id string, kind error, reason string) error {
+	return &Error{Op: op, ID: id, Kind: kind, Reason: reason}
+}
+
+// Exit codes of the command line, by kind of failure.
+const (
+	ExitFailure      = 1
+	ExitInvalidInput = 2
+	ExitNotFound     = 3
+	ExitConflict     = 4
+	ExitInvalidState = 5
+)
+
+// ExitCode maps err to the command's exit status: 0 for nil, the kind's
+// code for a refusal, 1 for anything else.
+func ExitCode(err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, ErrInvalidInput):
+		return ExitInvalidInput
+	case errors.Is(err, ErrNotFound):
+		return ExitNotFound
+	case errors.Is(err, ErrConflict):
+		return ExitConflict
+	case errors.Is(err, ErrInvalidState):
+		return ExitInvalidState
+	}
+	return ExitFailure
+}
+
+// HTTPStatus maps err to the status an HTTP API answers it with. An
+// invalid state is a 409 as well as a conflict: the request clashes with
+// the review's current state, and repeating it will not help.
+func HTTPStatus(err error) int {
+	switch {
+	case err == nil:
+		return http.StatusOK
+	case errors.Is(err, ErrInvalidInput):
+		return http.StatusBadRequest
+	case errors.Is(err, ErrNotFound):
+		return http.StatusNotFound
+	case errors.Is(err, ErrConflict), errors.Is(err, ErrInvalidState):
+		return http.StatusConflict
+	}
+	return http.StatusInternalServerError
+}

@@ -1,0 +1,126 @@
+// Package inboxmcp offers the agent inbox's operations as an MCP server:
+// the tools review_request and review_inbox, over any transport of the
+// official Go SDK (stdio for "reviews-for-agent mcp").
+package inboxmcp
+
+import (
+	"context"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/review-my-code-bot/rmc/inbox"
+)
+
+// MCP tool names.
+const (
+	ToolRequest = "review_request"
+	ToolInbox   = "review_inbox"
+)
+
+// RequestInput are the arguments of review_request.
+type RequestInput struct {
+	Files   []string `json:"files,omitempty" jsonschema:"paths to review, relative to the repository root; every uncommitted change when omitted"`
+	Message string   `json:"message,omitempty" jsonschema:"a note for the reviewer: what to look at, what you are unsure of"`
+	PR      string   `json:"pr,omitempty" jsonschema:"owner/repo#N: ask the review bot on this GitHub pull request instead of a person"`
+	Dir     string   `json:"dir,omitempty" jsonschema:"a directory inside the git repository; the server's working directory when omitted"`
+}
+
+// InboxInput are the arguments of review_inbox.
+type InboxInput struct {
+	Action string `json:"action" jsonschema:"list, get, claim or resolve"`
+	ID     string `json:"id,omitempty" jsonschema:"the review's id (get, claim, resolve), as list shows it"`
+	Status string `json:"status,omitempty" jsonschema:"list: open, submitted (the default), claimed, resolved, cancelled or all"`
+	By     string `json:"by,omitempty" jsonschema:"claim: who claims it, such as your agent's name; list: only items claimed by this name"`
+	Note   string `json:"note,omitempty" jsonschema:"resolve: what was done about the comments"`
+	Force  bool   `json:"force,omitempty" jsonschema:"claim: take over a claim another agent holds"`
+	PR     string `json:"pr,omitempty" jsonschema:"list: also list the review bot's findings on this pull request (owner/repo#N)"`
+}
+
+const mcpInstructions = `Code review without waiting. review_request asks for a review and returns at once with an id:
+a person reviews local changes in their browser, or the review bot reviews a GitHub pull request.
+Keep working; later call review_inbox with action list to see submitted reviews, get to read one
+(Markdown with the diff lines each comment is about), claim before you work on it, and resolve with
+a note when you are done.`
+
+// NewServer offers the inbox's operations as MCP tools: review_request
+// and review_inbox. Results are text; get answers Markdown. Refusals come
+// back as tool errors whose text starts with the operation and the kind of
+// refusal ("claim k3x9p2ma: conflict: ...").
+func NewServer(svc *inbox.Service, version string) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "reviews-for-agent", Version: version},
+		&mcp.ServerOptions{Instructions: mcpInstructions})
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: ToolRequest,
+		Description: "Ask for a code review and return at once, without waiting for it. Locally, a person reviews " +
+			"the uncommitted changes (or the given files) in their browser at the returned URL; with pr, the review " +
+			"bot reviews a GitHub pull request. Check the result later with review_inbox.",
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in RequestInput) (*mcp.CallToolResult, any, error) {
+		res, err := svc.Request(ctx, inbox.RequestOptions{LocalRequest: inbox.LocalRequest{Dir: in.Dir, Files: in.Files, Message: in.Message}, PR: in.PR})
+		if err != nil {
+			return nil, nil, err
+		}
+		var b strings.Builder
+		inbox.WriteRequest(&b, res)
+		return text(b.String()), nil, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: ToolInbox,
+		Description: "The review inbox. action list shows reviews (default: submitted ones, newest first); get returns " +
+			"one review's comments as Markdown; claim marks it as yours (by) so no other agent takes it; resolve closes " +
+			"it with a note (on GitHub: replies on the finding's thread and resolves it).",
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in InboxInput) (*mcp.CallToolResult, any, error) {
+		out, err := inboxAction(ctx, svc, in)
+		if err != nil {
+			return nil, nil, err
+		}
+		return text(out), nil, nil
+	})
+	return srv
+}
+
+func inboxAction(ctx context.Context, svc *inbox.Service, in InboxInput) (string, error) {
+	var b strings.Builder
+	switch strings.TrimSpace(in.Action) {
+	case "list":
+		o := inbox.ListOptions{Status: in.Status, ClaimedBy: in.By}
+		if o.Status == "" && o.ClaimedBy != "" {
+			o.Status = string(inbox.StatusClaimed)
+		}
+		if in.PR != "" {
+			o.PRs = []string{in.PR}
+		}
+		res, err := svc.List(ctx, o)
+		if err != nil {
+			return "", err
+		}
+		inbox.WriteList(&b, res, o.Status)
+	case "get":
+		d, err := svc.Get(ctx, in.ID)
+		if err != nil {
+			return "", err
+		}
+		inbox.WriteDetail(&b, d)
+	case "claim":
+		it, err := svc.Claim(ctx, in.ID, in.By, in.Force)
+		if err != nil {
+			return "", err
+		}
+		inbox.WriteItem(&b, "Claimed", it)
+	case "resolve":
+		it, err := svc.Resolve(ctx, in.ID, in.Note)
+		if err != nil {
+			return "", err
+		}
+		inbox.WriteItem(&b, "Resolved", it)
+	default:
+		return "", &inbox.Error{Op: ToolInbox, Kind: inbox.ErrInvalidInput, Reason: "action " + quote(in.Action) + " is not one of list, get, claim, resolve"}
+	}
+	return b.String(), nil
+}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+func quote(s string) string { return "\"" + s + "\"" }

@@ -1,0 +1,125 @@
+package inbox
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// localInbox is a service over a store with a review in every status.
+func localInbox(t *testing.T) (*Service, map[Status]Record) {
+	t.Helper()
+	s := testStore(t, Options{Now: newClock().Now})
+	byStatus := map[Status]Record{}
+	for _, st := range []Status{StatusOpen, StatusSubmitted, StatusCancelled, StatusClaimed, StatusResolved} {
+		byStatus[st] = reviewIn(t, s, st)
+	}
+	return &Service{Store: s}, byStatus
+}
+
+func TestServiceList(t *testing.T) {
+	t.Parallel()
+	svc, recs := localInbox(t)
+	// A second submitted review, submitted later: it lists first.
+	later := reviewIn(t, svc.Store, StatusSubmitted)
+	tests := map[string]struct {
+		opts     ListOptions
+		want     []string
+		wantKind string
+	}{
+		"default is submitted, newest first": {opts: ListOptions{}, want: []string{later.ID, recs[StatusSubmitted].ID}},
+		"open":                               {opts: ListOptions{Status: "open"}, want: []string{recs[StatusOpen].ID}},
+		"claimed":                            {opts: ListOptions{Status: "claimed"}, want: []string{recs[StatusClaimed].ID}},
+		"claimed by alpha":                   {opts: ListOptions{Status: "claimed", ClaimedBy: "alpha"}, want: []string{recs[StatusClaimed].ID}},
+		"claimed by someone else":            {opts: ListOptions{Status: "claimed", ClaimedBy: "beta"}, want: nil},
+		"resolved":                           {opts: ListOptions{Status: "resolved"}, want: []string{recs[StatusResolved].ID}},
+		// Unsubmitted reviews sort by when they were asked for: the
+		// cancelled one was asked for after the first submission.
+		"all": {opts: ListOptions{Status: "all"}, want: []string{later.ID, recs[StatusResolved].ID, recs[StatusClaimed].ID,
+			recs[StatusCancelled].ID, recs[StatusSubmitted].ID, recs[StatusOpen].ID}},
+		"bad status":                  {opts: ListOptions{Status: "done"}, wantKind: "invalid input"},
+		"bad pull request":            {opts: ListOptions{PRs: []string{"nope"}}, wantKind: "invalid input"},
+		"pull request without GitHub": {opts: ListOptions{PRs: []string{"o/r#1"}}, wantKind: "invalid input"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			res, err := svc.List(context.Background(), tc.opts)
+			if kindOf(err) != tc.wantKind {
+				t.Fatalf("err = %v, want %q", err, tc.wantKind)
+			}
+			var got []string
+			for _, it := range res.Items {
+				got = append(got, it.ID)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("listed %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestServiceGet(t *testing.T) {
+	t.Parallel()
+	svc, recs := localInbox(t)
+	tests := map[string]struct {
+		id          string
+		wantKind    string
+		wantMD      string // "" means no Markdown
+		wantMessage string
+	}{
+		"submitted": {id: recs[StatusSubmitted].ID,
+			wantMD: "# Code Review Comments\n\nLooks fine otherwise.\n\n## a.go\n\n### Line 2\n> +var x = 2\nWhy 2?\n"},
+		"resolved keeps its comments": {id: recs[StatusResolved].ID, wantMD: "> +var x = 2\nWhy 2?\n"},
+		"open":                        {id: recs[StatusOpen].ID, wantMessage: "still open"},
+		"cancelled":                   {id: recs[StatusCancelled].ID, wantMessage: "cancelled"},
+		"unknown":                     {id: "zzzzzzzz", wantKind: "not found"},
+		"not an id":                   {id: "../etc", wantKind: "invalid input"},
+		"empty":                       {id: " ", wantKind: "invalid input"},
+		"finding without GitHub":      {id: "gh:o/r#1:f-1", wantKind: "invalid input"},
+		"malformed finding id":        {id: "gh:o/r:f-1", wantKind: "invalid input"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			d, err := svc.Get(context.Background(), tc.id)
+			if kindOf(err) != tc.wantKind {
+				t.Fatalf("err = %v, want %q", err, tc.wantKind)
+			}
+			if !strings.HasSuffix(d.Markdown, tc.wantMD) || (tc.wantMD == "" && d.Markdown != "") {
+				t.Errorf("markdown =\n%s\nwant it to end with\n%s", d.Markdown, tc.wantMD)
+			}
+			if !strings.Contains(d.Message, tc.wantMessage) {
+				t.Errorf("message = %q, want %q", d.Message, tc.wantMessage)
+			}
+		})
+	}
+}
+
+func TestServiceOperations(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svc, recs := localInbox(t)
+	id := recs[StatusSubmitted].ID
+	it, err := svc.Claim(ctx, id, "alpha", false)
+	if err != nil || it.Status != StatusClaimed || it.ClaimedBy != "alpha" {
+		t.Fatalf("claim = %+v, %v", it, err)
+	}
+	if _, err := svc.Claim(ctx, id, "beta", false); kindOf(err) != "conflict" {
+		t.Errorf("claim by another = %v", err)
+	}
+	it, err = svc.Resolve(ctx, id, "done in abc123")
+	if err != nil || it.Status != StatusResolved || it.Note != "done in abc123" || it.ClaimedBy != "alpha" {
+		t.Errorf("resolve = %+v, %v", it, err)
+	}
+	if it, err := svc.Cancel(ctx, recs[StatusOpen].ID); err != nil || it.Status != StatusCancelled {
+		t.Errorf("cancel = %+v, %v", it, err)
+	}
+	if _, err := svc.Cancel(ctx, "gh:o/r#1:f-1"); kindOf(err) != "invalid input" {
+		t.Errorf("cancel of a finding = %v", err)
+	}
+	if _, err := svc.Request(ctx, RequestOptions{}); err == nil {
+		t.Error("a local request without a requester succeeded")
+	}
+}

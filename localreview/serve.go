@@ -1,0 +1,200 @@
+package localreview
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/review-my-code-bot/rmc/inbox"
+)
+
+// ServeOptions configure Serve.
+type ServeOptions struct {
+	Store      *inbox.Store
+	Port       int // first port to try (see Listen); the command line's default is DefaultInboxPort
+	StrictPort bool
+	// Idle, when positive, stops the server once it has had no request
+	// for that long while no review is open. 0 serves until ctx ends.
+	Idle  time.Duration
+	Out   io.Writer
+	Ready func(baseURL string) // called once the server accepts connections
+	Now   func() time.Time
+}
+
+// Serve runs the inbox server: the page of every open review in the store,
+// by id, until ctx is done or it has been idle for o.Idle.
+func Serve(ctx context.Context, o ServeOptions) error {
+	out := o.Out
+	if out == nil {
+		out = io.Discard
+	}
+	ln, err := Listen(o.Port, o.StrictPort)
+	if err != nil {
+		return err
+	}
+	base := "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	handler := NewInboxServer(o.Store, Options{Now: o.Now, Log: out})
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(out, "Serving the reviews in %s on %s/review\n", o.Store.Path(), base)
+	if o.Ready != nil {
+		o.Ready(base)
+	}
+
+	var idle <-chan time.Time
+	if o.Idle > 0 {
+		t := time.NewTicker(min(max(o.Idle/4, 10*time.Millisecond), 30*time.Second))
+		defer t.Stop()
+		idle = t.C
+	}
+	for {
+		select {
+		case err := <-served:
+			return fmt.Errorf("serve %s: %w", base, err)
+		case <-ctx.Done():
+			return shutdown(srv, served, base, out)
+		case <-idle:
+			if !handler.idleFor(o.Idle) {
+				continue
+			}
+			if open, err := hasOpen(ctx, o.Store); err != nil || open {
+				continue
+			}
+			fmt.Fprintf(out, "No review is open and no request came for %s.\n", o.Idle)
+			return shutdown(srv, served, base, out)
+		}
+	}
+}
+
+// idleFor reports whether the last request is longer ago than d.
+func (s *Server) idleFor(d time.Duration) bool {
+	return s.now().Sub(time.Unix(0, s.lastActive.Load())) > d
+}
+
+func hasOpen(ctx context.Context, store *inbox.Store) (bool, error) {
+	snap, err := store.Load(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, r := range snap.Records() {
+		if r.Status == inbox.StatusOpen && r.Request != nil {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// shutdown stops srv gracefully and waits for Serve to return.
+func shutdown(srv *http.Server, served <-chan error, base string, out io.Writer) error {
+	shutCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	err := srv.Shutdown(shutCtx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// Browsers keep spare connections open that never carry a request,
+		// and Shutdown waits for those as if they might. Nothing is lost
+		// by closing them.
+		err = srv.Close()
+	}
+	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
+		err = serveErr
+	}
+	if err != nil {
+		return fmt.Errorf("shut down %s: %w", base, err)
+	}
+	fmt.Fprintln(out, "Stopped.")
+	return nil
+}
+
+// Probe asks whatever listens on 127.0.0.1:port who it is, quickly.
+func Probe(ctx context.Context, port int) (Health, error) {
+	ctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	defer cancel()
+	u := "http://127.0.0.1:" + strconv.Itoa(port) + "/api/health"
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return Health{}, err
+	}
+	client := http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
+	resp, err := client.Do(req)
+	if err != nil {
+		return Health{}, fmt.Errorf("probe %s: %w", u, err)
+	}
+	defer resp.Body.Close()
+	var h Health
+	if resp.StatusCode != http.StatusOK {
+		return h, fmt.Errorf("probe %s: answered %d", u, resp.StatusCode)
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&h); err != nil {
+		return h, fmt.Errorf("probe %s: %w", u, err)
+	}
+	return h, nil
+}
+
+// portSearch is how many ports from the configured one findServer tries.
+const portSearch = 20
+
+// findServer finds the inbox server of q.Store, or a free port for one:
+// the first port that either answers as that server or is free. Ports
+// held by anything else (another program, a server of another store) are
+// passed over.
+func (q *Requester) findServer(ctx context.Context) (base string, running bool, err error) {
+	first := q.Port
+	if first == 0 {
+		first = DefaultInboxPort
+	}
+	last := min(first+portSearch-1, 65535)
+	for p := first; p <= last; p++ {
+		base := "http://localhost:" + strconv.Itoa(p)
+		if h, err := Probe(ctx, p); err == nil {
+			if h.App == AppName && h.Mode == "serve" && h.Store == q.Store.Path() {
+				return base, true, nil
+			}
+			continue
+		}
+		if ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p))); err == nil {
+			ln.Close()
+			return base, false, nil
+		}
+	}
+	return "", false, fmt.Errorf("find a port for the review server: %d-%d are all taken", first, last)
+}
+
+// start spawns a server at base and waits a moment for it to answer.
+func (q *Requester) start(ctx context.Context, base string) error {
+	if q.Spawn == nil {
+		return errors.New("no way to start a server here")
+	}
+	port, err := strconv.Atoi(portOf(base))
+	if err != nil {
+		return err
+	}
+	if err := q.Spawn(port); err != nil {
+		return err
+	}
+	wait := q.ReadyWait
+	if wait == 0 {
+		wait = 500 * time.Millisecond
+	}
+	deadline := time.Now().Add(wait)
+	for time.Now().Before(deadline) {
+		if h, err := Probe(ctx, port); err == nil && h.Store == q.Store.Path() {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return nil // still starting: the URL will work in a moment
+}
+
+func portOf(base string) string { return base[strings.LastIndexByte(base, ':')+1:] }
