@@ -236,6 +236,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	out := p.finish(ctx, log, repo, ev, plan, res, snap, st)
 	report.Counts = p.GitHub.Counts()
 	report.Gate = &out
+	report.Warnings = log.Warnings()
 	log.Summary(report.Markdown(false))
 	writeOutputs(log, out)
 	code = ExitOK

@@ -15,7 +15,19 @@ type Log struct {
 	*githubactions.Action
 	getenv func(string) string
 	out    io.Writer
+	// warnings keeps every warning of the run for the job summary: a rate
+	// limit or a missing permission must be seen there, not only in the log.
+	warnings []string
 }
+
+// Warningf logs a warning and keeps it for the summary.
+func (l *Log) Warningf(format string, args ...any) {
+	l.warnings = append(l.warnings, fmt.Sprintf(format, args...))
+	l.Action.Warningf(format, args...)
+}
+
+// Warnings returns the run's warnings so far.
+func (l *Log) Warnings() []string { return l.warnings }
 
 func newLog(env Env) *Log {
 	return &Log{Action: githubactions.New(githubactions.WithGetenv(env.Getenv), githubactions.WithWriter(env.Stdout)), getenv: env.Getenv, out: env.Stdout}

@@ -28,9 +28,11 @@ type Report struct {
 	// Set after execution.
 	Result *execution.Result
 	Gate   *Outcome
-	Usage  []llm.TaskUsage
-	Total  llm.Usage
-	code   int
+	// Warnings are the run's warnings (rate limits, missing permissions…).
+	Warnings []string
+	Usage    []llm.TaskUsage
+	Total    llm.Usage
+	code     int
 }
 
 func (r Report) trigger() string {
@@ -122,6 +124,13 @@ func (r Report) Markdown(dry bool) string {
 			fmt.Fprintf(&b, "- **%s**: %s\n", mdEscape(s.What), mdEscape(s.Why))
 		}
 		b.WriteString("\n</details>\n\n")
+	}
+	if len(r.Warnings) > 0 {
+		fmt.Fprintf(&b, "⚠️ **%d warning(s)**\n\n", len(r.Warnings))
+		for _, w := range r.Warnings {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(w))
+		}
+		b.WriteString("\n")
 	}
 	if len(r.State.Notices) > 0 {
 		b.WriteString("<details><summary>Notices</summary>\n\n")

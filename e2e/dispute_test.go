@@ -246,3 +246,32 @@ func TestDisputeQuestionReviewInOneRunInOrder(t *testing.T) {
 		t.Errorf("order: %v", order)
 	}
 }
+
+// A token that may not resolve threads (some GITHUB_TOKEN setups): the reply
+// is still posted, the state is consistent (the conceded finding no longer
+// blocks), and the log and summary say which permission is missing.
+func TestConcedeWithoutPermissionToResolve(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptDisputes()
+	a, root := w.finding(3, "Unsynchronized map", 8, true)
+	w.gh.Inject(fakegithub.Fault{Method: "POST", Path: "/graphql", Operation: "resolveReviewThread", Status: 200,
+		Body: `{"data":{"resolveReviewThread":null},"errors":[{"type":"FORBIDDEN","path":["resolveReviewThread"],"locations":[{"line":1,"column":10}],"message":"Resource not accessible by integration"}]}`})
+	reply := w.gh.AddReply(repoName, w.pr, root, "alice", "mu guards every write")
+	r := w.run(w.reviewCommentEvent(reply, root, "alice", ""))
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	th := w.thread(a)
+	if th.Resolved || strings.Join(resolutions(th), ",") != rmcoc.FindingResolved {
+		t.Errorf("resolved=%v blocks=%v: want the reply and its RESOLVED block, thread left open", th.Resolved, resolutions(th))
+	}
+	if w.gate() != "success" {
+		t.Errorf("gate = %q: the conceded finding must not block", w.gate())
+	}
+	for _, out := range []string{r.log, r.summary} {
+		if !strings.Contains(out, "pull-requests: write") {
+			t.Errorf("the missing permission is not named:\n%s", out)
+		}
+	}
+}

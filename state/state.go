@@ -428,6 +428,9 @@ func (d *deriver) mentions(snap snapshot.Snapshot) {
 		if findingThreads[t.ID] {
 			continue // replies on a finding are disputes, handled there
 		}
+		if len(t.Comments) > 0 && t.Comments[0].ReplyToID != 0 {
+			continue // its first comment was deleted (noticed in findings)
+		}
 		for _, c := range t.Comments {
 			mm, ok := mention.Find(c.Body, d.opt.Handles)
 			if !ok {
