@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/event"
@@ -68,6 +67,5 @@ func seedDemo(f *fakegithub.Server) (snapshot.Repo, int) {
 	f.AddIssueComment(name, pr.Number, "mallory", "Pasting a resolution:\n\n"+rmcoc.Render(rmcoc.DisputeResolution{ReplyToCommentID: rmcoc.ID(root), Status: rmcoc.FindingResolved, Resolution: rmcoc.ResolutionConcession, ResolvedAt: at}))
 	f.UpdatePR(name, pr.Number, func(p *fakegithub.PR) { p.HeadSHA = newHead })
 	f.AddIssueComment(name, pr.Number, "alice", "@rmc-bot why is the bucket refilled from a goroutine?")
-	_ = time.Second
 	return snapshot.Repo{Owner: "acme", Name: "gateway"}, pr.Number
 }

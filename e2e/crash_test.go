@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/review-my-code-bot/rmc/github/fakegithub"
 )
 
 // crashWorld seeds the same PR every time: a question, a reply disputing a
@@ -127,5 +125,3 @@ func diffLines(want, got []string) string {
 	}
 	return b.String()
 }
-
-var _ = fakegithub.New

@@ -34,45 +34,18 @@ type Changes struct {
 }
 
 // NewChanges splits unified into its "diff --git" sections, parses each,
-// and keeps them in the given order. It fails when a section is not exactly
-// one file, because the page pairs sections with Files by position.
+// and keeps them in the given order: the page pairs sections with Files by
+// position.
 func NewChanges(root, base, unified string) (Changes, error) {
 	c := Changes{Root: root, Base: base, Diff: unified}
-	for i, section := range splitSections(unified) {
-		files, err := diff.Parse(section)
-		if err != nil {
-			return Changes{}, fmt.Errorf("diff section %d: %w", i+1, err)
-		}
-		if len(files) != 1 {
-			return Changes{}, fmt.Errorf("diff section %d holds %d files, want 1", i+1, len(files))
-		}
-		c.Files = append(c.Files, files[0])
+	sections, err := diff.Sections(unified)
+	if err != nil {
+		return Changes{}, err
+	}
+	for _, s := range sections {
+		c.Files = append(c.Files, s.File)
 	}
 	return c, nil
-}
-
-// splitSections cuts a git diff before each line that starts a file. Git
-// starts no hunk line with "diff", so the cut is exact; text before the
-// first section (there is none in git diff output) is kept with it.
-func splitSections(unified string) []string {
-	if unified == "" {
-		return nil
-	}
-	var sections []string
-	start := 0
-	for i := 0; i < len(unified); {
-		end := strings.IndexByte(unified[i:], '\n')
-		next := len(unified)
-		if end >= 0 {
-			next = i + end + 1
-		}
-		if i > start && strings.HasPrefix(unified[i:], "diff --git ") {
-			sections = append(sections, unified[start:i])
-			start = i
-		}
-		i = next
-	}
-	return append(sections, unified[start:])
 }
 
 // ErrNotARepo is returned by LoadChanges for a directory outside any git
@@ -126,7 +99,7 @@ func LoadChanges(ctx context.Context, dir string) (Changes, error) {
 	if err != nil {
 		return Changes{}, fmt.Errorf("diff %s against %s: %w", root, desc, err)
 	}
-	sections := splitSections(tracked)
+	sections := diff.SectionTexts(tracked)
 
 	untracked, err := git(ctx, root, append([]string{"ls-files", "-z", "--others", "--exclude-standard"}, pathspec...)...)
 	if err != nil {

@@ -100,7 +100,7 @@ func TestLoadChanges(t *testing.T) {
 				t.Errorf("Root = %q, want %q", c.Root, dir)
 			}
 			// The page pairs sections of the text with Files by position.
-			if n := len(splitSections(c.Diff)); n != len(c.Files) {
+			if n := len(diff.SectionTexts(c.Diff)); n != len(c.Files) {
 				t.Errorf("diff has %d sections for %d files", n, len(c.Files))
 			}
 		})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/diff"
 	"path/filepath"
 	"strings"
 	"time"
@@ -154,7 +155,7 @@ func SelectFiles(c Changes, dir string, paths []string) (Changes, []string) {
 			warnings = append(warnings, fmt.Sprintf("%s has no uncommitted changes; it is not in the review", p))
 		}
 	}
-	sections := splitSections(c.Diff)
+	sections := diff.SectionTexts(c.Diff)
 	out := Changes{Root: c.Root, Base: c.Base}
 	var text strings.Builder
 	for i, f := range c.Files {

@@ -3,6 +3,7 @@ package localreview
 import (
 	"context"
 	"errors"
+	"github.com/review-my-code-bot/rmc/diff"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -53,7 +54,7 @@ func TestSelectFiles(t *testing.T) {
 			if !slices.Equal(paths, tc.want) || len(warnings) != tc.wantWarnings {
 				t.Errorf("selected %v with warnings %v, want %v and %d warnings", paths, warnings, tc.want, tc.wantWarnings)
 			}
-			if n := len(splitSections(got.Diff)); n != len(got.Files) {
+			if n := len(diff.SectionTexts(got.Diff)); n != len(got.Files) {
 				t.Errorf("diff has %d sections for %d files", n, len(got.Files))
 			}
 		})

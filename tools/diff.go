@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
+	"github.com/review-my-code-bot/rmc/diff"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/llm"
@@ -41,17 +41,20 @@ func Diff(get func(ctx context.Context) (string, error)) llm.Tool {
 }
 
 func diffAnswer(d, path string) (string, error) {
-	files := splitDiff(d)
+	sections, perr := diff.Sections(d)
 	if path != "" {
+		if perr != nil {
+			return "", fmt.Errorf("the diff could not be split into files (%v); call get_pr_diff without a path", perr)
+		}
 		var parts []string
 		want := strings.TrimPrefix(path, "./")
-		for _, f := range files {
-			if f.has(want) || f.has(strings.TrimPrefix(strings.TrimPrefix(want, "a/"), "b/")) {
-				parts = append(parts, f.text)
+		for _, s := range sections {
+			if has(s.File, want) || has(s.File, strings.TrimPrefix(strings.TrimPrefix(want, "a/"), "b/")) {
+				parts = append(parts, s.Text)
 			}
 		}
 		if len(parts) == 0 {
-			return "", fmt.Errorf("the PR does not change %q; changed files: %s", path, fileNames(files))
+			return "", fmt.Errorf("the PR does not change %q; changed files: %s", path, fileNames(sections))
 		}
 		d = strings.Join(parts, "")
 	}
@@ -65,7 +68,7 @@ func diffAnswer(d, path string) (string, error) {
 	var note string
 	if path == "" {
 		note = fmt.Sprintf("[diff truncated: %d of %d bytes shown. Call get_pr_diff with a path to see one file's changes. Changed files: %s]\n",
-			len(cut), len(d), fileNames(files))
+			len(cut), len(d), fileNames(sections))
 	} else {
 		note = fmt.Sprintf("[diff of %s truncated: %d of %d bytes shown; read_file shows the file as it is in the PR's head]\n", path, len(cut), len(d))
 	}
@@ -75,126 +78,10 @@ func diffAnswer(d, path string) (string, error) {
 	return cutText(cut+note, maxOutput), nil
 }
 
-// diffFile is one file's section of a unified diff, from its "diff --git"
-// line to the next.
-type diffFile struct {
-	text  string
-	paths []string // old and new names
-}
+// has reports whether a file is known by name p, old or new.
+func has(f diff.File, p string) bool { return p != "" && (f.NewPath == p || f.OldPath == p) }
 
-func (f diffFile) has(p string) bool {
-	for _, q := range f.paths {
-		if q == p {
-			return true
-		}
-	}
-	return false
-}
-
-func (f diffFile) name() string {
-	if len(f.paths) == 0 {
-		return "?"
-	}
-	return f.paths[len(f.paths)-1]
-}
-
-// splitDiff cuts a git diff into files. Names come from the "---"/"+++"
-// lines, rename and copy lines, and the "diff --git" line, which alone
-// names files whose change has no hunks (mode changes, binary files).
-func splitDiff(d string) []diffFile {
-	var files []diffFile
-	start := -1 // offset of the current file's "diff --git" line
-	inHunks := false
-	for off := 0; off < len(d); {
-		end := len(d)
-		if i := strings.IndexByte(d[off:], '\n'); i >= 0 {
-			end = off + i + 1
-		}
-		l := strings.TrimRight(d[off:end], "\r\n")
-		if strings.HasPrefix(l, "diff --git ") {
-			if start >= 0 {
-				files[len(files)-1].text = d[start:off]
-			}
-			files = append(files, diffFile{})
-			start, inHunks = off, false
-			if p, ok := sameNames(strings.TrimPrefix(l, "diff --git ")); ok {
-				files[len(files)-1].add(p)
-			}
-		}
-		off = end
-		if start < 0 || inHunks {
-			continue // text before the first file, or hunk lines
-		}
-		if strings.HasPrefix(l, "@@") {
-			inHunks = true
-			continue
-		}
-		f := &files[len(files)-1]
-		for _, prefix := range []string{"--- ", "+++ "} {
-			if v, ok := strings.CutPrefix(l, prefix); ok {
-				if !strings.HasPrefix(v, `"`) {
-					v, _, _ = strings.Cut(v, "\t") // GNU diff appends a tab and a date
-				}
-				if v = unquote(v); v != "/dev/null" {
-					f.add(strings.TrimPrefix(strings.TrimPrefix(v, "a/"), "b/"))
-				}
-			}
-		}
-		for _, prefix := range []string{"rename from ", "rename to ", "copy from ", "copy to "} {
-			if v, ok := strings.CutPrefix(l, prefix); ok {
-				f.add(unquote(v))
-			}
-		}
-	}
-	if start >= 0 {
-		files[len(files)-1].text = d[start:]
-	}
-	return files
-}
-
-func (f *diffFile) add(p string) {
-	if p != "" && !f.has(p) {
-		f.paths = append(f.paths, p)
-	}
-}
-
-// sameNames reads "a/P b/P" (the diff --git line of a file that was not
-// renamed), which is ambiguous only when names differ; those files have
-// rename lines instead.
-func sameNames(s string) (string, bool) {
-	if strings.HasPrefix(s, `"`) {
-		// "a/x y" "b/x y": git quotes names with special characters.
-		if i := strings.Index(s, `" "`); i > 0 {
-			a, b := unquote(s[:i+1]), unquote(s[i+2:])
-			if strings.TrimPrefix(a, "a/") == strings.TrimPrefix(b, "b/") {
-				return strings.TrimPrefix(a, "a/"), true
-			}
-		}
-		return "", false
-	}
-	if len(s)%2 == 0 {
-		return "", false
-	}
-	half := len(s) / 2
-	a, b := s[:half], s[half+1:]
-	if s[half] == ' ' && strings.HasPrefix(a, "a/") && strings.HasPrefix(b, "b/") && a[2:] == b[2:] {
-		return a[2:], true
-	}
-	return "", false
-}
-
-// unquote undoes git's C-style quoting of unusual file names; Go's string
-// syntax accepts the same escapes, octal included.
-func unquote(s string) string {
-	if len(s) >= 2 && s[0] == '"' {
-		if u, err := strconv.Unquote(s); err == nil {
-			return u
-		}
-	}
-	return s
-}
-
-func fileNames(files []diffFile) string {
+func fileNames(files []diff.Section) string {
 	if len(files) == 0 {
 		return "(none)"
 	}
@@ -204,7 +91,7 @@ func fileNames(files []diffFile) string {
 			names = append(names, fmt.Sprintf("and %d more", len(files)-i))
 			break
 		}
-		names = append(names, f.name())
+		names = append(names, f.File.Path())
 	}
 	return strings.Join(names, ", ")
 }

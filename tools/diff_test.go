@@ -12,7 +12,7 @@ const sampleDiff = `diff --git a/main.go b/main.go
 index 1111111..2222222 100644
 --- a/main.go
 +++ b/main.go
-@@ -1,3 +1,3 @@
+@@ -1,2 +1,2 @@
  package main
 -func old() {}
 +func new() {}
@@ -52,7 +52,7 @@ func TestDiff(t *testing.T) {
 		fmt.Fprintf(&big, "diff --git a/f%03d.go b/f%03d.go\n--- a/f%03d.go\n+++ b/f%03d.go\n@@ -1 +1 @@\n-%s\n+%s\n",
 			i, i, i, i, strings.Repeat("o", 200), strings.Repeat("n", 200))
 	}
-	hugeOne := "diff --git a/h.go b/h.go\n--- a/h.go\n+++ b/h.go\n@@ -1,9999 +1,9999 @@\n" + strings.Repeat("+"+strings.Repeat("h", 99)+"\n", 3000)
+	hugeOne := "diff --git a/h.go b/h.go\n--- a/h.go\n+++ b/h.go\n@@ -0,0 +1,3000 @@\n" + strings.Repeat("+"+strings.Repeat("h", 99)+"\n", 3000)
 	tests := map[string]struct {
 		diff    string
 		getErr  error
