@@ -173,7 +173,8 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		return report, ExitFailed
 	}
 	bot := snapshot.BotIdentity(p.Config.BotLogin, snap.Viewer)
-	st := state.Derive(snap, state.Options{Bot: bot, Handles: p.Config.Handles})
+	states := newDeriver(p.GitHub, state.Options{Bot: bot, Handles: p.Config.Handles, ForkAuthorsCanAsk: p.Config.ForkAuthorsCanAsk}, log)
+	st := states.derive(ctx, snap)
 	var client *llm.Client
 	if !p.Config.DryRun && p.Config.APIKey != "" {
 		if client, err = newLLM(p.Config); err != nil {
@@ -216,7 +217,9 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 			NotifyAgent: p.Config.NotifyAgent, EnableHumanEscalation: p.Config.EnableHumanEscalation, HumanReviewers: p.Config.HumanReviewers,
 			ReviewRetries: p.Config.MaxReviewRetries}}
 	var sess *llm.Session
-	if client != nil && plan.NeedsModel() {
+	// A resolution that does not count is checked against the code first
+	// when the code changed, which needs the model even with no task.
+	if client != nil && (plan.NeedsModel() || len(st.Reopens()) > 0) {
 		var system string
 		if sess, system, err = session(ctx, p.Config, client, p.GitHub, log, p.Workspace, snap); err != nil {
 			log.Warningf("could not prepare the model session: %v", err)
@@ -233,7 +236,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		report.Usage = sess.TaskUsage()
 		report.Total = sess.Usage()
 	}
-	out := p.finish(ctx, log, repo, ev, plan, res, snap, st)
+	out := p.finish(ctx, log, states, repo, ev, plan, res, snap, st)
 	report.Counts = p.GitHub.Counts()
 	report.Gate = &out
 	report.Warnings = log.Warnings()
@@ -256,7 +259,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 
 // finish re-reads the PR after the run's writes and publishes the merge gate
 // from what GitHub now holds.
-func (p Pipeline) finish(ctx context.Context, log *Log, repo snapshot.Repo, ev event.Event, plan detector.Plan, res execution.Result, snap snapshot.Snapshot, st state.State) Outcome {
+func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, repo snapshot.Repo, ev event.Event, plan detector.Plan, res execution.Result, snap snapshot.Snapshot, st state.State) Outcome {
 	// A pull_request event's job mirrors the gate, whether this run reviewed
 	// or the head was reviewed before: re-running a failed job must not turn
 	// it green while blocking findings are open.
@@ -283,7 +286,7 @@ func (p Pipeline) finish(ctx context.Context, log *Log, repo snapshot.Repo, ev e
 			log.Warningf("could not re-read the pull request to publish the merge gate: %v", err)
 			return out
 		}
-		st = state.Derive(snap, state.Options{Bot: snapshot.BotIdentity(p.Config.BotLogin, snap.Viewer), Handles: p.Config.Handles})
+		st = states.derive(ctx, snap)
 	}
 	n, err := publishGate(ctx, p.GitHub, snap, st)
 	out.BlockingIssues = n

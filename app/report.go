@@ -61,6 +61,9 @@ func (r Report) LogLines() []string {
 	for _, s := range r.Plan.Skipped {
 		lines = append(lines, fmt.Sprintf("skip %s: %s", s.What, s.Why))
 	}
+	for _, f := range r.State.Reopens() {
+		lines = append(lines, fmt.Sprintf("reopen: @%s resolved blocking finding %q, which does not clear it", f.Reopen.Login, f.Block.Title))
+	}
 	if len(r.Plan.Tasks) == 0 {
 		lines = append(lines, "nothing pending")
 	}
@@ -118,6 +121,7 @@ func (r Report) Markdown(dry bool) string {
 	if blocking := r.State.OpenBlocking(); r.Gate == nil && len(blocking) > 0 {
 		fmt.Fprintf(&b, "🔴 %d open blocking finding(s) on the PR before this run.\n\n", len(blocking))
 	}
+	r.resolutionsMarkdown(&b)
 	if len(r.Plan.Skipped) > 0 {
 		b.WriteString("<details><summary>Skipped</summary>\n\n")
 		for _, s := range r.Plan.Skipped {

@@ -48,6 +48,9 @@ type Config struct {
 	// NoticeUnauthorized tells people without access, once, why their
 	// mention is not acted on.
 	NoticeUnauthorized bool
+	// ForkAuthorsCanAsk lets the author of a PR from a fork start model work
+	// without write access (off: every comment would spend the key).
+	ForkAuthorsCanAsk bool
 }
 
 // Input describes one action input; Inputs is the single list action.yml is
@@ -81,6 +84,7 @@ var Inputs = []Input{
 	{"notify_agent", "", "Handle of the PR's coding agent (e.g. @claude) to tell when a review requests changes."},
 	{"ignore_paths", "", "Comma-separated globs the review skips."},
 	{"notice_unauthorized", "true", "Tell people without access, once, that the bot only takes requests from collaborators and the PR's author."},
+	{"fork_authors_can_ask", "false", "Let the author of a pull request from a fork ask questions, request reviews and dispute findings without write access (each spends the model key)."},
 }
 
 var (
@@ -108,6 +112,7 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 		NotifyAgent:        p.str("notify_agent"),
 		IgnorePaths:        list(p.str("ignore_paths")),
 		NoticeUnauthorized: p.boolean("notice_unauthorized"),
+		ForkAuthorsCanAsk:  p.boolean("fork_authors_can_ask"),
 	}
 	c.APIKey = p.apiKey()
 	c.ProblemThreshold = p.intIn("problem_score_threshold", 1, 10)

@@ -159,7 +159,7 @@ func TestCodingAgentIsToldOncePerReviewThatRequestsChanges(t *testing.T) {
 		t.Fatalf("%d notices, want 1", len(notices))
 	}
 	n := notices[0]
-	for _, want := range []string{"@claude", fmt.Sprintf("review %d", w.reviews()[0].ID), "## limiter/bucket.go", "### Line 5", "> +func Take(k string) { buckets[k]-- }", "Unsynchronized map write", "blocking · score 9", "resolve the threads"} {
+	for _, want := range []string{"@claude", fmt.Sprintf("review %d", w.reviews()[0].ID), "## limiter/bucket.go", "### Line 5", "> +func Take(k string) { buckets[k]-- }", "Unsynchronized map write", "blocking · score 9", "Leave the threads open: I verify each fix"} {
 		if !strings.Contains(n, want) {
 			t.Errorf("notice lacks %q:\n%s", want, n)
 		}

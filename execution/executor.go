@@ -40,6 +40,7 @@ type ReviewGitHub interface {
 	Compare(ctx context.Context, repo snapshot.Repo, base, head string) (snapshot.Comparison, error)
 	CreateReview(ctx context.Context, repo snapshot.Repo, number int, r snapshot.NewReview) (int64, error)
 	ResolveThread(ctx context.Context, threadID string) error
+	UnresolveThread(ctx context.Context, threadID string) error
 	RequestReviewers(ctx context.Context, repo snapshot.Repo, number int, logins []string) error
 }
 
@@ -70,6 +71,8 @@ type Executor struct {
 	// untrusted text and returns a note when it looks like an injection
 	// attempt. The task goes on: the text stays fenced as data.
 	Screen func(ctx context.Context, text string) string
+	// verified holds the findings whose fix this run already checked.
+	verified map[string]bool
 }
 
 // Options are the inputs execution honours.
@@ -100,6 +103,9 @@ type Outcome struct {
 type Result struct {
 	Outcomes []Outcome
 	Writes   int
+	// Resolutions are the resolutions that did not count, and what the run
+	// did about each.
+	Resolutions []Resolution
 }
 
 // Failed counts failed tasks.
@@ -124,6 +130,7 @@ var ErrNotBuilt = errors.New("not available in this build")
 // does not stop the others; ctx cancellation does, between writes.
 func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
 	var res Result
+	x.verified = map[string]bool{}
 	if plan.RecordTrigger != nil {
 		if err := x.recordTrigger(ctx, *plan.RecordTrigger); err != nil {
 			x.Log.Warningf("could not record the automatic review request: %v", err)
@@ -140,6 +147,7 @@ func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
 		}
 	}
 	x.catchUp(ctx)
+	res.Resolutions = x.handleResolutions(ctx)
 	if id, head, findings := x.pendingNotice(); id != 0 && x.Reviews != nil {
 		files, err := x.Reviews.Files(ctx, x.repo(), x.number())
 		anchors, _ := parseFiles(files)
@@ -280,7 +288,11 @@ func (x *Executor) recordTrigger(ctx context.Context, trig rmcoc.AutoReviewTrigg
 // refuse tells someone without access, once per PR, why the bot does not
 // act on their mention.
 func (x *Executor) refuse(ctx context.Context, m state.Mention) error {
-	body := x.compose(fmt.Sprintf("👋 Thanks for the mention, @%s. On this repository I take questions and review requests from collaborators and the pull request's author; a maintainer can ask on your behalf.", m.Author.Login),
+	text := fmt.Sprintf("👋 Thanks for the mention, @%s. On this repository I take questions and review requests from collaborators and the pull request's author; a maintainer can ask on your behalf.", m.Author.Login)
+	if x.Snap.PR.IsFork && m.Author.Is(x.Snap.PR.Author) {
+		text = fmt.Sprintf("👋 Thanks for the mention, @%s. This pull request comes from a fork, and every request to me spends this repository's model budget, so here I take questions, review requests and disputes from people with write access. A maintainer can ask on your behalf (or the repository can allow it with `fork_authors_can_ask`). Pushing a fix still clears a finding: I verify it on the next review.", m.Author.Login)
+	}
+	body := x.compose(text,
 		rmcoc.AccessNotice{User: m.Author.Login, ReplyToCommentID: rmcoc.ID(m.Ref.ID), SentAt: x.now()})
 	_, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), body)
 	return err

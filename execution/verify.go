@@ -34,7 +34,7 @@ func (x *Executor) verifyFixes(ctx context.Context, sc scope) {
 	}
 	checked := 0
 	for _, f := range x.State.Findings {
-		if !f.Open() || (!f.Thread.IsOutdated && !changed[f.Thread.Path]) || checked == maxVerify {
+		if !f.Open() || x.verified[f.Block.ID] || (!f.Thread.IsOutdated && !changed[f.Thread.Path]) || checked == maxVerify {
 			continue
 		}
 		checked++

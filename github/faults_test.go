@@ -37,7 +37,7 @@ func newFixture(t *testing.T) *fixture {
 	f.AddToken("tok", fakegithub.Identity{Login: "github-actions[bot]", Kind: fakegithub.TokenInstallation})
 	f.AddUser("alice", false)
 	f.AddUser("bob", false)
-	f.SetPermission("o/r", "bob", "write")
+	f.SetPermission("o/r", "bob", "maintain")
 	pr := f.AddPR("o/r", fakegithub.PR{Author: "alice"})
 	f.SetFiles("o/r", pr.Number, []fakegithub.File{{Path: "a.go", Status: "modified", Patch: "@@ -1,1 +1,2 @@\n a\n+b"}})
 	f.SetContents("o/r", pr.BaseSHA, "AGENTS.md", "rules")
@@ -120,6 +120,13 @@ var kinds = map[string]callKind{
 	}, func(f *fixture) error {
 		return exactly("the resolution", count(f.gh.Threads("o/r", f.pr), func(t fakegithub.Thread) bool { return t.Resolved }))
 	}},
+	"read a permission": {"GET", "/repos/o/r/collaborators/", func(ctx context.Context, c *github.Client, f *fixture) error {
+		p, err := c.Permission(ctx, f.repo, "bob")
+		if err == nil && p != "maintain" {
+			err = fmt.Errorf("permission %q, want maintain", p)
+		}
+		return err
+	}, nil},
 	"request reviewers": {"POST", "/repos/o/r/pulls/1/requested_reviewers", func(ctx context.Context, c *github.Client, f *fixture) error {
 		return c.RequestReviewers(ctx, f.repo, f.pr, []string{"bob"})
 	}, func(f *fixture) error { return exactly("the request", len(f.gh.RequestedReviewers("o/r", f.pr))) }},

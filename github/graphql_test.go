@@ -98,6 +98,9 @@ func TestGraphQLDocumentsValidateAgainstSchema(t *testing.T) {
 	if err := c.ResolveThread(context.Background(), snap.Threads[2].ID); err != nil {
 		t.Fatal(err)
 	}
+	if err := c.UnresolveThread(context.Background(), snap.Threads[2].ID); err != nil {
+		t.Fatal(err)
+	}
 	schema, err := fakegithub.Schema()
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +123,7 @@ func TestGraphQLDocumentsValidateAgainstSchema(t *testing.T) {
 			kinds[string(op.Operation)+":"+op.SelectionSet[len(op.SelectionSet)-1].(*ast.Field).Name] = true
 		}
 	}
-	for _, want := range []string{"query:repository", "query:nodes", "mutation:resolveReviewThread"} {
+	for _, want := range []string{"query:repository", "query:nodes", "mutation:resolveReviewThread", "mutation:unresolveReviewThread"} {
 		if !kinds[want] {
 			t.Errorf("no %s document was exercised (got %v)", want, kinds)
 		}

@@ -2,6 +2,7 @@ package github_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/github"
@@ -63,6 +64,23 @@ func TestBotIdentityAcrossTokenKinds(t *testing.T) {
 			// The configured login wins over the API, in either spelling.
 			if got := snapshot.BotIdentity(tc.identity.Login, snapshot.Actor{}); !got.Is(bot) {
 				t.Errorf("configured %q gives %+v", tc.identity.Login, got)
+			}
+			// Without the suffix, it names the token's own account, bot or not.
+			if got := snapshot.BotIdentity(strings.ToUpper(tc.wantLogin), snap.Viewer); !got.Is(bot) {
+				t.Errorf("configured %q with viewer %+v gives %+v", tc.wantLogin, snap.Viewer, got)
+			}
+			if !tc.wantBot {
+				return
+			}
+			// A user who registers the App's name is someone else.
+			f.AddUser(tc.wantLogin, false)
+			f.AddIssueComment("o/r", pr.Number, tc.wantLogin, "I am the bot, honest")
+			snap, err = c.Snapshot(ctx, repo, pr.Number)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a := snap.IssueComments[2].Author; a.Login != tc.wantLogin || a.Is(bot) {
+				t.Errorf("the look-alike user %+v is taken for the bot %+v", a, bot)
 			}
 		})
 	}

@@ -96,7 +96,7 @@ type threadNode struct {
 	Line       *int
 	StartLine  *int
 	DiffSide   string
-	ResolvedBy *struct{ Login string }
+	ResolvedBy *actorFields
 	Comments   threadComments `graphql:"comments(first: $threadCommentsFirst)"`
 }
 
@@ -105,6 +105,7 @@ type reviewNode struct {
 	FullDatabaseID    bigInt `graphql:"fullDatabaseId"`
 	AuthorAssociation string
 	Author            *actorFields
+	Editor            *actorFields
 	State             string
 	Body              string
 	SubmittedAt       *githubv4.DateTime
@@ -356,7 +357,7 @@ func thread(n threadNode) snapshot.Thread {
 		t.StartLine = *n.StartLine
 	}
 	if n.ResolvedBy != nil {
-		a := snapshot.NewActor(n.ResolvedBy.Login, "User")
+		a := actor(n.ResolvedBy)
 		t.ResolvedBy = &a
 	}
 	for _, cm := range n.Comments.Nodes {
@@ -369,6 +370,10 @@ func review(n reviewNode) snapshot.Review {
 	r := snapshot.Review{ID: int64(n.FullDatabaseID), NodeID: n.ID, Author: actor(n.Author), State: n.State, Body: n.Body, Association: n.AuthorAssociation}
 	if n.SubmittedAt != nil {
 		r.SubmittedAt = n.SubmittedAt.Time
+	}
+	if n.Editor != nil {
+		e := actor(n.Editor)
+		r.Editor = &e
 	}
 	if n.Commit != nil {
 		r.CommitSHA = n.Commit.Oid

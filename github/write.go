@@ -43,7 +43,7 @@ func (c *Client) Reply(ctx context.Context, repo snapshot.Repo, number int, inRe
 		return snapshot.ReviewComment{}, err
 	}
 	return snapshot.ReviewComment{Comment: snapshot.Comment{ID: rc.GetID(), NodeID: rc.GetNodeID(), Body: rc.GetBody(), URL: rc.GetHTMLURL(),
-		Author: snapshot.NewActor(rc.GetUser().GetLogin(), ""), CreatedAt: rc.GetCreatedAt().Time, UpdatedAt: rc.GetUpdatedAt().Time},
+		Author: snapshot.NewActor(rc.GetUser().GetLogin(), rc.GetUser().GetType()), CreatedAt: rc.GetCreatedAt().Time, UpdatedAt: rc.GetUpdatedAt().Time},
 		ReplyToID: inReplyTo, Path: rc.GetPath(), DiffHunk: rc.GetDiffHunk()}, nil
 }
 
@@ -113,6 +113,23 @@ func (c *Client) ResolveThread(ctx context.Context, threadID string) error {
 	err := c.gql.Mutate(ctx, &m, githubv4.ResolveReviewThreadInput{ThreadID: githubv4.ID(threadID)}, nil)
 	if err != nil {
 		return fmt.Errorf("resolve review thread %s: %w", threadID, gqlError(err))
+	}
+	return nil
+}
+
+// UnresolveThread reopens a resolved review thread (GraphQL only).
+func (c *Client) UnresolveThread(ctx context.Context, threadID string) error {
+	var m struct {
+		UnresolveReviewThread struct {
+			Thread struct {
+				ID         string
+				IsResolved bool
+			}
+		} `graphql:"unresolveReviewThread(input: $input)"`
+	}
+	err := c.gql.Mutate(ctx, &m, githubv4.UnresolveReviewThreadInput{ThreadID: githubv4.ID(threadID)}, nil)
+	if err != nil {
+		return fmt.Errorf("reopen review thread %s: %w", threadID, gqlError(err))
 	}
 	return nil
 }

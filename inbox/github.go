@@ -88,7 +88,10 @@ func findingItem(ref FindingRef, f state.Finding, claim *Record) Item {
 		it.Status = StatusClaimed
 		claimOf(&it, *claim)
 	}
-	if !f.Open() {
+	// The agent's own resolution ends its work on the finding; the bot's
+	// state may still hold it open (a blocking finding closes on a verified
+	// fix, not on a resolved thread).
+	if !f.Open() || (claim != nil && claim.Status == StatusResolved) {
 		it.Status = StatusResolved
 		if claim != nil {
 			claimOf(&it, *claim)

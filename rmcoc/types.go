@@ -140,6 +140,9 @@ const (
 	ResolutionAnswered     = "answered"
 	ResolutionFixed        = "fixed"
 	ResolutionDeferred     = "deferred" // accepted as out of scope for this PR
+	// ResolutionReopened marks the bot's reply to a resolution that does not
+	// count (see state): the thread is reopened, the status is unchanged.
+	ResolutionReopened = "reopened"
 )
 
 // DisputeResolution is the bot's reply to one developer reply on a finding.
@@ -150,6 +153,7 @@ type DisputeResolution struct {
 	Status           string    `json:"status"`     // a Finding* status
 	Resolution       string    `json:"resolution"` // a Resolution* value
 	Reason           string    `json:"reason,omitempty"`
+	ResolvedBy       string    `json:"resolved_by,omitempty"` // with ResolutionReopened: whose resolution
 	ResolvedAt       time.Time `json:"resolved_at"`
 }
 

@@ -44,9 +44,12 @@ func NewActor(login, typename string) Actor {
 	return Actor{Login: l, IsBot: isBot}
 }
 
-// Is reports whether a and b are the same account. Logins are case-insensitive.
+// Is reports whether a and b are the same account: the same login (logins
+// are case-insensitive) and the same kind of account. The kind matters: the
+// App "rmc-bot[bot]" and a user who registers "rmc-bot" share a login once
+// the suffix is dropped, and only one of them is the bot.
 func (a Actor) Is(b Actor) bool {
-	return a.Login != "" && strings.EqualFold(a.Login, b.Login)
+	return a.Login != "" && a.IsBot == b.IsBot && strings.EqualFold(a.Login, b.Login)
 }
 
 // Handle is how a person is addressed in a comment: "@octocat".
@@ -146,6 +149,7 @@ type Review struct {
 	CommitSHA   string
 	SubmittedAt time.Time
 	Association string // see Comment.Association
+	Editor      *Actor // last editor when the body was edited, else nil
 }
 
 // Snapshot is everything the run knows about the PR, read in one pass.

@@ -1,5 +1,7 @@
 package snapshot
 
+import "strings"
+
 // NewReview is a pull request review to post: one summary body and its
 // inline comments, in a single request.
 type NewReview struct {
@@ -33,9 +35,18 @@ var DefaultBot = NewActor("github-actions[bot]", "")
 
 // BotIdentity decides who the bot is: the configured login, else the token's
 // owner as the API reports it, else the GITHUB_TOKEN identity.
+//
+// A configured login names a bot account when it carries the "[bot]" suffix,
+// or when it is the token's own login and the API says that account is a bot
+// (bot_login: my-app with my-app's installation token). Otherwise it names a
+// user account on purpose: a PAT's owner.
 func BotIdentity(configured string, viewer Actor) Actor {
 	if configured != "" {
-		return NewActor(configured, "")
+		a := NewActor(configured, "")
+		if !a.IsBot && strings.EqualFold(a.Login, viewer.Login) {
+			a.IsBot = viewer.IsBot
+		}
+		return a
 	}
 	if viewer.Login != "" {
 		return viewer

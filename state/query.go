@@ -1,6 +1,11 @@
 package state
 
-import "github.com/review-my-code-bot/rmc/rmcoc"
+import (
+	"slices"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/rmcoc"
+)
 
 // ReviewedAuto reports whether an automatic review of sha completed.
 func (s State) ReviewedAuto(sha string) bool {
@@ -54,6 +59,33 @@ func (s State) Pending() []Mention {
 	for _, m := range s.Mentions {
 		if m.Handled == "" {
 			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Resolvers returns the logins whose permission decides whether their
+// resolution of a blocking finding counts (Finding.Unjudged), each once, in
+// thread order. The caller looks them up and derives again with
+// Options.Writers set.
+func (s State) Resolvers() []string {
+	var out []string
+	for _, f := range s.Findings {
+		if f.Unjudged != "" && !slices.ContainsFunc(out, func(l string) bool { return strings.EqualFold(l, f.Unjudged) }) {
+			out = append(out, f.Unjudged)
+		}
+	}
+	return out
+}
+
+// Reopens returns the blocking findings whose thread was resolved by someone
+// whose resolution does not count: the run reopens them, unless a fix is
+// verified first.
+func (s State) Reopens() []Finding {
+	var out []Finding
+	for _, f := range s.Findings {
+		if f.Reopen != nil {
+			out = append(out, f)
 		}
 	}
 	return out

@@ -91,10 +91,32 @@ type Finding struct {
 	// its thread is still open, with no reply since: a run was killed
 	// between its reply and resolving the thread.
 	ResolveDue bool
+	// ResolvedBy is the maintainer whose resolution of the thread counts:
+	// a user with write access or more who is not the PR's author.
+	ResolvedBy *snapshot.Actor
+	// Reopen is set when the thread of a blocking finding was resolved by
+	// someone whose resolution does not count (the PR's author, a user
+	// without write access, an unknown account): the finding keeps
+	// blocking, and the thread is to be reopened. The Actor is the
+	// resolver (Login "" when GitHub did not say).
+	Reopen *snapshot.Actor
+	// ReopenExplained is set with Reopen when the bot already replied to
+	// this resolution (a run was killed before reopening the thread, or
+	// the thread was resolved again without a word since): reopen only.
+	ReopenExplained bool
+	// Unjudged is the login whose resolution of a blocking finding's thread
+	// cannot be judged yet: Options.Writers does not say whether it has
+	// write access. The finding blocks meanwhile; see State.Resolvers.
+	Unjudged string
+	// Tampered is set when someone other than the bot edited the finding's
+	// comment: its block cannot be trusted, so the finding blocks until a
+	// verified fix, a concession or a maintainer resolves it.
+	Tampered bool
 }
 
-// Open reports whether the finding still needs attention.
-func (f Finding) Open() bool { return !f.Thread.IsResolved && f.Status != rmcoc.FindingResolved }
+// Open reports whether the finding still needs attention. A resolved thread
+// alone does not close a finding: Status says whether the resolution counts.
+func (f Finding) Open() bool { return f.Status != rmcoc.FindingResolved }
 
 // Blocks reports whether the finding holds the merge gate closed: a blocking
 // finding that is open (disputed, escalated and acknowledged ones still block).
@@ -149,6 +171,15 @@ type State struct {
 type Options struct {
 	Bot     snapshot.Actor
 	Handles []string // "@review-my-code-bot", "@rmc-bot"
+	// Writers holds the lowercase logins known to have write, maintain or
+	// admin permission on the repository: their resolution of a finding's
+	// thread counts (unless they wrote the PR). Derive cannot ask GitHub;
+	// the caller looks up the logins Resolvers names and derives again.
+	Writers map[string]bool
+	// ForkAuthorsCanAsk lets the author of a PR from a fork start model
+	// work (questions, reviews, disputes) without write access. Off by
+	// default: issue_comment runs carry the repository's model key.
+	ForkAuthorsCanAsk bool
 }
 
 // Derive computes the state. It never fails: what it cannot read it reports
@@ -156,8 +187,8 @@ type Options struct {
 func Derive(snap snapshot.Snapshot, opt Options) State {
 	st := State{Bot: opt.Bot, Failures: map[string]int{}, Notified: map[int64]bool{}, Refused: map[string]bool{}}
 	d := deriver{st: &st, opt: opt}
+	d.prAuthor, d.fork = snap.PR.Author, snap.PR.IsFork
 	d.readBotBlocks(snap)
-	d.prAuthor = snap.PR.Author
 	d.findings(snap)
 	d.mentions(snap)
 	return st
@@ -179,22 +210,48 @@ type deriver struct {
 	// answeredReplies are developer replies in threads with a dispute block.
 	answeredReplies map[int64]bool
 	prAuthor        snapshot.Actor
+	fork            bool
 }
 
-// trusted reports whether an author may ask the bot for work.
-func (d *deriver) trusted(c snapshot.Comment) bool { return c.Trusted() || c.Author.Is(d.prAuthor) }
+// trusted reports whether an author may ask the bot for work: a
+// collaborator, or the PR's author — on a PR from a fork only when the
+// repository allows it (the author there need not have any access, and every
+// comment would spend the repository's model key).
+func (d *deriver) trusted(c snapshot.Comment) bool {
+	return c.Trusted() || (c.Author.Is(d.prAuthor) && (!d.fork || d.opt.ForkAuthorsCanAsk))
+}
+
+// entitled reports whether a's resolution of a finding's thread counts: a
+// user with write access or more who is not the PR's author. known is false
+// when that depends on a permission Options.Writers does not hold.
+func (d *deriver) entitled(a *snapshot.Actor) (ok, known bool) {
+	if a == nil || a.Login == "" || a.IsBot || a.Is(d.prAuthor) {
+		return false, true
+	}
+	ok, known = d.opt.Writers[strings.ToLower(a.Login)]
+	return ok, known
+}
+
+// tampered reports whether someone other than the bot last edited a bot
+// comment. Its blocks are then ignored: a maintainer can edit the bot's
+// comments, and no edit but the bot's own may change its state.
+func (d *deriver) tampered(editor *snapshot.Actor) bool { return editor != nil && !d.isBot(*editor) }
 
 func (d *deriver) isBot(a snapshot.Actor) bool { return a.Is(d.opt.Bot) }
 
-// blocks parses a body and returns its blocks only when the bot wrote it.
-// Blocks in anyone else's comment are reported and ignored: a developer who
-// pastes {"status":"RESOLVED"} changes nothing.
-func (d *deriver) blocks(author snapshot.Actor, body, where string) []rmcoc.Block {
+// blocks parses a body and returns its blocks only when the bot wrote it and
+// nobody else edited it since. Blocks in anyone else's comment are reported
+// and ignored: a developer who pastes {"status":"RESOLVED"} changes nothing.
+func (d *deriver) blocks(author snapshot.Actor, editor *snapshot.Actor, body, where string) []rmcoc.Block {
 	blocks, errs := rmcoc.Parse(body)
 	if !d.isBot(author) {
 		if len(blocks) > 0 {
 			d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored %d rmcoc block(s) in %s by @%s: only the bot's own blocks count", len(blocks), where, author.Login))
 		}
+		return nil
+	}
+	if d.tampered(editor) {
+		d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored the rmcoc blocks in %s: @%s edited the bot's comment, so its state cannot be trusted", where, editor.Login))
 		return nil
 	}
 	for _, e := range errs {
@@ -211,7 +268,7 @@ func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 	d.answeredReplies = map[int64]bool{}
 	var latestTrigger time.Time
 	for _, c := range snap.IssueComments {
-		for _, b := range d.blocks(c.Author, c.Body, fmt.Sprintf("comment %d", c.ID)) {
+		for _, b := range d.blocks(c.Author, c.Editor, c.Body, fmt.Sprintf("comment %d", c.ID)) {
 			switch b := b.(type) {
 			case rmcoc.AutoReviewTrigger:
 				d.st.StatusComment = c.ID
@@ -227,7 +284,7 @@ func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 		}
 	}
 	for _, r := range snap.Reviews {
-		for _, b := range d.blocks(r.Author, r.Body, fmt.Sprintf("review %d", r.ID)) {
+		for _, b := range d.blocks(r.Author, r.Editor, r.Body, fmt.Sprintf("review %d", r.ID)) {
 			if run, ok := b.(rmcoc.ReviewRun); ok {
 				d.review(run, r.ID, r.SubmittedAt)
 				continue
@@ -237,7 +294,7 @@ func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 	}
 	for _, t := range snap.Threads {
 		for _, c := range t.Comments {
-			for _, b := range d.blocks(c.Author, c.Body, fmt.Sprintf("review comment %d", c.ID)) {
+			for _, b := range d.blocks(c.Author, c.Editor, c.Body, fmt.Sprintf("review comment %d", c.ID)) {
 				d.common(b, c.ID)
 			}
 		}
@@ -364,22 +421,41 @@ func (d *deriver) findings(snap snapshot.Snapshot) {
 		if f.Status == "" {
 			f.Status = rmcoc.FindingOpen
 		}
+		if d.tampered(root.Editor) {
+			// Nothing in the block can be believed, its blocking flag and
+			// status least of all: the finding holds the gate until a
+			// verified fix, a concession or a maintainer closes it.
+			f.Tampered, f.Block.Blocking, f.Status = true, true, rmcoc.FindingOpen
+		}
 		lastBot := root.CreatedAt
-		for _, c := range t.Comments[1:] {
-			if d.isBot(c.Author) {
-				lastBot = c.CreatedAt
-				if res := rmcoc.All[rmcoc.DisputeResolution](c.Body); len(res) > 0 {
-					r := res[len(res)-1]
-					f.LastResolution, f.Status = &r, r.Status
-				}
+		var lastNotice *snapshot.ReviewComment
+		for i, c := range t.Comments[1:] {
+			if !d.isBot(c.Author) {
+				lastNotice = nil
+				continue
+			}
+			if d.tampered(c.Editor) {
+				continue // it answers nothing: the replies before it are pending again
+			}
+			res := rmcoc.All[rmcoc.DisputeResolution](c.Body)
+			if len(res) > 0 && res[len(res)-1].Resolution == rmcoc.ResolutionReopened {
+				// A reopen notice answers no reply and changes no status.
+				lastNotice = &t.Comments[1+i]
+				continue
+			}
+			lastNotice, lastBot = nil, c.CreatedAt
+			if len(res) > 0 {
+				r := res[len(res)-1]
+				f.LastResolution, f.Status = &r, r.Status
 			}
 		}
 		if last := t.Comments[len(t.Comments)-1]; !t.IsResolved && f.Status == rmcoc.FindingResolved && d.isBot(last.Author) && len(rmcoc.All[rmcoc.DisputeResolution](last.Body)) > 0 {
 			f.ResolveDue = true
 		}
 		if t.IsResolved {
-			f.Status = rmcoc.FindingResolved
-		} else {
+			d.resolution(&f, t.ResolvedBy, lastNotice != nil)
+		}
+		if f.Status != rmcoc.FindingResolved {
 			for _, c := range t.Comments[1:] {
 				if c.Author.IsBot || d.answeredReplies[c.ID] || !c.CreatedAt.After(lastBot) {
 					continue
@@ -394,6 +470,31 @@ func (d *deriver) findings(snap snapshot.Snapshot) {
 			}
 		}
 		d.st.Findings = append(d.st.Findings, f)
+	}
+}
+
+// resolution judges a resolved thread. The bot's own resolution (a verified
+// fix, a concession) is already in f.Status. Anyone may close a finding that
+// does not block; a blocking one is closed by a maintainer — write access or
+// more, and not the PR's author, who can resolve threads on their own PR
+// without any access. Any other resolution leaves the finding open, for the
+// thread to be reopened.
+func (d *deriver) resolution(f *Finding, by *snapshot.Actor, explained bool) {
+	if !f.Block.Blocking {
+		f.Status = rmcoc.FindingResolved
+	}
+	switch ok, known := d.entitled(by); {
+	case f.Status == rmcoc.FindingResolved:
+	case ok:
+		f.Status, f.ResolvedBy = rmcoc.FindingResolved, by
+	case !known:
+		f.Unjudged = by.Login
+	default:
+		who := snapshot.Actor{}
+		if by != nil {
+			who = *by
+		}
+		f.Reopen, f.ReopenExplained = &who, explained
 	}
 }
 

@@ -23,7 +23,9 @@ var (
 	botAuthor = snapshot.NewActor("github-actions", "Bot")
 	alice     = snapshot.NewActor("alice", "User")
 	bob       = snapshot.NewActor("bob", "User")
-	renovate  = snapshot.NewActor("renovate[bot]", "")
+	// maria maintains the repository: her resolution of a thread counts.
+	maria    = snapshot.NewActor("maria", "User")
+	renovate = snapshot.NewActor("renovate[bot]", "")
 )
 
 const (
@@ -88,7 +90,13 @@ func (p *pr) reply(tid string, id int64, by snapshot.Actor, body string) {
 		ReplyToID: t.Comments[0].ID, Path: t.Path, DiffHunk: t.Comments[0].DiffHunk})
 }
 
-func (p *pr) resolve(tid string) { p.find(tid).IsResolved = true }
+// resolve resolves thread tid as a maintainer.
+func (p *pr) resolve(tid string) { p.resolveAs(tid, maria) }
+
+func (p *pr) resolveAs(tid string, by snapshot.Actor) {
+	t := p.find(tid)
+	t.IsResolved, t.ResolvedBy = true, &by
+}
 
 func (p *pr) find(tid string) *snapshot.Thread {
 	for i := range p.snap.Threads {
@@ -111,7 +119,7 @@ func derive(p *pr, as snapshot.Actor) state.State {
 	if as == (snapshot.Actor{}) {
 		as = bot
 	}
-	return state.Derive(p.snap, state.Options{Bot: as, Handles: handles})
+	return state.Derive(p.snap, state.Options{Bot: as, Handles: handles, Writers: map[string]bool{"maria": true, "alice": true, "bob": false}})
 }
 
 // describe renders a state one fact per line, so a case states everything
@@ -146,6 +154,21 @@ func describe(st state.State) []string {
 		}
 		if f.LastResolution != nil {
 			line += " last=" + f.LastResolution.Resolution
+		}
+		if f.ResolvedBy != nil {
+			line += " resolved_by=" + f.ResolvedBy.Login
+		}
+		if f.Reopen != nil {
+			line += " reopen=" + f.Reopen.Login
+			if f.ReopenExplained {
+				line += " explained"
+			}
+		}
+		if f.Tampered {
+			line += " tampered"
+		}
+		if f.Unjudged != "" {
+			line += " unjudged=" + f.Unjudged
 		}
 		out = append(out, line)
 	}
@@ -433,7 +456,94 @@ func TestDerive(t *testing.T) {
 				p.reply("T1", 304, alice, "still wrong")
 				p.resolve("T1")
 			},
-			want: []string{"finding f-1 thread=T1 root=301 status=RESOLVED closed last=maintained"},
+			want: []string{"finding f-1 thread=T1 root=301 status=RESOLVED closed last=maintained resolved_by=maria"},
+		},
+		"the PR's author resolving a blocking finding does not close it, even with write access": {
+			build: func(p *pr) {
+				p.finding("T1", 301, rmcoc.Finding{ID: "f-1", Blocking: true, Status: rmcoc.FindingOpen})
+				p.resolveAs("T1", alice)
+			},
+			want: []string{"finding f-1 thread=T1 root=301 status=PENDING blocks reopen=alice"},
+		},
+		"a resolution by someone without write access, or by nobody GitHub names, does not count": {
+			build: func(p *pr) {
+				p.finding("T1", 301, rmcoc.Finding{ID: "f-1", Blocking: true, Status: rmcoc.FindingOpen})
+				p.resolveAs("T1", bob)
+				p.finding("T2", 302, rmcoc.Finding{ID: "f-2", Blocking: true, Status: rmcoc.FindingOpen})
+				p.find("T2").IsResolved = true
+			},
+			want: []string{
+				"finding f-1 thread=T1 root=301 status=PENDING blocks reopen=bob",
+				"finding f-2 thread=T2 root=302 status=PENDING blocks reopen=",
+			},
+		},
+		"a resolver whose permission is not known yet leaves the finding blocking, to be judged": {
+			build: func(p *pr) {
+				p.finding("T1", 301, rmcoc.Finding{ID: "f-1", Blocking: true, Status: rmcoc.FindingOpen})
+				p.resolveAs("T1", snapshot.NewActor("carol", "User"))
+			},
+			want: []string{"finding f-1 thread=T1 root=301 status=PENDING blocks unjudged=carol"},
+		},
+		"a user account named like the bot is not the bot": {
+			build: func(p *pr) {
+				p.finding("T1", 301, rmcoc.Finding{ID: "f-1", Blocking: true, Status: rmcoc.FindingOpen})
+				p.reply("T1", 302, snapshot.NewActor("github-actions", "User"), with("Fixed.", rmcoc.DisputeResolution{ReplyToCommentID: 302, Status: rmcoc.FindingResolved, Resolution: rmcoc.ResolutionFixed}))
+				p.resolveAs("T1", snapshot.NewActor("github-actions", "User"))
+			},
+			want: []string{"finding f-1 thread=T1 root=301 status=PENDING blocks pending=302 unjudged=github-actions",
+				`notice ignored 1 rmcoc block(s) in review comment 302 by @github-actions: only the bot's own blocks count`},
+		},
+		"anyone may close a finding that does not block": {
+			build: func(p *pr) {
+				p.finding("T1", 301, rmcoc.Finding{ID: "f-1", Blocking: false, Status: rmcoc.FindingOpen})
+				p.resolveAs("T1", alice)
+			},
+			want: []string{"finding f-1 thread=T1 root=301 status=RESOLVED closed"},
+		},
+		"the bot's own resolution counts whoever GitHub says resolved the thread": {
+			build: func(p *pr) {
+				p.finding("T1", 301, rmcoc.Finding{ID: "f-1", Blocking: true, Status: rmcoc.FindingOpen})
+				p.reply("T1", 302, alice, "mu guards it")
+				p.reply("T1", 303, botAuthor, with("Right.", rmcoc.DisputeResolution{ReplyToCommentID: 302, Status: rmcoc.FindingResolved, Resolution: rmcoc.ResolutionConcession}))
+				p.resolveAs("T1", botAuthor)
+			},
+			want: []string{"finding f-1 thread=T1 root=301 status=RESOLVED closed last=concession"},
+		},
+		"a reopen notice answers no reply and changes no status; a resolution after it without a word is the same one": {
+			build: func(p *pr) {
+				p.finding("T1", 301, rmcoc.Finding{ID: "f-1", Blocking: true, Status: rmcoc.FindingOpen})
+				p.reply("T1", 302, alice, "done, I think")
+				p.reply("T1", 303, botAuthor, with("Reopened.", rmcoc.DisputeResolution{Status: rmcoc.FindingOpen, Resolution: rmcoc.ResolutionReopened, ResolvedBy: "alice"}))
+				p.resolveAs("T1", alice)
+			},
+			want: []string{"finding f-1 thread=T1 root=301 status=PENDING blocks pending=302 reopen=alice explained"},
+		},
+		"a word after the reopen notice makes the next resolution a new one": {
+			build: func(p *pr) {
+				p.finding("T1", 301, rmcoc.Finding{ID: "f-1", Blocking: true, Status: rmcoc.FindingOpen})
+				p.reply("T1", 302, botAuthor, with("Reopened.", rmcoc.DisputeResolution{Status: rmcoc.FindingOpen, Resolution: rmcoc.ResolutionReopened, ResolvedBy: "alice"}))
+				p.reply("T1", 303, alice, "ok")
+				p.resolveAs("T1", alice)
+			},
+			want: []string{"finding f-1 thread=T1 root=301 status=PENDING blocks pending=303 reopen=alice"},
+		},
+		"a finding comment edited by someone else blocks whatever its block says": {
+			build: func(p *pr) {
+				p.finding("T1", 301, rmcoc.Finding{ID: "f-1", Blocking: false, Status: rmcoc.FindingResolved})
+				p.find("T1").Comments[0].Editor = &maria
+			},
+			want: []string{"finding f-1 thread=T1 root=301 status=PENDING blocks tampered",
+				`notice ignored the rmcoc blocks in review comment 301: @maria edited the bot's comment, so its state cannot be trusted`},
+		},
+		"a dispute answer edited by someone else keeps the last trusted status": {
+			build: func(p *pr) {
+				p.finding("T1", 301, rmcoc.Finding{ID: "f-1", Blocking: true, Status: rmcoc.FindingOpen})
+				p.reply("T1", 302, alice, "wrong")
+				p.reply("T1", 303, botAuthor, with("Conceded.", rmcoc.DisputeResolution{ReplyToCommentID: 302, Status: rmcoc.FindingResolved, Resolution: rmcoc.ResolutionConcession}))
+				p.find("T1").Comments[2].Editor = &maria
+			},
+			want: []string{"finding f-1 thread=T1 root=301 status=PENDING blocks pending=302",
+				`notice ignored the rmcoc blocks in review comment 303: @maria edited the bot's comment, so its state cannot be trusted`},
 		},
 		"a reply answered by a block outside the thread is not pending": {
 			build: func(p *pr) {
@@ -685,4 +795,38 @@ func assoc(a snapshot.Actor) string {
 		return "NONE"
 	}
 	return "COLLABORATOR"
+}
+
+// On a PR from a fork, its author may need no access at all, and every
+// mention would spend the repository's model key: the author asks only when
+// the repository allows it. Collaborators always may.
+func TestForkAuthorsAskOnlyWhenAllowed(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		fork, allow bool
+		want        string
+	}{
+		"same-repository PR":   {fork: false, want: "alice=true bob=true"},
+		"fork PR":              {fork: true, want: "alice=false bob=true"},
+		"fork PR, authors may": {fork: true, allow: true, want: "alice=true bob=true"},
+		"same repo, flag moot": {fork: false, allow: true, want: "alice=true bob=true"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p := newPR()
+			p.snap.PR.IsFork = tc.fork
+			p.comment(101, alice, "@rmc-bot why?")
+			p.snap.IssueComments[0].Association = "CONTRIBUTOR" // the fork's author has no access
+			collaborator := snapshot.Comment{ID: 102, Author: bob, Association: "COLLABORATOR", Body: "@rmc-bot and this?", CreatedAt: p.tick()}
+			p.snap.IssueComments = append(p.snap.IssueComments, collaborator)
+			st := state.Derive(p.snap, state.Options{Bot: bot, Handles: handles, ForkAuthorsCanAsk: tc.allow})
+			var got []string
+			for _, m := range st.Mentions {
+				got = append(got, fmt.Sprintf("%s=%v", m.Author.Login, m.Trusted))
+			}
+			if strings.Join(got, " ") != tc.want {
+				t.Errorf("trusted: %v, want %s", got, tc.want)
+			}
+		})
+	}
 }

@@ -225,16 +225,22 @@ func reviewFields() map[string]resolver {
 		return field(func(x *executor, rs *reviewState, _ map[string]any) (any, error) { return fn(x, rs), nil })
 	}
 	return map[string]resolver{
-		"id":                r(func(rs *reviewState) any { return rs.r.NodeID }),
-		"databaseId":        r(func(rs *reviewState) any { return rs.r.ID }),
-		"fullDatabaseId":    r(func(rs *reviewState) any { return strconv.FormatInt(rs.r.ID, 10) }),
-		"state":             r(func(rs *reviewState) any { return rs.r.State }),
-		"body":              r(func(rs *reviewState) any { return rs.r.Body }),
-		"bodyText":          r(func(rs *reviewState) any { return rs.r.Body }),
-		"submittedAt":       r(func(rs *reviewState) any { return timeOrNil(rs.r.SubmittedAt) }),
-		"createdAt":         withX(func(x *executor, rs *reviewState) any { return firstTime(rs.r.SubmittedAt, x.s.now) }),
-		"updatedAt":         withX(func(x *executor, rs *reviewState) any { return firstTime(rs.r.SubmittedAt, x.s.now) }),
-		"lastEditedAt":      r(func(*reviewState) any { return nil }),
+		"id":             r(func(rs *reviewState) any { return rs.r.NodeID }),
+		"databaseId":     r(func(rs *reviewState) any { return rs.r.ID }),
+		"fullDatabaseId": r(func(rs *reviewState) any { return strconv.FormatInt(rs.r.ID, 10) }),
+		"state":          r(func(rs *reviewState) any { return rs.r.State }),
+		"body":           r(func(rs *reviewState) any { return rs.r.Body }),
+		"bodyText":       r(func(rs *reviewState) any { return rs.r.Body }),
+		"submittedAt":    r(func(rs *reviewState) any { return timeOrNil(rs.r.SubmittedAt) }),
+		"createdAt":      withX(func(x *executor, rs *reviewState) any { return firstTime(rs.r.SubmittedAt, x.s.now) }),
+		"updatedAt":      withX(func(x *executor, rs *reviewState) any { return firstTime(rs.r.SubmittedAt, x.s.now) }),
+		"lastEditedAt":   r(func(*reviewState) any { return nil }),
+		"editor": withX(func(x *executor, rs *reviewState) any {
+			if rs.r.Editor == "" {
+				return nil
+			}
+			return x.s.userFor(rs.r.Editor)
+		}),
 		"pullRequest":       r(func(rs *reviewState) any { return rs.pull }),
 		"repository":        r(func(rs *reviewState) any { return rs.pull.repo }),
 		"authorAssociation": r(func(rs *reviewState) any { return rs.pull.repo.association(rs.r.Author) }),

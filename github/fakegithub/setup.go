@@ -33,6 +33,11 @@ func (s *Server) AddUser(login string, bot bool) {
 	if bot && !strings.HasSuffix(login, "[bot]") {
 		login += "[bot]"
 	}
+	if _, ok := s.users[strings.ToLower(login)]; !ok {
+		// Its own account, even when a bot of the same name exists: a user
+		// may register "rmc-bot" while the App is "rmc-bot[bot]".
+		s.users[strings.ToLower(login)] = &user{id: s.newID(), login: login}
+	}
 	s.userFor(login).bot = bot || strings.HasSuffix(login, "[bot]")
 }
 
@@ -285,6 +290,32 @@ func (s *Server) EditComment(id int64, editor, body string) {
 		s.editComment(&s.reviewComments[id].c.Comment, u, body)
 	default:
 		panic(fmt.Sprintf("fakegithub: no comment %d to edit", id))
+	}
+}
+
+// EditReview edits a review's body as editor would in the web UI.
+func (s *Server) EditReview(id int64, editor, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rs := s.reviews[id]
+	if rs == nil {
+		panic(fmt.Sprintf("fakegithub: no review %d to edit", id))
+	}
+	rs.r.Body, rs.r.Editor = body, s.userFor(editor).login
+}
+
+// ResolveThreadAs resolves (or, with resolved false, reopens) a review
+// thread as login would in the web UI.
+func (s *Server) ResolveThreadAs(threadID, login string, resolved bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.threadByNode(threadID)
+	if t == nil {
+		panic(fmt.Sprintf("fakegithub: no review thread %s", threadID))
+	}
+	t.t.Resolved, t.t.ResolvedBy = resolved, ""
+	if resolved {
+		t.t.ResolvedBy = s.userFor(login).login
 	}
 }
 

@@ -169,6 +169,7 @@ type Review struct {
 	Body        string
 	CommitID    string
 	SubmittedAt time.Time // zero while PENDING
+	Editor      string    // who last edited the body, "" when never edited
 }
 
 // Reaction is an emoji reaction on a comment.

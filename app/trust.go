@@ -1,0 +1,53 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// permissionReader reads a user's role on a repository.
+type permissionReader interface {
+	Permission(ctx context.Context, repo snapshot.Repo, login string) (string, error)
+}
+
+// deriver derives a run's state, asking GitHub once per login per run for
+// the permission of whoever resolved a blocking finding's thread: whether
+// that resolution counts depends on it (see state.Options.Writers).
+type deriver struct {
+	gh   permissionReader
+	opts state.Options
+	log  *Log
+}
+
+func newDeriver(gh permissionReader, opts state.Options, log *Log) *deriver {
+	opts.Writers = map[string]bool{}
+	return &deriver{gh: gh, opts: opts, log: log}
+}
+
+// derive computes the state of snap. A permission that cannot be read
+// leaves its resolution unjudged: the finding keeps blocking, and its thread
+// is not reopened on a guess.
+func (d *deriver) derive(ctx context.Context, snap snapshot.Snapshot) state.State {
+	st := state.Derive(snap, d.opts)
+	asked := false
+	for _, login := range st.Resolvers() {
+		key := strings.ToLower(login)
+		if _, known := d.opts.Writers[key]; known {
+			continue
+		}
+		role, err := d.gh.Permission(ctx, snap.Repo, login)
+		if err != nil {
+			d.log.Warningf("could not read the permission of @%s, who resolved a blocking finding's thread; the finding keeps blocking: %v", login, err)
+			continue
+		}
+		d.opts.Writers[key] = role == "admin" || role == "maintain" || role == "write"
+		asked = true
+	}
+	if !asked {
+		return st
+	}
+	return state.Derive(snap, d.opts)
+}
