@@ -100,36 +100,33 @@ func (c *Client) RequestReviewers(ctx context.Context, repo snapshot.Repo, numbe
 	return wrap(fmt.Sprintf("request reviewers on %s#%d", repo, number), err)
 }
 
+// threadPayload is what resolving or reopening a thread returns.
+type threadPayload struct {
+	Thread struct {
+		ID         string
+		IsResolved bool
+	}
+}
+
 // ResolveThread resolves a review thread (GraphQL only; REST cannot).
 func (c *Client) ResolveThread(ctx context.Context, threadID string) error {
 	var m struct {
-		ResolveReviewThread struct {
-			Thread struct {
-				ID         string
-				IsResolved bool
-			}
-		} `graphql:"resolveReviewThread(input: $input)"`
+		Payload threadPayload `graphql:"resolveReviewThread(input: $input)"`
 	}
-	err := c.gql.Mutate(ctx, &m, githubv4.ResolveReviewThreadInput{ThreadID: githubv4.ID(threadID)}, nil)
-	if err != nil {
-		return fmt.Errorf("resolve review thread %s: %w", threadID, gqlError(err))
-	}
-	return nil
+	return c.mutateThread(ctx, "resolve", threadID, &m, githubv4.ResolveReviewThreadInput{ThreadID: githubv4.ID(threadID)})
 }
 
 // UnresolveThread reopens a resolved review thread (GraphQL only).
 func (c *Client) UnresolveThread(ctx context.Context, threadID string) error {
 	var m struct {
-		UnresolveReviewThread struct {
-			Thread struct {
-				ID         string
-				IsResolved bool
-			}
-		} `graphql:"unresolveReviewThread(input: $input)"`
+		Payload threadPayload `graphql:"unresolveReviewThread(input: $input)"`
 	}
-	err := c.gql.Mutate(ctx, &m, githubv4.UnresolveReviewThreadInput{ThreadID: githubv4.ID(threadID)}, nil)
-	if err != nil {
-		return fmt.Errorf("reopen review thread %s: %w", threadID, gqlError(err))
+	return c.mutateThread(ctx, "reopen", threadID, &m, githubv4.UnresolveReviewThreadInput{ThreadID: githubv4.ID(threadID)})
+}
+
+func (c *Client) mutateThread(ctx context.Context, verb, threadID string, m any, input githubv4.Input) error {
+	if err := c.gql.Mutate(ctx, m, input, nil); err != nil {
+		return fmt.Errorf("%s review thread %s: %w", verb, threadID, gqlError(err))
 	}
 	return nil
 }
