@@ -17,14 +17,15 @@ type Server struct {
 	// URL is the REST base URL (GITHUB_API_URL); GraphQL is at GraphQLURL.
 	URL string
 
-	hs   *httptest.Server
+	hs        *httptest.Server
+	done      chan struct{}
+	closeOnce sync.Once
+	routes    []route
+
 	root string // scheme://host; web URLs live here
 	// enterprise serves REST under /api/v3 and GraphQL at /api/graphql, as
 	// GitHub Enterprise Server does; nothing else answers.
 	enterprise bool
-	done       chan struct{}
-	closeOnce  sync.Once
-	routes     []route
 
 	mu             sync.Mutex
 	nextID         int64
