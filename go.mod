@@ -2,6 +2,8 @@ module github.com/review-my-code-bot/rmc
 
 go 1.26.0
 
+toolchain go1.26.8
+
 require (
 	github.com/bluekeyes/go-gitdiff v0.9.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
