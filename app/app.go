@@ -106,7 +106,7 @@ func Run(ctx context.Context, env Env) int {
 	}
 	gh, err := githubClient(cfg, env.Getenv, gha)
 	if err != nil {
-		return stop("Cannot reach GitHub", err.Error())
+		return stop("Cannot use GitHub", err.Error())
 	}
 	return Pipeline{Config: cfg, GitHub: gh, Log: gha, Workspace: env.Getenv("GITHUB_WORKSPACE")}.Run(ctx, repo, ev)
 }
@@ -247,7 +247,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	}
 	out, after := p.finish(ctx, log, repo, ev, plan, res, snap, st)
 	report.Counts = p.GitHub.Counts()
-	report.Gate, report.After = &out, &after
+	report.Gate, report.After = &out, after
 	report.Warnings = log.Warnings()
 	log.Summary(report.Markdown(false))
 	writeOutputs(log, out)
@@ -267,8 +267,8 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 }
 
 // finish re-reads the PR after the run's writes and publishes the merge gate
-// from what GitHub now holds.
-func (p Pipeline) finish(ctx context.Context, log *Log, repo snapshot.Repo, ev event.Event, plan detector.Plan, res execution.Result, snap snapshot.Snapshot, st state.State) (Outcome, state.State) {
+// from what GitHub now holds, which it returns (nil when the re-read failed).
+func (p Pipeline) finish(ctx context.Context, log *Log, repo snapshot.Repo, ev event.Event, plan detector.Plan, res execution.Result, snap snapshot.Snapshot, st state.State) (Outcome, *state.State) {
 	// A pull_request event's job mirrors the gate, whether this run reviewed
 	// or the head was reviewed before: re-running a failed job must not turn
 	// it green while blocking findings are open.
@@ -296,7 +296,7 @@ func (p Pipeline) finish(ctx context.Context, log *Log, repo snapshot.Repo, ev e
 		var err error
 		if snap, err = p.GitHub.Snapshot(ctx, repo, ev.PRNumber); err != nil {
 			log.Warningf("could not re-read the pull request to publish the merge gate: %v", err)
-			return out, st
+			return out, nil
 		}
 		st = state.Derive(snap, state.Options{Bot: snapshot.BotIdentity(p.Config.BotLogin, snap.Viewer), Handles: p.Config.Handles})
 	}
@@ -305,7 +305,7 @@ func (p Pipeline) finish(ctx context.Context, log *Log, repo snapshot.Repo, ev e
 	if err != nil {
 		log.Warningf("could not set the %s status (the token needs statuses: write): %v", GateContext, err)
 	}
-	return out, st
+	return out, &st
 }
 
 // trustedOnly keeps the mentions the bot may act on: classifying the others
