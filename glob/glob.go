@@ -30,6 +30,9 @@ type Pattern struct {
 	text    string // as written
 	glob    string // the doublestar pattern
 	dirOnly bool
+	// name is set for a pattern with no slash: it matches a path when it
+	// matches one of its names, which is "**/"+name and several times faster.
+	name string
 }
 
 // Compile checks and translates one pattern.
@@ -48,13 +51,14 @@ func Compile(text string) (Pattern, error) {
 	if p == "" || p == "." {
 		return Pattern{}, fmt.Errorf("%q matches the whole repository", text)
 	}
+	var name string
 	if !anchored && !strings.Contains(p, "/") {
-		p = "**/" + p
+		name, p = p, "**/"+p
 	}
 	if !doublestar.ValidatePattern(p) {
 		return Pattern{}, fmt.Errorf("%q is not a valid glob (check for an unclosed [ or {, or a trailing \\)", text)
 	}
-	return Pattern{text: text, glob: p, dirOnly: dirOnly}, nil
+	return Pattern{text: text, glob: p, dirOnly: dirOnly, name: name}, nil
 }
 
 // String returns the pattern as written.
@@ -65,6 +69,16 @@ func (p Pattern) String() string { return p.text }
 // or any directory it is in.
 func (p Pattern) Match(path string) bool {
 	path = strings.TrimPrefix(path, "/")
+	if p.name != "" {
+		for path != "" {
+			elem, rest, dir := strings.Cut(path, "/")
+			if (dir || !p.dirOnly) && match(p.name, elem) {
+				return true
+			}
+			path = rest
+		}
+		return false
+	}
 	if !p.dirOnly && match(p.glob, path) {
 		return true
 	}

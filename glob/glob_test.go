@@ -92,6 +92,47 @@ func FuzzMatch(f *testing.F) {
 		if err != nil {
 			return
 		}
-		p.Match(path) // never panics
+		got := p.Match(path) // never panics
+		if p.name != "" {
+			// The fast path for a pattern with no slash agrees with
+			// matching "**/name" against the path and its directories.
+			slow := p
+			slow.name = ""
+			if want := slow.Match(path); got != want {
+				t.Errorf("%q on %q: fast %v, slow %v", pattern, path, got, want)
+			}
+		}
 	})
+}
+
+func TestFastPathAgrees(t *testing.T) {
+	t.Parallel()
+	paths := []string{"c.snap", "a/b/c.snap", "docs", "docs/x.md", "pkg/docs/x.md", "vendor", "vendor/a.go", "x/vendor/a/b.go", "a//b", "/abs/c.snap", "a/b/", "{a}/b"}
+	for _, pattern := range []string{"*.snap", "docs", "vendor/", "v*/", "*", "**", "{a,b}", "[ab]", "c.snap", "?"} {
+		p, err := Compile(pattern)
+		if err != nil || p.name == "" {
+			t.Fatalf("%q: %v, name %q", pattern, err, p.name)
+		}
+		slow := p
+		slow.name = ""
+		for _, path := range paths {
+			if got, want := p.Match(path), slow.Match(path); got != want {
+				t.Errorf("%q on %q: fast %v, slow %v", pattern, path, got, want)
+			}
+		}
+	}
+}
+
+// The review matches every changed file against ignore_paths and the list of
+// generated paths: about 20 patterns a file.
+func BenchmarkSetMatch(b *testing.B) {
+	set := MustCompile("vendor/", "node_modules/", "third_party/", "dist/", "*.pb.go", "*_generated.go", "*.gen.go", "zz_generated*", "*.min.js", "*.min.css", "*.map",
+		"go.sum", "package-lock.json", "yarn.lock", "**/*.snap", "docs/**", "src/**/gen.go")
+	paths := []string{"internal/server/handlers/user_handler.go", "web/src/components/button/__snapshots__/button.test.tsx.snap", "a/b/c/d/e/f/g/h.go"}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range paths {
+			set.Match(p)
+		}
+	}
 }
