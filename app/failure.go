@@ -19,10 +19,11 @@ type failure struct {
 }
 
 // fail logs a failure, writes its summary and outputs, and returns its exit
-// code. secrets are redacted from the summary (the log masks them).
+// code. secrets are redacted from both (the runner masks them in the log as
+// well, but an input pasted in the wrong place is echoed by its error).
 func fail(log *Log, f failure, secrets ...string) int {
 	for _, p := range f.problems {
-		log.Errorf("%s", p)
+		log.Errorf("%s", sanitize.Redact(p, secrets...))
 	}
 	log.Summary(f.markdown(secrets))
 	writeOutputs(log, Outcome{ReviewStatus: "failed"})

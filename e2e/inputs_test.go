@@ -121,6 +121,7 @@ func TestInvalidInputsWriteOutputsAndSummary(t *testing.T) {
 	w.inputs["enable_web"] = "maybe"
 	w.inputs["ignore_paths"] = "docs/**, src/[ab.go"
 	w.inputs["notify_agent"] = "<img src=x> @claude"
+	w.inputs["llm_base_url"] = w.llm.APIKey() // a secret pasted in the wrong input: its error must not echo it
 	r := w.run(w.prEvent("opened"))
 	if r.code != 2 {
 		t.Fatalf("exit %d, want 2\n%s", r.code, r.log)
@@ -132,7 +133,7 @@ func TestInvalidInputsWriteOutputsAndSummary(t *testing.T) {
 		}
 	}
 	summary := unescape(r.summary)
-	for _, input := range []string{`problem_score_threshold: "0"`, `enable_web: "maybe"`, `ignore_paths: "src/[ab.go" is not a valid glob`, "notify_agent:"} {
+	for _, input := range []string{`problem_score_threshold: "0"`, `enable_web: "maybe"`, `ignore_paths: "src/[ab.go" is not a valid glob`, "notify_agent:", `llm_base_url: "[REDACTED]" is not an http(s) URL`} {
 		if !strings.Contains(summary, input) {
 			t.Errorf("summary does not name %s:\n%s", input, r.summary)
 		}
@@ -140,7 +141,7 @@ func TestInvalidInputsWriteOutputsAndSummary(t *testing.T) {
 	if strings.Contains(r.summary, "<img") && !strings.Contains(r.summary, `\<img`) {
 		t.Errorf("an input's value became markup in the summary:\n%s", r.summary)
 	}
-	if strings.Count(r.log, "::error::") != 4 {
+	if strings.Count(r.log, "::error::") != 5 {
 		t.Errorf("want one error per bad input:\n%s", r.log)
 	}
 	if n := len(w.gh.Requests()); n != 0 {
