@@ -2,8 +2,11 @@ module github.com/review-my-code-bot/rmc
 
 go 1.26.0
 
+toolchain go1.26.8
+
 require (
 	github.com/bluekeyes/go-gitdiff v0.9.0
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.22.1
 	github.com/google/go-github/v62 v62.0.0

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,10 +41,11 @@ const (
 	ExitUsage  = 2 // bad inputs or environment
 )
 
-// Run is the action's entry point on a runner.
+// Run is the action's entry point on a runner. Every path writes the
+// outputs and the job summary, failures included.
 func Run(ctx context.Context, env Env) int {
 	gha := newLog(env)
-	cfg, err := configFrom(func(k string) string { return env.Getenv(k) })
+	cfg, err := configFrom(env.Getenv)
 	if errors.Is(err, config.ErrNoAPIKey) && forkPR(env) {
 		// GitHub passes no secrets to pull_request runs from forks, and the
 		// token is read-only: do what can be done, and say what would do the rest.
@@ -60,48 +62,51 @@ func Run(ctx context.Context, env Env) int {
 			gha.AddMask(secret)
 		}
 	}
+	secrets := []string{cfg.APIKey, cfg.GitHubToken, env.Getenv("GITHUB_TOKEN")}
 	if err != nil {
-		for _, e := range splitErrors(err) {
-			gha.Errorf("input: %s", e)
-		}
-		return ExitUsage
+		return fail(gha, inputFailure(err), secrets...)
 	}
 	if cfg.GitHubToken == "" {
 		cfg.GitHubToken = env.Getenv("GITHUB_TOKEN")
 	}
+	stop := func(title string, problem string) int {
+		return fail(gha, failure{code: ExitUsage, title: title, problems: []string{problem}}, secrets...)
+	}
 
 	name, path := env.Getenv("GITHUB_EVENT_NAME"), env.Getenv("GITHUB_EVENT_PATH")
 	if name == "" || path == "" {
-		gha.Errorf("GITHUB_EVENT_NAME and GITHUB_EVENT_PATH must be set (the runner sets them); to plan a PR from a shell use: rmc plan --repo owner/name --pr N")
-		return ExitUsage
+		return stop("No event", "GITHUB_EVENT_NAME and GITHUB_EVENT_PATH must be set (the runner sets them); to plan a PR from a shell use: rmc plan --repo owner/name --pr N")
 	}
 	payload, err := env.ReadFile(path)
 	if err != nil {
-		gha.Errorf("read event file: %v", err)
-		return ExitUsage
+		return stop("No event", fmt.Sprintf("read event file: %v", err))
 	}
 	ev, err := github.ParseEvent(name, payload)
 	if errors.Is(err, github.ErrUnsupported) {
 		gha.Noticef("nothing to do: %v", err)
+		gha.Summary(fmt.Sprintf("## review-my-code-bot\n\nNothing to do: %s\n", mdEscape(err.Error())))
 		writeOutputs(gha, Outcome{ReviewStatus: "skipped"})
 		return ExitOK
 	}
 	if err != nil {
-		gha.Errorf("event: %v", err)
-		return ExitUsage
+		return stop("Unusable event", fmt.Sprintf("event: %v", err))
+	}
+	if ev.Name == event.WorkflowDispatch {
+		// The run's id keys the review request (see detector.dispatchRequest).
+		if ev.RunID, err = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64); err != nil || ev.RunID <= 0 {
+			return stop("Unusable event", fmt.Sprintf("workflow_dispatch needs GITHUB_RUN_ID (the runner sets it; it keys the review request so a re-run does not review twice), got %q", env.Getenv("GITHUB_RUN_ID")))
+		}
 	}
 	repo, ok := snapshot.ParseRepo(ev.Repo)
 	if !ok {
 		repo, ok = snapshot.ParseRepo(env.Getenv("GITHUB_REPOSITORY"))
 	}
 	if !ok {
-		gha.Errorf("cannot tell the repository: the event names %q and GITHUB_REPOSITORY is %q", ev.Repo, env.Getenv("GITHUB_REPOSITORY"))
-		return ExitUsage
+		return stop("Unknown repository", fmt.Sprintf("cannot tell the repository: the event names %q and GITHUB_REPOSITORY is %q", ev.Repo, env.Getenv("GITHUB_REPOSITORY")))
 	}
 	gh, err := githubClient(cfg, env.Getenv, gha)
 	if err != nil {
-		gha.Errorf("%v", err)
-		return ExitUsage
+		return stop("Cannot use GitHub", err.Error())
 	}
 	return Pipeline{Config: cfg, GitHub: gh, Log: gha, Workspace: env.Getenv("GITHUB_WORKSPACE")}.Run(ctx, repo, ev)
 }
@@ -120,8 +125,15 @@ func forkPR(env Env) bool {
 }
 
 // configFrom reads the inputs from INPUT_* variables, as the runner sets them.
+// Outside a runner (GITHUB_ACTIONS unset) nobody filled in action.yml's
+// defaults: they are filled here, as `rmc plan` does, so that one bad value
+// gives one error rather than one for every input left unset.
 func configFrom(getenv func(string) string) (config.Config, error) {
-	return config.Load(func(name string) string { return getenv(envName(name)) }, true)
+	get := func(name string) string { return getenv(envName(name)) }
+	if getenv("GITHUB_ACTIONS") != "true" {
+		get = withDefaults(get)
+	}
+	return config.Load(get, true)
 }
 
 // githubClient builds the GitHub client from the runner's variables.
@@ -168,9 +180,10 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	log.Group(fmt.Sprintf("Read %s#%d", repo, ev.PRNumber))
 	snap, err := p.GitHub.Snapshot(ctx, repo, ev.PRNumber)
 	log.EndGroup()
+	secrets := []string{p.Config.APIKey, p.Config.GitHubToken}
 	if err != nil {
-		log.Errorf("%v", err)
-		return report, ExitFailed
+		return report, fail(log, failure{code: ExitFailed, title: fmt.Sprintf("Could not read %s#%d from GitHub", repo, ev.PRNumber), problems: []string{err.Error()},
+			hint: "Nothing is lost: the next run (any new comment, reply or push, or a re-run of this job) does all pending work."}, secrets...)
 	}
 	bot := snapshot.BotIdentity(p.Config.BotLogin, snap.Viewer)
 	states := newDeriver(p.GitHub, state.Options{Bot: bot, Handles: p.Config.Handles, ForkAuthorsCanAsk: p.Config.ForkAuthorsCanAsk}, log)
@@ -178,8 +191,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	var client *llm.Client
 	if !p.Config.DryRun && p.Config.APIKey != "" {
 		if client, err = newLLM(p.Config); err != nil {
-			log.Errorf("model: %v", err)
-			return report, ExitUsage
+			return report, fail(log, failure{code: ExitUsage, title: "Cannot use the model", problems: []string{fmt.Sprintf("model: %v", err)}}, secrets...)
 		}
 	}
 	classifier := p.Classifier
@@ -236,9 +248,9 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		report.Usage = sess.TaskUsage()
 		report.Total = sess.Usage()
 	}
-	out := p.finish(ctx, log, states, repo, ev, plan, res, snap, st)
+	out, after := p.finish(ctx, log, states, repo, ev, plan, res, snap, st)
 	report.Counts = p.GitHub.Counts()
-	report.Gate = &out
+	report.Gate, report.After = &out, after
 	report.Warnings = log.Warnings()
 	log.Summary(report.Markdown(false))
 	writeOutputs(log, out)
@@ -258,8 +270,8 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 }
 
 // finish re-reads the PR after the run's writes and publishes the merge gate
-// from what GitHub now holds.
-func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, repo snapshot.Repo, ev event.Event, plan detector.Plan, res execution.Result, snap snapshot.Snapshot, st state.State) Outcome {
+// from what GitHub now holds, which it returns (nil when the re-read failed).
+func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, repo snapshot.Repo, ev event.Event, plan detector.Plan, res execution.Result, snap snapshot.Snapshot, st state.State) (Outcome, *state.State) {
 	// A pull_request event's job mirrors the gate, whether this run reviewed
 	// or the head was reviewed before: re-running a failed job must not turn
 	// it green while blocking findings are open.
@@ -279,12 +291,15 @@ func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, repo sn
 			out.ReviewStatus = "clean"
 		}
 	}
+	if res.Failed() > 0 {
+		out.ReviewStatus = "failed" // the summary's task table says why
+	}
 	ctx = context.WithoutCancel(ctx) // the gate is published even when the deadline ran out
 	if !plan.Empty() {
 		var err error
 		if snap, err = p.GitHub.Snapshot(ctx, repo, ev.PRNumber); err != nil {
 			log.Warningf("could not re-read the pull request to publish the merge gate: %v", err)
-			return out
+			return out, nil
 		}
 		st = states.derive(ctx, snap)
 	}
@@ -293,7 +308,7 @@ func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, repo sn
 	if err != nil {
 		log.Warningf("could not set the %s status (the token needs statuses: write): %v", GateContext, err)
 	}
-	return out
+	return out, &st
 }
 
 // trustedOnly keeps the mentions the bot may act on: classifying the others

@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/config"
@@ -19,7 +21,7 @@ const usage = `review-my-code-bot (rmc) %s
 
 Usage:
   rmc                           run as the GitHub Action (reads the runner's environment)
-  rmc plan --repo OWNER/NAME --pr N
+  rmc plan --repo OWNER/NAME --pr N [--event NAME]
                                 print what a run would do on a real pull request and write
                                 nothing (needs GITHUB_TOKEN; honours GITHUB_API_URL)
   rmc demo                      run the same pipeline offline against a built-in fake GitHub
@@ -54,8 +56,17 @@ func planCmd(ctx context.Context, env Env, args []string) int {
 	fs.SetOutput(env.Stdout)
 	repoFlag := fs.String("repo", env.Getenv("GITHUB_REPOSITORY"), "repository, owner/name")
 	pr := fs.Int("pr", 0, "pull request number")
-	eventName := fs.String("event", "issue_comment", "event to plan for: issue_comment (questions, disputes, owed reviews) or pull_request (a new push)")
+	eventName := fs.String("event", event.IssueComment, "event to plan for: "+strings.Join(planEvents, ", ")+
+		"\n(issue_comment: questions, disputes, owed reviews; pull_request: a new push; workflow_dispatch: a manual review)")
 	if err := fs.Parse(args); err != nil {
+		return ExitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.Stdout, "plan takes no arguments, got %q; use --repo OWNER/NAME --pr N\n", fs.Args())
+		return ExitUsage
+	}
+	if !slices.Contains(planEvents, *eventName) {
+		fmt.Fprintf(env.Stdout, "--event %q is not an event the action handles; use one of: %s\n", *eventName, strings.Join(planEvents, ", "))
 		return ExitUsage
 	}
 	repo, ok := snapshot.ParseRepo(*repoFlag)
@@ -75,9 +86,17 @@ func planCmd(ctx context.Context, env Env, args []string) int {
 		return ExitUsage
 	}
 	cfg.DryRun = true
-	ev := event.Event{Name: *eventName, Repo: repo.String(), PRNumber: *pr}
-	if *eventName == event.PullRequest {
+	ev := event.Event{Name: *eventName, Repo: repo.String(), PRNumber: *pr, Sender: env.Getenv("GITHUB_ACTOR")}
+	switch *eventName {
+	case event.PullRequest, event.PullRequestTarget:
 		ev.Action = "synchronize"
+	case event.IssueComment, event.PullRequestReviewComment:
+		ev.Action = "created"
+	case event.PullRequestReview:
+		ev.Action = "submitted"
+	case event.WorkflowDispatch:
+		// A new run asks anew; GITHUB_RUN_ID plans as that run would.
+		ev.RunID, _ = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64)
 	}
 	gh, err := github.New(github.Options{Token: token, APIURL: env.Getenv("GITHUB_API_URL"), GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL")})
 	if err != nil {
@@ -87,6 +106,9 @@ func planCmd(ctx context.Context, env Env, args []string) int {
 	log := consoleLog(env)
 	return Pipeline{Config: cfg, GitHub: gh, Log: log}.Run(ctx, repo, ev)
 }
+
+// planEvents are the events `plan --event` accepts: the ones the action handles.
+var planEvents = []string{event.PullRequest, event.PullRequestTarget, event.IssueComment, event.PullRequestReviewComment, event.PullRequestReview, event.WorkflowDispatch}
 
 // envName is the variable the runner uses for an input.
 func envName(input string) string { return "INPUT_" + strings.ToUpper(input) }

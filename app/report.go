@@ -28,6 +28,7 @@ type Report struct {
 	// Set after execution.
 	Result *execution.Result
 	Gate   *Outcome
+	After  *state.State // the PR's state after the run's writes
 	// Warnings are the run's warnings (rate limits, missing permissions…).
 	Warnings []string
 	Usage    []llm.TaskUsage
@@ -121,6 +122,7 @@ func (r Report) Markdown(dry bool) string {
 	if blocking := r.State.OpenBlocking(); r.Gate == nil && len(blocking) > 0 {
 		fmt.Fprintf(&b, "🔴 %d open blocking finding(s) on the PR before this run.\n\n", len(blocking))
 	}
+	b.WriteString(r.findingsMarkdown())
 	r.resolutionsMarkdown(&b)
 	if len(r.Plan.Skipped) > 0 {
 		b.WriteString("<details><summary>Skipped</summary>\n\n")

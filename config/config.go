@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/review-my-code-bot/rmc/glob"
 )
 
 // DefaultBaseURL is OpenRouter's OpenAI-compatible endpoint.
@@ -44,7 +46,7 @@ type Config struct {
 	BotLogin    string   // "" = detect
 	DryRun      bool
 	NotifyAgent string   // handle of the PR's coding agent, e.g. "@claude"
-	IgnorePaths []string // glob patterns skipped by reviews
+	IgnorePaths []string // globs skipped by reviews, with .gitignore's rules (package glob)
 	// NoticeUnauthorized tells people without access, once, why their
 	// mention is not acted on.
 	NoticeUnauthorized bool
@@ -82,7 +84,7 @@ var Inputs = []Input{
 	{"bot_login", "", "The bot's login; empty = ask the API who the token belongs to."},
 	{"dry_run", "false", "Print the plan (log and job summary) and write nothing."},
 	{"notify_agent", "", "Handle of the PR's coding agent (e.g. @claude) to tell when a review requests changes."},
-	{"ignore_paths", "", "Comma-separated globs the review skips."},
+	{"ignore_paths", "", "Comma- or newline-separated globs the review skips, with .gitignore's rules: *.snap, docs/**, vendor/, src/**/gen.go."},
 	{"notice_unauthorized", "true", "Tell people without access, once, that the bot only takes requests from collaborators and the PR's author."},
 	{"fork_authors_can_ask", "false", "Let the author of a pull request from a fork ask questions, request reviews and dispute findings without write access (each spends the model key)."},
 }
@@ -149,6 +151,11 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 	}
 	if len(c.Handles) == 0 && p.str("bot_mentions") == "" {
 		p.fail("bot_mentions is empty: the bot needs at least one handle to answer to")
+	}
+	if _, err := glob.CompileAll(c.IgnorePaths); err != nil {
+		for _, e := range strings.Split(err.Error(), "\n") {
+			p.fail("ignore_paths: %s", e)
+		}
 	}
 	if c.BotLogin != "" && !loginRe.MatchString(c.BotLogin) {
 		p.fail("bot_login: %q is not a GitHub login", c.BotLogin)

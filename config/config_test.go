@@ -91,10 +91,17 @@ func TestLoad(t *testing.T) {
 				t.Errorf("handles = %v", c.Handles)
 			}
 		}},
-		"bad handle":          {in: map[string]string{"bot_mentions": "@rmc bot"}, wantErr: []string{"is not an @handle"}},
-		"bad base URL":        {in: map[string]string{"llm_base_url": "ftp://x"}, wantErr: []string{"not an http(s) URL"}},
-		"bad agent handle":    {in: map[string]string{"notify_agent": "claude code"}, wantErr: []string{"notify_agent"}},
-		"every error at once": {in: map[string]string{"problem_score_threshold": "0", "enable_web": "x", "review_timeout_minutes": "0"}, wantErr: []string{"problem_score_threshold", "enable_web", "review_timeout_minutes"}},
+		"bad handle":       {in: map[string]string{"bot_mentions": "@rmc bot"}, wantErr: []string{"is not an @handle"}},
+		"bad base URL":     {in: map[string]string{"llm_base_url": "ftp://x"}, wantErr: []string{"not an http(s) URL"}},
+		"bad agent handle": {in: map[string]string{"notify_agent": "claude code"}, wantErr: []string{"notify_agent"}},
+		"ignore_paths are globs": {in: map[string]string{"ignore_paths": "**/*.snap, docs/**\nvendor/"}, check: func(t *testing.T, c Config) {
+			if strings.Join(c.IgnorePaths, "|") != "**/*.snap|docs/**|vendor/" {
+				t.Errorf("ignore_paths = %q", c.IgnorePaths)
+			}
+		}},
+		"malformed ignore_paths, each named": {in: map[string]string{"ignore_paths": "src/[ab.go, docs/**, *.{png"}, wantErr: []string{`ignore_paths: "src/[ab.go" is not a valid glob`, `ignore_paths: "*.{png" is not a valid glob`}},
+		"negated ignore_paths":               {in: map[string]string{"ignore_paths": "!docs/keep.md"}, wantErr: []string{"ignore_paths", "negation (!) is not supported"}},
+		"every error at once":                {in: map[string]string{"problem_score_threshold": "0", "enable_web": "x", "review_timeout_minutes": "0"}, wantErr: []string{"problem_score_threshold", "enable_web", "review_timeout_minutes"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -189,6 +189,9 @@ func Build(in Input) Plan {
 		}
 	}
 
+	if m, ok := dispatchRequest(in, &p); ok {
+		manual = append(manual, m)
+	}
 	if rt := reviewTask(in, manual, &p); rt != nil {
 		key := "review-" + rt.Mode + "-" + shortSHA(rt.HeadSHA)
 		if retry(key, rt.Mode+" review of "+shortSHA(rt.HeadSHA)) {
@@ -246,6 +249,8 @@ func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
 
 func reviewReason(rt *ReviewTask) string {
 	switch {
+	case rt.Mode == rmcoc.ModeManual && rt.Requests[0].Ref.Source == state.SourceDispatch:
+		return fmt.Sprintf("manual review requested by @%s by running the workflow (run %d; informational: does not gate the merge)", rt.Requests[0].Author.Login, rt.Requests[0].Ref.ID)
 	case rt.Mode == rmcoc.ModeManual:
 		return fmt.Sprintf("manual review requested by @%s (informational: does not gate the merge)", rt.Requests[0].Author.Login)
 	case rt.Missed:

@@ -81,11 +81,18 @@ type world struct {
 	// termAfter, when set, sends SIGTERM (what a cancelled job receives)
 	// this long after the run starts.
 	termAfter time.Duration
+	// env overrides the runner's variables ("NAME=value"; "NAME=" unsets).
+	env []string
 }
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	gh := fakegithub.New()
+	return newWorldOn(t, fakegithub.New())
+}
+
+// newWorldOn seeds the PR on a given fake GitHub (an Enterprise Server, say).
+func newWorldOn(t *testing.T, gh *fakegithub.Server) *world {
+	t.Helper()
 	t.Cleanup(gh.Close)
 	gh.AddToken(token, fakegithub.Identity{Login: botLogin, Kind: fakegithub.TokenInstallation})
 	for _, u := range []string{"alice", "bob", "mallory"} {
@@ -168,6 +175,7 @@ func (w *world) run(name string, payload []byte) run {
 		"RMC_WRITE_INTERVAL=0s", // the fake has no secondary rate limit; pacing is tested in package github
 	}
 	env = append(env, w.gh.Env()...)
+	env = append(env, w.env...) // the last value of a variable wins
 	for k, v := range inputs {
 		env = append(env, "INPUT_"+strings.ToUpper(k)+"="+v)
 	}

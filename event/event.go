@@ -32,6 +32,10 @@ type Event struct {
 
 	// Dispatch carries workflow_dispatch inputs.
 	Dispatch map[string]string
+	// RunID is the workflow run (GITHUB_RUN_ID), set for workflow_dispatch:
+	// it names the manual review request the run makes, and stays the same
+	// when the run is re-run.
+	RunID int64
 }
 
 // Comment is the comment (or review body) an event is about.

@@ -20,16 +20,22 @@ func (x *Executor) composeReview(rt *detector.ReviewTask, res review.Result, sc 
 	run := rmcoc.ReviewRun{HeadSHA: rt.HeadSHA, BaseSHA: x.Snap.PR.BaseSHA, FromSHA: sc.from, Mode: rt.Mode,
 		Findings: len(res.Findings), Blocking: res.Blocking(), CompletedAt: now}
 	for _, m := range rt.Requests {
-		if m.Ref.Source == state.SourceReview {
+		switch m.Ref.Source {
+		case state.SourceReview:
 			run.RequestReviewIDs = append(run.RequestReviewIDs, rmcoc.ID(m.Ref.ID))
-		} else {
+		case state.SourceDispatch:
+			run.RequestRunIDs = append(run.RequestRunIDs, rmcoc.ID(m.Ref.ID))
+		default:
 			run.RequestCommentIDs = append(run.RequestCommentIDs, rmcoc.ID(m.Ref.ID))
 		}
 	}
 	for _, m := range rt.Dismissed {
-		if m.Ref.Source == state.SourceReview {
+		switch m.Ref.Source {
+		case state.SourceReview:
 			run.DismissedReviewIDs = append(run.DismissedReviewIDs, rmcoc.ID(m.Ref.ID))
-		} else {
+		case state.SourceDispatch:
+			run.DismissedRunIDs = append(run.DismissedRunIDs, rmcoc.ID(m.Ref.ID))
+		default:
 			run.DismissedRequestIDs = append(run.DismissedRequestIDs, rmcoc.ID(m.Ref.ID))
 		}
 	}

@@ -204,7 +204,7 @@ func (x *Executor) catchUp(ctx context.Context) {
 	for _, u := range x.State.Unfinished {
 		var blocks []rmcoc.Block
 		for _, r := range u.Requests {
-			blocks = append(blocks, rmcoc.ManualReview{RequestCommentID: rmcoc.ID(r.ID), Status: rmcoc.ManualCompleted, HeadSHA: u.Run.HeadSHA})
+			blocks = append(blocks, manualBlock(r, rmcoc.ManualCompleted, u.Run.HeadSHA))
 		}
 		body := x.compose(fmt.Sprintf("✅ Review of `%.7s` done: %d finding(s), %d blocking. Manual reviews inform; they do not gate the merge.", u.Run.HeadSHA, u.Run.Findings, u.Run.Blocking), blocks...)
 		if err := x.GitHub.EditComment(ctx, x.repo(), u.CommentID, body); err != nil {
@@ -302,11 +302,13 @@ func (x *Executor) refuse(ctx context.Context, m state.Mention) error {
 // automatic review (seed 004), once: the block makes it idempotent.
 func (x *Executor) explainDismissal(ctx context.Context, ref state.Ref) error {
 	now := x.now()
-	block := rmcoc.ManualReview{RequestCommentID: rmcoc.ID(ref.ID), Status: rmcoc.ManualDismissed, DismissedBy: "auto-pr-review", CompletedAt: &now}
-	if ref.Source == state.SourceReview {
-		block.Source = rmcoc.SourceReview
+	block := manualBlock(ref, rmcoc.ManualDismissed, "")
+	block.DismissedBy, block.CompletedAt = "auto-pr-review", &now
+	what := fmt.Sprintf("%s %d", strings.ReplaceAll(string(ref.Source), "-", " "), ref.ID)
+	if ref.Source == state.SourceDispatch {
+		what = fmt.Sprintf("workflow run %d", ref.ID)
 	}
-	body := x.compose(fmt.Sprintf("ℹ️ This review request (%s %d) was dismissed because an automatic review of this pull request ran and covered it. Its findings are in the review above.", strings.ReplaceAll(string(ref.Source), "-", " "), ref.ID), block)
+	body := x.compose(fmt.Sprintf("ℹ️ This review request (%s) was dismissed because an automatic review of this pull request ran and covered it. Its findings are in the review above.", what), block)
 	_, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), body)
 	return err
 }

@@ -197,11 +197,7 @@ func (x *Executor) manualStatus(ctx context.Context, rt *detector.ReviewTask, id
 	var blocks []rmcoc.Block
 	var who []string
 	for _, m := range rt.Requests {
-		b := rmcoc.ManualReview{RequestCommentID: rmcoc.ID(m.Ref.ID), Status: status, HeadSHA: rt.HeadSHA}
-		if m.Ref.Source == state.SourceReview {
-			b.Source = rmcoc.SourceReview
-		}
-		blocks = append(blocks, b)
+		blocks = append(blocks, manualBlock(m.Ref, status, rt.HeadSHA))
 		who = append(who, "@"+m.Author.Login)
 		if id == 0 {
 			id = m.Placeholder
@@ -220,6 +216,18 @@ func (x *Executor) manualStatus(ctx context.Context, rt *detector.ReviewTask, id
 		return 0
 	}
 	return c.ID
+}
+
+// manualBlock is the ManualReview block for a request, naming its id space.
+func manualBlock(ref state.Ref, status, head string) rmcoc.ManualReview {
+	b := rmcoc.ManualReview{RequestCommentID: rmcoc.ID(ref.ID), Status: status, HeadSHA: head}
+	switch ref.Source {
+	case state.SourceReview:
+		b.Source = rmcoc.SourceReview
+	case state.SourceDispatch:
+		b.Source = rmcoc.SourceDispatch
+	}
+	return b
 }
 
 func dedupe(s []string) []string {

@@ -61,7 +61,7 @@ func New(opts Options) (*Client, error) {
 		return nil, errors.New("github: no token (set the github_token input or GITHUB_TOKEN)")
 	}
 	api := strings.TrimSuffix(firstNonEmpty(opts.APIURL, "https://api.github.com"), "/") + "/"
-	gqlURL := firstNonEmpty(opts.GraphQLURL, strings.TrimSuffix(api, "/")+"/graphql")
+	gqlURL := firstNonEmpty(opts.GraphQLURL, graphQLURL(api))
 	base, err := url.Parse(api)
 	if err != nil || (base.Scheme != "https" && base.Scheme != "http") {
 		return nil, fmt.Errorf("github: API URL %q is not an http(s) URL", opts.APIURL)
@@ -90,6 +90,17 @@ func New(opts Options) (*Client, error) {
 	rest.UploadURL = base
 	rest.UserAgent = firstNonEmpty(opts.UserAgent, "review-my-code-bot")
 	return &Client{rest: rest, gql: githubv4.NewEnterpriseClient(gqlURL, hc), counts: counts, retry: policy}, nil
+}
+
+// graphQLURL derives the GraphQL endpoint from the REST base (which ends in
+// "/") when GITHUB_GRAPHQL_URL is unset: GitHub.com and GHE.com serve it
+// beside REST at /graphql, GitHub Enterprise Server serves REST under /api/v3
+// and GraphQL at /api/graphql.
+func graphQLURL(api string) string {
+	if prefix, ok := strings.CutSuffix(api, "/api/v3/"); ok {
+		return prefix + "/api/graphql"
+	}
+	return api + "graphql"
 }
 
 // Counts returns the requests sent so far.

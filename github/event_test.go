@@ -101,3 +101,21 @@ func TestParseDispatch(t *testing.T) {
 		t.Errorf("got %+v", ev)
 	}
 }
+
+// GitHub's workflow_dispatch example carries an input the action does not
+// know; with the example workflow's "pr" input it names the pull request.
+func TestParseDispatchRealPayload(t *testing.T) {
+	t.Parallel()
+	raw := payload(t, "workflow_dispatch/payload.json")
+	if _, err := ParseEvent("workflow_dispatch", raw); err == nil || !strings.Contains(err.Error(), `declare an input "pr"`) {
+		t.Errorf("without a pr input: %v", err)
+	}
+	withPR := strings.Replace(string(raw), `"inputs": { "name": "Mona the Octocat" }`, `"inputs": { "pr": "17" }`, 1)
+	ev, err := ParseEvent("workflow_dispatch", []byte(withPR))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.PRNumber != 17 || ev.Repo != "octo-org/octo-repo" || ev.Sender != "Codertocat" || ev.Name != "workflow_dispatch" {
+		t.Errorf("got %+v", ev)
+	}
+}

@@ -3,11 +3,11 @@ package review
 import (
 	"context"
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/glob"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/prompts"
 )
@@ -21,7 +21,7 @@ type Asker interface {
 type Options struct {
 	ProblemThreshold  int      // findings scoring below are dropped
 	BlockingThreshold int      // findings scoring at or above block
-	IgnorePaths       []string // globs (path.Match, plus "dir/**")
+	IgnorePaths       []string // ignore_paths: globs with .gitignore's rules (package glob)
 	// ChunkChars bounds the diff text sent in one request (~4 chars a
 	// token); a larger diff is reviewed in several chunks per pass.
 	ChunkChars int
@@ -101,6 +101,10 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 		in.Review = in.Anchor
 	}
 	var res Result
+	ignore, err := glob.CompileAll(opt.IgnorePaths)
+	if err != nil {
+		return res, fmt.Errorf("ignore_paths: %w", err)
+	}
 	byPath := map[string]*diff.File{}
 	for i := range in.Anchor {
 		byPath[in.Anchor[i].Path()] = &in.Anchor[i]
@@ -108,7 +112,7 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 	focus := map[string]bool{}
 	var review []diff.File
 	for _, f := range in.Review {
-		if why := skipReason(f, opt); why != "" {
+		if why := skipReason(f, ignore); why != "" {
 			res.Skipped = append(res.Skipped, Skip{f.Path(), why})
 			continue
 		}
@@ -186,42 +190,22 @@ func keep(f *Finding, opt Options, files map[string]*diff.File, focus, known, se
 
 // generated lists paths that are generated or vendored: reviewing them wastes
 // tokens on code nobody wrote by hand.
-var generated = []string{"vendor/**", "node_modules/**", "third_party/**", "dist/**", "*.pb.go", "*_generated.go", "*.gen.go", "zz_generated*", "*.min.js", "*.min.css", "*.map",
-	"go.sum", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.lock", "poetry.lock", "Gemfile.lock", "composer.lock"}
+var generated = glob.MustCompile("vendor/", "node_modules/", "third_party/", "dist/", "*.pb.go", "*_generated.go", "*.gen.go", "zz_generated*", "*.min.js", "*.min.css", "*.map",
+	"go.sum", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.lock", "poetry.lock", "Gemfile.lock", "composer.lock")
 
-func skipReason(f diff.File, opt Options) string {
+func skipReason(f diff.File, ignore glob.Set) string {
 	p := f.Path()
 	switch {
 	case f.Binary:
 		return "binary file"
 	case f.Status == diff.Deleted:
 		return "deleted"
-	case matchAny(opt.IgnorePaths, p):
+	case ignore.Match(p):
 		return "matches ignore_paths"
-	case matchAny(generated, p):
+	case generated.Match(p):
 		return "generated, vendored or a lock file"
 	case len(f.Hunks) == 0:
 		return "no textual changes (rename or mode change)"
 	}
 	return ""
-}
-
-// matchAny matches a path against globs: path.Match on the whole path or its
-// base name, and "dir/**" for everything under dir at any depth.
-func matchAny(globs []string, p string) bool {
-	for _, g := range globs {
-		if dir, ok := strings.CutSuffix(g, "/**"); ok {
-			if strings.HasPrefix(p, dir+"/") || strings.Contains(p, "/"+dir+"/") {
-				return true
-			}
-			continue
-		}
-		if ok, _ := path.Match(g, p); ok {
-			return true
-		}
-		if ok, _ := path.Match(g, path.Base(p)); ok {
-			return true
-		}
-	}
-	return false
 }

@@ -82,8 +82,12 @@ type QuestionAnswer struct {
 }
 
 // SourceReview marks ids that name a pull request review rather than a comment
-// (the two id spaces are separate).
-const SourceReview = "review"
+// (the two id spaces are separate); SourceDispatch marks ids that name a
+// workflow run started by hand (workflow_dispatch) to ask for a review.
+const (
+	SourceReview   = "review"
+	SourceDispatch = "workflow-dispatch"
+)
 
 // Manual review request statuses.
 const (
@@ -96,7 +100,7 @@ const (
 // ManualReview records what happened to a "@rmc-bot review" request.
 type ManualReview struct {
 	RequestCommentID ID         `json:"request_comment_id"`
-	Source           string     `json:"source,omitempty"` // SourceReview for a review body
+	Source           string     `json:"source,omitempty"` // SourceReview for a review body, SourceDispatch for a workflow run
 	Status           string     `json:"status"`
 	HeadSHA          string     `json:"head_sha,omitempty"`
 	StartedAt        *time.Time `json:"started_at,omitempty"`
@@ -189,6 +193,11 @@ type ReviewRun struct {
 	Findings           int       `json:"findings"`
 	Blocking           int       `json:"blocking"`
 	CompletedAt        time.Time `json:"completed_at"`
+
+	// RequestRunIDs and DismissedRunIDs are requests made by running the
+	// workflow by hand (workflow_dispatch): the ids are workflow run ids.
+	RequestRunIDs   []ID `json:"request_run_ids,omitempty"`
+	DismissedRunIDs []ID `json:"dismissed_run_ids,omitempty"`
 }
 
 // AgentNotice records that the PR's coding agent was told about a review.

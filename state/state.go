@@ -23,6 +23,9 @@ const (
 	SourceIssueComment  Source = "issue-comment"
 	SourceReviewComment Source = "review-comment"
 	SourceReview        Source = "review"
+	// SourceDispatch is a workflow run started by hand (workflow_dispatch)
+	// to ask for a review; its id is the run's id.
+	SourceDispatch Source = "workflow-dispatch"
 )
 
 // Ref names one comment-like object.
@@ -165,6 +168,11 @@ type State struct {
 	// Notices explain what was ignored: malformed blocks, blocks in comments
 	// the bot did not write, and so on. They are shown in the job summary.
 	Notices []string
+
+	// requests and placeholders are how every recorded request was handled
+	// and its unfinished status comment (see Request).
+	requests     map[Ref]string
+	placeholders map[Ref]int64
 }
 
 // Options are what Derive needs beyond the snapshot.
@@ -191,6 +199,7 @@ func Derive(snap snapshot.Snapshot, opt Options) State {
 	d.readBotBlocks(snap)
 	d.findings(snap)
 	d.mentions(snap)
+	st.requests, st.placeholders = d.handled, d.placeholders
 	return st
 }
 
@@ -373,6 +382,10 @@ func (d *deriver) review(run rmcoc.ReviewRun, reviewID int64, at time.Time) {
 		d.handled[Ref{SourceReview, int64(id)}] = HandledReviewed
 		d.reviewedBy[Ref{SourceReview, int64(id)}] = run
 	}
+	for _, id := range run.RequestRunIDs {
+		d.handled[Ref{SourceDispatch, int64(id)}] = HandledReviewed
+		d.reviewedBy[Ref{SourceDispatch, int64(id)}] = run
+	}
 	dismiss := func(ref Ref) {
 		if d.handled[ref] == "" {
 			d.handled[ref] = HandledDismissed
@@ -385,12 +398,17 @@ func (d *deriver) review(run rmcoc.ReviewRun, reviewID int64, at time.Time) {
 	for _, id := range run.DismissedReviewIDs {
 		dismiss(Ref{SourceReview, int64(id)})
 	}
+	for _, id := range run.DismissedRunIDs {
+		dismiss(Ref{SourceDispatch, int64(id)})
+	}
 }
 
 func refOf(source string, id int64, inThread bool) Ref {
 	switch {
 	case source == rmcoc.SourceReview:
 		return Ref{SourceReview, id}
+	case source == rmcoc.SourceDispatch:
+		return Ref{SourceDispatch, id}
 	case inThread:
 		return Ref{SourceReviewComment, id}
 	}

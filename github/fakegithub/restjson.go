@@ -199,7 +199,7 @@ func (s *Server) apiURL(path string) string { return s.URL + path }
 
 // htmlURL is a web URL. It points at this server rather than github.com so
 // that nothing a client follows can reach real GitHub.
-func (s *Server) htmlURL(path string) string { return s.URL + path }
+func (s *Server) htmlURL(path string) string { return s.root + path }
 
 func (s *Server) userJSON(u *user) userJSON {
 	typ := "User"

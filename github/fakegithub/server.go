@@ -22,6 +22,11 @@ type Server struct {
 	closeOnce sync.Once
 	routes    []route
 
+	root string // scheme://host; web URLs live here
+	// enterprise serves REST under /api/v3 and GraphQL at /api/graphql, as
+	// GitHub Enterprise Server does; nothing else answers.
+	enterprise bool
+
 	mu             sync.Mutex
 	nextID         int64
 	now            time.Time
@@ -64,12 +69,40 @@ func New() *Server {
 	s.limits = defaultLimits(s.now)
 	s.routes = restRoutes(s)
 	s.hs = httptest.NewServer(s)
-	s.URL = s.hs.URL
+	s.URL, s.root = s.hs.URL, s.hs.URL
+	return s
+}
+
+// NewEnterprise starts a fake GitHub Enterprise Server: REST under /api/v3
+// (URL ends in it), GraphQL at /api/graphql. Any other path, /api/v3/graphql
+// included, is a 404 as on a real server.
+func NewEnterprise() *Server {
+	s := New()
+	s.enterprise = true
+	s.URL = s.root + "/api/v3"
 	return s
 }
 
 // GraphQLURL is the GraphQL endpoint (GITHUB_GRAPHQL_URL).
-func (s *Server) GraphQLURL() string { return s.URL + "/graphql" }
+func (s *Server) GraphQLURL() string {
+	if s.enterprise {
+		return s.root + "/api/graphql"
+	}
+	return s.URL + "/graphql"
+}
+
+// enterprisePath maps a GitHub Enterprise Server path to the one the
+// handlers know; ok is false for a path the server does not serve.
+func enterprisePath(p string) (string, bool) {
+	if p == "/api/graphql" {
+		return "/graphql", true
+	}
+	rest, ok := strings.CutPrefix(p, "/api/v3/")
+	if !ok || rest == "graphql" {
+		return "", false
+	}
+	return "/" + rest, true
+}
 
 // Env is the environment that points the action's binary at this server.
 func (s *Server) Env() []string {
@@ -126,6 +159,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		http.Error(w, fmt.Sprintf("fakegithub: reading body of %s %s: %v", r.Method, r.URL.Path, err), http.StatusBadRequest)
 		return
+	}
+	if s.enterprise {
+		p, ok := enterprisePath(r.URL.Path)
+		if !ok {
+			s.mu.Lock()
+			s.unhandled = append(s.unhandled, r.Method+" "+r.URL.Path)
+			s.mu.Unlock()
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"message":"Not Found","documentation_url":"https://docs.github.com/enterprise-server/rest"}`)
+			return
+		}
+		r.URL.Path, r.URL.RawPath = p, ""
 	}
 	c := &call{s: s, r: r, body: body, header: http.Header{}, resource: "core"}
 

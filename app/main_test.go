@@ -1,0 +1,77 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/app"
+	"github.com/review-my-code-bot/rmc/github/fakegithub"
+)
+
+func envOf(vars map[string]string, out *bytes.Buffer) app.Env {
+	return app.Env{Getenv: func(k string) string { return vars[k] }, Stdout: out, ReadFile: os.ReadFile}
+}
+
+func TestPlanRejectsWhatItDoesNotKnow(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		args []string
+		want string
+	}{
+		"unknown flag":           {[]string{"plan", "--repo", "o/r", "--pr", "1", "--dry"}, "flag provided but not defined: -dry"},
+		"stray argument":         {[]string{"plan", "--repo", "o/r", "--pr", "1", "extra"}, `plan takes no arguments, got ["extra"]`},
+		"argument before flags":  {[]string{"plan", "o/r", "--pr", "1"}, "plan takes no arguments"},
+		"event the action skips": {[]string{"plan", "--repo", "o/r", "--pr", "1", "--event", "push"}, `--event "push" is not an event the action handles; use one of: pull_request, pull_request_target, issue_comment, pull_request_review_comment, pull_request_review, workflow_dispatch`},
+		"no pull request":        {[]string{"plan", "--repo", "o/r"}, "plan needs --repo OWNER/NAME and --pr N"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			code := app.Main(context.Background(), envOf(map[string]string{"GITHUB_TOKEN": "tok"}, &out), tc.args)
+			if code != app.ExitUsage || !strings.Contains(out.String(), tc.want) {
+				t.Errorf("exit %d, output:\n%s\nwant exit 2 and %q", code, out.String(), tc.want)
+			}
+		})
+	}
+}
+
+// plan --event workflow_dispatch plans the manual review a dispatch asks for.
+func TestPlanWorkflowDispatch(t *testing.T) {
+	t.Parallel()
+	f := fakegithub.New()
+	defer f.Close()
+	f.AddUser("alice", false)
+	f.AddToken("tok", fakegithub.Identity{Login: "rmc-machine", Kind: fakegithub.TokenPAT})
+	f.AddRepo("o/r")
+	pr := f.AddPR("o/r", fakegithub.PR{Author: "alice"})
+	var out bytes.Buffer
+	vars := map[string]string{"GITHUB_TOKEN": "tok", "GITHUB_API_URL": f.URL, "GITHUB_GRAPHQL_URL": f.GraphQLURL(), "GITHUB_ACTOR": "alice", "GITHUB_RUN_ID": "77"}
+	code := app.Main(context.Background(), envOf(vars, &out), []string{"plan", "--repo", "o/r", "--pr", strconv.Itoa(pr.Number), "--event", "workflow_dispatch"})
+	if code != app.ExitOK || !strings.Contains(out.String(), "[review] review-manual-") || !strings.Contains(out.String(), "requested by @alice by running the workflow (run 77") {
+		t.Errorf("exit %d, output:\n%s", code, out.String())
+	}
+	if f.WriteCount() != 0 {
+		t.Errorf("plan wrote %v", f.Writes())
+	}
+}
+
+// Outside a runner nobody fills action.yml's defaults: the binary does, so
+// one bad value is one error, and the outputs and summary still say failed.
+func TestRunOutsideARunnerFillsDefaults(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	vars := map[string]string{"INPUT_PROBLEM_SCORE_THRESHOLD": "0", "INPUT_LLM_API_KEY": "sk-local-key-123"}
+	code := app.Run(context.Background(), envOf(vars, &out))
+	errs := strings.Count(out.String(), "::error::")
+	if code != app.ExitUsage || errs != 1 || !strings.Contains(out.String(), `problem_score_threshold: "0" must be a whole number from 1 to 10`) {
+		t.Errorf("exit %d, %d errors:\n%s", code, errs, out.String())
+	}
+	if !strings.Contains(out.String(), "## review-my-code-bot — failed") {
+		t.Errorf("no summary on stdout:\n%s", out.String())
+	}
+}
