@@ -20,7 +20,7 @@ const (
 
 // refusedSummary tells the model up front what it will not get, so that it
 // does not spend calls finding out.
-const refusedSummary = "Not available: .git, .env and .env.* files, keys and certificates (*.pem, *.key, *.p12, *.pfx, id_rsa*, ...), credential files (.npmrc, .netrc, .pypirc, credentials*), and symlinks leading outside the repository."
+const refusedSummary = "Not available: .git, environment files (.env, .env.*, *.env, .envrc), keys and certificates (*.pem, *.key, *.p12, *.pfx, id_rsa*, ...), credential files (.npmrc, .netrc, .pypirc, credentials*), and symlinks leading outside the repository."
 
 // Workspace returns the tools that read the repository through r:
 // list_files, read_file and search.
