@@ -23,15 +23,17 @@ import (
 // logText turns untrusted text into one line that is none of these: it
 // escapes the way GitHub's toolkit escapes command data (% → %25, CR → %0D,
 // LF → %0A) and, in the same percent notation so the line still reads back
-// by percent-decoding, every other control or format character, NEL and the
-// line and paragraph separators (as their UTF-8 bytes), the "[" after a "#",
-// and the first character of a line whose first visible character is a
-// colon. Invalid UTF-8 is kept as it is: the runner reads it as U+FFFD.
+// by percent-decoding, the other control characters, NEL, the line and
+// paragraph separators and bidi controls (as their UTF-8 bytes), the "[" of
+// a "#[", and the colon that a line's first visible character would be.
+// Characters a comparison may skip count as invisible there, so neither
+// "\u200b::" nor "#\u200b#[" gets through. Invalid UTF-8 is kept as it is: the
+// runner reads it as U+FFFD.
 func logText(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/8)
 	lead := true    // nothing visible written yet
-	prev := rune(0) // the last character that is not a combining mark
+	prev := rune(0) // the last character a comparison would not skip
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		raw := s[i : i+n]
@@ -53,10 +55,10 @@ func logText(s string) string {
 			b.WriteString(raw)
 			escaped = false
 		}
-		if escaped || !invisible(r) {
+		if escaped || !(unicode.IsSpace(r) || skippable(r)) {
 			lead = false
 		}
-		if !unicode.In(r, unicode.Mn, unicode.Me) {
+		if escaped || !skippable(r) {
 			prev = r
 		}
 	}
@@ -64,21 +66,21 @@ func logText(s string) string {
 }
 
 // unsafeRune reports a character logText escapes besides %, CR and LF:
-// control characters other than tab (NEL among them), format characters
-// (zero-width, bidi, BOM, soft hyphen, tags), the line and paragraph
-// separators, and the other default-ignorable code points (variation
-// selectors, fillers), which a culture-aware comparison skips.
+// control characters other than tab (NEL among them), the line and
+// paragraph separators, and bidi controls, which make a line read otherwise
+// than it is.
 func unsafeRune(r rune) bool {
 	if r == '\t' {
 		return false
 	}
-	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp,
-		unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
+	return unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Bidi_Control)
 }
 
-// invisible reports a character that may come before a command's "::" on
-// its line: white space, and combining marks, which have no glyph of their
-// own. Escaped characters never do: their escape starts with a visible "%".
-func invisible(r rune) bool {
-	return unicode.IsSpace(r) || unicode.In(r, unicode.Mn, unicode.Me)
+// skippable reports a character without a glyph of its own that a
+// culture-aware comparison may pass over: combining marks, format
+// characters (zero-width, BOM, soft hyphen, joiners), variation selectors
+// and the other default-ignorable code points. They stay in the line (an
+// emoji needs its joiners) but cannot hide a "::" or a "#[".
+func skippable(r rune) bool {
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }

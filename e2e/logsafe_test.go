@@ -17,7 +17,7 @@ import (
 // attacker text inside its data) is told apart from an injected one.
 const (
 	hostilePath    = "docs/a\n::error::pwned-path\n::stop-commands::x\r::set-output name=gate::pwned\n##[error]pwned-v1\nb.md"
-	hostileLogin   = "eve\r::add-mask::pwned-login\n\u2028::error::pwned-ls\n\u0085 ::warning::pwned-nel"
+	hostileLogin   = "eve\r::add-mask::pwned-login\n\u2028::error::pwned-ls\n\u0085 ::warning::pwned-nel\n\u200b:\u200d:error::pwned-zw"
 	hostileTitle   = "Tidy\r::error::pwned-title\n  ::notice::pwned-indent ##[warning]pwned-v1"
 	hostileComment = "@rmc-bot why?\n::error::pwned-comment\r\n::stop-commands::x\n::set-output name=x::pwned\n::add-mask::pwned-mask\n\u2029::error::pwned-ps"
 	hostileModel   = "Fine.\n::error::pwned-model\r::stop-commands::x\n%0A::error::pwned-pct\n##[set-output name=x]pwned"
@@ -32,37 +32,50 @@ var ourCommands = map[string]bool{"group": true, "endgroup": true, "add-mask": t
 // after its leading white space (Unicode's, NEL and the line and paragraph
 // separators included) is trimmed, it starts with "::", and when it holds
 // "##[" anywhere (the older syntax).
+//
+// Both tests compare with the current culture, which under ICU passes over
+// characters that weigh nothing (format characters, most controls): each
+// line is checked as it is and without them.
 func injectedCommands(log string) []string {
 	var bad []string
 	for _, line := range strings.FieldsFunc(log, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		t := strings.TrimLeftFunc(line, unicode.IsSpace)
-		if strings.HasPrefix(t, "::") {
-			info, data, ok := strings.Cut(t[2:], "::")
-			name, _, _ := strings.Cut(info, " ")
-			if ok && ourCommands[strings.ToLower(name)] {
-				// The runner takes it for the action's command, whatever
-				// its data holds, and looks no further.
-				if strings.HasPrefix(data, "pwned") {
-					bad = append(bad, line)
-				}
-				continue
-			}
-			if ok {
-				bad = append(bad, line)
-				continue
-			}
-		}
-		if strings.Contains(line, "##[") {
+		if isCommand(line) || isCommand(strings.Map(dropIgnorable, line)) {
 			bad = append(bad, line)
 		}
 	}
 	return bad
 }
 
+func dropIgnorable(r rune) rune {
+	if r != '\t' && unicode.In(r, unicode.Cc, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point) {
+		return -1
+	}
+	return r
+}
+
+// isCommand reports a line the runner runs as a command the action did not
+// issue.
+func isCommand(line string) bool {
+	t := strings.TrimLeftFunc(line, unicode.IsSpace)
+	if strings.HasPrefix(t, "::") {
+		info, data, ok := strings.Cut(t[2:], "::")
+		name, _, _ := strings.Cut(info, " ")
+		if ok && ourCommands[strings.ToLower(name)] {
+			// The runner takes it for the action's command, whatever its
+			// data holds, and looks no further.
+			return strings.HasPrefix(data, "pwned")
+		}
+		if ok {
+			return true
+		}
+	}
+	return strings.Contains(line, "##[")
+}
+
 func TestInjectedCommandsCatchesEveryForm(t *testing.T) {
 	t.Parallel()
 	for _, line := range []string{"::error::pwned", "  ::error::pwned", "\u2028::error::pwned", "\u0085::warning::pwned", "::stop-commands::x",
-		"::set-output name=x::y", "::add-mask::pwned", "text ##[error]x", "::ERROR::pwned"} {
+		"::set-output name=x::y", "::add-mask::pwned", "text ##[error]x", "::ERROR::pwned", "\u200b::error::pwned", ":\u00ad:x::y", "#\u200b#[error]x"} {
 		if len(injectedCommands("ok\n"+line+"\nok")) != 1 {
 			t.Errorf("not caught: %q", line)
 		}
@@ -129,7 +142,7 @@ func TestAttackerTextNeverBecomesAWorkflowCommand(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.code, r.log)
 	}
 	t.Run("run", func(t *testing.T) {
-		checkLog(t, r.log, "pwned-path", "pwned-login", "pwned-ls", "pwned-nel")
+		checkLog(t, r.log, "pwned-path", "pwned-login", "pwned-ls", "pwned-nel", "pwned-zw")
 		for _, own := range []string{"::group::", "::endgroup::", "::add-mask::" + token} {
 			if !strings.Contains("\n"+r.log, "\n"+own) {
 				t.Errorf("the bot's own %q line is missing", own)
