@@ -203,3 +203,18 @@ func TestMdEscapeLineEndings(t *testing.T) {
 		t.Errorf("mdEscape = %q", got)
 	}
 }
+
+// Every plan line, task title and warning passes through logText.
+func BenchmarkLogText(b *testing.B) {
+	for name, s := range map[string]string{
+		"plan line": "task 1 [question] question-review-comment-1010: unanswered question by @alice in a review thread on internal/limiter/bucket.go:42",
+		"hostile":   strings.Repeat("docs/a\n::error::pwned\r\u2028##[x] 100% \u200b", 2000),
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				logText(s)
+			}
+		})
+	}
+}

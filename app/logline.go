@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -35,7 +34,10 @@ func logText(s string) string {
 	lead := true    // nothing visible written yet
 	prev := rune(0) // the last character a comparison would not skip
 	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
 		raw := s[i : i+n]
 		i += n
 		escaped := true
@@ -45,7 +47,9 @@ func logText(s string) string {
 			escaped = false
 		case r == '%' || r == '\r' || r == '\n' || unsafeRune(r):
 			for j := 0; j < len(raw); j++ {
-				fmt.Fprintf(&b, "%%%02X", raw[j])
+				b.WriteByte('%')
+				b.WriteByte(upperhex[raw[j]>>4])
+				b.WriteByte(upperhex[raw[j]&15])
 			}
 		case r == '[' && prev == '#':
 			b.WriteString("%5B")
@@ -65,13 +69,15 @@ func logText(s string) string {
 	return b.String()
 }
 
+const upperhex = "0123456789ABCDEF"
+
 // unsafeRune reports a character logText escapes besides %, CR and LF:
 // control characters other than tab (NEL among them), the line and
 // paragraph separators, and bidi controls, which make a line read otherwise
 // than it is.
 func unsafeRune(r rune) bool {
-	if r == '\t' {
-		return false
+	if r < utf8.RuneSelf {
+		return (r < 0x20 && r != '\t') || r == 0x7f
 	}
 	return unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Bidi_Control)
 }
@@ -82,5 +88,5 @@ func unsafeRune(r rune) bool {
 // and the other default-ignorable code points. They stay in the line (an
 // emoji needs its joiners) but cannot hide a "::" or a "#[".
 func skippable(r rune) bool {
-	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
+	return r >= utf8.RuneSelf && unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
