@@ -21,26 +21,27 @@ const demoBanner = `============================================================
 // Demo runs the pipeline, dry, against a fake GitHub seeded with a sample PR
 // that has one of every kind of pending work.
 func Demo(ctx context.Context, env Env) int {
-	fmt.Fprintln(env.Stdout, demoBanner)
+	log := consoleLog(env)
+	log.Print(demoBanner)
 	fake := fakegithub.New()
 	defer fake.Close()
 	repo, number := seedDemo(fake)
 
 	cfg, err := config.Load(withDefaults(func(string) string { return "" }), false)
 	if err != nil {
-		fmt.Fprintln(env.Stdout, err)
+		log.Print(err.Error())
 		return ExitUsage
 	}
 	cfg.DryRun = true
 	gh, err := github.New(github.Options{Token: "demo-token", APIURL: fake.URL, GraphQLURL: fake.GraphQLURL()})
 	if err != nil {
-		fmt.Fprintln(env.Stdout, err)
+		log.Print(err.Error())
 		return ExitUsage
 	}
 	ev := event.Event{Name: event.IssueComment, Action: "created", Repo: repo.String(), PRNumber: number}
-	fmt.Fprintf(env.Stdout, "\nTrigger: alice comments \"@rmc-bot why is the bucket refilled from a goroutine?\" on %s#%d\n\n", repo, number)
-	code := Pipeline{Config: cfg, GitHub: gh, Log: consoleLog(env)}.Run(ctx, repo, ev)
-	fmt.Fprintf(env.Stdout, "\nThe fake GitHub saw %d reads and %d writes.\n", fake.ReadCount(), fake.WriteCount())
+	log.Print(fmt.Sprintf("\nTrigger: alice comments \"@rmc-bot why is the bucket refilled from a goroutine?\" on %s#%d\n", repo, number))
+	code := Pipeline{Config: cfg, GitHub: gh, Log: log}.Run(ctx, repo, ev)
+	log.Print(fmt.Sprintf("\nThe fake GitHub saw %d reads and %d writes.", fake.ReadCount(), fake.WriteCount()))
 	return code
 }
 

@@ -34,31 +34,35 @@ func Main(ctx context.Context, env Env, args []string) int {
 	if len(args) == 0 || args[0] == "run" {
 		return Run(ctx, env)
 	}
+	log := consoleLog(env)
 	switch args[0] {
 	case "plan":
 		return planCmd(ctx, env, args[1:])
 	case "demo":
 		return Demo(ctx, env)
 	case "version", "--version":
-		fmt.Fprintln(env.Stdout, "rmc", Version)
+		log.Print("rmc " + Version)
 		return ExitOK
 	case "help", "-h", "--help":
-		fmt.Fprintf(env.Stdout, usage, Version)
+		log.Print(fmt.Sprintf(usage, Version))
 		return ExitOK
 	}
-	fmt.Fprintf(env.Stdout, "unknown command %q\n\n"+usage, args[0], Version)
+	log.Print(fmt.Sprintf("unknown command %q\n\n"+usage, args[0], Version))
 	return ExitUsage
 }
 
 // planCmd prints the plan of a real PR: the same pipeline, dry.
 func planCmd(ctx context.Context, env Env, args []string) int {
+	log := consoleLog(env)
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	fs.SetOutput(env.Stdout)
+	var flagOut strings.Builder
+	fs.SetOutput(&flagOut)
 	repoFlag := fs.String("repo", env.Getenv("GITHUB_REPOSITORY"), "repository, owner/name")
 	pr := fs.Int("pr", 0, "pull request number")
 	eventName := fs.String("event", event.IssueComment, "event to plan for: "+strings.Join(planEvents, ", ")+
 		"\n(issue_comment: questions, disputes, owed reviews; pull_request: a new push; workflow_dispatch: a manual review)")
 	if err := fs.Parse(args); err != nil {
+		log.Print(flagOut.String())
 		return ExitUsage
 	}
 	if fs.NArg() > 0 {
@@ -71,18 +75,18 @@ func planCmd(ctx context.Context, env Env, args []string) int {
 	}
 	repo, ok := snapshot.ParseRepo(*repoFlag)
 	if !ok || *pr <= 0 {
-		fmt.Fprintln(env.Stdout, "plan needs --repo OWNER/NAME and --pr N")
+		log.Print("plan needs --repo OWNER/NAME and --pr N")
 		return ExitUsage
 	}
 	token := env.Getenv("GITHUB_TOKEN")
 	if token == "" {
-		fmt.Fprintln(env.Stdout, "plan needs GITHUB_TOKEN (a token that can read the repository); for an offline run try: rmc demo")
+		log.Print("plan needs GITHUB_TOKEN (a token that can read the repository); for an offline run try: rmc demo")
 		return ExitUsage
 	}
 	get := func(name string) string { return env.Getenv(envName(name)) }
 	cfg, err := config.Load(withDefaults(get), false)
 	if err != nil {
-		fmt.Fprintln(env.Stdout, err)
+		log.Print(err.Error())
 		return ExitUsage
 	}
 	cfg.DryRun = true
@@ -100,10 +104,9 @@ func planCmd(ctx context.Context, env Env, args []string) int {
 	}
 	gh, err := github.New(github.Options{Token: token, APIURL: env.Getenv("GITHUB_API_URL"), GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL")})
 	if err != nil {
-		fmt.Fprintln(env.Stdout, err)
+		log.Print(err.Error())
 		return ExitUsage
 	}
-	log := consoleLog(env)
 	return Pipeline{Config: cfg, GitHub: gh, Log: log}.Run(ctx, repo, ev)
 }
 

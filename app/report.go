@@ -174,7 +174,7 @@ func taskIcon(k detector.Kind) string {
 
 // mdEscape keeps user text from breaking a table row or starting markup.
 func mdEscape(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
+	s = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(s) // markdown's line endings
 	s = strings.ReplaceAll(s, "|", "\\|")
 	return strings.ReplaceAll(s, "<", "&lt;")
 }

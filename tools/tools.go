@@ -104,6 +104,19 @@ func (c *lineCapper) add(line string) bool {
 	return true
 }
 
+// addCut appends as much of line as the room left allows, at a rune
+// boundary, then marker and a newline.
+func (c *lineCapper) addCut(line, marker string) {
+	room := maxOutput - noteRoom - c.b.Len() - len(marker) - 1
+	if room < 0 {
+		room = 0
+	}
+	c.b.WriteString(cutText(line, room))
+	c.b.WriteString(marker)
+	c.b.WriteByte('\n')
+	c.full = true
+}
+
 // note appends a bracketed note; notes are short and always fit.
 func (c *lineCapper) note(format string, args ...any) {
 	fmt.Fprintf(&c.b, "["+format+"]\n", args...)

@@ -36,6 +36,9 @@ type WebOptions struct {
 	// (exact address and port). It is unexported so that no other package,
 	// and so no action input, can enable it.
 	allow []netip.AddrPort
+	// local, when set, stands for the machine's interface addresses in
+	// this package's tests.
+	local func() []netip.Addr
 }
 
 // Resolver is the part of *net.Resolver that fetch_url uses.
@@ -61,6 +64,9 @@ func (o WebOptions) withDefaults() WebOptions {
 	}
 	if o.Resolver == nil {
 		o.Resolver = net.DefaultResolver
+	}
+	if o.local == nil {
+		o.local = interfaceAddrs
 	}
 	return o
 }
@@ -93,13 +99,14 @@ func Web(opts WebOptions) llm.Tool {
 
 type fetcher struct {
 	opts   WebOptions
+	guard  guard
 	client *http.Client
 	dialer *net.Dialer
 }
 
 func newFetcher(opts WebOptions) *fetcher {
-	f := &fetcher{opts: opts}
-	f.dialer = &net.Dialer{Timeout: opts.Timeout, Control: guard{allow: opts.allow}.control}
+	f := &fetcher{opts: opts, guard: guard{allow: opts.allow, local: opts.local()}}
+	f.dialer = &net.Dialer{Timeout: opts.Timeout, Control: f.guard.control}
 	f.client = &http.Client{
 		Transport: &http.Transport{
 			Proxy:                  nil, // a proxy would dial on our behalf, past the guard
@@ -133,7 +140,7 @@ func (f *fetcher) checkURL(u *url.URL) error {
 		return fmt.Errorf("%s is this machine; only public internet addresses can be fetched", host)
 	}
 	if ip, err := netip.ParseAddr(host); err == nil && !f.allowed(ip, u) {
-		if why := blockedReason(ip); why != "" {
+		if why := f.guard.reason(ip); why != "" {
 			return &BlockedError{Addr: ip.WithZone(""), Why: why}
 		}
 	}

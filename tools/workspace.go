@@ -20,7 +20,7 @@ const (
 
 // refusedSummary tells the model up front what it will not get, so that it
 // does not spend calls finding out.
-const refusedSummary = "Not available: .git, .env and .env.* files, keys and certificates (*.pem, *.key, *.p12, *.pfx, id_rsa*, ...), credential files (.npmrc, .netrc, .pypirc, credentials*), and symlinks leading outside the repository."
+const refusedSummary = "Not available: .git, environment files (.env, .env.*, *.env, .envrc), keys and certificates (*.pem, *.key, *.p12, *.pfx, id_rsa*, ...), credential files (.npmrc, .netrc, .pypirc, credentials*), and symlinks leading outside the repository."
 
 // Workspace returns the tools that read the repository through r:
 // list_files, read_file and search.
@@ -101,7 +101,7 @@ func readFile(r workspace.Reader) llm.Tool {
 		Name: "read_file",
 		Description: "Read a text file of the repository, as it is in the PR's head, with line numbers. " +
 			"Give start_line and end_line (1-based, inclusive) to read part of a big file; without them the whole file is read, " +
-			fmt.Sprintf("up to about %d KB per call, with a note saying where to continue. Binary files cannot be read. ", maxOutput/1000) +
+			fmt.Sprintf("up to about %d KB per call, with a note saying where to continue; a line longer than that is cut. Binary files cannot be read. ", maxOutput/1000) +
 			refusedSummary,
 		Parameters: object([]string{"path"}, map[string]any{
 			"path":       str("File path relative to the repository root, e.g. \"src/main.go\"."),
@@ -137,13 +137,27 @@ func formatText(t workspace.Text, asked int) string {
 	}
 	width := len(strconv.Itoa(t.To()))
 	last := t.From - 1
+	cut := false
 	for i, l := range t.Lines {
-		if !c.add(fmt.Sprintf("%*d\t%s", width, t.From+i, l)) {
-			break
+		line := fmt.Sprintf("%*d\t%s", width, t.From+i, l)
+		if c.add(line) {
+			last = t.From + i
+			continue
 		}
-		last = t.From + i
+		if i == 0 {
+			// One line longer than a whole answer (minified code, a data
+			// blob): show its start and move on, so that every call
+			// advances and a model paging through the file reaches its end.
+			c.addCut(line, cutMarker)
+			last, cut = t.From, true
+		}
+		break
 	}
 	switch {
+	case cut && last < t.TotalLines:
+		c.note("line %d is longer than one answer and was cut where %q stands; call read_file with start_line=%d to continue after it", last, cutMarker, last+1)
+	case cut:
+		c.note("line %d, the last of the file, is longer than one answer and was cut where %q stands", last, cutMarker)
 	case last < t.To():
 		c.note("cut after line %d to keep the answer short; call read_file with start_line=%d to continue", last, last+1)
 	case t.Truncated:
@@ -154,6 +168,9 @@ func formatText(t workspace.Text, asked int) string {
 	// The heading goes first but is written last, to name the lines shown.
 	return fmt.Sprintf("%s, lines %d-%d of %d:\n", t.Path, t.From, last, t.TotalLines) + c.String()
 }
+
+// cutMarker ends a line read_file had to cut.
+const cutMarker = "…[line cut]"
 
 func search(r workspace.Reader) llm.Tool {
 	const expected = `{"pattern": "func \\w+Handler", "path_glob": "*.go", "max_results": 50}`

@@ -57,6 +57,8 @@ func fixture(t testing.TB, big bool) *FS {
 		".env":                       "SECRET=1\n",
 		".env.local":                 "SECRET=2\n",
 		"config/.env.production":     "SECRET=3\n",
+		".envrc":                     "export SECRET=4\n",
+		"config/prod.env":            "SECRET=5\n",
 		"certs/server.pem":           "SECRET pem\n",
 		"deploy.KEY":                 "SECRET key\n",
 		"id_rsa":                     "SECRET rsa\n",

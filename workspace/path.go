@@ -34,8 +34,8 @@ func refusedFile(name string) string {
 	switch {
 	case n == ".git":
 		return ".git is not available"
-	case n == ".env" || strings.HasPrefix(n, ".env."):
-		return "environment files (.env, .env.*) may hold secrets and are not available"
+	case strings.HasSuffix(n, ".env") || strings.HasPrefix(n, ".env.") || n == ".envrc" || strings.HasPrefix(n, ".envrc."):
+		return "environment files (.env, .env.*, *.env, .envrc) may hold secrets and are not available"
 	case strings.HasPrefix(n, "credentials."):
 		return "credential files are not available"
 	}

@@ -57,7 +57,8 @@ func TestRefusedFile(t *testing.T) {
 		"id_ecdsa": true, "cert.p12": true, "cert.pfx": true, ".npmrc": true,
 		".netrc": true, ".pypirc": true, "credentials": true, "credentials.json": true,
 		".git-credentials": true, ".git": true,
-		"main.go": false, ".envrc": false, "env.go": false, "keys.go": false,
+		".envrc": true, ".ENVRC": true, ".envrc.local": true, "prod.env": true, "app.ENV": true, "docker.env": true,
+		"main.go": false, "env.go": false, "keys.go": false, "env": false, "environment.go": false, ".envoy.yaml": false, "dev.envsubst": false,
 		"monkey.go": false, "README.md": false, ".gitignore": false,
 		"credentials_test.go": false, "pem.go": false,
 	}

@@ -82,6 +82,7 @@ func scanLines(ctx context.Context, br *bufio.Reader, from, to int, t *Text) err
 	started := false // bytes of line lineNo have been seen
 	capped := false  // the budget ran out; only counting from here
 	lineCut := false // the current line was longer than the budget left
+	cutLine := 0     // the line cut to the budget, if any
 	var cur []byte
 	for i := 0; ; i++ {
 		if i%4096 == 0 {
@@ -124,7 +125,7 @@ func scanLines(ctx context.Context, br *bufio.Reader, from, to int, t *Text) err
 					t.Lines = append(t.Lines, printable(line[:budget]))
 					t.Truncated = true
 					t.Note = fmt.Sprintf("line %d is longer than %d KiB and was cut", lineNo, MaxReadBytes>>10)
-					capped = true
+					capped, cutLine = true, lineNo
 				default:
 					t.Truncated = true
 					t.Note = fmt.Sprintf("output capped at %d KiB: lines %d-%d were returned; continue from line %d", MaxReadBytes>>10, from, lineNo-1, lineNo)
@@ -140,6 +141,9 @@ func scanLines(ctx context.Context, br *bufio.Reader, from, to int, t *Text) err
 		}
 	}
 	t.TotalLines = lineNo - 1
+	if cutLine > 0 && cutLine < t.TotalLines {
+		t.Note += fmt.Sprintf("; continue from line %d", cutLine+1)
+	}
 	return nil
 }
 

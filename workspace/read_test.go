@@ -23,6 +23,9 @@ func TestReadRefusals(t *testing.T) {
 		"env":                            {".env", ErrRefused},
 		"env local":                      {".env.local", ErrRefused},
 		"nested env":                     {"config/.env.production", ErrRefused},
+		"direnv":                         {".envrc", ErrRefused},
+		"named env file":                 {"config/prod.env", ErrRefused},
+		"named env file, upper case":     {"config/PROD.ENV", ErrRefused},
 		"pem":                            {"certs/server.pem", ErrRefused},
 		"key, upper case":                {"deploy.KEY", ErrRefused},
 		"ssh key":                        {"id_rsa", ErrRefused},
@@ -127,6 +130,7 @@ func TestReadCaps(t *testing.T) {
 	writeTree(t, dir, map[string]string{
 		"big.txt":   strings.Repeat(strings.Repeat("x", 99)+"\n", bigSize/100),
 		"long.txt":  longLine,
+		"tail.txt":  "before\n" + longLine[:MaxReadBytes+100],
 		"exact.txt": exact + "one more\n",
 	})
 	w, err := Open(dir)
@@ -148,7 +152,8 @@ func TestReadCaps(t *testing.T) {
 		"continuing from the note": {path: "big.txt", from: 2622, wantLines: MaxReadBytes / 100, wantFrom: 2622, total: bigSize / 100, truncated: true,
 			note: "continue from line 5243"},
 		"last lines of a 10 MB file": {path: "big.txt", from: bigSize/100 - 1, wantLines: 2, wantFrom: bigSize/100 - 1, total: bigSize / 100},
-		"a line over the cap is cut": {path: "long.txt", wantLines: 1, wantFrom: 1, total: 2, truncated: true, note: "line 1 is longer than 256 KiB"},
+		"a line over the cap is cut": {path: "long.txt", wantLines: 1, wantFrom: 1, total: 2, truncated: true, note: "line 1 is longer than 256 KiB and was cut; continue from line 2"},
+		"a last line over the cap":   {path: "tail.txt", from: 2, wantLines: 1, wantFrom: 2, total: 2, truncated: true, note: "line 2 is longer than 256 KiB and was cut"},
 		"exactly the cap fits":       {path: "exact.txt", to: MaxReadBytes / 1024, wantLines: MaxReadBytes / 1024, wantFrom: 1, total: MaxReadBytes/1024 + 1},
 		"one byte over the cap":      {path: "exact.txt", wantLines: MaxReadBytes / 1024, wantFrom: 1, total: MaxReadBytes/1024 + 1, truncated: true, note: "continue from line 257"},
 	}
@@ -170,7 +175,7 @@ func TestReadCaps(t *testing.T) {
 				t.Errorf("got %d lines from %d of %d, truncated=%v; want %d from %d of %d, truncated=%v",
 					len(got.Lines), got.From, got.TotalLines, got.Truncated, tt.wantLines, tt.wantFrom, tt.total, tt.truncated)
 			}
-			if !strings.Contains(got.Note, tt.note) {
+			if !strings.Contains(got.Note, tt.note) || (tt.to == 0 && got.To() == got.TotalLines && strings.Contains(got.Note, "continue")) {
 				t.Errorf("Note = %q, want it to contain %q", got.Note, tt.note)
 			}
 		})

@@ -12,7 +12,8 @@
 //   - files whose names (the last component, compared case-insensitively,
 //     as given and after symlinks) are the usual homes of secrets that a
 //     workflow may have written into the checkout or someone committed:
-//     .env and .env.* (.env.local, .env.production); keys and certificate
+//     .env, .env.* (.env.local, .env.production), *.env (prod.env) and
+//     .envrc, .envrc.* (direnv); keys and certificate
 //     stores *.pem, *.key, *.p12, *.pfx, *.jks, *.keystore, *.ppk; SSH keys
 //     id_rsa*, id_dsa*, id_ecdsa*, id_ed25519*; credential files .npmrc,
 //     .pypirc, .netrc, _netrc, .git-credentials, .pgpass, .htpasswd,
