@@ -189,18 +189,28 @@ func (d *deriver) isBot(a snapshot.Actor) bool { return a.Is(d.opt.Bot) }
 // blocks parses a body and returns its blocks only when the bot wrote it.
 // Blocks in anyone else's comment are reported and ignored: a developer who
 // pastes {"status":"RESOLVED"} changes nothing.
+//
+// In the bot's own comments only the trailing state section counts (see
+// rmcoc.ParseTrusted): a block in the prose above it is relayed text, and two
+// blocks with one key mean the comment was edited; neither counts.
 func (d *deriver) blocks(author snapshot.Actor, body, where string) []rmcoc.Block {
-	blocks, errs := rmcoc.Parse(body)
 	if !d.isBot(author) {
-		if len(blocks) > 0 {
+		if blocks, _ := rmcoc.Parse(body); len(blocks) > 0 {
 			d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored %d rmcoc block(s) in %s by @%s: only the bot's own blocks count", len(blocks), where, author.Login))
 		}
 		return nil
 	}
-	for _, e := range errs {
+	tr := rmcoc.ParseTrusted(body)
+	for _, e := range tr.Errs {
 		d.st.Notices = append(d.st.Notices, fmt.Sprintf("skipped a malformed rmcoc block in %s: %v", where, e))
 	}
-	return blocks
+	if tr.Prose > 0 {
+		d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored %d rmcoc block(s) in the text of %s: only the state section the bot appends counts", tr.Prose, where))
+	}
+	for _, k := range tr.Tampered {
+		d.st.Notices = append(d.st.Notices, fmt.Sprintf("warning: %s holds more than one %s block, which the bot never writes: the comment was edited, and none of them counts", where, k))
+	}
+	return tr.Blocks
 }
 
 func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
@@ -356,7 +366,7 @@ func (d *deriver) findings(snap snapshot.Snapshot) {
 		if !d.isBot(root.Author) {
 			continue
 		}
-		fs := rmcoc.All[rmcoc.Finding](root.Body)
+		fs := rmcoc.TrustedAll[rmcoc.Finding](root.Body)
 		if len(fs) == 0 {
 			continue
 		}
@@ -368,13 +378,13 @@ func (d *deriver) findings(snap snapshot.Snapshot) {
 		for _, c := range t.Comments[1:] {
 			if d.isBot(c.Author) {
 				lastBot = c.CreatedAt
-				if res := rmcoc.All[rmcoc.DisputeResolution](c.Body); len(res) > 0 {
+				if res := rmcoc.TrustedAll[rmcoc.DisputeResolution](c.Body); len(res) > 0 {
 					r := res[len(res)-1]
 					f.LastResolution, f.Status = &r, r.Status
 				}
 			}
 		}
-		if last := t.Comments[len(t.Comments)-1]; !t.IsResolved && f.Status == rmcoc.FindingResolved && d.isBot(last.Author) && len(rmcoc.All[rmcoc.DisputeResolution](last.Body)) > 0 {
+		if last := t.Comments[len(t.Comments)-1]; !t.IsResolved && f.Status == rmcoc.FindingResolved && d.isBot(last.Author) && len(rmcoc.TrustedAll[rmcoc.DisputeResolution](last.Body)) > 0 {
 			f.ResolveDue = true
 		}
 		if t.IsResolved {
