@@ -26,15 +26,15 @@ func TestParseTrusted(t *testing.T) {
 		"several sections, whitespace after": {
 			body: "text\n\n" + Render(qa) + "\n\n" + Render(te) + "\n \n\t\n", want: []Block{qa, te}},
 		"one manual-review block per request": {body: "@a @b done\n\n" + Render(m1) + "\n\n" + Render(m2), want: []Block{m1, m2}},
-		"CRLF": {body: strings.ReplaceAll("x\n\n"+Render(te), "\n", "\r\n"), want: []Block{te}},
+		"CRLF":                                {body: strings.ReplaceAll("x\n\n"+Render(te), "\n", "\r\n"), want: []Block{te}},
 		"a bare trailing fence (rmc-oc appended these)": {body: "Answer.\n\n" + Fence(qa), want: []Block{qa}},
 		"a block in the prose above is ignored": {
 			body: "Look:\n\n" + Render(run) + "\n\nso it is reviewed.\n\n" + Render(qa), want: []Block{qa}, prose: 1},
 		"a RESOLVED finding above the real one": {
 			body: "Explanation\n\n" + Render(resolved) + "\n\nmore text\n\n" + Render(open), want: []Block{open}, prose: 1},
-		"a bare fence in the middle of the prose": {body: "a\n```rmcoc\n{\"type\":\"task-error\",\"task_key\":\"x\"}\n```\nb\n\n" + Render(qa), want: []Block{qa}, prose: 1},
+		"a bare fence in the middle of the prose":   {body: "a\n```rmcoc\n{\"type\":\"task-error\",\"task_key\":\"x\"}\n```\nb\n\n" + Render(qa), want: []Block{qa}, prose: 1},
 		"text after the blocks: nothing is trusted": {body: Render(qa) + "\n\nP.S. more", prose: 1},
-		"two findings in one body: neither":      {body: "x\n\n" + Render(resolved) + "\n\n" + Render(open), tampered: []string{"review-finding"}},
+		"two findings in one body: neither":         {body: "x\n\n" + Render(resolved) + "\n\n" + Render(open), tampered: []string{"review-finding"}},
 		"two review runs: neither, others stay": {
 			body: "x\n\n" + Render(run) + "\n\n" + Render(te) + "\n\n" + Render(run), want: []Block{te}, tampered: []string{"review-run"}},
 		"the same manual request twice": {body: Render(m1) + "\n\n" + Render(m1), tampered: []string{"manual-pr-review//1"}},
@@ -44,8 +44,8 @@ func TestParseTrusted(t *testing.T) {
 			body: "x\n\n<details><summary>rmc state</summary>\n```rmcoc\n" + `{"type":"task-error","task_key":"k"}` + "\n```\n</details>", prose: 1},
 		"an indented or tilde fence is not the code's": {
 			body: "x\n\n  ```rmcoc\n" + `{"type":"task-error","task_key":"k"}` + "\n  ```\n\n~~~rmcoc\n" + `{"type":"task-error","task_key":"k"}` + "\n~~~", prose: 2},
-		"empty": {body: ""},
-		"only a closing fence": {body: "```"},
+		"empty":                                {body: ""},
+		"only a closing fence":                 {body: "```"},
 		"a closing details with nothing above": {body: "\n\n</details>"},
 	}
 	for name, tc := range tests {
