@@ -80,13 +80,13 @@ func (x *Executor) composeReview(rt *detector.ReviewTask, res review.Result, sc 
 			if f.Demoted {
 				sev = "🟠"
 			}
-			fmt.Fprintf(&b, "\n- %s **%s** %s (score %d, %s): %s", sev, oneLine(x.fromModel(f.Title)), where, f.Score, sanitize.Name(f.Category), oneLine(x.fromModel(f.Explanation)))
+			fmt.Fprintf(&b, "\n- %s **%s** %s (score %d, %s): %s", sev, x.fromModelLine(f.Title), where, f.Score, sanitize.Name(f.Category), x.fromModelLine(f.Explanation))
 		}
 	}
 	if len(res.Skipped) > 0 {
 		fmt.Fprintf(&b, "\n\n<details><summary>Not reviewed (%d)</summary>\n\n", len(res.Skipped))
 		for _, s := range res.Skipped {
-			fmt.Fprintf(&b, "- %s: %s\n", sanitize.Code(s.Path), sanitize.Relay(oneLine(s.Why)))
+			fmt.Fprintf(&b, "- %s: %s\n", sanitize.Code(s.Path), sanitize.RelayLine(s.Why))
 		}
 		b.WriteString("\n</details>")
 	}
@@ -106,7 +106,7 @@ func (x *Executor) findingBody(f review.Finding, head string) string {
 	if f.Blocking {
 		tag = "blocking"
 	}
-	fmt.Fprintf(&b, "%s **%s**\n\n%s · score %d/10 · %s\n\n%s", severity(f), oneLine(x.fromModel(f.Title)), sanitize.Name(f.Category), f.Score, tag, strings.TrimSpace(x.fromModel(f.Explanation)))
+	fmt.Fprintf(&b, "%s **%s**\n\n%s · score %d/10 · %s\n\n%s", severity(f), x.fromModelLine(f.Title), sanitize.Name(f.Category), f.Score, tag, strings.TrimSpace(x.fromModel(f.Explanation)))
 	if f.Moved > 0 {
 		fmt.Fprintf(&b, "\n\n_Reported on line %d, which is outside the diff; placed on the nearest changed line._", f.Moved)
 	}

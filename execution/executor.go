@@ -264,11 +264,29 @@ func (x *Executor) compose(text string, blocks ...rmcoc.Block) string {
 // withheld; the rest is made safe to relay (no HTML, no live mentions).
 // Defanging and redaction follow in compose, for every body.
 func (x *Executor) fromModel(text string) string {
-	if x.Instructions != "" && injection.Echoes(text, x.Instructions, 64) {
-		x.Log.Warningf("withheld model text that repeated the bot's instructions")
-		return "_I withheld this answer: it repeated my instructions._"
+	if x.echoes(text) {
+		return withheld
 	}
 	return sanitize.Relay(text)
+}
+
+// fromModelLine is fromModel for model text shown inline, on one line (a
+// title, a reason after "Fixed:").
+func (x *Executor) fromModelLine(text string) string {
+	if x.echoes(text) {
+		return withheld
+	}
+	return sanitize.RelayLine(text)
+}
+
+const withheld = "_I withheld this answer: it repeated my instructions._"
+
+func (x *Executor) echoes(text string) bool {
+	if x.Instructions != "" && injection.Echoes(text, x.Instructions, 64) {
+		x.Log.Warningf("withheld model text that repeated the bot's instructions")
+		return true
+	}
+	return false
 }
 
 // recordTrigger writes the automatic-review trigger into the bot's status

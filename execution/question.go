@@ -143,7 +143,7 @@ func failureMessage(err error) string {
 	case apiSays(err, ""):
 		// A GitHub answer: its message says what was refused, and holds no
 		// secret; it is relayed text all the same (it may quote ours).
-		return "GitHub refused a request: " + sanitize.Relay(oneLine(err.Error()))
+		return "GitHub refused a request: " + sanitize.RelayLine(err.Error())
 	}
 	return "an unexpected error occurred (details are in the workflow log)."
 }

@@ -167,7 +167,14 @@ func TestRelayedNamesAndMentions(t *testing.T) {
 		}
 	}
 
+	// Text shown inline is read where it lands: a title that reads as a
+	// code block on its own is plain text in the comment's first line.
 	lf := lockFinding
+	lf.Title = "```go @bob\n<img src=x>"
+	if first, _, _ := strings.Cut(x.findingBody(lf, headSHA), "\n"); first != "🔴 **```go @&#8203;bob &lt;img src=x>**" {
+		t.Errorf("title line = %q", first)
+	}
+	lf = lockFinding
 	lf.Suggestion = "x := 1\n```\n@bob <!-- hi -->\n"
 	comment := x.findingBody(lf, headSHA)
 	if !strings.Contains(comment, "````suggestion\nx := 1\n```\n@bob <!-- hi -->\n````") {

@@ -33,7 +33,28 @@ import (
 // "<" before a letter is escaped in any text, so a renderer that disagrees
 // with goldmark on an edge case still finds no tag. Relay is idempotent.
 func Relay(s string) string {
-	s = clean(s)
+	s = relay(clean(s), 0)
+	if st := (mdState{}).after(s); st.fence != "" {
+		s += "\n" + strings.Repeat(string(st.char), st.n)
+	}
+	return s
+}
+
+// RelayLine is Relay for text shown inline, within a line the bot writes (a
+// finding's title, an error message): the text is put on one line, and read
+// as the middle of a paragraph, which is where it lands. Read on its own,
+// "```go @bob" would be a code block whose mention is inert, but after
+// "Fixed: " it is plain text with a live mention.
+func RelayLine(s string) string {
+	const lead = "a " // what precedes it: the middle of a paragraph
+	s = strings.Join(strings.Fields(clean(s)), " ")
+	// Dropped comments leave spaces; one is enough.
+	return strings.Join(strings.Fields(relay(lead+s, len(lead))[len(lead):]), " ")
+}
+
+// relay does Relay's work on clean text; bytes before from are context only
+// and are never edited.
+func relay(s string, from int) string {
 	src := []byte(s)
 	doc := goldmark.DefaultParser().Parse(text.NewReader(src))
 	var edits []edit
@@ -66,8 +87,9 @@ func Relay(s string) string {
 			for i := 0; i < n.Segments.Len(); i++ {
 				seg := n.Segments.At(i)
 				if i == 0 && strings.HasPrefix(string(src[seg.Start:seg.Stop]), "<!--") {
+					// A space, not nothing: "@<!-- -->bob" must not become a mention.
 					last := n.Segments.At(n.Segments.Len() - 1)
-					edits = append(edits, edit{seg.Start, last.Stop, ""})
+					edits = append(edits, edit{seg.Start, last.Stop, " "})
 					break
 				}
 				edits = escapeTags(edits, src, seg.Start, seg.Stop, true)
@@ -79,11 +101,7 @@ func Relay(s string) string {
 		}
 		return ast.WalkContinue, nil
 	})
-	s = apply(s, edits)
-	if st := (mdState{}).after(s); st.fence != "" {
-		s += "\n" + strings.Repeat(string(st.char), st.n)
-	}
-	return s
+	return apply(s, edits, from)
 }
 
 type edit struct {
@@ -139,9 +157,9 @@ const asciiPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isWord(c byte) bool   { return isLetter(c) || c >= '0' && c <= '9' || c == '_' }
 
-// apply makes the edits, which do not overlap once sorted (each comes from
-// one node's own bytes).
-func apply(s string, edits []edit) string {
+// apply makes the edits at or after from, which do not overlap once sorted
+// (each comes from one node's own bytes).
+func apply(s string, edits []edit, from int) string {
 	if len(edits) == 0 {
 		return s
 	}
@@ -149,7 +167,7 @@ func apply(s string, edits []edit) string {
 	var b strings.Builder
 	at := 0
 	for _, e := range edits {
-		if e.start < at {
+		if e.start < at || e.start < from {
 			continue
 		}
 		b.WriteString(s[at:e.start])
