@@ -34,6 +34,7 @@ import (
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/sanitize"
 )
 
 // DefaultTitle is the document's heading when Review.Title is empty.
@@ -112,7 +113,9 @@ func Markdown(r Review, files []diff.File) string {
 // writeFile writes the section of one file; cs are its comments, file-level
 // ones first.
 func writeFile(b *strings.Builder, cs []Comment, f diff.File) {
-	path := oneLine(cs[0].File)
+	// A path is the PR author's choice: on one line, with nothing invisible
+	// and no backtick that could open a code span.
+	path := sanitize.Name(cs[0].File)
 	if len(cs) == 1 && cs[0].fileLevel() {
 		b.WriteString("\n## " + path + " (file-level)\n")
 		writeMeta(b, cs[0].Meta)

@@ -8,6 +8,7 @@ import (
 	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -77,21 +78,21 @@ func (x *Executor) composeReview(rt *detector.ReviewTask, res review.Result, sc 
 	if len(inBody) > 0 {
 		fmt.Fprintf(&b, "\n\n### Findings not placed inline (%d)\n\nThese are on lines outside the diff or past the limit of inline comments. They inform but do not hold the merge gate, since they have no thread to answer in.\n", len(inBody))
 		for _, f := range inBody {
-			where := f.Path
+			where := sanitize.Code(f.Path)
 			if f.Line > 0 {
-				where = fmt.Sprintf("%s:%d", f.Path, f.Line)
+				where = sanitize.Code(fmt.Sprintf("%s:%d", f.Path, f.Line))
 			}
 			sev := severity(f)
 			if f.Demoted {
 				sev = "🟠"
 			}
-			fmt.Fprintf(&b, "\n- %s **%s** `%s` (score %d, %s): %s", sev, oneLine(f.Title), where, f.Score, f.Category, oneLine(f.Explanation))
+			fmt.Fprintf(&b, "\n- %s **%s** %s (score %d, %s): %s", sev, x.fromModelLine(f.Title), where, f.Score, sanitize.Name(f.Category), x.fromModelLine(f.Explanation))
 		}
 	}
 	if len(res.Skipped) > 0 {
 		fmt.Fprintf(&b, "\n\n<details><summary>Not reviewed (%d)</summary>\n\n", len(res.Skipped))
 		for _, s := range res.Skipped {
-			fmt.Fprintf(&b, "- `%s`: %s\n", s.Path, s.Why)
+			fmt.Fprintf(&b, "- %s: %s\n", sanitize.Code(s.Path), sanitize.RelayLine(s.Why))
 		}
 		b.WriteString("\n</details>")
 	}
@@ -111,12 +112,14 @@ func (x *Executor) findingBody(f review.Finding, head string) string {
 	if f.Blocking {
 		tag = "blocking"
 	}
-	fmt.Fprintf(&b, "%s **%s**\n\n%s · score %d/10 · %s\n\n%s", severity(f), oneLine(x.fromModel(f.Title)), f.Category, f.Score, tag, strings.TrimSpace(x.fromModel(f.Explanation)))
+	fmt.Fprintf(&b, "%s **%s**\n\n%s · score %d/10 · %s\n\n%s", severity(f), x.fromModelLine(f.Title), sanitize.Name(f.Category), f.Score, tag, strings.TrimSpace(x.fromModel(f.Explanation)))
 	if f.Moved > 0 {
 		fmt.Fprintf(&b, "\n\n_Reported on line %d, which is outside the diff; placed on the nearest changed line._", f.Moved)
 	}
 	if s := strings.TrimRight(f.Suggestion, "\n"); s != "" && f.Moved == 0 && f.Side == diff.Right {
-		fmt.Fprintf(&b, "\n\n```suggestion\n%s\n```", s)
+		// A suggestion is code: a fence longer than any in it keeps it one
+		// block, and GitHub reads neither mentions nor HTML in it.
+		b.WriteString("\n\n" + sanitize.CodeBlock("suggestion", sanitize.Text(s)))
 	}
 	b.WriteString("\n\n<sub>Reply in this thread to dispute, ask, or say it is fixed; I will answer.</sub>")
 	block := rmcoc.Finding{ID: "f-" + f.Fingerprint[:12], Fingerprint: f.Fingerprint, Path: f.Path, Line: f.Line, StartLine: f.StartLine,

@@ -27,7 +27,7 @@ func conversation(snap snapshot.Snapshot, bot snapshot.Actor, m *state.Mention) 
 	var turns []Turn
 	add := func(author snapshot.Actor, body string) {
 		if author.Is(bot) {
-			qa := rmcoc.All[rmcoc.QuestionAnswer](body)
+			qa := rmcoc.TrustedAll[rmcoc.QuestionAnswer](body)
 			if len(qa) == 0 || qa[0].Status == rmcoc.AnswerInProgress || qa[0].Status == rmcoc.AnswerFailed {
 				return // status and error comments are not conversation
 			}

@@ -246,9 +246,13 @@ func (x *Executor) now() time.Time {
 func (x *Executor) repo() snapshot.Repo { return x.Snap.Repo }
 func (x *Executor) number() int         { return x.Snap.PR.Number }
 
-// compose builds a body the bot posts: text it did not write itself is
-// defanged (it cannot carry rmcoc state) and sanitized, then cut to leave
-// room for the blocks, which always survive.
+// compose is the one path every body the bot posts takes. The prose
+// (the bot's words with relayed text embedded, each piece already through
+// sanitize.Relay or sanitize.Name) is cleaned and redacted, cut to leave
+// room for the blocks, and defanged last, after every step that could
+// change a line, so nothing in it reads as an rmcoc fence. The blocks
+// follow as the trailing state section, the only part of a bot body that
+// rmcoc.ParseTrusted (and so state) reads.
 func (x *Executor) compose(text string, blocks ...rmcoc.Block) string {
 	var tail string
 	for _, b := range blocks {
@@ -257,27 +261,47 @@ func (x *Executor) compose(text string, blocks ...rmcoc.Block) string {
 	// Blocks hold model-written text too (titles, reasons): redact them as
 	// well. A redaction keeps the JSON valid ("[REDACTED]" has no quote).
 	tail = sanitize.Redact(tail, x.Secrets...)
-	clean := sanitize.Redact(rmcoc.Defang(text), x.Secrets...)
 	room := sanitize.MaxBody - len([]rune(tail))
-	return sanitize.Fit(clean, room) + tail
+	// Defang never lengthens a line, so the prose stays within room.
+	prose := rmcoc.Defang(sanitize.Fit(sanitize.Redact(text, x.Secrets...), room))
+	return prose + tail
 }
 
 // fromModel vets text a model wrote before the bot relays it: text that
 // recites the bot's instructions (a model talked into leaking them) is
-// withheld. Defanging and redaction follow in compose, for every body.
+// withheld; the rest is made safe to relay (no HTML, no live mentions).
+// Defanging and redaction follow in compose, for every body.
 func (x *Executor) fromModel(text string) string {
+	if x.echoes(text) {
+		return withheld
+	}
+	return sanitize.Relay(text)
+}
+
+// fromModelLine is fromModel for model text shown inline, on one line (a
+// title, a reason after "Fixed:").
+func (x *Executor) fromModelLine(text string) string {
+	if x.echoes(text) {
+		return withheld
+	}
+	return sanitize.RelayLine(text)
+}
+
+const withheld = "_I withheld this answer: it repeated my instructions._"
+
+func (x *Executor) echoes(text string) bool {
 	if x.Instructions != "" && injection.Echoes(text, x.Instructions, 64) {
 		x.Log.Warningf("withheld model text that repeated the bot's instructions")
-		return "_I withheld this answer: it repeated my instructions._"
+		return true
 	}
-	return text
+	return false
 }
 
 // recordTrigger writes the automatic-review trigger into the bot's status
 // comment, creating it on the PR's first automatic review.
 func (x *Executor) recordTrigger(ctx context.Context, trig rmcoc.AutoReviewTrigger) error {
 	trig.TriggeredAt = x.now()
-	body := x.compose(fmt.Sprintf("🔍 **review-my-code-bot** is reviewing `%.7s` (`%s`). Questions and replies to findings are answered first; the review follows.", trig.HeadSHA, trig.Action), trig)
+	body := x.compose(fmt.Sprintf("🔍 **review-my-code-bot** is reviewing `%.7s` (%s). Questions and replies to findings are answered first; the review follows.", trig.HeadSHA, sanitize.Code(trig.Action)), trig)
 	if id := x.State.StatusComment; id != 0 {
 		return x.GitHub.EditComment(ctx, x.repo(), id, body)
 	}
@@ -288,9 +312,10 @@ func (x *Executor) recordTrigger(ctx context.Context, trig rmcoc.AutoReviewTrigg
 // refuse tells someone without access, once per PR, why the bot does not
 // act on their mention.
 func (x *Executor) refuse(ctx context.Context, m state.Mention) error {
-	text := fmt.Sprintf("👋 Thanks for the mention, @%s. On this repository I take questions and review requests from collaborators and the pull request's author; a maintainer can ask on your behalf.", m.Author.Login)
+	login := sanitize.Name(m.Author.Login)
+	text := fmt.Sprintf("👋 Thanks for the mention, @%s. On this repository I take questions and review requests from collaborators and the pull request's author; a maintainer can ask on your behalf.", login)
 	if x.Snap.PR.IsFork && m.Author.Is(x.Snap.PR.Author) {
-		text = fmt.Sprintf("👋 Thanks for the mention, @%s. This pull request comes from a fork, and every request to me spends this repository's model budget, so here I take questions, review requests and disputes from people with write access. A maintainer can ask on your behalf (or the repository can allow it with `fork_authors_can_ask`). Pushing a fix still clears a finding: I verify it on the next review.", m.Author.Login)
+		text = fmt.Sprintf("👋 Thanks for the mention, @%s. This pull request comes from a fork, and every request to me spends this repository's model budget, so here I take questions, review requests and disputes from people with write access. A maintainer can ask on your behalf (or the repository can allow it with `fork_authors_can_ask`). Pushing a fix still clears a finding: I verify it on the next review.", login)
 	}
 	body := x.compose(text,
 		rmcoc.AccessNotice{User: m.Author.Login, ReplyToCommentID: rmcoc.ID(m.Ref.ID), SentAt: x.now()})

@@ -8,6 +8,7 @@ import (
 	"github.com/review-my-code-bot/rmc/agentmd"
 	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/state"
 )
 
@@ -41,7 +42,7 @@ func (x *Executor) notifyAgent(ctx context.Context, reviewID int64, head string,
 		"1. address the %d blocking finding(s) below and push;\n"+
 		"2. reply in each finding's thread, referencing review %d, with what you changed (or why the finding is wrong: I will re-judge it).\n\n"+
 		"Leave the threads open: I verify each fix on your push and resolve its thread myself. A thread resolved by the pull request's author or its agent does not clear a blocking finding.\n\n%s",
-		handle, reviewID, head, len(findings), reviewID, agentmd.Markdown(doc, files))
+		handle, reviewID, head, len(findings), reviewID, sanitize.Relay(agentmd.Markdown(doc, files)))
 	block := rmcoc.AgentNotice{ReviewID: rmcoc.ID(reviewID), Handle: handle, SentAt: x.now()}
 	if _, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), x.compose(text, block)); err != nil {
 		return fmt.Errorf("notify %s: %w", handle, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/prompts"
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/state"
 )
 
@@ -35,7 +36,7 @@ func (x *Executor) answer(ctx context.Context, t detector.Task) Outcome {
 
 	working := block
 	working.Status = rmcoc.AnswerInProgress
-	holder, url, err := x.upsertAnswer(ctx, m, 0, x.compose(fmt.Sprintf("⏳ @%s, looking into your question…", m.Author.Login), working))
+	holder, url, err := x.upsertAnswer(ctx, m, 0, x.compose(fmt.Sprintf("⏳ @%s, looking into your question…", sanitize.Name(m.Author.Login)), working))
 	if err != nil {
 		o.Err = fmt.Errorf("post the answer placeholder: %w", err)
 		return o
@@ -48,7 +49,7 @@ func (x *Executor) answer(ctx context.Context, t detector.Task) Outcome {
 		failed := block
 		failed.Status = rmcoc.AnswerFailed
 		taskErr := rmcoc.TaskError{TaskKey: t.Key, Message: failureMessage(err), FailedAt: x.now(), Attempts: x.State.Failures[t.Key] + 1}
-		body := x.compose(fmt.Sprintf("⚠️ @%s, I could not answer this question: %s\n\nThe question stays open: the next run of the action (any new comment, reply or push) tries again.", m.Author.Login, failureMessage(err)), failed, taskErr)
+		body := x.compose(fmt.Sprintf("⚠️ @%s, I could not answer this question: %s\n\nThe question stays open: the next run of the action (any new comment, reply or push) tries again.", sanitize.Name(m.Author.Login), failureMessage(err)), failed, taskErr)
 		if _, _, werr := x.upsertAnswer(ctx, m, holder, body); werr != nil {
 			x.Log.Warningf("could not post the error message: %v", werr)
 		}
@@ -59,8 +60,8 @@ func (x *Executor) answer(ctx context.Context, t detector.Task) Outcome {
 	if text == "" {
 		text = "_The model returned an empty answer._"
 	}
-	quoted := quote(m.Text, 300)
-	body := x.compose(fmt.Sprintf("%s\n\n%s\n\n<sub>Answered by review-my-code-bot (%s) for @%s.</sub>", quoted, text, x.Model, m.Author.Login), block)
+	quoted := sanitize.Relay(quote(m.Text, 300))
+	body := x.compose(fmt.Sprintf("%s\n\n%s\n\n<sub>Answered by review-my-code-bot (%s) for @%s.</sub>", quoted, text, sanitize.Name(x.Model), sanitize.Name(m.Author.Login)), block)
 	if _, _, err := x.upsertAnswer(ctx, m, holder, body); err != nil {
 		o.Err = fmt.Errorf("post the answer: %w", err)
 		return o
@@ -140,8 +141,9 @@ func failureMessage(err error) string {
 	case errors.Is(err, llm.ErrBadResponse), errors.Is(err, llm.ErrToolRounds):
 		return "the model's answer could not be used."
 	case apiSays(err, ""):
-		// A GitHub answer: its message says what was refused, and holds no secret.
-		return "GitHub refused a request: " + err.Error()
+		// A GitHub answer: its message says what was refused, and holds no
+		// secret; it is relayed text all the same (it may quote ours).
+		return "GitHub refused a request: " + sanitize.RelayLine(err.Error())
 	}
 	return "an unexpected error occurred (details are in the workflow log)."
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/state"
 )
 
@@ -40,7 +41,7 @@ func (x *Executor) handleResolutions(ctx context.Context) []Resolution {
 			case err != nil:
 				x.Log.Warningf("could not verify the fix of finding %q; reopening its thread: %v", f.Block.Title, err)
 			case fixed:
-				r.Fixed, r.Err = true, x.resolveFinding(ctx, *f, rmcoc.ResolutionFixed, "✅ Fixed: "+reason)
+				r.Fixed, r.Err = true, x.resolveFinding(ctx, *f, rmcoc.ResolutionFixed, "✅ Fixed: "+x.fromModelLine(reason))
 				if r.Err == nil {
 					f.Status, f.Reopen = rmcoc.FindingResolved, nil
 				}
@@ -65,7 +66,7 @@ func (x *Executor) reopen(ctx context.Context, f state.Finding) (replied bool, e
 	if !f.ReopenExplained {
 		who := "Someone"
 		if f.Reopen.Login != "" {
-			who = "@" + f.Reopen.Login
+			who = "@" + sanitize.Name(f.Reopen.Login)
 		}
 		text := fmt.Sprintf("🔒 %s resolved this thread, but this finding blocks the merge gate, and only a verified fix, a conceded dispute or a maintainer can clear it. I reopened the thread.\n\n"+
 			"To unblock it: **push a fix** (I verify it and resolve the thread), **reply here** to dispute it, or ask a **maintainer** (write access, not the pull request's author) to resolve it.", who)

@@ -10,6 +10,7 @@ import (
 	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -168,7 +169,7 @@ func (x *Executor) postReview(ctx context.Context, rv snapshot.NewReview) (int64
 	}
 	if err != nil && (apiSays(err, "part of the diff") || apiSays(err, "could not be resolved")) {
 		x.Log.Warningf("GitHub rejected an inline anchor (%v); posting every finding in the review body", err)
-		rv = bodyOnly(rv)
+		rv = x.bodyOnly(rv)
 		id, err = x.Reviews.CreateReview(ctx, x.repo(), x.number(), rv)
 	}
 	return id, err
@@ -180,12 +181,17 @@ func apiSays(err error, text string) bool {
 	return errors.As(err, &ae) && ae.Has(text)
 }
 
-func bodyOnly(rv snapshot.NewReview) snapshot.NewReview {
+// bodyOnly moves the inline comments into the review body. The body is
+// composed again, so its state blocks stay the trailing section; the
+// comments' finding blocks are dropped: a finding in a review body has no
+// thread, so it informs and is never tracked.
+func (x *Executor) bodyOnly(rv snapshot.NewReview) snapshot.NewReview {
 	var b strings.Builder
+	b.WriteString(rmcoc.Strip(rv.Body))
 	for _, c := range rv.Comments {
-		fmt.Fprintf(&b, "\n\n---\n**%s:%d**\n\n%s", c.Path, c.Line, c.Body)
+		fmt.Fprintf(&b, "\n\n---\n**%s:%d**\n\n%s", sanitize.Code(c.Path), c.Line, rmcoc.Strip(c.Body))
 	}
-	rv.Body += b.String()
+	rv.Body = x.compose(b.String(), rmcoc.ParseTrusted(rv.Body).Blocks...)
 	rv.Comments = nil
 	return rv
 }
@@ -198,7 +204,7 @@ func (x *Executor) manualStatus(ctx context.Context, rt *detector.ReviewTask, id
 	var who []string
 	for _, m := range rt.Requests {
 		blocks = append(blocks, manualBlock(m.Ref, status, rt.HeadSHA))
-		who = append(who, "@"+m.Author.Login)
+		who = append(who, "@"+sanitize.Name(m.Author.Login))
 		if id == 0 {
 			id = m.Placeholder
 		}

@@ -46,7 +46,7 @@ func (x *Executor) verifyFixes(ctx context.Context, sc scope) {
 		if !fixed {
 			continue
 		}
-		if err := x.resolveFinding(ctx, f, rmcoc.ResolutionFixed, "✅ Fixed: "+reason); err != nil {
+		if err := x.resolveFinding(ctx, f, rmcoc.ResolutionFixed, "✅ Fixed: "+x.fromModelLine(reason)); err != nil {
 			x.Log.Warningf("could not resolve fixed finding %q: %v", f.Block.Title, err)
 		}
 	}

@@ -172,25 +172,6 @@ func All[T Block](body string) []T {
 	return out
 }
 
-// Defang rewrites every rmcoc fence in text the bot did not compose (a
-// model's answer, a quoted comment) so it can never be read as a block once
-// the bot posts it: the bot's own comments are trusted, so text it relays must
-// not carry state.
-func Defang(text string) string {
-	lines := strings.Split(text, "\n")
-	changed := false
-	for i, line := range lines {
-		if _, ok := openFence(strings.TrimSuffix(line, "\r")); ok {
-			lines[i] = strings.Replace(line, "rmcoc", "text", 1)
-			changed = true
-		}
-	}
-	if !changed {
-		return text
-	}
-	return strings.Join(lines, "\n")
-}
-
 // Strip removes the blocks (and the collapsed <details> Render wraps them in)
 // from a body, leaving the prose a person reads.
 func Strip(body string) string {

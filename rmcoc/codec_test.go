@@ -187,9 +187,14 @@ func TestDefang(t *testing.T) {
 func FuzzDefang(f *testing.F) {
 	f.Add("```rmcoc\n{}\n```")
 	f.Add("  ~~~ rmcoc \n")
+	f.Add("x\r```rm\u200bcoc\u2028")
 	f.Fuzz(func(t *testing.T, s string) {
-		if blocks, errs := Parse(Defang(s)); len(blocks)+len(errs) != 0 {
+		out := Defang(s)
+		if blocks, errs := Parse(out); len(blocks)+len(errs) != 0 {
 			t.Fatalf("Defang(%q) still holds blocks", s)
+		}
+		if Defang(out) != out || len(out) > len(s) || utf8.RuneCountInString(out) > utf8.RuneCountInString(s) {
+			t.Fatalf("Defang(%q) = %q: not idempotent or longer", s, out)
 		}
 	})
 }

@@ -251,10 +251,13 @@ func (d *deriver) isBot(a snapshot.Actor) bool { return a.Is(d.opt.Bot) }
 // blocks parses a body and returns its blocks only when the bot wrote it and
 // nobody else edited it since. Blocks in anyone else's comment are reported
 // and ignored: a developer who pastes {"status":"RESOLVED"} changes nothing.
+//
+// In the bot's own comments only the trailing state section counts (see
+// rmcoc.ParseTrusted): a block in the prose above it is relayed text, and two
+// blocks with one key mean the comment was edited; neither counts.
 func (d *deriver) blocks(author snapshot.Actor, editor *snapshot.Actor, body, where string) []rmcoc.Block {
-	blocks, errs := rmcoc.Parse(body)
 	if !d.isBot(author) {
-		if len(blocks) > 0 {
+		if blocks, _ := rmcoc.Parse(body); len(blocks) > 0 {
 			d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored %d rmcoc block(s) in %s by @%s: only the bot's own blocks count", len(blocks), where, author.Login))
 		}
 		return nil
@@ -263,10 +266,17 @@ func (d *deriver) blocks(author snapshot.Actor, editor *snapshot.Actor, body, wh
 		d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored the rmcoc blocks in %s: @%s edited the bot's comment, so its state cannot be trusted", where, editor.Login))
 		return nil
 	}
-	for _, e := range errs {
+	tr := rmcoc.ParseTrusted(body)
+	for _, e := range tr.Errs {
 		d.st.Notices = append(d.st.Notices, fmt.Sprintf("skipped a malformed rmcoc block in %s: %v", where, e))
 	}
-	return blocks
+	if tr.Prose > 0 {
+		d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored %d rmcoc block(s) in the text of %s: only the state section the bot appends counts", tr.Prose, where))
+	}
+	for _, k := range tr.Tampered {
+		d.st.Notices = append(d.st.Notices, fmt.Sprintf("warning: %s holds more than one %s block, which the bot never writes: the comment was edited, and none of them counts", where, k))
+	}
+	return tr.Blocks
 }
 
 func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
@@ -431,15 +441,25 @@ func (d *deriver) findings(snap snapshot.Snapshot) {
 		if !d.isBot(root.Author) {
 			continue
 		}
-		fs := rmcoc.All[rmcoc.Finding](root.Body)
+		fs := rmcoc.TrustedAll[rmcoc.Finding](root.Body)
+		tampered := d.tampered(root.Editor)
 		if len(fs) == 0 {
-			continue
+			// Two finding blocks in the bot's comment: it was edited, though
+			// GitHub did not say so. Dropping the finding would open the
+			// gate; holding it, as for any edit, keeps it shut.
+			if len(rmcoc.ParseTrusted(root.Body).Tampered) == 0 {
+				continue
+			}
+			if fs = rmcoc.All[rmcoc.Finding](root.Body); len(fs) == 0 {
+				continue
+			}
+			tampered = true
 		}
 		f := Finding{Block: fs[0], Thread: t, RootCommentID: root.ID, Status: fs[0].Status}
 		if f.Status == "" {
 			f.Status = rmcoc.FindingOpen
 		}
-		if d.tampered(root.Editor) {
+		if tampered {
 			// Nothing in the block can be believed, its blocking flag and
 			// status least of all: the finding holds the gate until a
 			// verified fix, a concession or a maintainer closes it.
@@ -455,7 +475,7 @@ func (d *deriver) findings(snap snapshot.Snapshot) {
 			if d.tampered(c.Editor) {
 				continue // it answers nothing: the replies before it are pending again
 			}
-			res := rmcoc.All[rmcoc.DisputeResolution](c.Body)
+			res := rmcoc.TrustedAll[rmcoc.DisputeResolution](c.Body)
 			if len(res) > 0 && res[len(res)-1].Resolution == rmcoc.ResolutionReopened {
 				// A reopen notice answers no reply and changes no status.
 				lastNotice = &t.Comments[1+i]
@@ -467,7 +487,7 @@ func (d *deriver) findings(snap snapshot.Snapshot) {
 				f.LastResolution, f.Status = &r, r.Status
 			}
 		}
-		if last := t.Comments[len(t.Comments)-1]; !t.IsResolved && f.Status == rmcoc.FindingResolved && d.isBot(last.Author) && len(rmcoc.All[rmcoc.DisputeResolution](last.Body)) > 0 {
+		if last := t.Comments[len(t.Comments)-1]; !t.IsResolved && f.Status == rmcoc.FindingResolved && d.isBot(last.Author) && len(rmcoc.TrustedAll[rmcoc.DisputeResolution](last.Body)) > 0 {
 			f.ResolveDue = true
 		}
 		if t.IsResolved {
