@@ -19,6 +19,9 @@ type behaviour struct {
 	invent    int  // add this many invented findings per PR in pass 1
 	duplicate bool // report every golden issue again in pass 2, in other words
 	badGroups bool // answer the duplicate grouping with prose
+	// read names, per repository ("owner/name"), files pass 1 reads with
+	// read_file before answering.
+	read map[string][]string
 }
 
 var (
@@ -63,6 +66,13 @@ func scriptedModel(t *testing.T, set Set, b behaviour) *fakellm.Server {
 			return fakellm.Reply{Error: &fakellm.APIError{Message: "no PR in the system prompt"}}
 		}
 		pass, _ := strconv.Atoi(passLine.FindStringSubmatch(r.LastUser())[1])
+		if paths := b.read[repo[1]]; pass == 1 && r.LastRole() == "user" && len(paths) > 0 {
+			var calls []fakellm.ToolCall
+			for _, p := range paths {
+				calls = append(calls, fakellm.ToolCall{Name: "read_file", Arguments: fmt.Sprintf(`{"path": %q}`, p)})
+			}
+			return fakellm.Reply{ToolCalls: calls}
+		}
 		var out []map[string]any
 		for i, g := range golden[repo[1]+"#"+pr[1]] {
 			switch {

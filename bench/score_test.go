@@ -10,7 +10,9 @@ func yes(g, c int, conf float64) Judged {
 	return Judged{Golden: g, Candidate: c, Verdict: Verdict{Match: true, Confidence: conf, Reasoning: "same"}}
 }
 
-func no(g, c int) Judged { return Judged{Golden: g, Candidate: c, Verdict: Verdict{Reasoning: "different"}} }
+func no(g, c int) Judged {
+	return Judged{Golden: g, Candidate: c, Verdict: Verdict{Reasoning: "different"}}
+}
 
 func TestMatch(t *testing.T) {
 	t.Parallel()
