@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/github"
@@ -75,9 +76,9 @@ func newCRBServer(t *testing.T, gone ...string) *fakegithub.Server {
 }
 
 // crbSet reads from gh into cache. clients counts the GitHub clients made.
-func crbSet(gh *fakegithub.Server, cache, commit string, clients *int) *CRB {
+func crbSet(gh *fakegithub.Server, cache, commit string, clients *atomic.Int32) *CRB {
 	return &CRB{Commit: commit, Files: sampleFiles, CacheDir: cache, NewClient: func() (*github.Client, error) {
-		*clients++
+		clients.Add(1)
 		if gh == nil {
 			return nil, errors.New("no GitHub in this run")
 		}
@@ -91,7 +92,7 @@ func TestCRBFetchesPinsAndCaches(t *testing.T) {
 	t.Parallel()
 	gh := newCRBServer(t)
 	cache := t.TempDir()
-	var clients int
+	var clients atomic.Int32
 	set := crbSet(gh, cache, testCommit, &clients)
 	model := scriptedModel(t, set, behaviour{oracle: true, read: sampleReads})
 	first := runSet(t, set, model, nil)
@@ -135,11 +136,11 @@ func TestCRBFetchesPinsAndCaches(t *testing.T) {
 	}
 
 	// A second run reads everything from the cache: no client, no request.
-	clients = 0
+	clients.Store(0)
 	again := crbSet(nil, cache, testCommit, &clients)
 	second := runSet(t, again, model, nil)
-	if second.Failed != 0 || clients != 0 || gh.ReadCount() != reads || second.GitHubRequests != 0 {
-		t.Fatalf("second run: %d failed, %d clients made, %d new reads, %d counted", second.Failed, clients, gh.ReadCount()-reads, second.GitHubRequests)
+	if second.Failed != 0 || clients.Load() != 0 || gh.ReadCount() != reads || second.GitHubRequests != 0 {
+		t.Fatalf("second run: %d failed, %d clients made, %d new reads, %d counted", second.Failed, clients.Load(), gh.ReadCount()-reads, second.GitHubRequests)
 	}
 	if second.Summary.Overall != first.Summary.Overall {
 		t.Errorf("second run scored %+v, first %+v", second.Summary.Overall, first.Summary.Overall)
@@ -150,7 +151,7 @@ func TestCRBAnotherCommitIsNotTheCachedOne(t *testing.T) {
 	t.Parallel()
 	gh := newCRBServer(t)
 	cache := t.TempDir()
-	var clients int
+	var clients atomic.Int32
 	if _, err := crbSet(gh, cache, testCommit, &clients).Cases(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func TestCRBAnotherCommitIsNotTheCachedOne(t *testing.T) {
 func TestCRBPRThatNoLongerExists(t *testing.T) {
 	t.Parallel()
 	gh := newCRBServer(t, "acme-bench/billing")
-	var clients int
+	var clients atomic.Int32
 	set := crbSet(gh, t.TempDir(), testCommit, &clients)
 	res := runSet(t, set, scriptedModel(t, set, behaviour{oracle: true}), nil)
 	if res.Failed != 1 || len(res.PRs) != 2 {
