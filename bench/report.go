@@ -105,17 +105,17 @@ func (r *Results) details(b *strings.Builder) {
 	var missed, noise, failed []string
 	for _, pr := range r.PRs {
 		if pr.Error != "" {
-			failed = append(failed, fmt.Sprintf("- %s: %s", cell(pr.PR), cell(oneLine(pr.Error, 300))))
+			failed = append(failed, fmt.Sprintf("- %s: %s", cell(pr.PR), cell(OneLine(pr.Error, 300))))
 			continue
 		}
 		for g, j := range pr.Matching.GoldenBy {
 			if j < 0 && r.Profile.Includes(pr.Golden[g].Category) {
-				missed = append(missed, fmt.Sprintf("- %s (%s, %s): %s", cell(pr.PR), pr.Golden[g].Severity, orNone(pr.Golden[g].Category), cell(oneLine(pr.Golden[g].Comment, 200))))
+				missed = append(missed, fmt.Sprintf("- %s (%s, %s): %s", cell(pr.PR), pr.Golden[g].Severity, orNone(pr.Golden[g].Category), cell(OneLine(pr.Golden[g].Comment, 200))))
 			}
 		}
 		for j, ok := range pr.Matching.Matched {
 			if !ok {
-				noise = append(noise, fmt.Sprintf("- %s: %s", cell(pr.PR), cell(oneLine(pr.Candidates[j].Text, 200))))
+				noise = append(noise, fmt.Sprintf("- %s: %s", cell(pr.PR), cell(OneLine(pr.Candidates[j].Text, 200))))
 			}
 		}
 	}
@@ -139,6 +139,6 @@ func orNone(s string) string {
 // cell makes untrusted text safe inside a table cell or a code span: one
 // line, no pipes, backticks or HTML.
 func cell(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = OneLine(s, 2000)
 	return strings.NewReplacer("|", "\\|", "`", "'", "<", "&lt;", ">", "&gt;").Replace(s)
 }

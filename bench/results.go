@@ -133,7 +133,7 @@ func (r *Results) Table(w io.Writer) {
 	fmt.Fprintln(tw, "PR\tgolden\tfindings\tTP\tFP\tFN\tmodel calls\tjudge calls\ttokens\tGitHub req.\tseconds\t")
 	for _, pr := range r.PRs {
 		if pr.Error != "" {
-			fmt.Fprintf(tw, "%s\t%d\tfailed: %s\t\t\t\t%d\t%d\t%d\t%d\t%.1f\t\n", pr.PR, len(pr.Golden), oneLine(pr.Error, 60),
+			fmt.Fprintf(tw, "%s\t%d\tfailed: %s\t\t\t\t%d\t%d\t%d\t%d\t%.1f\t\n", pr.PR, len(pr.Golden), OneLine(pr.Error, 60),
 				pr.ReviewUsage.Requests, pr.JudgeUsage.Requests, tokens(pr.ReviewUsage), pr.GitHubRequests, pr.Seconds)
 			continue
 		}

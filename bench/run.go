@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/review"
@@ -154,6 +155,7 @@ func (r *runner) runCase(ctx context.Context, c Case) (res PRResult) {
 		return fail("judge", err)
 	}
 	res.Matching = Match(len(c.Golden), len(texts), res.Groups, res.Verdicts)
+	res.Counts = Count(c.Golden, res.Matching, r.opt.Profile)
 	res.Matches = matches(res)
 	return res
 }
@@ -239,8 +241,16 @@ func matches(res PRResult) []MatchResult {
 	return out
 }
 
-// oneLine shortens text for the terminal.
-func oneLine(s string, n int) string {
+// OneLine makes text someone else wrote (titles, API errors, model text)
+// safe to print: one line of at most n runes, without control or bidi
+// characters that could move the cursor or reorder what a terminal shows.
+func OneLine(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return ' '
+		}
+		return r
+	}, s)
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
