@@ -43,7 +43,7 @@ func fenced(text, source string) string {
 // scriptedModel answers the review passes as b says from the set's golden
 // comments, and judges like a careful judge: a candidate matches when its
 // text carries the golden comment.
-func scriptedModel(t *testing.T, set Set, b behaviour) *fakellm.Server {
+func scriptedModel(t testing.TB, set Set, b behaviour) *fakellm.Server {
 	t.Helper()
 	cases, err := set.Cases(context.Background())
 	if err != nil {
@@ -128,7 +128,7 @@ func scriptedModel(t *testing.T, set Set, b behaviour) *fakellm.Server {
 
 // clientFor is a model client the way the command builds it, with no
 // retry pauses.
-func clientFor(t *testing.T, model *fakellm.Server, name string) *llm.Client {
+func clientFor(t testing.TB, model *fakellm.Server, name string) *llm.Client {
 	t.Helper()
 	c, err := llm.New(llm.Options{BaseURL: model.BaseURL(), APIKey: model.APIKey(), Model: name, PromptJSON: true, MaxRetries: -1})
 	if err != nil {

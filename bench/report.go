@@ -59,7 +59,7 @@ func (r *Results) Markdown(board Leaderboard) string {
 
 	r.leaderboard(&b, board)
 
-	b.WriteString("\n## Per PR\n\n| PR | golden | findings | TP | FP | FN | model calls | judge calls | tokens | GitHub requests | seconds |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("\n## Per PR\n\n| PR | golden | findings | TP | FP | FN | model calls | judge calls | review tokens | GitHub requests | seconds |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, pr := range r.PRs {
 		if pr.Error != "" {
 			fmt.Fprintf(&b, "| %s | %d | failed | | | | %d | %d | %d | %d | %.1f |\n", cell(pr.PR), len(pr.Golden), pr.ReviewUsage.Requests, pr.JudgeUsage.Requests, tokens(pr.ReviewUsage), pr.GitHubRequests, pr.Seconds)
@@ -73,7 +73,7 @@ func (r *Results) Markdown(board Leaderboard) string {
 }
 
 func (r *Results) leaderboard(b *strings.Builder, board Leaderboard) {
-	fmt.Fprintf(b, "\n## Beside the published leaderboard\n\n%s: %s, judge `%s`. Source: %s\n\n", cell(board.Benchmark), cell(board.Note), cell(board.Judge), board.Source)
+	fmt.Fprintf(b, "\n## Beside the published leaderboard\n\n%s. Judge: `%s`. %s Source: %s\n\n", cell(board.Benchmark), cell(board.Judge), cell(board.Note), board.Source)
 	if r.Set != "crb" {
 		b.WriteString("This run used the **local** set, not the public one: its numbers say how this model and these settings do on the team's planted problems, and are not directly comparable with the leaderboard. Run `--set crb` for that.\n\n")
 	} else if r.JudgeModel != board.Judge {

@@ -130,7 +130,7 @@ func (r *Results) Write(dir string, board Leaderboard) error {
 // repository and overall.
 func (r *Results) Table(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "PR\tgolden\tfindings\tTP\tFP\tFN\tmodel calls\tjudge calls\ttokens\tGitHub req.\tseconds\t")
+	fmt.Fprintln(tw, "PR\tgolden\tfindings\tTP\tFP\tFN\tmodel calls\tjudge calls\treview tokens\tGitHub req.\tseconds\t")
 	for _, pr := range r.PRs {
 		if pr.Error != "" {
 			fmt.Fprintf(tw, "%s\t%d\tfailed: %s\t\t\t\t%d\t%d\t%d\t%d\t%.1f\t\n", pr.PR, len(pr.Golden), OneLine(pr.Error, 60),
