@@ -117,6 +117,7 @@ func TestCRBFetchesPinsAndCaches(t *testing.T) {
 			t.Errorf("%s: no GitHub request counted", pr.PR)
 		}
 		perPR += pr.GitHubRequests
+		t.Logf("%s: %d GitHub requests, %d model calls, %d judge calls", pr.PR, pr.GitHubRequests, pr.ReviewUsage.Requests, pr.JudgeUsage.Requests)
 	}
 	// The golden files (2) plus each PR's own requests: nothing uncounted.
 	if int64(reads) != 2+perPR {

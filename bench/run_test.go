@@ -13,6 +13,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
 
 func TestLocalSetIsWellFormed(t *testing.T) {
@@ -325,5 +326,30 @@ func TestReportCellsCannotBreakTheTable(t *testing.T) {
 		if c := cell(s); strings.ContainsAny(c, "`<>\n") || strings.Count(c, "|") != strings.Count(c, "\\|") {
 			t.Errorf("cell(%q) = %q", s, c)
 		}
+	}
+}
+
+func TestRateLimitIsWaitedOutWithTheActionsRetryRules(t *testing.T) {
+	t.Parallel()
+	set := NewLocal()
+	model := scriptedModel(t, set, behaviour{oracle: true})
+	model.InjectNext(2, fakellm.Fault{Status: 429, RetryAfterMS: "1"})
+	client, err := llm.New(llm.Options{BaseURL: model.BaseURL(), APIKey: model.APIKey(), Model: "m", PromptJSON: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Options{Set: set, Client: client, Judge: ModelJudge{Client: client}, Only: "go-ledger#1",
+		Engine: EngineOptions{ProblemThreshold: 5, BlockingThreshold: 5}})
+	if err != nil || res.Failed != 0 || res.Summary.Overall.TP != 1 {
+		t.Fatalf("err %v, %d failed, %+v", err, res.Failed, res.Summary.Overall)
+	}
+	limited := 0
+	for _, r := range model.Requests() {
+		if r.Status == 429 {
+			limited++
+		}
+	}
+	if limited != 2 {
+		t.Errorf("%d requests were rate limited, want 2 (then retried)", limited)
 	}
 }
