@@ -322,8 +322,8 @@ func testBoard(t *testing.T) Leaderboard {
 
 func TestReportCellsCannotBreakTheTable(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{"a|b", "x`y", "<script>", "two\nlines"} {
-		if c := cell(s); strings.ContainsAny(c, "`<>\n") || strings.Count(c, "|") != strings.Count(c, "\\|") {
+	for _, s := range []string{"a|b", "x`y", "<script>", "two\nlines", "clear\x1b[2J", "bidi\u202egnp.exe"} {
+		if c := cell(s); strings.ContainsAny(c, "`<>\n\x1b\u202e") || strings.Count(c, "|") != strings.Count(c, "\\|") {
 			t.Errorf("cell(%q) = %q", s, c)
 		}
 	}
