@@ -43,9 +43,9 @@ func (p Profile) Includes(category string) bool {
 
 // Verdict is the judge's answer for one golden comment and one candidate.
 type Verdict struct {
-	Reasoning  string  `json:"reasoning"`
-	Match      bool    `json:"match"`
-	Confidence float64 `json:"confidence"`
+	Reasoning  string  `json:"reasoning" jsonschema:"one or two sentences: why they are or are not the same issue"`
+	Match      bool    `json:"match" jsonschema:"whether the candidate identifies the same underlying issue"`
+	Confidence float64 `json:"confidence" jsonschema:"from 0 to 1"`
 }
 
 // Judged is a verdict on the pair (Golden, Candidate), indexes into the
