@@ -50,7 +50,9 @@ func Filter(cases []Case, only string, limit int) ([]Case, error) {
 
 // Run reviews and scores every selected PR. One PR's failure is recorded in
 // its result and the run goes on; only a failure every PR would share (the
-// endpoint refuses the key, or has never answered) stops it.
+// endpoint refuses the key, or has never answered) or ctx ending stops it.
+// A stopped run returns its error with the results so far, the PRs it did
+// not finish marked failed.
 func Run(ctx context.Context, opt Options) (*Results, error) {
 	if opt.Profile == "" {
 		opt.Profile = Core
@@ -72,17 +74,25 @@ func Run(ctx context.Context, opt Options) (*Results, error) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
+	// PRs start in the set's order; once the run is stopped, the rest are
+	// marked not run.
 	for i, c := range cases {
+		acquired := false
+		select {
+		case sem <- struct{}{}:
+			acquired = true
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			if acquired {
+				<-sem
+			}
+			out[i] = PRResult{PR: c.Ref.String(), URL: c.URL, Title: c.Title, Repo: c.Repo, Golden: c.Golden, Error: "not run: " + context.Cause(ctx).Error()}
+			continue
+		}
 		wg.Add(1)
 		go func() {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-				defer func() { <-sem }()
-			case <-ctx.Done():
-				out[i] = PRResult{PR: c.Ref.String(), URL: c.URL, Title: c.Title, Repo: c.Repo, Golden: c.Golden, Error: "not run: " + context.Cause(ctx).Error()}
-				return
-			}
+			defer func() { <-sem; wg.Done() }()
 			out[i] = r.runCase(ctx, c)
 			if err := r.fatal(out[i].err); err != nil {
 				cancel(err)
@@ -96,10 +106,8 @@ func Run(ctx context.Context, opt Options) (*Results, error) {
 		}()
 	}
 	wg.Wait()
-	if err := context.Cause(ctx); err != nil {
-		return nil, err
-	}
-	return newResults(opt, out, time.Since(start)), nil
+	// A stopped run still returns what it finished, for the caller to keep.
+	return newResults(opt, out, time.Since(start)), context.Cause(ctx)
 }
 
 type runner struct {

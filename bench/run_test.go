@@ -353,3 +353,45 @@ func TestRateLimitIsWaitedOutWithTheActionsRetryRules(t *testing.T) {
 		t.Errorf("%d requests were rate limited, want 2 (then retried)", limited)
 	}
 }
+
+func TestStoppedRunKeepsWhatItFinished(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	set := stoppingSet{Set: NewLocal(), at: "local/go-ledger#4", stop: cancel}
+	model := scriptedModel(t, set, behaviour{oracle: true})
+	res, err := Run(ctx, Options{Set: set, Client: clientFor(t, model, "m"), Judge: ModelJudge{Client: clientFor(t, model, "j")}, Concurrency: 1,
+		Engine: EngineOptions{ProblemThreshold: 5, BlockingThreshold: 5}})
+	if !errors.Is(err, context.Canceled) || res == nil {
+		t.Fatalf("err = %v, results %v", err, res != nil)
+	}
+	if len(res.PRs) != 14 || res.Failed != 11 {
+		t.Fatalf("%d PRs, %d failed; want 14 and 11 (the stopping PR and the 10 after it)", len(res.PRs), res.Failed)
+	}
+	for i, pr := range res.PRs {
+		switch {
+		case i < 3 && pr.Error != "":
+			t.Errorf("%s finished before the stop but failed: %s", pr.PR, pr.Error)
+		case i > 3 && !strings.HasPrefix(pr.Error, "not run: context canceled"):
+			t.Errorf("%s: %q, want not run", pr.PR, pr.Error)
+		}
+	}
+	if res.Summary.Overall.PRs != 3 || res.Summary.Overall.TP != 4 {
+		t.Errorf("scores of the finished PRs: %+v", res.Summary.Overall)
+	}
+}
+
+// stoppingSet stops the run when it loads the PR at.
+type stoppingSet struct {
+	Set
+	at   string
+	stop func()
+}
+
+func (s stoppingSet) Load(ctx context.Context, c Case) (*Material, error) {
+	if c.Ref.String() == s.at {
+		s.stop()
+		return nil, ctx.Err()
+	}
+	return s.Set.Load(ctx, c)
+}

@@ -148,6 +148,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		Engine:  bench.EngineOptions{ProblemThreshold: c.problem, BlockingThreshold: c.blocking, Retries: c.retries},
 		Profile: profile, Concurrency: c.concurrency, Only: c.only, Limit: c.limit, Progress: bar.update})
 	bar.done()
+	if res != nil && res.Failed < len(res.PRs) {
+		// Also after an interruption: what finished is kept.
+		res.Table(stdout)
+		board, werr := bench.PublishedLeaderboard()
+		if werr == nil {
+			werr = res.Write(c.out, board)
+		}
+		if werr != nil {
+			fmt.Fprintln(stderr, "bench: write the results:", werr)
+			return exitFailure
+		}
+		fmt.Fprintf(stdout, "\nWrote %s and %s.\n", filepath.Join(c.out, "results.json"), filepath.Join(c.out, "report.md"))
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "bench:", bench.OneLine(err.Error(), 2000))
 		if ctx.Err() != nil {
@@ -155,16 +168,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 		return exitFailure
 	}
-	res.Table(stdout)
-	board, err := bench.PublishedLeaderboard()
-	if err == nil {
-		err = res.Write(c.out, board)
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "bench: write the results:", err)
-		return exitFailure
-	}
-	fmt.Fprintf(stdout, "\nWrote %s and %s.\n", filepath.Join(c.out, "results.json"), filepath.Join(c.out, "report.md"))
 	if res.Failed == len(res.PRs) {
 		fmt.Fprintln(stderr, "bench: every PR failed; see the errors above")
 		return exitFailure
