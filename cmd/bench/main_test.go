@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/bench"
+	"github.com/review-my-code-bot/rmc/github/fakegithub"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
 
@@ -30,14 +31,18 @@ func fenced(text, source string) string {
 	return body
 }
 
-// oracle is a scripted endpoint whose reviewer reports exactly the local
-// set's golden issues in pass 1, and whose judge matches a finding that
-// carries a golden comment's text.
-func oracle(t *testing.T) *fakellm.Server {
+// oracle is a scripted endpoint whose reviewer reports exactly the golden
+// issues of the set's PRs (the local set's when none is given) in pass 1,
+// and whose judge matches a finding that carries a golden comment's text.
+func oracle(t *testing.T, sets ...bench.Set) *fakellm.Server {
 	t.Helper()
-	cases, err := bench.NewLocal().Cases(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	var cases []bench.Case
+	for _, set := range append(sets, bench.NewLocal()) {
+		cs, err := set.Cases(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, cs...)
 	}
 	golden := map[string][]bench.Golden{}
 	for _, c := range cases {
@@ -203,5 +208,51 @@ func TestProgressBarOnlyOnATerminal(t *testing.T) {
 	p.done()
 	if got := log.String(); got != "[1/2] local/go-ledger#1: failed: review: ]0;pwned endpoint unavailable\n" {
 		t.Errorf("log output %q", got)
+	}
+}
+
+// TestPublicSetThroughTheCommand runs --set crb against the fake GitHub
+// through the environment a user sets: GITHUB_TOKEN and GITHUB_API_URL.
+func TestPublicSetThroughTheCommand(t *testing.T) {
+	t.Parallel()
+	const commit = "0123456789abcdef0123456789abcdef01234567"
+	gh := fakegithub.New()
+	t.Cleanup(gh.Close)
+	gh.AddToken("ghp_cmdtest", fakegithub.Identity{Login: "bench-user", Kind: fakegithub.TokenPAT})
+	sample, err := os.ReadFile("../../bench/testdata/crb/golden_comments/metrics.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range bench.CRBFiles {
+		content := "[]"
+		if name == "grafana.json" {
+			content = string(sample)
+		}
+		gh.SetContents(bench.CRBRepo, commit, bench.CRBGoldenDir+"/"+name, content)
+	}
+	unified, err := os.ReadFile("../../bench/testdata/crb/prs/metrics-7.diff")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gh.AddPR("acme-bench/metrics", fakegithub.PR{Number: 7, Title: "Scrape: retry failed targets", Author: "dev"})
+	gh.SetDiff("acme-bench/metrics", 7, string(unified))
+
+	vars := map[string]string{"GITHUB_TOKEN": "ghp_cmdtest", "GITHUB_API_URL": gh.URL}
+	cache := t.TempDir()
+	code, stdout, stderr := runCmd(t, env(vars), "--set", "crb", "--crb-commit", commit, "--cache", cache, "--list")
+	if code != exitOK || stdout != "acme-bench/metrics#7\tgrafana\t2 golden\tScrape: retry failed targets\n" {
+		t.Fatalf("--list: exit %d\n%s%s", code, stdout, stderr)
+	}
+	set := &bench.CRB{Commit: commit, CacheDir: cache}
+	m := oracle(t, set)
+	vars["LLM_API_KEY"] = m.APIKey()
+	out := t.TempDir()
+	code, stdout, stderr = runCmd(t, env(vars), "--set", "crb", "--crb-commit", commit, "--cache", cache, "--base-url", m.BaseURL(), "--out", out)
+	if code != exitOK || !strings.Contains(stdout, "grafana") || !strings.Contains(stdout, "100.0%") {
+		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil || strings.Contains(string(md), "not directly comparable") || !strings.Contains(string(md), "is not the leaderboard's") {
+		t.Errorf("report.md of a crb run with another judge:\n%s", md)
 	}
 }
