@@ -1,0 +1,161 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/review-my-code-bot/rmc/llm"
+)
+
+// CandidateResult is one finding of the engine, as results.json lists it.
+type CandidateResult struct {
+	Text     string `json:"text"` // what the judge read
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+	Title    string `json:"title"`
+	Score    int    `json:"score"`
+	Category string `json:"category"`
+	Pass     int    `json:"pass"`
+	Inline   bool   `json:"inline"`
+}
+
+// MatchResult is a golden comment the engine found.
+type MatchResult struct {
+	Golden        int     `json:"golden"`
+	GoldenComment string  `json:"golden_comment"`
+	Candidate     int     `json:"candidate"`
+	CandidateText string  `json:"candidate_text"`
+	Confidence    float64 `json:"confidence"`
+	Reasoning     string  `json:"reasoning"`
+}
+
+// PRResult is everything about one PR of a run.
+type PRResult struct {
+	PR    string `json:"pr"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
+	Repo  string `json:"repo"`
+	// Error says why the PR could not be reviewed or judged; it is then
+	// left out of the scores.
+	Error       string            `json:"error,omitempty"`
+	Golden      []Golden          `json:"golden_comments"`
+	Candidates  []CandidateResult `json:"candidates"`
+	Groups      [][]int           `json:"duplicate_groups"`
+	Verdicts    []Judged          `json:"verdicts"`
+	Matching    Matching          `json:"matching"`
+	Matches     []MatchResult     `json:"matches"`
+	Counts      Counts            `json:"counts"`
+	JudgeErrors []string          `json:"judge_errors,omitempty"`
+	Skipped     []string          `json:"skipped_files,omitempty"`
+
+	ReviewUsage    llm.Usage `json:"review_usage"`
+	JudgeUsage     llm.Usage `json:"judge_usage"`
+	GitHubRequests int64     `json:"github_requests"`
+	Seconds        float64   `json:"seconds"`
+
+	err error
+}
+
+// Results are a whole run.
+type Results struct {
+	Set        string     `json:"set"`
+	Model      string     `json:"model"`
+	JudgeModel string     `json:"judge_model"`
+	Profile    Profile    `json:"profile"`
+	Engine     EngineOpts `json:"engine"`
+	Summary    Summary    `json:"summary"`
+	Failed     int        `json:"failed_prs"`
+	PRs        []PRResult `json:"prs"`
+
+	ReviewUsage    llm.Usage `json:"review_usage"`
+	JudgeUsage     llm.Usage `json:"judge_usage"`
+	GitHubRequests int64     `json:"github_requests"`
+	Seconds        float64   `json:"seconds"`
+}
+
+// EngineOpts records the engine settings of a run.
+type EngineOpts struct {
+	ProblemThreshold  int `json:"problem_score_threshold"`
+	BlockingThreshold int `json:"blocking_score_threshold"`
+	Retries           int `json:"max_review_retries"`
+}
+
+func newResults(opt Options, prs []PRResult, took time.Duration) *Results {
+	r := &Results{Set: opt.Set.Name(), Profile: opt.Profile, PRs: prs, Seconds: took.Seconds(),
+		Engine: EngineOpts{opt.Engine.ProblemThreshold, opt.Engine.BlockingThreshold, opt.Engine.Retries}}
+	if opt.Client != nil {
+		r.Model = opt.Client.Model()
+	}
+	if j, ok := opt.Judge.(ModelJudge); ok && j.Client != nil {
+		r.JudgeModel = j.Client.Model()
+	}
+	var scored []Scored
+	for i := range prs {
+		pr := &prs[i]
+		r.ReviewUsage = r.ReviewUsage.Add(pr.ReviewUsage)
+		r.JudgeUsage = r.JudgeUsage.Add(pr.JudgeUsage)
+		r.GitHubRequests += pr.GitHubRequests
+		if pr.Error != "" {
+			r.Failed++
+			continue
+		}
+		pr.Counts = Count(pr.Golden, pr.Matching, opt.Profile)
+		scored = append(scored, Scored{Repo: pr.Repo, Golden: pr.Golden, Matching: pr.Matching})
+	}
+	r.Summary = Summarize(scored, opt.Profile)
+	return r
+}
+
+// Write writes results.json and report.md into dir.
+func (r *Results) Write(dir string, board Leaderboard) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.json"), append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "report.md"), []byte(r.Markdown(board)), 0o644)
+}
+
+// Table writes the terminal summary: one line per PR, then the scores per
+// repository and overall.
+func (r *Results) Table(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "PR\tgolden\tfindings\tTP\tFP\tFN\tmodel calls\tjudge calls\treview tokens\tGitHub req.\tseconds\t")
+	for _, pr := range r.PRs {
+		if pr.Error != "" {
+			fmt.Fprintf(tw, "%s\t%d\tfailed: %s\t\t\t\t%d\t%d\t%d\t%d\t%.1f\t\n", pr.PR, len(pr.Golden), OneLine(pr.Error, 60),
+				pr.ReviewUsage.Requests, pr.JudgeUsage.Requests, tokens(pr.ReviewUsage), pr.GitHubRequests, pr.Seconds)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t\n", pr.PR, len(pr.Golden), len(pr.Candidates), pr.Counts.TP, pr.Counts.FP, pr.Counts.FN,
+			pr.ReviewUsage.Requests, pr.JudgeUsage.Requests, tokens(pr.ReviewUsage), pr.GitHubRequests, pr.Seconds)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%s profile\tPRs\tTP\tFP\tFN\tprecision\trecall\tF1\tF2\t\n", r.Profile)
+	row := func(name string, s Score) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t\n", name, s.PRs, s.TP, s.FP, s.FN, pct(s.Precision), pct(s.Recall), pct(s.F1), pct(s.F2))
+	}
+	for _, name := range r.Summary.RepoNames() {
+		row(name, r.Summary.Repos[name])
+	}
+	row("overall", r.Summary.Overall)
+	tw.Flush()
+	fmt.Fprintf(w, "\n%d PR(s), %d failed; %d model calls and %d tokens for the reviews, %d judge calls and %d tokens; %d GitHub requests; %.1f s.\n",
+		len(r.PRs), r.Failed, r.ReviewUsage.Requests, tokens(r.ReviewUsage), r.JudgeUsage.Requests, tokens(r.JudgeUsage), r.GitHubRequests, r.Seconds)
+}
+
+func tokens(u llm.Usage) int { return u.PromptTokens + u.CompletionTokens }
+
+func pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }

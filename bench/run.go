@@ -1,0 +1,267 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+
+	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/review"
+)
+
+// Options configure a run.
+type Options struct {
+	Set    Set
+	Client *llm.Client // the model under test, as the action builds it
+	Judge  Judge
+	Engine EngineOptions
+	// Profile chooses the golden categories that count; "" means Core.
+	Profile Profile
+	// Concurrency is how many PRs are reviewed at once (at least 1). The
+	// model client's retry rules (Retry-After, backoff) pace each request.
+	Concurrency int
+	Only        string // a repository label or a PR ("owner/name#N", its URL, or "name#N")
+	Limit       int    // at most this many PRs; 0: all
+	// Progress is called after each PR, one call at a time.
+	Progress func(done, total int, pr *PRResult)
+}
+
+// Filter selects cases by --only and --limit.
+func Filter(cases []Case, only string, limit int) ([]Case, error) {
+	var out []Case
+	for _, c := range cases {
+		if only == "" || only == c.Repo || only == c.URL || only == c.Ref.String() || only == fmt.Sprintf("%s#%d", c.Ref.Name, c.Ref.Number) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no PR of the set matches %q (see --list)", only)
+	}
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// Run reviews and scores every selected PR. One PR's failure is recorded in
+// its result and the run goes on; only a failure every PR would share (the
+// endpoint refuses the key, or has never answered) or ctx ending stops it.
+// A stopped run returns its error with the results so far, the PRs it did
+// not finish marked failed.
+func Run(ctx context.Context, opt Options) (*Results, error) {
+	if opt.Profile == "" {
+		opt.Profile = Core
+	}
+	all, err := opt.Set.Cases(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the %s set: %w", opt.Set.Name(), err)
+	}
+	cases, err := Filter(all, opt.Only, opt.Limit)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	r := &runner{opt: opt}
+	out := make([]PRResult, len(cases))
+	sem := make(chan struct{}, max(1, opt.Concurrency))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	// PRs start in the set's order; once the run is stopped, the rest are
+	// marked not run.
+	for i, c := range cases {
+		acquired := false
+		select {
+		case sem <- struct{}{}:
+			acquired = true
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			if acquired {
+				<-sem
+			}
+			out[i] = PRResult{PR: c.Ref.String(), URL: c.URL, Title: c.Title, Repo: c.Repo, Golden: c.Golden, Error: "not run: " + context.Cause(ctx).Error()}
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[i] = r.runCase(ctx, c)
+			if err := r.fatal(out[i].err); err != nil {
+				cancel(err)
+			}
+			mu.Lock()
+			done++
+			if opt.Progress != nil {
+				opt.Progress(done, len(cases), &out[i])
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	// A stopped run still returns what it finished, for the caller to keep.
+	return newResults(opt, out, time.Since(start)), context.Cause(ctx)
+}
+
+type runner struct {
+	opt      Options
+	answered atomic.Bool // the endpoint has answered at least once
+}
+
+// fatal reports a failure every later PR would share.
+func (r *runner) fatal(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, llm.ErrAuth):
+		return fmt.Errorf("the model endpoint refused the API key: %w", err)
+	case errors.Is(err, llm.ErrUnavailable) && !r.answered.Load():
+		return fmt.Errorf("the model endpoint cannot be reached (check --base-url): %w", err)
+	}
+	return nil
+}
+
+func (r *runner) runCase(ctx context.Context, c Case) (res PRResult) {
+	start := time.Now()
+	res = PRResult{PR: c.Ref.String(), URL: c.URL, Title: c.Title, Repo: c.Repo, Golden: c.Golden}
+	defer func() { res.Seconds = time.Since(start).Seconds() }()
+	fail := func(stage string, err error) PRResult {
+		res.Error, res.err = fmt.Sprintf("%s: %v", stage, err), err
+		return res
+	}
+	m, err := r.opt.Set.Load(ctx, c)
+	if err != nil {
+		return fail("load", err)
+	}
+	if m.GitHubRequests != nil {
+		defer func() { res.GitHubRequests = m.GitHubRequests() }()
+	}
+	found, usage, err := runEngine(ctx, r.opt.Client, m, r.opt.Engine)
+	res.ReviewUsage = usage
+	if usage.Requests > 0 {
+		r.answered.Store(true)
+	}
+	if err != nil {
+		return fail("review", err)
+	}
+	for _, s := range found.Skipped {
+		res.Skipped = append(res.Skipped, s.Path+": "+s.Why)
+	}
+	var texts []string
+	for _, f := range found.Findings {
+		res.Candidates = append(res.Candidates, candidateResult(f))
+		texts = append(texts, Candidate(f))
+	}
+	if err := r.judge(ctx, &res, texts); err != nil {
+		return fail("judge", err)
+	}
+	res.Matching = Match(len(c.Golden), len(texts), res.Groups, res.Verdicts)
+	res.Counts = Count(c.Golden, res.Matching, r.opt.Profile)
+	res.Matches = matches(res)
+	return res
+}
+
+// judgeWorkers bounds the judge calls one PR makes at once.
+const judgeWorkers = 4
+
+// judge groups duplicates and compares every golden comment with every
+// candidate. An answer that does not parse is recorded and counts as no
+// match; any other failure (rate limit, auth) fails the PR.
+func (r *runner) judge(ctx context.Context, res *PRResult, texts []string) error {
+	res.Groups = Singletons(len(texts))
+	if len(texts) > 1 {
+		groups, u, err := r.opt.Judge.Group(ctx, texts)
+		res.JudgeUsage = res.JudgeUsage.Add(u)
+		switch {
+		case errors.Is(err, ErrJudgeAnswer):
+			res.JudgeErrors = append(res.JudgeErrors, "duplicate groups: "+err.Error())
+		case err != nil:
+			return err
+		default:
+			res.Groups = groups
+		}
+	}
+	var pairs []Judged
+	for g := range res.Golden {
+		for j := range texts {
+			pairs = append(pairs, Judged{Golden: g, Candidate: j})
+		}
+	}
+	var mu sync.Mutex
+	var firstErr error
+	sem := make(chan struct{}, judgeWorkers)
+	var wg sync.WaitGroup
+	for i := range pairs {
+		p := &pairs[i]
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			v, u, err := r.opt.Judge.Same(ctx, res.Golden[p.Golden].Comment, texts[p.Candidate])
+			mu.Lock()
+			defer mu.Unlock()
+			res.JudgeUsage = res.JudgeUsage.Add(u)
+			switch {
+			case errors.Is(err, ErrJudgeAnswer):
+				p.Err = err.Error()
+				res.JudgeErrors = append(res.JudgeErrors, fmt.Sprintf("golden %d vs candidate %d: %v", p.Golden, p.Candidate, err))
+			case err != nil:
+				if firstErr == nil {
+					firstErr = err
+				}
+			default:
+				p.Verdict = v
+			}
+		}()
+	}
+	wg.Wait()
+	res.Verdicts = pairs
+	return firstErr
+}
+
+func candidateResult(f review.Finding) CandidateResult {
+	return CandidateResult{Text: Candidate(f), Path: f.Path, Line: f.Line, Title: f.Title, Score: f.Score, Category: f.Category, Pass: f.Pass, Inline: f.Inline}
+}
+
+// matches lists, for each golden comment found, the candidate and the
+// judge's reason.
+func matches(res PRResult) []MatchResult {
+	var out []MatchResult
+	for g, j := range res.Matching.GoldenBy {
+		if j < 0 {
+			continue
+		}
+		m := MatchResult{Golden: g, GoldenComment: res.Golden[g].Comment, Candidate: j, CandidateText: res.Candidates[j].Text}
+		for _, v := range res.Verdicts {
+			if v.Golden == g && v.Candidate == j {
+				m.Reasoning, m.Confidence = v.Reasoning, v.Confidence
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// OneLine makes text someone else wrote (titles, API errors, model text)
+// safe to print: one line of at most n runes, without control or bidi
+// characters that could move the cursor or reorder what a terminal shows.
+func OneLine(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

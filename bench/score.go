@@ -1,0 +1,264 @@
+package bench
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Profile chooses which golden categories count, as the public scorer's
+// profiles do (offline/analysis/score_profiles.py).
+type Profile string
+
+// The profiles.
+const (
+	Strict Profile = "strict"
+	Core   Profile = "core"
+	All    Profile = "all"
+)
+
+var profileCategories = map[Profile][]string{
+	Strict: {"bug", "security", "concurrency", "data", "api"},
+	Core:   {"bug", "security", "concurrency", "data", "api", "perf", "test_gap", "doc_defect"},
+	All:    {"bug", "security", "concurrency", "data", "api", "perf", "test_gap", "doc_defect", "style", "speculative"},
+}
+
+// ParseProfile reads --profile.
+func ParseProfile(s string) (Profile, error) {
+	p := Profile(s)
+	if _, ok := profileCategories[p]; !ok {
+		return "", fmt.Errorf("profile %q is not strict, core or all", s)
+	}
+	return p, nil
+}
+
+// Categories lists the categories the profile counts.
+func (p Profile) Categories() []string { return profileCategories[p] }
+
+// Includes reports whether a golden comment of category counts under p. A
+// comment without a category (older revisions of the public set) counts
+// under every profile: leaving it out would score nothing at all.
+func (p Profile) Includes(category string) bool {
+	return category == "" || known(profileCategories[p], category)
+}
+
+// Verdict is the judge's answer for one golden comment and one candidate.
+type Verdict struct {
+	Reasoning  string  `json:"reasoning" jsonschema:"one or two sentences: why they are or are not the same issue"`
+	Match      bool    `json:"match" jsonschema:"whether the candidate identifies the same underlying issue"`
+	Confidence float64 `json:"confidence" jsonschema:"from 0 to 1"`
+}
+
+// Judged is a verdict on the pair (Golden, Candidate), indexes into the
+// PR's golden comments and candidates. Err is set when the judge gave no
+// usable answer; such a pair counts as no match, as in the public scorer.
+type Judged struct {
+	Golden    int    `json:"golden"`
+	Candidate int    `json:"candidate"`
+	Err       string `json:"error,omitempty"`
+	Verdict
+}
+
+// Matching is what the verdicts decide for one PR.
+type Matching struct {
+	// GoldenBy[i] is the candidate that matches golden comment i with the
+	// highest confidence (the lowest index on a tie), or -1.
+	GoldenBy []int `json:"golden_matched_by"`
+	// Matched[j] reports that candidate j describes a golden issue, itself
+	// or through a duplicate in its group: it is not noise.
+	Matched []bool `json:"candidate_matched"`
+}
+
+// Match applies verdicts to nGolden golden comments and nCand candidates.
+// groups (from CheckGroups) holds duplicates among the candidates: a match
+// of one member covers its siblings, so a finding repeated in another pass
+// is not a false positive.
+func Match(nGolden, nCand int, groups [][]int, verdicts []Judged) Matching {
+	m := Matching{GoldenBy: make([]int, nGolden), Matched: make([]bool, nCand)}
+	best := make([]float64, nGolden)
+	for i := range m.GoldenBy {
+		m.GoldenBy[i] = -1
+	}
+	group := make([]int, nCand)
+	for j := range group {
+		group[j] = -1
+	}
+	for g, members := range groups {
+		for _, j := range members {
+			group[j] = g
+		}
+	}
+	for _, v := range verdicts {
+		if v.Err != "" || !v.Match || v.Golden < 0 || v.Golden >= nGolden || v.Candidate < 0 || v.Candidate >= nCand {
+			continue
+		}
+		cur := m.GoldenBy[v.Golden]
+		if cur < 0 || v.Confidence > best[v.Golden] || (v.Confidence == best[v.Golden] && v.Candidate < cur) {
+			m.GoldenBy[v.Golden], best[v.Golden] = v.Candidate, v.Confidence
+		}
+		m.Matched[v.Candidate] = true
+		if g := group[v.Candidate]; g >= 0 {
+			for _, s := range groups[g] {
+				m.Matched[s] = true
+			}
+		}
+	}
+	return m
+}
+
+// CheckGroups checks that groups partition the candidates 0..n-1: every
+// index exactly once. Candidates it leaves out are an error, not singletons,
+// so that a judge answer which lost one is caught.
+func CheckGroups(n int, groups [][]int) error {
+	seen := make([]bool, n)
+	for gi, g := range groups {
+		if len(g) == 0 {
+			return fmt.Errorf("group %d is empty", gi+1)
+		}
+		for _, j := range g {
+			switch {
+			case j < 0 || j >= n:
+				return fmt.Errorf("group %d names candidate %d; there are %d (0 to %d)", gi+1, j, n, n-1)
+			case seen[j]:
+				return fmt.Errorf("candidate %d is in more than one group", j)
+			}
+			seen[j] = true
+		}
+	}
+	for j, ok := range seen {
+		if !ok {
+			return fmt.Errorf("candidate %d is in no group", j)
+		}
+	}
+	return nil
+}
+
+// Singletons groups n candidates one to a group: no duplicates.
+func Singletons(n int) [][]int {
+	out := make([][]int, n)
+	for j := range out {
+		out[j] = []int{j}
+	}
+	return out
+}
+
+// Counts are true positives (golden comments found), false positives
+// (candidates that match nothing) and false negatives (golden comments
+// missed) under one profile. Excluded counts golden comments that were
+// found but fall outside the profile: neither rewarded nor penalized.
+type Counts struct {
+	TP       int `json:"tp"`
+	FP       int `json:"fp"`
+	FN       int `json:"fn"`
+	Excluded int `json:"matched_excluded"`
+}
+
+// Count scores one PR under p.
+func Count(golden []Golden, m Matching, p Profile) Counts {
+	var c Counts
+	for i, g := range golden {
+		found := i < len(m.GoldenBy) && m.GoldenBy[i] >= 0
+		switch {
+		case !p.Includes(g.Category):
+			if found {
+				c.Excluded++
+			}
+		case found:
+			c.TP++
+		default:
+			c.FN++
+		}
+	}
+	for _, ok := range m.Matched {
+		if !ok {
+			c.FP++
+		}
+	}
+	return c
+}
+
+// Add sums counts.
+func (c Counts) Add(o Counts) Counts {
+	return Counts{TP: c.TP + o.TP, FP: c.FP + o.FP, FN: c.FN + o.FN, Excluded: c.Excluded + o.Excluded}
+}
+
+// Precision is TP/(TP+FP); 0 when there were no candidates.
+func (c Counts) Precision() float64 { return ratio(c.TP, c.TP+c.FP) }
+
+// Recall is TP/(TP+FN); 0 when there was nothing to find.
+func (c Counts) Recall() float64 { return ratio(c.TP, c.TP+c.FN) }
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// FBeta is the weighted harmonic mean of precision and recall: beta 1 is
+// F1, beta 2 weighs recall four times as much (F2).
+func FBeta(precision, recall, beta float64) float64 {
+	b2 := beta * beta
+	d := b2*precision + recall
+	if d == 0 {
+		return 0
+	}
+	return (1 + b2) * precision * recall / d
+}
+
+// Score is a row of the report: counts and the measures derived from them.
+type Score struct {
+	PRs int `json:"prs"`
+	Counts
+	Precision float64 `json:"precision"`
+	Recall    float64 `json:"recall"`
+	F1        float64 `json:"f1"`
+	F2        float64 `json:"f2"`
+}
+
+func scoreOf(prs int, c Counts) Score {
+	p, r := c.Precision(), c.Recall()
+	return Score{PRs: prs, Counts: c, Precision: p, Recall: r, F1: FBeta(p, r, 1), F2: FBeta(p, r, 2)}
+}
+
+// Scored is the part of a PR's result scoring reads.
+type Scored struct {
+	Repo     string
+	Golden   []Golden
+	Matching Matching
+}
+
+// Summary is a run's score per repository and overall.
+type Summary struct {
+	Profile Profile          `json:"profile"`
+	Overall Score            `json:"overall"`
+	Repos   map[string]Score `json:"repos"`
+}
+
+// RepoNames lists the repositories in order.
+func (s Summary) RepoNames() []string {
+	names := make([]string, 0, len(s.Repos))
+	for n := range s.Repos {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Summarize pools the counts of every PR (a micro-average, as the public
+// scorer does), per repository and overall.
+func Summarize(prs []Scored, p Profile) Summary {
+	var total Counts
+	repo := map[string]Counts{}
+	n := map[string]int{}
+	for _, pr := range prs {
+		c := Count(pr.Golden, pr.Matching, p)
+		total = total.Add(c)
+		repo[pr.Repo] = repo[pr.Repo].Add(c)
+		n[pr.Repo]++
+	}
+	s := Summary{Profile: p, Overall: scoreOf(len(prs), total), Repos: map[string]Score{}}
+	for r, c := range repo {
+		s.Repos[r] = scoreOf(n[r], c)
+	}
+	return s
+}

@@ -1,0 +1,199 @@
+package bench
+
+import (
+	"math"
+	"reflect"
+	"testing"
+)
+
+func yes(g, c int, conf float64) Judged {
+	return Judged{Golden: g, Candidate: c, Verdict: Verdict{Match: true, Confidence: conf, Reasoning: "same"}}
+}
+
+func no(g, c int) Judged {
+	return Judged{Golden: g, Candidate: c, Verdict: Verdict{Reasoning: "different"}}
+}
+
+func TestMatch(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		golden, cands int
+		groups        [][]int
+		verdicts      []Judged
+		want          Matching
+	}{
+		"nothing reported": {
+			golden: 2, cands: 0, want: Matching{GoldenBy: []int{-1, -1}, Matched: []bool{}},
+		},
+		"one to one": {
+			golden: 2, cands: 2, groups: Singletons(2),
+			verdicts: []Judged{yes(0, 0, 0.9), no(0, 1), no(1, 0), yes(1, 1, 0.8)},
+			want:     Matching{GoldenBy: []int{0, 1}, Matched: []bool{true, true}},
+		},
+		"the most confident candidate wins, the other is no noise": {
+			golden: 1, cands: 2, groups: Singletons(2),
+			verdicts: []Judged{yes(0, 0, 0.6), yes(0, 1, 0.9)},
+			want:     Matching{GoldenBy: []int{1}, Matched: []bool{true, true}},
+		},
+		"a tie goes to the lower index": {
+			golden: 1, cands: 2, groups: Singletons(2),
+			verdicts: []Judged{yes(0, 1, 0.7), yes(0, 0, 0.7)},
+			want:     Matching{GoldenBy: []int{0}, Matched: []bool{true, true}},
+		},
+		"a duplicate of a match is not a false positive": {
+			golden: 1, cands: 3, groups: [][]int{{0, 2}, {1}},
+			verdicts: []Judged{yes(0, 0, 1), no(0, 1), no(0, 2)},
+			want:     Matching{GoldenBy: []int{0}, Matched: []bool{true, false, true}},
+		},
+		"without the group the duplicate is noise": {
+			golden: 1, cands: 3, groups: Singletons(3),
+			verdicts: []Judged{yes(0, 0, 1), no(0, 1), no(0, 2)},
+			want:     Matching{GoldenBy: []int{0}, Matched: []bool{true, false, false}},
+		},
+		"an unparsed answer is no match": {
+			golden: 1, cands: 1, groups: Singletons(1),
+			verdicts: []Judged{{Golden: 0, Candidate: 0, Err: "bad", Verdict: Verdict{Match: true, Confidence: 1}}},
+			want:     Matching{GoldenBy: []int{-1}, Matched: []bool{false}},
+		},
+		"out-of-range indexes are ignored": {
+			golden: 1, cands: 1, groups: Singletons(1),
+			verdicts: []Judged{yes(3, 0, 1), yes(0, 5, 1)},
+			want:     Matching{GoldenBy: []int{-1}, Matched: []bool{false}},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if got := Match(tc.golden, tc.cands, tc.groups, tc.verdicts); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Match = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCheckGroups(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		n      int
+		groups [][]int
+		ok     bool
+	}{
+		"partition":       {3, [][]int{{0, 2}, {1}}, true},
+		"no candidates":   {0, nil, true},
+		"missing one":     {3, [][]int{{0, 2}}, false},
+		"twice":           {2, [][]int{{0, 1}, {1}}, false},
+		"out of range":    {2, [][]int{{0}, {1}, {2}}, false},
+		"negative":        {1, [][]int{{-1}, {0}}, false},
+		"empty group":     {1, [][]int{{0}, {}}, false},
+		"singletons pass": {4, Singletons(4), true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if err := CheckGroups(tc.n, tc.groups); (err == nil) != tc.ok {
+				t.Errorf("CheckGroups(%d, %v) = %v, want ok=%v", tc.n, tc.groups, err, tc.ok)
+			}
+		})
+	}
+}
+
+func TestCountProfiles(t *testing.T) {
+	t.Parallel()
+	golden := []Golden{
+		{Comment: "a", Severity: "High", Category: "bug"},
+		{Comment: "b", Severity: "Low", Category: "style"},
+		{Comment: "c", Severity: "Low", Category: "perf"},
+		{Comment: "d", Severity: "Medium"}, // uncategorized: counts everywhere
+		{Comment: "e", Severity: "Medium", Category: "test_gap"},
+	}
+	// a and b and d found; c and e missed; one candidate is noise.
+	m := Matching{GoldenBy: []int{0, 1, -1, 2, -1}, Matched: []bool{true, true, true, false}}
+	tests := map[Profile]Counts{
+		Strict: {TP: 2, FP: 1, FN: 0, Excluded: 1},
+		Core:   {TP: 2, FP: 1, FN: 2, Excluded: 1},
+		All:    {TP: 3, FP: 1, FN: 2, Excluded: 0},
+	}
+	for p, want := range tests {
+		t.Run(string(p), func(t *testing.T) {
+			t.Parallel()
+			if got := Count(golden, m, p); got != want {
+				t.Errorf("Count(%s) = %+v, want %+v", p, got, want)
+			}
+		})
+	}
+}
+
+func TestMeasures(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		c            Counts
+		p, r, f1, f2 float64
+	}{
+		"perfect":          {c: Counts{TP: 4}, p: 1, r: 1, f1: 1, f2: 1},
+		"nothing reported": {c: Counts{FN: 3}, p: 0, r: 0, f1: 0, f2: 0},
+		"nothing to find":  {c: Counts{FP: 2}, p: 0, r: 0, f1: 0, f2: 0},
+		"half and half":    {c: Counts{TP: 1, FP: 1, FN: 1}, p: 0.5, r: 0.5, f1: 0.5, f2: 0.5},
+		// p=2/3, r=2/5: F1 = 2pr/(p+r) = 0.5; F2 = 5pr/(4p+r) = 0.4348.
+		"recall weighs more in F2": {c: Counts{TP: 2, FP: 1, FN: 3}, p: 2.0 / 3, r: 0.4, f1: 0.5, f2: (5 * 2.0 / 3 * 0.4) / (4*2.0/3 + 0.4)},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s := scoreOf(1, tc.c)
+			for _, x := range []struct {
+				name      string
+				got, want float64
+			}{{"precision", s.Precision, tc.p}, {"recall", s.Recall, tc.r}, {"F1", s.F1, tc.f1}, {"F2", s.F2, tc.f2}} {
+				if math.Abs(x.got-x.want) > 1e-9 {
+					t.Errorf("%s = %v, want %v", x.name, x.got, x.want)
+				}
+			}
+		})
+	}
+}
+
+func TestSummarizePerRepoAndOverall(t *testing.T) {
+	t.Parallel()
+	g := func(cat string) Golden { return Golden{Comment: "x", Severity: "High", Category: cat} }
+	prs := []Scored{
+		{Repo: "sentry", Golden: []Golden{g("bug"), g("security")}, Matching: Matching{GoldenBy: []int{0, -1}, Matched: []bool{true, false}}},
+		{Repo: "sentry", Golden: []Golden{g("bug")}, Matching: Matching{GoldenBy: []int{0}, Matched: []bool{true}}},
+		{Repo: "grafana", Golden: []Golden{g("style")}, Matching: Matching{GoldenBy: []int{0}, Matched: []bool{true, false, false}}},
+	}
+	s := Summarize(prs, Core)
+	want := map[string]Counts{
+		"sentry":  {TP: 2, FP: 1, FN: 1},
+		"grafana": {TP: 0, FP: 2, FN: 0, Excluded: 1},
+	}
+	for repo, c := range want {
+		if got := s.Repos[repo].Counts; got != c {
+			t.Errorf("%s: %+v, want %+v", repo, got, c)
+		}
+	}
+	if got, want := s.Overall.Counts, (Counts{TP: 2, FP: 3, FN: 1, Excluded: 1}); got != want {
+		t.Errorf("overall %+v, want %+v", got, want)
+	}
+	if s.Overall.PRs != 3 || s.Repos["sentry"].PRs != 2 {
+		t.Errorf("PR counts: overall %d, sentry %d", s.Overall.PRs, s.Repos["sentry"].PRs)
+	}
+	if math.Abs(s.Overall.Precision-0.4) > 1e-9 || math.Abs(s.Overall.Recall-2.0/3) > 1e-9 {
+		t.Errorf("overall precision %v recall %v, want 0.4 and 0.667", s.Overall.Precision, s.Overall.Recall)
+	}
+	if got := s.RepoNames(); !reflect.DeepEqual(got, []string{"grafana", "sentry"}) {
+		t.Errorf("RepoNames = %v", got)
+	}
+}
+
+func TestParseProfile(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"strict", "core", "all"} {
+		if _, err := ParseProfile(s); err != nil {
+			t.Errorf("ParseProfile(%q): %v", s, err)
+		}
+	}
+	for _, s := range []string{"", "Core", "lenient"} {
+		if _, err := ParseProfile(s); err == nil {
+			t.Errorf("ParseProfile(%q) succeeded", s)
+		}
+	}
+}

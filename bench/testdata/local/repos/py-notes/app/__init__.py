@@ -1,0 +1,1 @@
+"""Notes: a tiny note-taking service backed by SQLite."""

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/bench"
+	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/llm/fakellm"
+)
+
+var (
+	repoLine = regexp.MustCompile(`(?m)^Repository: (\S+)$`)
+	prLine   = regexp.MustCompile(`(?m)^Pull request: #(\d+) `)
+)
+
+func fenced(text, source string) string {
+	_, rest, ok := strings.Cut(text, fmt.Sprintf("<untrusted source=%q>\n", source))
+	if !ok {
+		return ""
+	}
+	body, _, _ := strings.Cut(rest, "\n</untrusted>")
+	return body
+}
+
+// oracle is a scripted endpoint whose reviewer reports exactly the golden
+// issues of the set's PRs (the local set's when none is given) in pass 1,
+// and whose judge matches a finding that carries a golden comment's text.
+func oracle(t *testing.T, sets ...bench.Set) *fakellm.Server {
+	t.Helper()
+	var cases []bench.Case
+	for _, set := range append(sets, bench.NewLocal()) {
+		cs, err := set.Cases(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, cs...)
+	}
+	golden := map[string][]bench.Golden{}
+	for _, c := range cases {
+		golden[fmt.Sprintf("%s/%s#%d", c.Ref.Owner, c.Ref.Name, c.Ref.Number)] = c.Golden
+	}
+	m := fakellm.New(fakellm.Config{APIKey: "sk-bench-test"})
+	t.Cleanup(m.Close)
+	m.AddRule(fakellm.Rule{LastUser: "# Task: review pass 1 of 3", Respond: func(r fakellm.Request) fakellm.Reply {
+		sys := r.Messages[0].Content
+		repo, pr := repoLine.FindStringSubmatch(sys), prLine.FindStringSubmatch(sys)
+		findings := []map[string]any{}
+		for i, g := range golden[repo[1]+"#"+pr[1]] {
+			findings = append(findings, map[string]any{"path": "x", "line": 1, "start_line": 0, "side": "right", "title": fmt.Sprintf("Issue %d", i),
+				"explanation": g.Comment, "score": 8, "category": "bug", "suggestion": ""})
+		}
+		return fakellm.Reply{JSON: map[string]any{"findings": findings}}
+	}})
+	m.AddRule(fakellm.Rule{LastUser: "# Task: review pass", Reply: fakellm.Reply{JSON: map[string]any{"findings": []any{}}}})
+	m.AddRule(fakellm.Rule{LastUser: "found a known issue", Respond: func(r fakellm.Request) fakellm.Reply {
+		g, c := fenced(r.LastUser(), "golden comment"), fenced(r.LastUser(), "candidate finding")
+		ok := g != "" && strings.Contains(c, g)
+		return fakellm.Reply{JSON: map[string]any{"reasoning": "compared the two", "match": ok, "confidence": 0.9}}
+	}})
+	m.AddRule(fakellm.Rule{LastUser: "Group the findings", Respond: func(r fakellm.Request) fakellm.Reply {
+		var groups [][]int
+		for j := 0; fenced(r.LastUser(), fmt.Sprintf("finding %d", j)) != ""; j++ {
+			groups = append(groups, []int{j})
+		}
+		return fakellm.Reply{JSON: map[string]any{"groups": groups}}
+	}})
+	return m
+}
+
+func env(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
+
+func runCmd(t *testing.T, getenv func(string) string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, &stdout, &stderr, getenv, false)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestLocalSetEndToEnd(t *testing.T) {
+	t.Parallel()
+	m := oracle(t)
+	out := t.TempDir()
+	code, stdout, stderr := runCmd(t, env(map[string]string{"LLM_API_KEY": m.APIKey()}),
+		"--base-url", m.BaseURL(), "--model", "scripted", "--judge-model", "scripted-judge", "--out", out, "--concurrency", "4")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"overall", "100.0%", "local/java-auth#4", "results.json"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	// Not a terminal: one plain progress line per PR, no bar.
+	if n := strings.Count(stderr, "\n"); n != 14 || strings.Contains(stderr, "\r") {
+		t.Errorf("progress on a non-terminal: %d lines\n%q", n, stderr)
+	}
+	var res bench.Results
+	data, err := os.ReadFile(filepath.Join(out, "results.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &res)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := res.Summary.Overall; o.PRs != 14 || o.TP != 13 || o.Precision != 1 || o.Recall != 1 || res.Model != "scripted" || res.JudgeModel != "scripted-judge" {
+		t.Errorf("results.json: %+v, model %q judge %q", o, res.Model, res.JudgeModel)
+	}
+	if md, err := os.ReadFile(filepath.Join(out, "report.md")); err != nil || !strings.Contains(string(md), "Beside the published leaderboard") {
+		t.Errorf("report.md: %v", err)
+	}
+}
+
+func TestList(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runCmd(t, env(nil), "--list")
+	if code != exitOK || strings.Count(stdout, "\n") != 14 || !strings.Contains(stdout, "local/go-ledger#1\tgo-ledger\t1 golden\tLedger: page through entries") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = runCmd(t, env(nil), "--list", "--only", "ts-shop")
+	if code != exitOK || strings.Count(stdout, "\n") != 3 {
+		t.Errorf("--only ts-shop listed:\n%s", stdout)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	t.Parallel()
+	m := oracle(t)
+	tests := map[string]struct {
+		args []string
+		env  map[string]string
+		code int
+		want string
+	}{
+		"no key":            {nil, nil, exitUsage, "no API key: set LLM_API_KEY"},
+		"unknown set":       {[]string{"--set", "public"}, nil, exitUsage, `--set "public" is not local or crb`},
+		"unknown profile":   {[]string{"--profile", "lenient"}, nil, exitUsage, `profile "lenient" is not strict, core or all`},
+		"bad threshold":     {[]string{"--problem-threshold", "11"}, nil, exitUsage, "thresholds are scores from 1 to 10"},
+		"no such PR":        {[]string{"--list", "--only", "nope#9"}, nil, exitFailure, `no PR of the set matches "nope#9"`},
+		"crb without token": {[]string{"--set", "crb", "--list"}, nil, exitFailure, "GITHUB_TOKEN is not set"},
+		"wrong key": {[]string{"--base-url", m.BaseURL(), "--limit", "2"}, map[string]string{"LLM_API_KEY": "sk-wrong-key-123456"},
+			exitFailure, "the model endpoint refused the API key"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			args := append([]string{"--out", t.TempDir(), "--cache", t.TempDir()}, tc.args...)
+			code, stdout, stderr := runCmd(t, env(tc.env), args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, want %d; stderr lacks %q:\n%s%s", code, tc.code, tc.want, stderr, stdout)
+			}
+			if strings.Contains(stderr+stdout, "sk-wrong-key-123456") {
+				t.Error("the API key was printed")
+			}
+		})
+	}
+}
+
+// TestBuiltBinaryFromAnotherDirectory runs the built command outside the
+// repository: the local set is embedded, so it needs no file of ours.
+func TestBuiltBinaryFromAnotherDirectory(t *testing.T) {
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "bench")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	m := oracle(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "--base-url", m.BaseURL(), "--model", "scripted", "--only", "py-notes", "--out", "out")
+	cmd.Dir = dir
+	cmd.Env = []string{"LLM_API_KEY=" + m.APIKey(), "HOME=" + dir}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "[3/3]") {
+		t.Errorf("no progress:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "report.md")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestProgressBarOnlyOnATerminal(t *testing.T) {
+	t.Parallel()
+	var term bytes.Buffer
+	p := &progress{w: &term, tty: true}
+	p.update(1, 4, &bench.PRResult{PR: "local/go-ledger#1"})
+	p.update(4, 4, &bench.PRResult{PR: "local/go-ledger#2\x1b[2J", Error: "load: gone"})
+	p.done()
+	want := "\r\033[K[#######.......................] 1/4 local/go-ledger#1\r\033[K[##############################] 4/4 local/go-ledger#2 [2J\n"
+	if term.String() != want {
+		t.Errorf("terminal output %q, want %q", term.String(), want)
+	}
+	var log bytes.Buffer
+	p = &progress{w: &log}
+	p.update(1, 2, &bench.PRResult{PR: "local/go-ledger#1", Error: "review: \x1b]0;pwned\x07endpoint unavailable"})
+	p.done()
+	if got := log.String(); got != "[1/2] local/go-ledger#1: failed: review: ]0;pwned endpoint unavailable\n" {
+		t.Errorf("log output %q", got)
+	}
+}
+
+// TestPublicSetThroughTheCommand runs --set crb against the fake GitHub
+// through the environment a user sets: GITHUB_TOKEN and GITHUB_API_URL.
+func TestPublicSetThroughTheCommand(t *testing.T) {
+	t.Parallel()
+	const commit = "0123456789abcdef0123456789abcdef01234567"
+	gh := fakegithub.New()
+	t.Cleanup(gh.Close)
+	gh.AddToken("ghp_cmdtest", fakegithub.Identity{Login: "bench-user", Kind: fakegithub.TokenPAT})
+	sample, err := os.ReadFile("../../bench/testdata/crb/golden_comments/metrics.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range bench.CRBFiles {
+		content := "[]"
+		if name == "grafana.json" {
+			content = string(sample)
+		}
+		gh.SetContents(bench.CRBRepo, commit, bench.CRBGoldenDir+"/"+name, content)
+	}
+	unified, err := os.ReadFile("../../bench/testdata/crb/prs/metrics-7.diff")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gh.AddPR("acme-bench/metrics", fakegithub.PR{Number: 7, Title: "Scrape: retry failed targets", Author: "dev"})
+	gh.SetDiff("acme-bench/metrics", 7, string(unified))
+
+	vars := map[string]string{"GITHUB_TOKEN": "ghp_cmdtest", "GITHUB_API_URL": gh.URL}
+	cache := t.TempDir()
+	code, stdout, stderr := runCmd(t, env(vars), "--set", "crb", "--crb-commit", commit, "--cache", cache, "--list")
+	if code != exitOK || stdout != "acme-bench/metrics#7\tgrafana\t2 golden\tScrape: retry failed targets\n" {
+		t.Fatalf("--list: exit %d\n%s%s", code, stdout, stderr)
+	}
+	set := &bench.CRB{Commit: commit, CacheDir: cache}
+	m := oracle(t, set)
+	vars["LLM_API_KEY"] = m.APIKey()
+	out := t.TempDir()
+	code, stdout, stderr = runCmd(t, env(vars), "--set", "crb", "--crb-commit", commit, "--cache", cache, "--base-url", m.BaseURL(), "--out", out)
+	if code != exitOK || !strings.Contains(stdout, "grafana") || !strings.Contains(stdout, "100.0%") {
+		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil || strings.Contains(string(md), "not directly comparable") || !strings.Contains(string(md), "is not the leaderboard's") {
+		t.Errorf("report.md of a crb run with another judge:\n%s", md)
+	}
+}
