@@ -24,9 +24,9 @@ tools:
 		{ sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; $$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium; }
 	@test -x $(TOOLS_BIN)/actionlint || GOBIN=$(TOOLS_BIN) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
-## demo: the main job, offline, against the built-in fake GitHub
+## demo: the main job, offline, against a fake GitHub and a scripted model
 demo:
-	$(GO) run ./cmd/action demo
+	$(GO) run ./cmd/demo
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o action ./cmd/action

@@ -22,13 +22,14 @@ type transcript struct {
 	width int
 	gh    *fakegithub.Server
 	pr    int
-	// What was on the PR before the run.
 	// brief leaves out small print and all job summaries but the first.
 	brief     bool
 	summaries int
 	lastGate  string // the gate's state and description last shown
-	seen      map[int64]string // comment and review bodies by id
-	resolved  map[string]bool
+	// What the PR held before the run: comment and review bodies by id,
+	// and which threads were resolved.
+	seen     map[int64]string
+	resolved map[string]bool
 }
 
 func newTranscript(w io.Writer, st style, width int, gh *fakegithub.Server, pr int) *transcript {
@@ -81,7 +82,7 @@ func (t *transcript) mark() {
 	}
 }
 
-// comment shows a developer's comment in the conversation.
+// comment shows a comment in the conversation.
 func (t *transcript) comment(c fakegithub.Comment) {
 	t.print("", t.st.bold("@"+clean(c.Author))+" commented:")
 	t.markdown(c.Body, 2, md{})
@@ -93,49 +94,56 @@ func (t *transcript) reply(th fakegithub.Thread, c fakegithub.ReviewComment) {
 	t.markdown(c.Body, 2, md{})
 }
 
-// run shows how the job ended and, in the order GitHub shows them, what it
-// posted or edited.
+// run shows how the job ended and what it posted, edited or resolved, in
+// the order GitHub's timeline shows it.
 func (t *transcript) run(eventName string, j job) {
 	verdict := t.st.green("the job succeeds")
 	if j.code != app.ExitOK {
 		verdict = t.st.red(fmt.Sprintf("the job fails (exit %d)", j.code))
 	}
 	t.print("", t.st.dim("→ the workflow runs on "+eventName+": ")+verdict)
-	type item struct {
-		id   int64
-		show func()
+	items := append(t.threadNews(), t.conversationNews()...)
+	slices.SortStableFunc(items, func(a, b item) int { return cmp.Compare(a.id, b.id) })
+	for _, it := range items {
+		it.show()
 	}
+	t.gate()
+}
+
+// item is one thing a run did, placed by the id GitHub gave it (ids grow
+// with time).
+type item struct {
+	id   int64
+	show func()
+}
+
+// edited reports whether a comment is new or was edited by the run.
+func (t *transcript) edited(id int64, body string) (isNew, edited bool) {
+	old, seen := t.seen[id]
+	return !seen, seen && old != body
+}
+
+func (t *transcript) threadNews() []item {
 	var items []item
-	changed := func(id int64, body string) (verb string, ok bool) {
-		old, seen := t.seen[id]
-		switch {
-		case !seen:
-			return "", true
-		case old != body:
-			return "edited", true
-		}
-		return "", false
-	}
-	inline := map[int64][]fakegithub.ReviewComment{} // a review's new inline comments
+	inline := map[int64][]fakegithub.ReviewComment{} // each new review's inline comments
 	for _, th := range t.gh.Threads(repoName, t.pr) {
 		for _, c := range th.Comments {
-			if _, seen := t.seen[c.ID]; !seen && c.InReplyTo == 0 {
+			isNew, edited := t.edited(c.ID, c.Body)
+			switch {
+			case isNew && c.InReplyTo == 0:
 				inline[c.ReviewID] = append(inline[c.ReviewID], c)
-				continue
-			}
-			if verb, ok := changed(c.ID, c.Body); ok {
+			case isNew:
+				items = append(items, item{c.ID, func() { t.reply(th, c) }})
+			case edited:
 				items = append(items, item{c.ID, func() {
-					if verb != "" {
-						t.print("", fmt.Sprintf("%s edited a comment on %s:", t.st.bold("@"+clean(c.Author)), t.where(th.Path, th.Line)))
-						t.markdown(c.Body, 2, md{})
-						return
-					}
-					t.reply(th, c)
+					t.print("", fmt.Sprintf("%s edited a comment on %s:", t.st.bold("@"+clean(c.Author)), t.where(th.Path, th.Line)))
+					t.markdown(c.Body, 2, md{})
 				}})
 			}
 		}
 		if th.Resolved && !t.resolved[th.ID] {
-			items = append(items, item{th.DatabaseID, func() {
+			// Resolved after its last comment.
+			items = append(items, item{th.Comments[len(th.Comments)-1].ID, func() {
 				t.print("", t.st.green("✓")+fmt.Sprintf(" @%s resolved the thread on %s", clean(th.ResolvedBy), t.where(th.Path, th.Line)))
 			}})
 		}
@@ -147,19 +155,25 @@ func (t *transcript) run(eventName string, j job) {
 			items = append(items, item{r.ID, func() { t.review(r, inline[r.ID]) }})
 		}
 	}
+	return items
+}
+
+func (t *transcript) conversationNews() []item {
+	var items []item
 	for _, c := range t.gh.IssueComments(repoName, t.pr) {
-		if verb, ok := changed(c.ID, c.Body); ok {
-			items = append(items, item{c.ID, func() {
-				t.print("", t.st.bold("@"+clean(c.Author))+" "+map[string]string{"": "commented", "edited": "edited a comment"}[verb]+":")
-				t.markdown(c.Body, 2, md{})
-			}})
+		verb := "commented"
+		switch isNew, edited := t.edited(c.ID, c.Body); {
+		case edited:
+			verb = "edited a comment"
+		case !isNew:
+			continue
 		}
+		items = append(items, item{c.ID, func() {
+			t.print("", t.st.bold("@"+clean(c.Author))+" "+verb+":")
+			t.markdown(c.Body, 2, md{})
+		}})
 	}
-	slices.SortStableFunc(items, func(a, b item) int { return cmp.Compare(a.id, b.id) })
-	for _, it := range items {
-		it.show()
-	}
-	t.gate()
+	return items
 }
 
 var reviewVerbs = map[string]string{"CHANGES_REQUESTED": "requested changes", "APPROVED": "approved", "COMMENTED": "reviewed"}
@@ -190,7 +204,10 @@ func (t *transcript) code(c fakegithub.ReviewComment) []string {
 	}
 	var lines []diff.Line
 	for _, pf := range t.gh.Files(repoName, t.pr) {
-		if f, err := diff.ParsePatch(pf.Path, pf.Patch); err == nil && pf.Path == c.Path {
+		if pf.Path != c.Path {
+			continue
+		}
+		if f, err := diff.ParsePatch(pf.Path, pf.Patch); err == nil {
 			lines = f.Snippet(diff.Side(strings.ToLower(c.Side)), start, c.Line)
 		}
 	}
