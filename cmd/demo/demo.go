@@ -32,7 +32,7 @@ func demo(ctx context.Context, w io.Writer, opts options) error {
 	runs := []struct {
 		what string
 		// act is what the developer does; it returns the event GitHub sends.
-		act      func() (string, any)
+		act      func() (string, map[string]any)
 		wantCode int
 	}{{
 		what: "@alice opens the pull request",
@@ -42,14 +42,14 @@ func demo(ctx context.Context, w io.Writer, opts options) error {
 		wantCode: 1,
 	}, {
 		what: "@alice asks the bot a question",
-		act: func() (string, any) {
+		act: func() (string, map[string]any) {
 			c := gh.AddIssueComment(repoName, pr, author, question)
 			t.comment(c)
 			return r.commented(c)
 		},
 	}, {
 		what: "@alice disputes the blocking finding",
-		act: func() (string, any) {
+		act: func() (string, map[string]any) {
 			th, ok := threadAt(gh, pr, findings[0].Line)
 			if !ok {
 				return "", nil
@@ -74,11 +74,14 @@ func demo(ctx context.Context, w io.Writer, opts options) error {
 		if err != nil {
 			return fmt.Errorf("run %d: %w", i+1, err)
 		}
-		if j.code != run.wantCode || len(gh.Unhandled()) > 0 {
-			return fmt.Errorf("run %d (%s) exited %d, want %d; unhandled requests: %v; its log:\n%s",
-				i+1, name, j.code, run.wantCode, gh.Unhandled(), strings.Join(plainLog(j.log), "\n"))
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted during run %d", i+1)
 		}
-		t.run(name, j)
+		if j.code != run.wantCode || len(gh.Unhandled()) > 0 || len(gh.GraphQLErrors()) > 0 {
+			return fmt.Errorf("run %d (%s) exited %d, want %d; unhandled requests: %v; GraphQL errors: %v; its log:\n%s",
+				i+1, name, j.code, run.wantCode, gh.Unhandled(), gh.GraphQLErrors(), strings.Join(plainLog(j.log), "\n"))
+		}
+		t.run(fmt.Sprintf("%s.%s", name, payload["action"]), j)
 		t.summary(j)
 		if opts.log {
 			t.log(j)

@@ -41,7 +41,7 @@ func TestTranscript(t *testing.T) {
 		"the dispute's reply": {"@github-actions[bot] replied on limiter/bucket.go:28:\n  I read `Allow` again", "I am keeping this finding open."},
 		"the merge gate": {"Status rmc/merge-gate on 1111111: ✗ failure — 1 open blocking finding(s)",
 			"Status rmc/merge-gate on 1111111: ✗ failure (unchanged)"},
-		"each run's job":   {"the workflow runs on pull_request: the job fails (exit 1)", "the workflow runs on issue_comment: the job succeeds"},
+		"each run's job":   {"the workflow runs on pull_request.opened: the job fails (exit 1)", "the workflow runs on issue_comment.created: the job succeeds"},
 		"the job summary":  {"Job summary", "pull_request.opened on acme/gateway#1", "🔍 review `review-auto-1111111`", "🔴 Merge gate: 1 open blocking finding(s)"},
 		"later summaries":  {"⚖️ dispute `dispute-", "Result: ✅ dispute from @alice: maintained (DISPUTED)"},
 		"a summary's rows": {"Tokens (prompt / cached / out): "},

@@ -93,7 +93,10 @@ func (m md) block(n ast.Node, w int) []string {
 	case *ast.List:
 		return m.list(n, w)
 	case *ast.HTMLBlock:
-		return wrap(stripTags(string(m.html(n))), w)
+		if t := stripTags(string(m.html(n))); t != "" {
+			return wrap(t, w)
+		}
+		return nil
 	case *east.Table:
 		return m.table(n, w)
 	}

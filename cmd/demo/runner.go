@@ -125,13 +125,13 @@ func (r *runner) pull() map[string]any {
 }
 
 // opened is the pull_request event of a new PR.
-func (r *runner) opened() (string, any) {
+func (r *runner) opened() (string, map[string]any) {
 	return "pull_request", map[string]any{"action": "opened", "number": r.pr, "pull_request": r.pull(),
 		"repository": r.repo(), "sender": user{Login: author, Type: "User"}}
 }
 
 // commented is the issue_comment event of a comment in the conversation.
-func (r *runner) commented(c fakegithub.Comment) (string, any) {
+func (r *runner) commented(c fakegithub.Comment) (string, map[string]any) {
 	return "issue_comment", map[string]any{"action": "created",
 		"issue":      map[string]any{"number": r.pr, "pull_request": map[string]any{"url": r.gh.URL + "/repos/" + repoName + "/pulls/" + fmt.Sprint(r.pr)}},
 		"comment":    map[string]any{"id": c.ID, "body": c.Body, "user": user{Login: c.Author, Type: "User"}},
@@ -139,7 +139,7 @@ func (r *runner) commented(c fakegithub.Comment) (string, any) {
 }
 
 // replied is the pull_request_review_comment event of a reply in a thread.
-func (r *runner) replied(id, inReplyTo int64, body string) (string, any) {
+func (r *runner) replied(id, inReplyTo int64, body string) (string, map[string]any) {
 	return "pull_request_review_comment", map[string]any{"action": "created", "pull_request": r.pull(),
 		"comment":    map[string]any{"id": id, "in_reply_to_id": inReplyTo, "body": body, "user": user{Login: author, Type: "User"}},
 		"repository": r.repo(), "sender": user{Login: author, Type: "User"}}
