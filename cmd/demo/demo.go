@@ -19,7 +19,10 @@ func demo(ctx context.Context, w io.Writer, opts options) error {
 	model := fakellm.New(fakellm.Config{APIKey: llmKey})
 	defer model.Close()
 	pr := seed(gh)
-	script(model)
+	if opts.script == nil {
+		opts.script = script
+	}
+	opts.script(model)
 	r, err := newRunner(gh, model, pr)
 	if err != nil {
 		return err
@@ -81,7 +84,9 @@ func demo(ctx context.Context, w io.Writer, opts options) error {
 			return fmt.Errorf("run %d (%s) exited %d, want %d; unhandled requests: %v; GraphQL errors: %v; its log:\n%s",
 				i+1, name, j.code, run.wantCode, gh.Unhandled(), gh.GraphQLErrors(), strings.Join(plainLog(j.log), "\n"))
 		}
-		t.run(fmt.Sprintf("%s.%s", name, payload["action"]), j)
+		if t.run(fmt.Sprintf("%s.%s", name, payload["action"]), j) == 0 {
+			return fmt.Errorf("run %d (%s) posted nothing; its log:\n%s", i+1, name, strings.Join(plainLog(j.log), "\n"))
+		}
 		t.summary(j)
 		if opts.log {
 			t.log(j)

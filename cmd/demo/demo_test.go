@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/internal/golden"
+	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
 
 func runDemo(t *testing.T, opts options) string {
@@ -145,5 +148,53 @@ func TestColour(t *testing.T) {
 	}
 	if plain := sgrRe.ReplaceAllString(out, ""); strings.Contains(plain, "\x1b") {
 		t.Errorf("an escape sequence other than a colour reached the terminal")
+	}
+}
+
+// A run that does not do what the sample is built for stops the demo with
+// its log, rather than showing less than it claims.
+func TestDemoFailsLoudly(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		script func(*fakellm.Server)
+		want   []string
+	}{
+		"the model cannot judge the dispute": {
+			script: func(m *fakellm.Server) {
+				m.AddRule(fakellm.Rule{LastUser: "# Task: answer a reply on your finding", Reply: fakellm.Reply{Error: &fakellm.APIError{Status: 400, Message: "no"}}})
+				script(m)
+			},
+			want: []string{"run 3 (pull_request_review_comment) exited 1, want 0", "error: 1 of 1 task(s) failed"},
+		},
+		"the review finds nothing to dispute": {
+			script: func(m *fakellm.Server) {
+				m.AddRule(fakellm.Rule{LastUserRegexp: regexp.MustCompile(`# Task: review pass \d of 3`), Reply: fakellm.Reply{JSON: map[string]any{"findings": []finding{}}}})
+				script(m)
+			},
+			want: []string{"run 1 (pull_request) exited 0, want 1"},
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			err := demo(context.Background(), io.Discard, options{width: 80, script: tc.script})
+			if err == nil {
+				t.Fatal("the demo succeeded")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("the error lacks %q:\n%v", w, err)
+				}
+			}
+		})
+	}
+}
+
+// go test -run '^$' -bench Demo ./cmd/demo: the three runs and the
+// transcript, in-process.
+func BenchmarkDemo(b *testing.B) {
+	for b.Loop() {
+		if err := demo(context.Background(), io.Discard, options{width: 80}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/review-my-code-bot/rmc/llm/fakellm"
 	"golang.org/x/term"
 )
 
@@ -50,6 +51,8 @@ type options struct {
 	brief bool
 	log   bool
 	width int
+	// script teaches the model its answers; nil means the sample's.
+	script func(*fakellm.Server)
 }
 
 // parseArgs reads the command line. A usage error is reported on stderr and

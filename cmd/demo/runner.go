@@ -43,10 +43,12 @@ func newRunner(gh *fakegithub.Server, model *fakellm.Server, pr int) (*runner, e
 	ws := filepath.Join(dir, "workspace")
 	for path, content := range map[string]string{".git/HEAD": headSHA + "\n", filePath: bucketGo} {
 		full := filepath.Join(ws, filepath.FromSlash(path))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return nil, fmt.Errorf("check out the sample: %w", err)
+		err := os.MkdirAll(filepath.Dir(full), 0o755)
+		if err == nil {
+			err = os.WriteFile(full, []byte(content), 0o644)
 		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+		if err != nil {
+			r.close()
 			return nil, fmt.Errorf("check out the sample: %w", err)
 		}
 	}

@@ -95,8 +95,9 @@ func (t *transcript) reply(th fakegithub.Thread, c fakegithub.ReviewComment) {
 }
 
 // run shows how the job ended and what it posted, edited or resolved, in
-// the order GitHub's timeline shows it.
-func (t *transcript) run(eventName string, j job) {
+// the order GitHub's timeline shows it, and returns how many such things
+// there were.
+func (t *transcript) run(eventName string, j job) int {
 	verdict := t.st.green("the job succeeds")
 	if j.code != app.ExitOK {
 		verdict = t.st.red(fmt.Sprintf("the job fails (exit %d)", j.code))
@@ -108,6 +109,7 @@ func (t *transcript) run(eventName string, j job) {
 		it.show()
 	}
 	t.gate()
+	return len(items)
 }
 
 // item is one thing a run did, placed by the id GitHub gave it (ids grow
