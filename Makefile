@@ -4,7 +4,7 @@ TOOLS_BIN ?= $(CURDIR)/bin
 ACTIONLINT_VERSION := v1.7.12
 export PATH := $(TOOLS_BIN):$(PATH)
 
-.PHONY: test vet unit lint tools demo build image-check bench fuzz
+.PHONY: test vet unit lint tools demo build sizes image-check bench fuzz
 
 ## test: every test: vet, unit + end-to-end (incl. the browser test), workflow lint
 test: vet unit lint
@@ -24,12 +24,21 @@ tools:
 		{ sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; $$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium; }
 	@test -x $(TOOLS_BIN)/actionlint || GOBIN=$(TOOLS_BIN) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
-## demo: the main job, offline, against the built-in fake GitHub
+## demo: the main job, offline, against a fake GitHub and a scripted model
 demo:
-	$(GO) run ./cmd/action demo
+	$(GO) run ./cmd/demo
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o action ./cmd/action
+
+## sizes: bytes of the stripped action and demo binaries (the action holds no fakes)
+sizes:
+	@dir=$$(mktemp -d) && trap 'rm -rf "$$dir"' EXIT && \
+	for cmd in action demo; do \
+		CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o "$$dir/$$cmd" ./cmd/$$cmd && \
+		printf '%-7s %10d bytes\n' "$$cmd" "$$(stat -c %s "$$dir/$$cmd")"; \
+	done
+	@! $(GO) list -deps ./cmd/action | grep -E '/fakegithub|/fakellm|gqlparser|goldmark'
 
 ## image-check: the static binary runs alone in an empty root filesystem
 image-check:

@@ -11,6 +11,7 @@ require (
 	github.com/chromedp/chromedp v0.22.1
 	github.com/google/go-github/v62 v62.0.0
 	github.com/google/jsonschema-go v0.4.3
+	github.com/mattn/go-runewidth v0.0.21
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/segmentio/encoding v0.5.4
 	github.com/sethvargo/go-githubactions v1.3.2
@@ -18,11 +19,13 @@ require (
 	github.com/vektah/gqlparser/v2 v2.5.64
 	github.com/yuin/goldmark v1.8.7
 	golang.org/x/oauth2 v0.37.0
+	golang.org/x/term v0.46.0
 	golang.org/x/time v0.16.0
 )
 
 require (
 	github.com/agnivade/levenshtein v1.2.2 // indirect
+	github.com/clipperhouse/uax29/v2 v2.2.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/go-querystring v1.1.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect

@@ -24,8 +24,6 @@ Usage:
   rmc plan --repo OWNER/NAME --pr N [--event NAME]
                                 print what a run would do on a real pull request and write
                                 nothing (needs GITHUB_TOKEN; honours GITHUB_API_URL)
-  rmc demo                      run the same pipeline offline against a built-in fake GitHub
-                                on a sample pull request and print what it would do
   rmc version
 `
 
@@ -39,7 +37,10 @@ func Main(ctx context.Context, env Env, args []string) int {
 	case "plan":
 		return planCmd(ctx, env, args[1:])
 	case "demo":
-		return Demo(ctx, env)
+		// The demo is its own command, so that the fakes it runs against
+		// stay out of the action's binary.
+		log.Print("the demo is its own command: in a clone of the repository, run: go run ./cmd/demo")
+		return ExitUsage
 	case "version", "--version":
 		log.Print("rmc " + Version)
 		return ExitOK
@@ -80,7 +81,7 @@ func planCmd(ctx context.Context, env Env, args []string) int {
 	}
 	token := env.Getenv("GITHUB_TOKEN")
 	if token == "" {
-		log.Print("plan needs GITHUB_TOKEN (a token that can read the repository); for an offline run try: rmc demo")
+		log.Print("plan needs GITHUB_TOKEN (a token that can read the repository); for an offline demo, run go run ./cmd/demo in a clone of the repository")
 		return ExitUsage
 	}
 	get := func(name string) string { return env.Getenv(envName(name)) }

@@ -2,7 +2,8 @@
 //
 //	rmc                          run as the action (reads the runner's environment)
 //	rmc plan --repo o/r --pr N   print what a run would do on a real PR (needs GITHUB_TOKEN); writes nothing
-//	rmc demo                     the same pipeline against a built-in fake GitHub, offline
+//
+// The offline demo is its own command, cmd/demo.
 package main
 
 import (
