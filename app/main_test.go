@@ -75,6 +75,7 @@ func TestRunOutsideARunnerFillsDefaults(t *testing.T) {
 		t.Errorf("no summary on stdout:\n%s", out.String())
 	}
 }
+
 // The demo left the action's binary: asking it for one says where it went,
 // and the usage no longer offers it.
 func TestDemoIsItsOwnCommand(t *testing.T) {
