@@ -178,12 +178,15 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	defer func() { report.code = code }()
 	log := p.Log
 	log.Group(fmt.Sprintf("Read %s#%d", repo, ev.PRNumber))
-	snap, err := p.GitHub.Snapshot(ctx, repo, ev.PRNumber)
+	snap, err := p.GitHub.SnapshotWithConfig(ctx, repo, ev.PRNumber)
 	log.EndGroup()
 	secrets := []string{p.Config.APIKey, p.Config.GitHubToken}
 	if err != nil {
 		return report, fail(log, failure{code: ExitFailed, title: fmt.Sprintf("Could not read %s#%d from GitHub", repo, ev.PRNumber), problems: []string{err.Error()},
 			hint: "Nothing is lost: the next run (any new comment, reply or push, or a re-run of this job) does all pending work."}, secrets...)
+	}
+	if p.Config, err = applyConfigFile(log, p.Config, snap); err != nil {
+		return report, fail(log, configFailure(snap, p.Config), secrets...)
 	}
 	bot := snapshot.BotIdentity(p.Config.BotLogin, snap.Viewer)
 	states := newDeriver(p.GitHub, state.Options{Bot: bot, Handles: p.Config.Handles, ForkAuthorsCanAsk: p.Config.ForkAuthorsCanAsk}, log)
@@ -205,7 +208,8 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	plan := detector.Build(detector.Input{Event: ev, PR: snap.PR, State: st, Quiet: !p.Config.NoticeUnauthorized,
 		Intents: detector.Classify(ctx, classifier, trustedOnly(st.Pending()))})
 
-	report = Report{Repo: repo, Event: ev, PR: snap.PR, Bot: bot, State: st, Plan: plan, Counts: p.GitHub.Counts(), Comments: len(snap.IssueComments), Threads: len(snap.Threads)}
+	report = Report{Repo: repo, Event: ev, PR: snap.PR, Bot: bot, State: st, Plan: plan, Counts: p.GitHub.Counts(), Comments: len(snap.IssueComments), Threads: len(snap.Threads),
+		Config: p.Config, ConfigFile: snap.Config}
 	log.Group("Plan")
 	for _, line := range report.LogLines() {
 		log.Infof("%s", line)
@@ -227,7 +231,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		Options: execution.Options{ProblemThreshold: p.Config.ProblemThreshold, BlockingThreshold: p.Config.BlockingThreshold,
 			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
 			NotifyAgent: p.Config.NotifyAgent, EnableHumanEscalation: p.Config.EnableHumanEscalation, HumanReviewers: p.Config.HumanReviewers,
-			ReviewRetries: p.Config.MaxReviewRetries}}
+			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config)}}
 	var sess *llm.Session
 	// A resolution that does not count is checked against the code first
 	// when the code changed, which needs the model even with no task.

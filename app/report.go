@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/event"
 	"github.com/review-my-code-bot/rmc/execution"
@@ -33,7 +34,11 @@ type Report struct {
 	Warnings []string
 	Usage    []llm.TaskUsage
 	Total    llm.Usage
-	code     int
+	// Config is the run's effective configuration; ConfigFile what the
+	// snapshot read of .github/rmc.yml.
+	Config     config.Config
+	ConfigFile snapshot.ConfigFile
+	code       int
 }
 
 func (r Report) trigger() string {
@@ -124,6 +129,7 @@ func (r Report) Markdown(dry bool) string {
 	}
 	b.WriteString(r.findingsMarkdown())
 	r.resolutionsMarkdown(&b)
+	r.settingsMarkdown(&b)
 	if len(r.Plan.Skipped) > 0 {
 		b.WriteString("<details><summary>Skipped</summary>\n\n")
 		for _, s := range r.Plan.Skipped {

@@ -99,7 +99,7 @@ func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *git
 		return nil, "", fmt.Errorf("list the PR's files: %w", err)
 	}
 	src, text := rules(ctx, gh, snap)
-	system, err := execution.SystemPrompt(snap, files, execution.Rules{Source: src, Text: text})
+	system, err := execution.SystemPrompt(snap, files, execution.Rules{Source: src, Text: text, Instructions: repoInstructions(cfg, files), Language: cfg.Language})
 	if err != nil {
 		return nil, "", err
 	}

@@ -85,6 +85,7 @@ type Options struct {
 	EnableHumanEscalation               bool
 	ReviewRetries                       int // max_review_retries
 	HumanReviewers                      []string
+	Tuning                              Tuning // what .github/rmc.yml may also set
 }
 
 // Outcome is what became of one task.

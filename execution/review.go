@@ -48,7 +48,7 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	}
 	res, err := review.Run(ctx, x.Session, review.Input{Anchor: sc.anchor, Review: sc.review}, review.Options{
 		ProblemThreshold: x.Options.ProblemThreshold, BlockingThreshold: x.Options.BlockingThreshold, IgnorePaths: x.Options.IgnorePaths,
-		Retries: x.Options.ReviewRetries,
+		Retries: x.Options.ReviewRetries, Passes: x.Options.Tuning.Passes, MaxInline: x.Options.Tuning.MaxInline,
 	}, known)
 	if err != nil {
 		o.Err = err

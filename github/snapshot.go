@@ -124,6 +124,7 @@ type snapshotQuery struct {
 	Viewer     actorFields
 	RateLimit  rateLimitFields
 	Repository struct {
+		configObjects
 		PullRequest *struct {
 			ID                string
 			Number            int
@@ -165,6 +166,17 @@ type threadCommentsQuery struct {
 // Snapshot reads the whole PR: metadata, conversation, review threads with
 // all their comments, and reviews. Every connection is paged to its end.
 func (c *Client) Snapshot(ctx context.Context, repo snapshot.Repo, number int) (snapshot.Snapshot, error) {
+	return c.snapshot(ctx, repo, number, false)
+}
+
+// SnapshotWithConfig is Snapshot that also reads the repository's config
+// file at the PR's base commit (and at its head, to tell whether the PR
+// changes it), in the same paged query.
+func (c *Client) SnapshotWithConfig(ctx context.Context, repo snapshot.Repo, number int) (snapshot.Snapshot, error) {
+	return c.snapshot(ctx, repo, number, true)
+}
+
+func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, withConfig bool) (snapshot.Snapshot, error) {
 	snap := snapshot.Snapshot{Repo: repo}
 	vars := map[string]any{
 		"owner": githubv4.String(repo.Owner), "name": githubv4.String(repo.Name),
@@ -173,6 +185,7 @@ func (c *Client) Snapshot(ctx context.Context, repo snapshot.Repo, number int) (
 		"commentsAfter":       (*githubv4.String)(nil), "threadsAfter": (*githubv4.String)(nil), "reviewsAfter": (*githubv4.String)(nil),
 		"withComments": githubv4.Boolean(true), "withThreads": githubv4.Boolean(true), "withReviews": githubv4.Boolean(true),
 	}
+	noConfig(vars)
 	var incomplete []int // indexes of threads with more comments
 	for page := 1; ; page++ {
 		var q snapshotQuery
@@ -217,6 +230,15 @@ func (c *Client) Snapshot(ctx context.Context, repo snapshot.Repo, number int) (
 				snap.Reviews = append(snap.Reviews, review(n))
 			}
 			more = advance(vars, "withReviews", "reviewsAfter", pr.Reviews.PageInfo) || more
+		}
+		if vars["withConfig"] == githubv4.Boolean(true) {
+			snap.Config = q.Repository.configFile()
+			noConfig(vars)
+		} else if withConfig && !snap.Config.Read {
+			// The expressions need the base and head commits, which the
+			// first page tells: the next page asks for the file.
+			askConfig(vars, snap.PR.BaseSHA, snap.PR.HeadSHA)
+			more = true
 		}
 		if !more {
 			break

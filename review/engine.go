@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,6 +30,8 @@ type Options struct {
 	// Retries is how often a failed pass request is repeated
 	// (max_review_retries) before the review fails.
 	Retries int
+	// Passes names the passes that run (config passes); empty = all.
+	Passes []string
 }
 
 // Input is what a review reads.
@@ -126,10 +129,10 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 	chunks := chunk(review, opt.ChunkChars)
 	res.Chunks = len(chunks)
 	seen := map[string]bool{}
-	for _, p := range Passes {
+	for n, p := range opt.passes() {
 		for i, c := range chunks {
 			in := passPrompt{Pass: p, Chunk: i + 1, Chunks: len(chunks), Diff: c, Problem: opt.ProblemThreshold, Blocking: opt.BlockingThreshold}
-			if p.N > 1 && len(chunks) == 1 {
+			if n > 0 && len(chunks) == 1 {
 				// The session already holds the diff from pass 1: sending it
 				// again would pay for the same tokens twice.
 				in.Diff, in.SameDiff = "", true
@@ -163,6 +166,20 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Score > res.Findings[j].Score })
 	anchor(res.Findings, byPath, opt.MaxInline)
 	return res, nil
+}
+
+// passes are the passes the options ask for, in their fixed order.
+func (o Options) passes() []Pass {
+	if len(o.Passes) == 0 {
+		return Passes
+	}
+	var out []Pass
+	for _, p := range Passes {
+		if slices.Contains(o.Passes, p.Name) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // keep filters and completes one finding.

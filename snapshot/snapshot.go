@@ -160,6 +160,9 @@ type Snapshot struct {
 	IssueComments []Comment
 	Threads       []Thread
 	Reviews       []Review
+	// Config is the repository's config file; read only when asked for
+	// (the first read of a run).
+	Config ConfigFile
 }
 
 // ChangedFile is one changed file of a PR, with its patch (hunks only) when

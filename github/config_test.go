@@ -1,0 +1,65 @@
+package github
+
+import (
+	"context"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// The config file comes from the PR's base commit; the head's version only
+// tells whether the PR changes it.
+func TestSnapshotReadsConfigAtBase(t *testing.T) {
+	t.Parallel()
+	cases := map[string]struct {
+		base, head  map[string]string // path -> text
+		wantPath    string
+		wantText    string
+		wantChanged bool
+	}{
+		"none":            {},
+		"base only":       {base: map[string]string{".github/rmc.yml": "language: French\n"}, wantPath: ".github/rmc.yml", wantText: "language: French\n", wantChanged: true},
+		"same at head":    {base: map[string]string{".github/rmc.yml": "a: 1\n"}, head: map[string]string{".github/rmc.yml": "a: 1\n"}, wantPath: ".github/rmc.yml", wantText: "a: 1\n"},
+		"head changes it": {base: map[string]string{".github/rmc.yml": "a: 1\n"}, head: map[string]string{".github/rmc.yml": "a: 2\n"}, wantPath: ".github/rmc.yml", wantText: "a: 1\n", wantChanged: true},
+		"head adds it":    {head: map[string]string{".github/rmc.yml": "problem_score_threshold: 1\n"}, wantChanged: true},
+		"yaml spelling":   {base: map[string]string{".github/rmc.yaml": "b: 1\n"}, head: map[string]string{".github/rmc.yaml": "b: 1\n"}, wantPath: ".github/rmc.yaml", wantText: "b: 1\n"},
+		"yml wins":        {base: map[string]string{".github/rmc.yml": "y: 1\n", ".github/rmc.yaml": "z: 1\n"}, head: map[string]string{".github/rmc.yml": "y: 1\n"}, wantPath: ".github/rmc.yml", wantText: "y: 1\n"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := fakegithub.New()
+			t.Cleanup(f.Close)
+			f.AddToken(token, fakegithub.Identity{Login: "github-actions[bot]", Kind: fakegithub.TokenInstallation})
+			f.AddUser("alice", false)
+			f.AddRepo("o/r")
+			pr := f.AddPR("o/r", fakegithub.PR{Author: "alice", Title: "t"})
+			for p, text := range tc.base {
+				f.SetContents("o/r", pr.BaseSHA, p, text)
+			}
+			for p, text := range tc.head {
+				f.SetContents("o/r", pr.HeadSHA, p, text)
+			}
+			c := client(t, f, nil)
+			snap, err := c.SnapshotWithConfig(context.Background(), snapshot.Repo{Owner: "o", Name: "r"}, pr.Number)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := snap.Config
+			if !got.Read || got.Path != tc.wantPath || got.Text != tc.wantText || got.ChangedByPR != tc.wantChanged {
+				t.Errorf("config = %+v, want path %q text %q changed %v", got, tc.wantPath, tc.wantText, tc.wantChanged)
+			}
+			plain, err := c.Snapshot(context.Background(), snapshot.Repo{Owner: "o", Name: "r"}, pr.Number)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plain.Config.Read {
+				t.Error("Snapshot read the config file without being asked")
+			}
+			if errs := f.GraphQLErrors(); len(errs) > 0 {
+				t.Errorf("the fake rejected documents: %v", errs)
+			}
+		})
+	}
+}
