@@ -38,7 +38,12 @@ type Report struct {
 	// snapshot read of .github/rmc.yml.
 	Config     config.Config
 	ConfigFile snapshot.ConfigFile
-	code       int
+	// Learnings is the learnings issue as the run read it; Learned what
+	// the run recorded and did there.
+	Learnings     state.Learnings
+	Learned       *execution.LearnResult
+	LearningNotes []string // commands carried out in the learnings issue
+	code          int
 }
 
 func (r Report) trigger() string {
@@ -129,6 +134,7 @@ func (r Report) Markdown(dry bool) string {
 	}
 	b.WriteString(r.findingsMarkdown())
 	r.resolutionsMarkdown(&b)
+	r.learningsMarkdown(&b)
 	r.settingsMarkdown(&b)
 	if len(r.Plan.Skipped) > 0 {
 		b.WriteString("<details><summary>Skipped</summary>\n\n")

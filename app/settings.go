@@ -10,6 +10,7 @@ import (
 	"github.com/review-my-code-bot/rmc/execution"
 	"github.com/review-my-code-bot/rmc/glob"
 	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
 )
 
 // errConfigFile stops a run whose config file has a bad value that touches
@@ -46,8 +47,8 @@ func configName(cf snapshot.ConfigFile) string {
 }
 
 // tuning is what execution needs of the settings a file may set.
-func tuning(cfg config.Config) execution.Tuning {
-	return execution.Tuning{Passes: cfg.Passes, MaxInline: cfg.MaxInlineComments, MaxRunTokens: cfg.MaxRunTokens, Language: cfg.Language}
+func tuning(cfg config.Config, ls state.Learnings) execution.Tuning {
+	return execution.Tuning{Passes: cfg.Passes, MaxInline: cfg.MaxInlineComments, MaxRunTokens: cfg.MaxRunTokens, Language: cfg.Language, Learnings: ls}
 }
 
 // repoInstructions are the config file's instructions and those of its
@@ -100,4 +101,35 @@ func (r Report) settingsMarkdown(b *strings.Builder) {
 		fmt.Fprintf(b, "| `%s` | %s | %s |\n", s.Key, mdEscape(strings.ReplaceAll(s.Value, "`", "'")), from)
 	}
 	b.WriteString("\n</details>\n\n")
+}
+
+// learningsMarkdown shows what the learnings issue holds and what this run
+// learned or did there.
+func (r Report) learningsMarkdown(b *strings.Builder) {
+	ls, lr := r.Learnings, r.Learned
+	if lr != nil && len(lr.Recorded) > 0 {
+		fmt.Fprintf(b, "📚 **Learned %d thing(s)** in [the learnings issue](%s):\n\n", len(lr.Recorded), lr.IssueURL)
+		for _, l := range lr.Recorded {
+			fmt.Fprintf(b, "- `%s` (%s, `%s`): %s\n", l.ID, l.Origin, mdEscape(strings.ReplaceAll(l.PathGlob, "`", "'")), mdEscape(l.Title))
+		}
+		b.WriteString("\n")
+	}
+	notes := append(append([]string{}, r.LearningNotes...), ls.Notices...)
+	if lr != nil {
+		notes = append(notes, lr.Notes...)
+	}
+	if len(notes) > 0 {
+		b.WriteString("<details><summary>Learnings issue</summary>\n\n")
+		for _, n := range notes {
+			fmt.Fprintf(b, "- %s\n", mdEscape(n))
+		}
+		b.WriteString("\n</details>\n\n")
+	}
+	switch {
+	case ls.Issue == 0:
+	case ls.Off:
+		fmt.Fprintf(b, "📚 Learning is off: [the learnings issue](%s) is closed or not the bot's.\n\n", ls.URL)
+	default:
+		fmt.Fprintf(b, "📚 %d active learning(s) in [the learnings issue](%s).\n\n", len(ls.Active), ls.URL)
+	}
 }

@@ -17,16 +17,17 @@ func (w *world) setConfig(base, head string) {
 	}
 }
 
-// systemPrompt is the system message of the model's first request.
+// systemPrompt is the system message of the model's latest request.
 func (w *world) systemPrompt() string {
+	last := ""
 	for _, r := range w.llm.Requests() {
 		for _, m := range r.Messages {
 			if m.Role == "system" && strings.Contains(m.Content, "# Ground rules") {
-				return m.Content
+				last = m.Content
 			}
 		}
 	}
-	return ""
+	return last
 }
 
 // The config file is read at the PR's base: a PR that lowers the threshold

@@ -40,6 +40,11 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 		o.Err = err
 		return o
 	}
+	var paths []string
+	for _, f := range sc.anchor {
+		paths = append(paths, f.Path())
+	}
+	learned, _ := Applicable(x.Options.Tuning.Learnings, paths)
 	known := map[string]bool{}
 	for _, f := range x.State.Findings {
 		if f.Block.Fingerprint != "" {
@@ -49,6 +54,7 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	res, err := review.Run(ctx, x.Session, review.Input{Anchor: sc.anchor, Review: sc.review}, review.Options{
 		ProblemThreshold: x.Options.ProblemThreshold, BlockingThreshold: x.Options.BlockingThreshold, IgnorePaths: x.Options.IgnorePaths,
 		Retries: x.Options.ReviewRetries, Passes: x.Options.Tuning.Passes, MaxInline: x.Options.Tuning.MaxInline,
+		Learnings: learned,
 	}, known)
 	if err != nil {
 		o.Err = err
@@ -61,6 +67,9 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	// never come back to them.
 	x.verifyFixes(ctx, sc)
 	rv := x.composeReview(rt, res, sc)
+	if note := suppressedNote(res.Suppressed); note != "" {
+		rv.Body += "\n\n📚 " + note + "."
+	}
 	id, err := x.postReview(ctx, rv)
 	if err != nil {
 		o.Err = err
@@ -69,6 +78,9 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	}
 	o.ReviewID, o.Findings, o.Blocking = id, len(res.Findings), res.Blocking()
 	o.Note = fmt.Sprintf("posted review %d: %d finding(s), %d blocking (%s)", id, o.Findings, o.Blocking, sc.note)
+	if note := suppressedNote(res.Suppressed); note != "" {
+		o.Note += "; " + note
+	}
 
 	if o.Blocking > 0 {
 		var blocking []AgentFinding

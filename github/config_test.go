@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
@@ -61,5 +62,43 @@ func TestSnapshotReadsConfigAtBase(t *testing.T) {
 				t.Errorf("the fake rejected documents: %v", errs)
 			}
 		})
+	}
+}
+
+// The learnings issue is the oldest labelled one, its comments paged to the
+// end in the snapshot's own pages.
+func TestSnapshotReadsLearningsIssue(t *testing.T) {
+	t.Parallel()
+	f := fakegithub.New()
+	t.Cleanup(f.Close)
+	f.AddToken(token, fakegithub.Identity{Login: "github-actions[bot]", Kind: fakegithub.TokenInstallation})
+	f.AddUser("alice", false)
+	f.AddRepo("o/r")
+	pr := f.AddPR("o/r", fakegithub.PR{Author: "alice", Title: "t"})
+	f.AddIssue("o/r", "alice", "unrelated")
+	n := f.AddIssue("o/r", "github-actions[bot]", snapshot.LearningsTitle, snapshot.LearningsLabel)
+	f.AddIssue("o/r", "alice", "a later one", snapshot.LearningsLabel)
+	for i := range 130 {
+		f.AddIssueComment("o/r", n, "github-actions[bot]", fmt.Sprintf("learning %d", i))
+	}
+	f.SetIssueState("o/r", n, "closed")
+	c := client(t, f, nil)
+	snap, err := c.SnapshotWithConfig(context.Background(), snapshot.Repo{Owner: "o", Name: "r"}, pr.Number)
+	if err != nil {
+		t.Fatal(err)
+	}
+	li := snap.Learnings
+	if !li.Read || li.Number != n || !li.Closed || li.Title != snapshot.LearningsTitle || !li.Author.IsBot || len(li.Comments) != 130 || li.Comments[129].Body != "learning 129" {
+		t.Errorf("learnings = %+v (%d comments)", li, len(li.Comments))
+	}
+	if errs := f.GraphQLErrors(); len(errs) > 0 {
+		t.Errorf("the fake rejected documents: %v", errs)
+	}
+	num, url, err := c.CreateLearningsIssue(context.Background(), snapshot.Repo{Owner: "o", Name: "r"}, "body")
+	if err != nil || num == 0 || url == "" {
+		t.Fatalf("create: %d %q %v", num, url, err)
+	}
+	if is := f.Issues("o/r"); is[len(is)-1].Labels[0] != snapshot.LearningsLabel {
+		t.Errorf("issues = %+v", is)
 	}
 }

@@ -125,6 +125,7 @@ type snapshotQuery struct {
 	RateLimit  rateLimitFields
 	Repository struct {
 		configObjects
+		learningsObjects
 		PullRequest *struct {
 			ID                string
 			Number            int
@@ -186,6 +187,7 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, w
 		"withComments": githubv4.Boolean(true), "withThreads": githubv4.Boolean(true), "withReviews": githubv4.Boolean(true),
 	}
 	noConfig(vars)
+	vars["withLearnings"], vars["learningsAfter"] = githubv4.Boolean(withConfig), (*githubv4.String)(nil)
 	var incomplete []int // indexes of threads with more comments
 	for page := 1; ; page++ {
 		var q snapshotQuery
@@ -230,6 +232,9 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, w
 				snap.Reviews = append(snap.Reviews, review(n))
 			}
 			more = advance(vars, "withReviews", "reviewsAfter", pr.Reviews.PageInfo) || more
+		}
+		if vars["withLearnings"] == githubv4.Boolean(true) {
+			more = q.Repository.learningsObjects.read(&snap, vars) || more
 		}
 		if vars["withConfig"] == githubv4.Boolean(true) {
 			snap.Config = q.Repository.configFile()

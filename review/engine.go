@@ -32,6 +32,8 @@ type Options struct {
 	Retries int
 	// Passes names the passes that run (config passes); empty = all.
 	Passes []string
+	// Learnings drop the findings they match (see Learned).
+	Learnings []Learned
 }
 
 // Input is what a review reads.
@@ -69,6 +71,8 @@ type Result struct {
 	Skipped  []Skip
 	Reviewed []string // paths reviewed
 	Chunks   int
+	// Suppressed are findings a learning kept from being reported.
+	Suppressed []Suppressed
 }
 
 // Blocking counts blocking findings.
@@ -129,6 +133,7 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 	chunks := chunk(review, opt.ChunkChars)
 	res.Chunks = len(chunks)
 	seen := map[string]bool{}
+	learned := compileLearnings(opt.Learnings)
 	for n, p := range opt.passes() {
 		for i, c := range chunks {
 			in := passPrompt{Pass: p, Chunk: i + 1, Chunks: len(chunks), Diff: c, Problem: opt.ProblemThreshold, Blocking: opt.BlockingThreshold}
@@ -155,10 +160,12 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 			}
 			for _, f := range out.Findings {
 				f.Pass = p.N
-				if keep(&f, opt, byPath, focus, known, seen) {
-					res.Findings = append(res.Findings, f)
-				} else {
+				if !keep(&f, opt, byPath, focus, known, seen) {
 					res.Dropped++
+				} else if l, ok := suppressedBy(f, learned); ok {
+					res.Suppressed = append(res.Suppressed, Suppressed{f, l})
+				} else {
+					res.Findings = append(res.Findings, f)
 				}
 			}
 		}

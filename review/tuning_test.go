@@ -25,3 +25,22 @@ func TestPassesOption(t *testing.T) {
 		t.Errorf("findings = %+v", r.Findings)
 	}
 }
+
+// A finding whose pattern a learning holds, on a path its glob matches, is
+// suppressed; elsewhere, or with another title, it is reported.
+func TestLearningsSuppress(t *testing.T) {
+	t.Parallel()
+	learned := []Learned{
+		{ID: "L-1", Fingerprint: PatternFingerprint("Key logged in plain text"), Glob: "svc/**"},
+		{ID: "L-2", Fingerprint: PatternFingerprint("Returns stale value"), Glob: "other/**"},
+		{ID: "L-3", Glob: "**"}, // a rule for the prompt: suppresses nothing
+	}
+	s := &scripted{byPass: map[int][]Finding{1: {f(12, "key  LOGGED in plain text ", 7), f(13, "Returns stale value", 7), f(14, "Unlocked write", 7)}}}
+	r, err := Run(context.Background(), s, Input{Anchor: files(t)}, Options{Learnings: learned}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Suppressed) != 1 || r.Suppressed[0].Learning.ID != "L-1" || len(r.Findings) != 2 {
+		t.Errorf("suppressed %+v, findings %+v", r.Suppressed, r.Findings)
+	}
+}

@@ -163,6 +163,8 @@ type Snapshot struct {
 	// Config is the repository's config file; read only when asked for
 	// (the first read of a run).
 	Config ConfigFile
+	// Learnings is the repository's learnings issue; read with Config.
+	Learnings LearningsIssue
 }
 
 // ChangedFile is one changed file of a PR, with its patch (hunks only) when
