@@ -54,7 +54,7 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	res, err := review.Run(ctx, x.Session, review.Input{Anchor: sc.anchor, Review: sc.review}, review.Options{
 		ProblemThreshold: x.Options.ProblemThreshold, BlockingThreshold: x.Options.BlockingThreshold, IgnorePaths: x.Options.IgnorePaths,
 		Retries: x.Options.ReviewRetries, Passes: x.Options.Tuning.Passes, MaxInline: x.Options.Tuning.MaxInline,
-		Learnings: learned,
+		Learnings: learned, Ceiling: x.ceiling(),
 	}, known)
 	if err != nil {
 		o.Err = err
@@ -67,6 +67,9 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	// never come back to them.
 	x.verifyFixes(ctx, sc)
 	rv := x.composeReview(rt, res, sc)
+	if res.Partial != nil {
+		rv.Body = "⚠️ **" + res.Partial.Note() + "**\n\n" + rv.Body
+	}
 	if note := suppressedNote(res.Suppressed); note != "" {
 		rv.Body += "\n\n📚 " + note + "."
 	}
@@ -80,6 +83,10 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	o.Note = fmt.Sprintf("posted review %d: %d finding(s), %d blocking (%s)", id, o.Findings, o.Blocking, sc.note)
 	if note := suppressedNote(res.Suppressed); note != "" {
 		o.Note += "; " + note
+	}
+	if res.Partial != nil {
+		o.Note += "; " + res.Partial.Note()
+		x.Log.Warningf("%s", res.Partial.Note())
 	}
 
 	if o.Blocking > 0 {

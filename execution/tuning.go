@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -40,4 +41,14 @@ func suppressedNote(sup []review.Suppressed) string {
 		word = "learnings"
 	}
 	return fmt.Sprintf("%d finding(s) suppressed by %s %s", len(sup), word, strings.Join(links, ", "))
+}
+
+// ceiling is the review's token ceiling: max_run_tokens against the whole
+// session's usage.
+func (x *Executor) ceiling() review.Ceiling {
+	u, ok := x.Session.(interface{ Usage() llm.Usage })
+	if !ok || x.Options.Tuning.MaxRunTokens <= 0 {
+		return review.Ceiling{}
+	}
+	return review.Ceiling{Max: x.Options.Tuning.MaxRunTokens, Spent: u.Usage}
 }

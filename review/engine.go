@@ -34,6 +34,8 @@ type Options struct {
 	Passes []string
 	// Learnings drop the findings they match (see Learned).
 	Learnings []Learned
+	// Ceiling stops the review between requests at max_run_tokens.
+	Ceiling Ceiling
 }
 
 // Input is what a review reads.
@@ -73,6 +75,8 @@ type Result struct {
 	Chunks   int
 	// Suppressed are findings a learning kept from being reported.
 	Suppressed []Suppressed
+	// Partial is set when the ceiling stopped the review early.
+	Partial *Partial
 }
 
 // Blocking counts blocking findings.
@@ -130,11 +134,13 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 	if len(review) == 0 {
 		return res, nil
 	}
-	chunks := chunk(review, opt.ChunkChars)
+	chunks, paths := chunkPaths(review, opt.ChunkChars)
 	res.Chunks = len(chunks)
 	seen := map[string]bool{}
 	learned := compileLearnings(opt.Learnings)
-	for n, p := range opt.passes() {
+	passes, last := opt.passes(), 0
+run:
+	for n, p := range passes {
 		for i, c := range chunks {
 			in := passPrompt{Pass: p, Chunk: i + 1, Chunks: len(chunks), Diff: c, Problem: opt.ProblemThreshold, Blocking: opt.BlockingThreshold}
 			if n > 0 && len(chunks) == 1 {
@@ -149,6 +155,11 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 			var out struct {
 				Findings []Finding `json:"findings"`
 			}
+			spent, over := opt.Ceiling.over(prompt, last)
+			if over {
+				res.Partial = partial(opt.Ceiling, spent, passes, n, i, paths)
+				break run
+			}
 			task := fmt.Sprintf("review-pass-%d", p.N)
 			for try := 0; try <= opt.Retries; try++ {
 				if _, err = s.AskJSON(ctx, task, prompt, "findings", findingsSchema, &out); err == nil || ctx.Err() != nil {
@@ -157,6 +168,9 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 			}
 			if err != nil {
 				return res, fmt.Errorf("review pass %d (%s), chunk %d of %d: %w", p.N, p.Name, i+1, len(chunks), err)
+			}
+			if opt.Ceiling.Spent != nil {
+				last = tokens(opt.Ceiling.Spent()) - spent
 			}
 			for _, f := range out.Findings {
 				f.Pass = p.N
