@@ -58,7 +58,9 @@ func (m *metered) AskJSON(ctx context.Context, task, prompt, name string, schema
 	return m.scripted.AskJSON(ctx, task, prompt, name, schema, out)
 }
 
-func (m *metered) usage() llm.Usage { return llm.Usage{PromptTokens: m.spent * 3 / 4, CompletionTokens: m.spent - m.spent*3/4} }
+func (m *metered) usage() llm.Usage {
+	return llm.Usage{PromptTokens: m.spent * 3 / 4, CompletionTokens: m.spent - m.spent*3/4}
+}
 
 // The ceiling stops the review between requests, before one that would pass
 // it, and says what was not reviewed; what was found is kept.
