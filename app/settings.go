@@ -86,6 +86,9 @@ func (r Report) settingsMarkdown(b *strings.Builder) {
 		}
 		b.WriteString("\n")
 	}
+	if l := r.Config.Language; l != "" && !execution.HasPhrases(l) {
+		fmt.Fprintf(b, "🌐 Reviews, answers and dispute replies are written in %s; the bot's few fixed texts stay in English (they exist in English, French, German, Spanish, Portuguese and Italian).\n\n", mdEscape(l))
+	}
 	b.WriteString("<details><summary>Settings</summary>\n\n")
 	if cf.Path == "" {
 		fmt.Fprintf(b, "No `%s` on the base branch: inputs and defaults apply.\n\n", snapshot.ConfigPaths[0])

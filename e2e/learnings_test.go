@@ -79,10 +79,10 @@ func TestLearningsRecordApplyForgeForget(t *testing.T) {
 		t.Fatalf("PR B: exit %d, outputs %v\n%s", r.code, r.outputs, r.log)
 	}
 	rv := w.reviews()
-	if len(rv) != 1 || !strings.Contains(rv[0].Body, "1 finding(s) suppressed by learning ["+learned+"]") {
+	if len(rv) != 1 || !strings.Contains(rv[0].Body, "1 finding suppressed by a learning (["+learned+"]") {
 		t.Errorf("PR B's review does not say what was suppressed: %+v", rv)
 	}
-	if !strings.Contains(r.summary, "1 finding(s) suppressed by learning") || !strings.Contains(w.systemPrompt(), "Learnings from earlier reviews") {
+	if !strings.Contains(r.summary, "1 finding suppressed by a learning") || !strings.Contains(w.systemPrompt(), "Learnings from earlier reviews") {
 		t.Errorf("summary or prompt lacks the learning:\n%s", r.summary)
 	}
 

@@ -33,7 +33,7 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	}
 	var startID int64
 	if rt.Mode == rmcoc.ModeManual && x.Options.ManualStartComment {
-		startID = x.manualStatus(ctx, rt, 0, rmcoc.ManualInProgress, fmt.Sprintf("🔍 Reviewing `%.7s` as requested. I will post the review here when it is done.", rt.HeadSHA))
+		startID = x.manualStatus(ctx, rt, 0, rmcoc.ManualInProgress, x.say(phraseReviewStart, rt.HeadSHA))
 	}
 	sc, err := x.scope(ctx, rt)
 	if err != nil {
@@ -102,7 +102,7 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 		}
 	}
 	if rt.Mode == rmcoc.ModeManual && x.Options.ManualEndComment {
-		x.manualStatus(ctx, rt, startID, rmcoc.ManualCompleted, fmt.Sprintf("✅ Review of `%.7s` done: %d finding(s), %d blocking. Manual reviews inform; they do not gate the merge.", rt.HeadSHA, o.Findings, o.Blocking))
+		x.manualStatus(ctx, rt, startID, rmcoc.ManualCompleted, x.say(phraseReviewEnd, rt.HeadSHA, o.Findings, o.Blocking))
 	}
 	for _, m := range rt.Dismissed {
 		if err := x.explainDismissal(ctx, m.Ref); err != nil {

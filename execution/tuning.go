@@ -36,11 +36,11 @@ func suppressedNote(sup []review.Suppressed) string {
 			links = append(links, fmt.Sprintf("[%s](%s)", s.Learning.ID, s.Learning.URL))
 		}
 	}
-	word := "learning"
-	if len(links) > 1 {
-		word = "learnings"
+	what := "1 finding suppressed by a learning"
+	if len(sup) > 1 {
+		what = fmt.Sprintf("%d findings suppressed by learnings", len(sup))
 	}
-	return fmt.Sprintf("%d finding(s) suppressed by %s %s", len(sup), word, strings.Join(links, ", "))
+	return fmt.Sprintf("%s (%s)", what, strings.Join(links, ", "))
 }
 
 // ceiling is the review's token ceiling: max_run_tokens against the whole
