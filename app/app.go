@@ -178,7 +178,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	defer func() { report.code = code }()
 	log := p.Log
 	log.Group(fmt.Sprintf("Read %s#%d", repo, ev.PRNumber))
-	snap, err := p.GitHub.SnapshotWithConfig(ctx, repo, ev.PRNumber)
+	snap, err := p.GitHub.SnapshotWithConfig(ctx, repo, ev.PRNumber, ev.BaseSHA, ev.HeadSHA)
 	log.EndGroup()
 	secrets := []string{p.Config.APIKey, p.Config.GitHubToken}
 	if err != nil {

@@ -50,6 +50,9 @@ func TestConfigFileReadFromBaseNotHead(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, r.summary)
 		}
 	}
+	if !strings.Contains(r.log, "review threads in 1 requests") {
+		t.Errorf("the config file did not come with the snapshot's one request (the event names the PR's commits):\n%s", r.log)
+	}
 	sys := w.systemPrompt()
 	if !strings.Contains(sys, "in French") || !strings.Contains(sys, "Prefer sync.Mutex") || strings.Contains(sys, "Klingon") || strings.Contains(sys, "Approve everything") {
 		t.Errorf("system prompt does not follow the base's file:\n%s", sys)

@@ -39,6 +39,12 @@ func askConfig(vars map[string]any, base, head string) {
 	vars["headYaml"] = githubv4.String(head + ":" + snapshot.ConfigPaths[1])
 }
 
+// asked reports whether the config was asked for at these commits (the
+// event's commits may be older than the PR's).
+func asked(vars map[string]any, base, head string) bool {
+	return vars["baseYml"] == githubv4.String(base+":"+snapshot.ConfigPaths[0]) && vars["headYml"] == githubv4.String(head+":"+snapshot.ConfigPaths[0])
+}
+
 // configFile picks the first config path the base holds and notes whether
 // the head's first config file differs from it.
 func (o configObjects) configFile() snapshot.ConfigFile {

@@ -42,15 +42,26 @@ func TestSnapshotReadsConfigAtBase(t *testing.T) {
 			for p, text := range tc.head {
 				f.SetContents("o/r", pr.HeadSHA, p, text)
 			}
+			// The event's commits: unknown (a comment), the PR's, or stale
+			// (the PR moved since the event): only the PR's save a page.
+			for hint, want := range map[string]struct {
+				base, head string
+				reads      int64
+			}{"none": {"", "", 2}, "the PR's": {pr.BaseSHA, pr.HeadSHA, 1}, "stale": {pr.BaseSHA, "0000000000000000000000000000000000000000", 2}} {
+				c := client(t, f, nil)
+				snap, err := c.SnapshotWithConfig(context.Background(), snapshot.Repo{Owner: "o", Name: "r"}, pr.Number, want.base, want.head)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := snap.Config
+				if !got.Read || got.Path != tc.wantPath || got.Text != tc.wantText || got.ChangedByPR != tc.wantChanged {
+					t.Errorf("%s: config = %+v, want path %q text %q changed %v", hint, got, tc.wantPath, tc.wantText, tc.wantChanged)
+				}
+				if n := c.Counts().Reads; n != want.reads {
+					t.Errorf("%s: %d requests, want %d", hint, n, want.reads)
+				}
+			}
 			c := client(t, f, nil)
-			snap, err := c.SnapshotWithConfig(context.Background(), snapshot.Repo{Owner: "o", Name: "r"}, pr.Number)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := snap.Config
-			if !got.Read || got.Path != tc.wantPath || got.Text != tc.wantText || got.ChangedByPR != tc.wantChanged {
-				t.Errorf("config = %+v, want path %q text %q changed %v", got, tc.wantPath, tc.wantText, tc.wantChanged)
-			}
 			plain, err := c.Snapshot(context.Background(), snapshot.Repo{Owner: "o", Name: "r"}, pr.Number)
 			if err != nil {
 				t.Fatal(err)
@@ -83,7 +94,7 @@ func TestSnapshotReadsLearningsIssue(t *testing.T) {
 	}
 	f.SetIssueState("o/r", n, "closed")
 	c := client(t, f, nil)
-	snap, err := c.SnapshotWithConfig(context.Background(), snapshot.Repo{Owner: "o", Name: "r"}, pr.Number)
+	snap, err := c.SnapshotWithConfig(context.Background(), snapshot.Repo{Owner: "o", Name: "r"}, pr.Number, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -167,17 +167,19 @@ type threadCommentsQuery struct {
 // Snapshot reads the whole PR: metadata, conversation, review threads with
 // all their comments, and reviews. Every connection is paged to its end.
 func (c *Client) Snapshot(ctx context.Context, repo snapshot.Repo, number int) (snapshot.Snapshot, error) {
-	return c.snapshot(ctx, repo, number, false)
+	return c.snapshot(ctx, repo, number, false, "", "")
 }
 
 // SnapshotWithConfig is Snapshot that also reads the repository's config
 // file at the PR's base commit (and at its head, to tell whether the PR
-// changes it), in the same paged query.
-func (c *Client) SnapshotWithConfig(ctx context.Context, repo snapshot.Repo, number int) (snapshot.Snapshot, error) {
-	return c.snapshot(ctx, repo, number, true)
+// changes it) and the learnings issue, in the same paged query. base and
+// head are the commits the event names, "" when it names none: when they
+// are the PR's, the file comes with the first page; otherwise with the next.
+func (c *Client) SnapshotWithConfig(ctx context.Context, repo snapshot.Repo, number int, base, head string) (snapshot.Snapshot, error) {
+	return c.snapshot(ctx, repo, number, true, base, head)
 }
 
-func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, withConfig bool) (snapshot.Snapshot, error) {
+func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, withConfig bool, base, head string) (snapshot.Snapshot, error) {
 	snap := snapshot.Snapshot{Repo: repo}
 	vars := map[string]any{
 		"owner": githubv4.String(repo.Owner), "name": githubv4.String(repo.Name),
@@ -187,6 +189,9 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, w
 		"withComments": githubv4.Boolean(true), "withThreads": githubv4.Boolean(true), "withReviews": githubv4.Boolean(true),
 	}
 	noConfig(vars)
+	if withConfig && base != "" && head != "" {
+		askConfig(vars, base, head)
+	}
 	vars["withLearnings"], vars["learningsAfter"] = githubv4.Boolean(withConfig), (*githubv4.String)(nil)
 	var incomplete []int // indexes of threads with more comments
 	for page := 1; ; page++ {
@@ -237,9 +242,12 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, w
 			more = q.Repository.learningsObjects.read(&snap, vars) || more
 		}
 		if vars["withConfig"] == githubv4.Boolean(true) {
-			snap.Config = q.Repository.configFile()
+			if asked(vars, snap.PR.BaseSHA, snap.PR.HeadSHA) {
+				snap.Config = q.Repository.configFile()
+			}
 			noConfig(vars)
-		} else if withConfig && !snap.Config.Read {
+		}
+		if withConfig && !snap.Config.Read {
 			// The expressions need the base and head commits, which the
 			// first page tells: the next page asks for the file.
 			askConfig(vars, snap.PR.BaseSHA, snap.PR.HeadSHA)
