@@ -138,20 +138,24 @@ func TestLearningsFromMaintainerResolutionAndRemember(t *testing.T) {
 	w := newWorld(t)
 	id, _ := w.finding(3, "Magic number", 8, true)
 	w.gh.ResolveThreadAs(id, "bob", true)
+	nit, _ := w.finding(2, "Name could be clearer", 5, false)
+	w.gh.ResolveThreadAs(nit, "bob", true)
+	own, _ := w.finding(1, "Typo in comment", 5, false)
+	w.gh.ResolveThreadAs(own, "alice", true) // the PR's author: not a maintainer's judgement
 	r := w.run(w.commentEvent(w.gh.AddIssueComment(repoName, w.pr, "bob", "lgtm").ID, "bob", "lgtm"))
 	issue := w.learningsIssue()
 	if issue == 0 {
 		t.Fatalf("no learnings issue\n%s", r.log)
 	}
 	ls := w.learnings(issue)
-	if len(ls) != 1 || ls[0].Origin != rmcoc.LearnedResolution || ls[0].By != "bob" {
+	if len(ls) != 2 || ls[0].Origin != rmcoc.LearnedResolution || ls[0].By != "bob" || ls[0].Title != "Magic number" || ls[1].Title != "Name could be clearer" {
 		t.Fatalf("learnings = %+v", ls)
 	}
 	w.gh.AddIssueComment(repoName, issue, "bob", "@rmc-bot remember we use fixed-size buckets on purpose")
 	w.openPR("5555555555555555555555555555555555555555", patchV1)
 	w.scriptReview(true)
 	r = w.run(w.prEvent("opened"))
-	if got := w.learnings(issue); len(got) != 2 || got[1].Origin != rmcoc.LearnedRemember || got[1].PathGlob != "**" {
+	if got := w.learnings(issue); len(got) != 3 || got[2].Origin != rmcoc.LearnedRemember || got[2].PathGlob != "**" {
 		t.Errorf("remember: %+v\n%s", got, r.log)
 	}
 	if sys := w.systemPrompt(); !strings.Contains(sys, "fixed-size buckets on purpose") || !strings.Contains(sys, "Magic number") {

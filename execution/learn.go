@@ -46,8 +46,15 @@ func (x *Executor) Learn(ctx context.Context, gh LearningsGitHub, after state.St
 		return res
 	}
 	var todo []rmcoc.Learning
+	writers := map[string]bool{}
 	for _, f := range after.Findings {
-		if l, ok := learningFrom(f, x.Snap.PR.Number, x.now); ok && !ls.Learned[state.LearningKey(l.PR, l.FindingID)] {
+		if ls.Learned[state.LearningKey(x.Snap.PR.Number, f.Block.ID)] {
+			continue
+		}
+		if f.ResolvedBy == nil && f.LastResolution == nil && x.resolvedByWriter(ctx, gh, f, writers) {
+			f.ResolvedBy = f.Thread.ResolvedBy // a non-blocking finding a maintainer resolved
+		}
+		if l, ok := learningFrom(f, x.Snap.PR.Number, x.now); ok {
 			todo = append(todo, l)
 		}
 	}
@@ -102,6 +109,8 @@ func learningFrom(f state.Finding, pr int, now func() time.Time) (rmcoc.Learning
 	switch r := f.LastResolution; {
 	case f.Block.ID == "" || f.Block.Title == "":
 		return l, false
+	case f.Thread.IsOutdated && (r == nil || r.Resolution != rmcoc.ResolutionConcession):
+		return l, false // the code under it changed: a resolution likely means fixed, not wrong
 	case r != nil && r.Resolution == rmcoc.ResolutionConcession:
 		l.Origin, l.Reason = rmcoc.LearnedConcession, r.Reason
 	case f.ResolvedBy != nil:
@@ -118,6 +127,24 @@ func learningFrom(f state.Finding, pr int, now func() time.Time) (rmcoc.Learning
 	}
 	l.ID = learningID(state.LearningKey(pr, f.Block.ID))
 	return l, true
+}
+
+// resolvedByWriter reports whether a finding's thread was resolved by hand
+// by someone with write access who did not write the PR. State settles this
+// for blocking findings; a non-blocking one anyone may close, so the
+// permission is read here, once per login.
+func (x *Executor) resolvedByWriter(ctx context.Context, gh LearningsGitHub, f state.Finding, writers map[string]bool) bool {
+	by := f.Thread.ResolvedBy
+	if !f.Thread.IsResolved || by == nil || by.IsBot || by.Login == "" || by.Is(x.Snap.PR.Author) || f.Thread.IsOutdated {
+		return false
+	}
+	key := strings.ToLower(by.Login)
+	if ok, known := writers[key]; known {
+		return ok
+	}
+	role, err := gh.Permission(ctx, x.repo(), by.Login)
+	writers[key] = err == nil && (role == "admin" || role == "maintain" || role == "write")
+	return writers[key]
 }
 
 // dirGlob is the glob a learning about a file applies to: its directory.
