@@ -1,10 +1,21 @@
 package github
 
 import (
+	"context"
+
 	"github.com/shurcooL/githubv4"
 
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
+
+// SnapshotWithConfig is Snapshot that also reads the repository's config
+// file at the PR's base commit (and at its head, to tell whether the PR
+// changes it) and the learnings issue, in the same paged query. base and
+// head are the commits the event names, "" when it names none: when they
+// are the PR's, the file comes with the first page; otherwise with the next.
+func (c *Client) SnapshotWithConfig(ctx context.Context, repo snapshot.Repo, number int, base, head string) (snapshot.Snapshot, error) {
+	return c.snapshot(ctx, repo, number, true, base, head)
+}
 
 // blobObject is a file at a commit: object(expression: "<sha>:<path>").
 type blobObject struct {

@@ -170,15 +170,6 @@ func (c *Client) Snapshot(ctx context.Context, repo snapshot.Repo, number int) (
 	return c.snapshot(ctx, repo, number, false, "", "")
 }
 
-// SnapshotWithConfig is Snapshot that also reads the repository's config
-// file at the PR's base commit (and at its head, to tell whether the PR
-// changes it) and the learnings issue, in the same paged query. base and
-// head are the commits the event names, "" when it names none: when they
-// are the PR's, the file comes with the first page; otherwise with the next.
-func (c *Client) SnapshotWithConfig(ctx context.Context, repo snapshot.Repo, number int, base, head string) (snapshot.Snapshot, error) {
-	return c.snapshot(ctx, repo, number, true, base, head)
-}
-
 func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, withConfig bool, base, head string) (snapshot.Snapshot, error) {
 	snap := snapshot.Snapshot{Repo: repo}
 	vars := map[string]any{

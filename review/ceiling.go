@@ -93,10 +93,26 @@ func (p *Partial) Note() string {
 	return b.String()
 }
 
+// maxListed bounds each list of paths in the note: a partial review of a
+// huge PR must not outgrow the review body.
+const maxListed = 20
+
+// quoted renders paths (which the PR's author chose) as code spans on one
+// line each, at most maxListed of them.
 func quoted(paths []string) []string {
-	out := make([]string, len(paths))
+	var out []string
 	for i, p := range paths {
-		out[i] = "`" + strings.ReplaceAll(p, "`", "'") + "`"
+		if i == maxListed {
+			out = append(out, fmt.Sprintf("and %d more", len(paths)-maxListed))
+			break
+		}
+		p = strings.Map(func(r rune) rune {
+			if r < 0x20 || r == 0x7f || r == '`' {
+				return '?'
+			}
+			return r
+		}, p)
+		out = append(out, "`"+p+"`")
 	}
 	return out
 }

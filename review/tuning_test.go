@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -105,5 +106,18 @@ func TestNoCeiling(t *testing.T) {
 	r, err := Run(context.Background(), m, Input{Anchor: files(t)}, Options{Ceiling: Ceiling{Spent: m.usage}}, nil)
 	if err != nil || r.Partial != nil || len(m.prompts) != 3 {
 		t.Errorf("err %v, partial %+v, requests %d", err, r.Partial, len(m.prompts))
+	}
+}
+
+func TestPartialNoteQuotesPaths(t *testing.T) {
+	t.Parallel()
+	var many []string
+	for i := range 25 {
+		many = append(many, fmt.Sprintf("f%d.go", i))
+	}
+	p := &Partial{Max: 10, Spent: 9, StoppedAt: "pass 1 (atomic), part 2 of 3", NotReviewed: []string{"a`b\n@x.go"}, Unreviewed: []Unreviewed{{Pass: "1 (atomic)", Paths: many}}}
+	note := p.Note()
+	if !strings.Contains(note, "`a?b?@x.go`") || !strings.Contains(note, "`f19.go`, and 5 more.") || strings.Contains(note, "f20.go") {
+		t.Errorf("note = %q", note)
 	}
 }
