@@ -51,6 +51,13 @@ func TestConfigFileReadFromBaseNotHead(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, r.summary)
 		}
 	}
+	status := ""
+	for _, c := range w.botComments() {
+		status += c.Body
+	}
+	if !strings.Contains(status, "relit `1111111` (`opened`)") {
+		t.Errorf("the status comment is not in the base's language:\n%s", status)
+	}
 	if !strings.Contains(r.log, "review threads in 1 requests") {
 		t.Errorf("the config file did not come with the snapshot's one request (the event names the PR's commits):\n%s", r.log)
 	}

@@ -10,11 +10,29 @@ import (
 // few texts are posted without it, so they come from this table, and stay in
 // English for a language it does not hold.
 const (
-	phraseReviewStart = "review-start" // args: head SHA
-	phraseReviewEnd   = "review-end"   // args: head SHA, findings, blocking
+	phraseReviewStart   = "review-start"   // args: head SHA
+	phraseReviewEnd     = "review-end"     // args: head SHA, findings, blocking
+	phraseAutoStart     = "auto-start"     // args: head SHA, event action
+	phraseQuestionStart = "question-start" // args: asker's login
 )
 
 var phrases = map[string]map[string]string{
+	phraseAutoStart: {
+		"english":    "🔍 **review-my-code-bot** is reviewing `%.7s` (`%s`). Questions and replies to findings are answered first; the review follows.",
+		"french":     "🔍 **review-my-code-bot** relit `%.7s` (`%s`). Les questions et les réponses aux remarques passent d'abord ; la revue suit.",
+		"german":     "🔍 **review-my-code-bot** prüft `%.7s` (`%s`). Fragen und Antworten auf Befunde kommen zuerst; das Review folgt.",
+		"spanish":    "🔍 **review-my-code-bot** está revisando `%.7s` (`%s`). Primero se responden las preguntas y las respuestas a los hallazgos; luego sigue la revisión.",
+		"portuguese": "🔍 **review-my-code-bot** está revisando `%.7s` (`%s`). Perguntas e respostas aos achados vêm primeiro; a revisão vem em seguida.",
+		"italian":    "🔍 **review-my-code-bot** sta revisionando `%.7s` (`%s`). Prima le domande e le risposte alle segnalazioni; poi la revisione.",
+	},
+	phraseQuestionStart: {
+		"english":    "⏳ @%s, looking into your question…",
+		"french":     "⏳ @%s, je regarde ta question…",
+		"german":     "⏳ @%s, ich sehe mir deine Frage an…",
+		"spanish":    "⏳ @%s, estoy mirando tu pregunta…",
+		"portuguese": "⏳ @%s, estou olhando sua pergunta…",
+		"italian":    "⏳ @%s, sto guardando la tua domanda…",
+	},
 	phraseReviewStart: {
 		"english":    "🔍 Reviewing `%.7s` as requested. I will post the review here when it is done.",
 		"french":     "🔍 Je relis `%.7s` comme demandé. Je publierai la revue ici quand elle sera prête.",
