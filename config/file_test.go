@@ -1,6 +1,7 @@
 package config
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -181,4 +182,24 @@ func FuzzWithFile(f *testing.F) {
 			t.Errorf("non-fatal file left unusable settings: %+v", c)
 		}
 	})
+}
+
+// BenchmarkWithFile reads the README's complete example file.
+func BenchmarkWithFile(b *testing.B) {
+	raw, err := os.ReadFile("../README.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(raw), "<!-- example-config -->\n```yaml\n")
+	example, _, _ := strings.Cut(rest, "```\n")
+	c, err := Load(getter(nil), false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if got := c.WithFile(".github/rmc.yml", example); len(got.File.Problems) > 0 {
+			b.Fatal(got.File.Problems)
+		}
+	}
 }

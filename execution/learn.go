@@ -187,7 +187,7 @@ func (x *Executor) command(ctx context.Context, gh LearningsGitHub, ls *state.Le
 		done.LearningID = c.Arg
 		if !found {
 			done.Result = "unknown-id"
-			text = fmt.Sprintf("@%s there is no active learning `%s` here.", c.Author.Login, oneLine(c.Arg))
+			text = fmt.Sprintf("@%s there is no active learning `%s` here.", c.Author.Login, strings.ReplaceAll(oneLine(c.Arg), "`", "'"))
 		} else {
 			text = fmt.Sprintf("🗑️ Forgot `%s`, as @%s asked: findings it suppressed are reported again.", c.Arg, c.Author.Login)
 		}
