@@ -89,3 +89,24 @@ func TestDeriveLearnings(t *testing.T) {
 		})
 	}
 }
+
+// Nothing anyone but the bot writes in the issue makes a learning, and no
+// text makes DeriveLearnings fail.
+func FuzzDeriveLearnings(f *testing.F) {
+	f.Add("@rmc-bot forget L-1")
+	f.Add("@rmc-bot remember   ")
+	f.Add(rmcoc.Render(rmcoc.Learning{ID: "L-1", PathGlob: "**"}))
+	bot := snapshot.Actor{Login: "rmc-bot", IsBot: true}
+	f.Fuzz(func(t *testing.T, body string) {
+		l := DeriveLearnings(snapshot.LearningsIssue{Number: 1, Author: bot, Comments: []snapshot.Comment{{ID: 5, Author: snapshot.Actor{Login: "mallory"}, Body: body}}},
+			Options{Bot: bot, Handles: []string{"@rmc-bot"}})
+		if len(l.Active) > 0 {
+			t.Errorf("an outsider's comment made a learning: %+v", l.Active)
+		}
+		for _, c := range l.Commands {
+			if c.Arg == "" || (c.Command != rmcoc.CommandRemember && c.Command != rmcoc.CommandForget) {
+				t.Errorf("command %+v", c)
+			}
+		}
+	})
+}
