@@ -178,14 +178,18 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	defer func() { report.code = code }()
 	log := p.Log
 	log.Group(fmt.Sprintf("Read %s#%d", repo, ev.PRNumber))
-	snap, err := p.GitHub.Snapshot(ctx, repo, ev.PRNumber)
+	snap, err := p.GitHub.SnapshotWithConfig(ctx, repo, ev.PRNumber, ev.BaseSHA, ev.HeadSHA)
 	log.EndGroup()
 	secrets := []string{p.Config.APIKey, p.Config.GitHubToken}
 	if err != nil {
 		return report, fail(log, failure{code: ExitFailed, title: fmt.Sprintf("Could not read %s#%d from GitHub", repo, ev.PRNumber), problems: []string{err.Error()},
 			hint: "Nothing is lost: the next run (any new comment, reply or push, or a re-run of this job) does all pending work."}, secrets...)
 	}
+	if p.Config, err = applyConfigFile(log, p.Config, snap); err != nil {
+		return report, fail(log, configFailure(snap, p.Config), secrets...)
+	}
 	bot := snapshot.BotIdentity(p.Config.BotLogin, snap.Viewer)
+	learnings := state.DeriveLearnings(snap.Learnings, state.Options{Bot: bot, Handles: p.Config.Handles})
 	states := newDeriver(p.GitHub, state.Options{Bot: bot, Handles: p.Config.Handles, ForkAuthorsCanAsk: p.Config.ForkAuthorsCanAsk}, log)
 	st := states.derive(ctx, snap)
 	var client *llm.Client
@@ -205,7 +209,8 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	plan := detector.Build(detector.Input{Event: ev, PR: snap.PR, State: st, Quiet: !p.Config.NoticeUnauthorized,
 		Intents: detector.Classify(ctx, classifier, trustedOnly(st.Pending()))})
 
-	report = Report{Repo: repo, Event: ev, PR: snap.PR, Bot: bot, State: st, Plan: plan, Counts: p.GitHub.Counts(), Comments: len(snap.IssueComments), Threads: len(snap.Threads)}
+	report = Report{Repo: repo, Event: ev, PR: snap.PR, Bot: bot, State: st, Plan: plan, Counts: p.GitHub.Counts(), Comments: len(snap.IssueComments), Threads: len(snap.Threads),
+		Config: p.Config, ConfigFile: snap.Config, Learnings: learnings}
 	log.Group("Plan")
 	for _, line := range report.LogLines() {
 		log.Infof("%s", line)
@@ -227,13 +232,18 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		Options: execution.Options{ProblemThreshold: p.Config.ProblemThreshold, BlockingThreshold: p.Config.BlockingThreshold,
 			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
 			NotifyAgent: p.Config.NotifyAgent, EnableHumanEscalation: p.Config.EnableHumanEscalation, HumanReviewers: p.Config.HumanReviewers,
-			ReviewRetries: p.Config.MaxReviewRetries}}
+			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings)}}
+	for _, n := range x.Commands(ctx, p.GitHub, &learnings) {
+		log.Infof("learnings: %s", n)
+		report.LearningNotes = append(report.LearningNotes, n)
+	}
+	x.Options.Tuning.Learnings = learnings
 	var sess *llm.Session
 	// A resolution that does not count is checked against the code first
 	// when the code changed, which needs the model even with no task.
 	if client != nil && (plan.NeedsModel() || len(st.Reopens()) > 0) {
 		var system string
-		if sess, system, err = session(ctx, p.Config, client, p.GitHub, log, p.Workspace, snap); err != nil {
+		if sess, system, err = session(ctx, p.Config, client, p.GitHub, log, p.Workspace, snap, learnings); err != nil {
 			log.Warningf("could not prepare the model session: %v", err)
 		} else {
 			x.Session, x.Instructions = sess, instructions(system)
@@ -249,6 +259,13 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		report.Total = sess.Usage()
 	}
 	out, after := p.finish(ctx, log, states, repo, ev, plan, res, snap, st)
+	if after != nil {
+		lr := x.Learn(context.WithoutCancel(ctx), p.GitHub, *after, learnings)
+		report.Learned = &lr
+		for _, n := range lr.Notes {
+			log.Infof("learnings: %s", n)
+		}
+	}
 	report.Counts = p.GitHub.Counts()
 	report.Gate, report.After = &out, after
 	report.Warnings = log.Warnings()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/event"
 	"github.com/review-my-code-bot/rmc/execution"
@@ -33,7 +34,16 @@ type Report struct {
 	Warnings []string
 	Usage    []llm.TaskUsage
 	Total    llm.Usage
-	code     int
+	// Config is the run's effective configuration; ConfigFile what the
+	// snapshot read of .github/rmc.yml.
+	Config     config.Config
+	ConfigFile snapshot.ConfigFile
+	// Learnings is the learnings issue as the run read it; Learned what
+	// the run recorded and did there.
+	Learnings     state.Learnings
+	Learned       *execution.LearnResult
+	LearningNotes []string // commands carried out in the learnings issue
+	code          int
 }
 
 func (r Report) trigger() string {
@@ -124,6 +134,8 @@ func (r Report) Markdown(dry bool) string {
 	}
 	b.WriteString(r.findingsMarkdown())
 	r.resolutionsMarkdown(&b)
+	r.learningsMarkdown(&b)
+	r.settingsMarkdown(&b)
 	if len(r.Plan.Skipped) > 0 {
 		b.WriteString("<details><summary>Skipped</summary>\n\n")
 		for _, s := range r.Plan.Skipped {

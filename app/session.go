@@ -12,6 +12,7 @@ import (
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/prompts"
 	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
 	"github.com/review-my-code-bot/rmc/tools"
 	"github.com/review-my-code-bot/rmc/workspace"
 )
@@ -93,13 +94,18 @@ func screener(cfg config.Config, log *Log) func(ctx context.Context, text string
 
 // session starts the run's one conversation: system prompt with the PR's
 // context, and the tools.
-func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *github.Client, log *Log, dir string, snap snapshot.Snapshot) (*llm.Session, string, error) {
+func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *github.Client, log *Log, dir string, snap snapshot.Snapshot, ls state.Learnings) (*llm.Session, string, error) {
 	files, err := gh.Files(ctx, snap.Repo, snap.PR.Number)
 	if err != nil {
 		return nil, "", fmt.Errorf("list the PR's files: %w", err)
 	}
 	src, text := rules(ctx, gh, snap)
-	system, err := execution.SystemPrompt(snap, files, execution.Rules{Source: src, Text: text})
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	_, learned := execution.Applicable(ls, paths)
+	system, err := execution.SystemPrompt(snap, files, execution.Rules{Source: src, Text: text, Instructions: repoInstructions(cfg, files), Language: cfg.Language, Learnings: learned})
 	if err != nil {
 		return nil, "", err
 	}

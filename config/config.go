@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/review-my-code-bot/rmc/glob"
 )
 
 // DefaultBaseURL is OpenRouter's OpenAI-compatible endpoint.
@@ -53,6 +51,21 @@ type Config struct {
 	// ForkAuthorsCanAsk lets the author of a PR from a fork start model work
 	// without write access (off: every comment would spend the key).
 	ForkAuthorsCanAsk bool
+
+	// Settings a repository may also set in .github/rmc.yml (file.go).
+	Instructions      string            // for every review
+	PathInstructions  []PathInstruction // for the files matching a glob
+	Passes            []string          // review passes that run, by name
+	MaxInlineComments int
+	Language          string // "" = English
+	MaxRunTokens      int    // 0 = no ceiling
+	// Sources says where each of FileKeys' values came from.
+	Sources map[string]Source
+	// File is what reading the config file found (WithFile).
+	File FileReport
+
+	input         map[string]string // FileKeys set as inputs
+	blockingInput int               // blocking_score_threshold as given; 0 = unset
 }
 
 // Input describes one action input; Inputs is the single list action.yml is
@@ -68,8 +81,8 @@ var Inputs = []Input{
 	{"openrouter_api_key", "", "API key for OpenRouter (rmc-oc's name; same as llm_api_key)."},
 	{"llm_base_url", "https://openrouter.ai/api/v1", "Any OpenAI-compatible endpoint: OpenRouter, OpenAI, vLLM, Ollama."},
 	{"model", "anthropic/claude-sonnet-4.5", "Model name at the endpoint."},
-	{"problem_score_threshold", "5", "Findings scoring below this (1-10) are dropped."},
-	{"blocking_score_threshold", "", "Findings scoring at or above this (1-10) block the merge; empty = problem_score_threshold."},
+	{"problem_score_threshold", "", "Findings scoring below this (1-10) are dropped; empty = .github/rmc.yml, else 5."},
+	{"blocking_score_threshold", "", "Findings scoring at or above this (1-10) block the merge; empty = .github/rmc.yml, else problem_score_threshold."},
 	{"review_timeout_minutes", "40", "Overall deadline for the run's LLM work, in minutes."},
 	{"max_review_retries", "1", "How often a failed review pass is retried."},
 	{"enable_web", "false", "Let the model fetch public web pages."},
@@ -80,12 +93,14 @@ var Inputs = []Input{
 	{"injection_verification_model", "", "Model that verifies flagged text; empty = model."},
 	{"review_manual_trigger_enable_start_comment", "true", "Reply when a manual review starts."},
 	{"review_manual_trigger_enable_end_comment", "true", "Reply when a manual review ends."},
-	{"bot_mentions", "@review-my-code-bot,@rmc-bot", "Comma-separated handles the bot answers to."},
+	{"bot_mentions", "", "Comma-separated handles the bot answers to; empty = .github/rmc.yml, else @review-my-code-bot,@rmc-bot."},
 	{"bot_login", "", "The bot's login; empty = ask the API who the token belongs to."},
 	{"dry_run", "false", "Print the plan (log and job summary) and write nothing."},
-	{"notify_agent", "", "Handle of the PR's coding agent (e.g. @claude) to tell when a review requests changes."},
-	{"ignore_paths", "", "Comma- or newline-separated globs the review skips, with .gitignore's rules: *.snap, docs/**, vendor/, src/**/gen.go."},
+	{"notify_agent", "", "Handle of the PR's coding agent (e.g. @claude) to tell when a review requests changes; empty = .github/rmc.yml, else none."},
+	{"ignore_paths", "", "Comma- or newline-separated globs the review skips, with .gitignore's rules: *.snap, docs/**, vendor/, src/**/gen.go; empty = .github/rmc.yml, else none."},
 	{"notice_unauthorized", "true", "Tell people without access, once, that the bot only takes requests from collaborators and the PR's author."},
+	{"max_run_tokens", "", "Most prompt + completion tokens a run may spend; a review that reaches it posts what it found as a partial review. Empty = .github/rmc.yml, else no limit."},
+	{"language", "", "Language the bot writes in (e.g. French); code and identifiers stay as they are. Empty = .github/rmc.yml, else English."},
 	{"fork_authors_can_ask", "false", "Let the author of a pull request from a fork ask questions, request reviews and dispute findings without write access (each spends the model key)."},
 }
 
@@ -99,7 +114,7 @@ var (
 // every problem at once. needLLM is false for modes that never call a model.
 func Load(get func(name string) string, needLLM bool) (Config, error) {
 	p := parser{get: get}
-	c := Config{
+	c := Config{input: map[string]string{},
 		GitHubToken:        p.str("github_token"),
 		BaseURL:            strings.TrimRight(p.str("llm_base_url"), "/"),
 		Model:              p.str("model"),
@@ -111,20 +126,10 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 		ManualEndComment:   p.boolean("review_manual_trigger_enable_end_comment"),
 		BotLogin:           p.str("bot_login"),
 		DryRun:             p.boolean("dry_run"),
-		NotifyAgent:        p.str("notify_agent"),
-		IgnorePaths:        list(p.str("ignore_paths")),
 		NoticeUnauthorized: p.boolean("notice_unauthorized"),
 		ForkAuthorsCanAsk:  p.boolean("fork_authors_can_ask"),
 	}
 	c.APIKey = p.apiKey()
-	c.ProblemThreshold = p.intIn("problem_score_threshold", 1, 10)
-	c.BlockingThreshold = c.ProblemThreshold
-	if p.str("blocking_score_threshold") != "" {
-		c.BlockingThreshold = p.intIn("blocking_score_threshold", 1, 10)
-		if c.BlockingThreshold > 0 && c.ProblemThreshold > 0 && c.BlockingThreshold < c.ProblemThreshold {
-			p.fail("blocking_score_threshold (%d) must be at least problem_score_threshold (%d): a finding too weak to report cannot block", c.BlockingThreshold, c.ProblemThreshold)
-		}
-	}
 	c.ReviewTimeout = time.Duration(p.intIn("review_timeout_minutes", 1, 360)) * time.Minute
 	c.MaxReviewRetries = p.intIn("max_review_retries", 0, 5)
 	c.EnableHumanEscalation = p.boolean("enable_human_escalation")
@@ -139,29 +144,23 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 	if c.EnableHumanEscalation && len(c.HumanReviewers) == 0 {
 		p.fail("enable_human_escalation is true but human_reviewers is empty: name who disputes are escalated to")
 	}
-	for _, h := range list(p.str("bot_mentions")) {
-		if !strings.HasPrefix(h, "@") {
-			h = "@" + h
+	c.Sources = map[string]Source{}
+	for _, k := range FileKeys {
+		if isInput(k) && p.str(k) != "" {
+			c.input[k] = p.str(k)
 		}
-		if !handleRe.MatchString(h) {
-			p.fail("bot_mentions: %q is not an @handle", h)
-			continue
+		v, src := c.input[k], SourceInput
+		if v == "" {
+			v, src = codeDefaults[k], SourceDefault
 		}
-		c.Handles = append(c.Handles, h)
-	}
-	if len(c.Handles) == 0 && p.str("bot_mentions") == "" {
-		p.fail("bot_mentions is empty: the bot needs at least one handle to answer to")
-	}
-	if _, err := glob.CompileAll(c.IgnorePaths); err != nil {
-		for _, e := range strings.Split(err.Error(), "\n") {
-			p.fail("ignore_paths: %s", e)
+		c.Sources[k] = src
+		if t := tunables[k]; t.set != nil {
+			t.set(&p, &c, k, v)
 		}
 	}
+	c.settle(&p)
 	if c.BotLogin != "" && !loginRe.MatchString(c.BotLogin) {
 		p.fail("bot_login: %q is not a GitHub login", c.BotLogin)
-	}
-	if c.NotifyAgent != "" && !handleRe.MatchString(c.NotifyAgent) {
-		p.fail("notify_agent: %q is not an @handle (e.g. @claude)", c.NotifyAgent)
 	}
 	if c.BaseURL != "" && !strings.HasPrefix(c.BaseURL, "https://") && !strings.HasPrefix(c.BaseURL, "http://") {
 		p.fail("llm_base_url: %q is not an http(s) URL", c.BaseURL)

@@ -60,6 +60,7 @@ func (w *world) prEvent(action string) (string, []byte) {
 	body := p["pull_request"].(map[string]any)
 	body["number"], body["draft"] = w.pr, pr.Draft
 	body["head"].(map[string]any)["sha"] = pr.HeadSHA
+	body["base"].(map[string]any)["sha"] = pr.BaseSHA
 	repo := p["repository"].(map[string]any)
 	repo["full_name"], repo["name"] = repoName, "gateway"
 	out, _ := json.Marshal(p)

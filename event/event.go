@@ -25,6 +25,7 @@ type Event struct {
 	Draft    bool   // the PR is a draft (known for pull_request events)
 	Fork     bool   // the PR's head is in another repository (known for pull_request events)
 	HeadSHA  string // head commit when the payload carries it
+	BaseSHA  string // base commit when the payload carries it
 
 	// Comment is set for issue_comment, pull_request_review_comment and
 	// pull_request_review (the review body) events.

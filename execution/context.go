@@ -15,6 +15,16 @@ const maxListedFiles = 300
 type Rules struct {
 	Source string // e.g. "AGENTS.md"
 	Text   string
+	// Instructions are the repository's review instructions
+	// (.github/rmc.yml's instructions and the path_instructions matching
+	// the PR's files), fenced as data like the rules.
+	Instructions string
+	// Language is what the bot writes in; "" = English. It is checked to
+	// be a plain language name, so it may sit in the instructions.
+	Language string
+	// Learnings are the repository's learnings that apply to the PR's
+	// files, one a line (see Applicable), fenced as data.
+	Learnings string
 }
 
 // SystemPrompt is sent once per run: it is the shared prefix every task's
@@ -26,10 +36,12 @@ func SystemPrompt(snap snapshot.Snapshot, files []snapshot.ChangedFile, rules Ru
 		Files                                                   []string
 		FilesTruncated                                          bool
 		Rules, RulesSource                                      string
+		Instructions, Language, Learnings                       string
 	}{
 		Repo: snap.Repo.String(), Number: snap.PR.Number, Author: snap.PR.Author.Login,
 		HeadRef: snap.PR.HeadRef, BaseRef: snap.PR.BaseRef, HeadShort: short(snap.PR.HeadSHA),
 		TitleAndBody: snap.PR.Title + "\n\n" + snap.PR.Body, Rules: rules.Text, RulesSource: rules.Source,
+		Instructions: rules.Instructions, Language: rules.Language, Learnings: rules.Learnings,
 	}
 	for i, f := range files {
 		if i == maxListedFiles {

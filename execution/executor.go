@@ -85,6 +85,7 @@ type Options struct {
 	EnableHumanEscalation               bool
 	ReviewRetries                       int // max_review_retries
 	HumanReviewers                      []string
+	Tuning                              Tuning // what .github/rmc.yml may also set
 }
 
 // Outcome is what became of one task.
@@ -206,7 +207,7 @@ func (x *Executor) catchUp(ctx context.Context) {
 		for _, r := range u.Requests {
 			blocks = append(blocks, manualBlock(r, rmcoc.ManualCompleted, u.Run.HeadSHA))
 		}
-		body := x.compose(fmt.Sprintf("✅ Review of `%.7s` done: %d finding(s), %d blocking. Manual reviews inform; they do not gate the merge.", u.Run.HeadSHA, u.Run.Findings, u.Run.Blocking), blocks...)
+		body := x.compose(x.say(phraseReviewEnd, u.Run.HeadSHA, u.Run.Findings, u.Run.Blocking), blocks...)
 		if err := x.GitHub.EditComment(ctx, x.repo(), u.CommentID, body); err != nil {
 			x.Log.Warningf("could not finish the review status comment %d: %v", u.CommentID, err)
 		}
@@ -301,7 +302,7 @@ func (x *Executor) echoes(text string) bool {
 // comment, creating it on the PR's first automatic review.
 func (x *Executor) recordTrigger(ctx context.Context, trig rmcoc.AutoReviewTrigger) error {
 	trig.TriggeredAt = x.now()
-	body := x.compose(fmt.Sprintf("🔍 **review-my-code-bot** is reviewing `%.7s` (%s). Questions and replies to findings are answered first; the review follows.", trig.HeadSHA, sanitize.Code(trig.Action)), trig)
+	body := x.compose(x.say(phraseAutoStart, trig.HeadSHA, trig.Action), trig)
 	if id := x.State.StatusComment; id != 0 {
 		return x.GitHub.EditComment(ctx, x.repo(), id, body)
 	}

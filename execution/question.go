@@ -36,7 +36,7 @@ func (x *Executor) answer(ctx context.Context, t detector.Task) Outcome {
 
 	working := block
 	working.Status = rmcoc.AnswerInProgress
-	holder, url, err := x.upsertAnswer(ctx, m, 0, x.compose(fmt.Sprintf("⏳ @%s, looking into your question…", sanitize.Name(m.Author.Login)), working))
+	holder, url, err := x.upsertAnswer(ctx, m, 0, x.compose(x.say(phraseQuestionStart, sanitize.Name(m.Author.Login)), working))
 	if err != nil {
 		o.Err = fmt.Errorf("post the answer placeholder: %w", err)
 		return o

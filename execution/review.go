@@ -34,13 +34,18 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	}
 	var startID int64
 	if rt.Mode == rmcoc.ModeManual && x.Options.ManualStartComment {
-		startID = x.manualStatus(ctx, rt, 0, rmcoc.ManualInProgress, fmt.Sprintf("🔍 Reviewing `%.7s` as requested. I will post the review here when it is done.", rt.HeadSHA))
+		startID = x.manualStatus(ctx, rt, 0, rmcoc.ManualInProgress, x.say(phraseReviewStart, rt.HeadSHA))
 	}
 	sc, err := x.scope(ctx, rt)
 	if err != nil {
 		o.Err = err
 		return o
 	}
+	var paths []string
+	for _, f := range sc.anchor {
+		paths = append(paths, f.Path())
+	}
+	learned, _ := Applicable(x.Options.Tuning.Learnings, paths)
 	known := map[string]bool{}
 	for _, f := range x.State.Findings {
 		if f.Block.Fingerprint != "" {
@@ -49,7 +54,8 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	}
 	res, err := review.Run(ctx, x.Session, review.Input{Anchor: sc.anchor, Review: sc.review}, review.Options{
 		ProblemThreshold: x.Options.ProblemThreshold, BlockingThreshold: x.Options.BlockingThreshold, IgnorePaths: x.Options.IgnorePaths,
-		Retries: x.Options.ReviewRetries,
+		Retries: x.Options.ReviewRetries, Passes: x.Options.Tuning.Passes, MaxInline: x.Options.Tuning.MaxInline,
+		Learnings: learned, Ceiling: x.ceiling(),
 	}, known)
 	if err != nil {
 		o.Err = err
@@ -62,6 +68,12 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	// never come back to them.
 	x.verifyFixes(ctx, sc)
 	rv := x.composeReview(rt, res, sc)
+	if res.Partial != nil {
+		rv.Body = "⚠️ **" + res.Partial.Note() + "**\n\n" + rv.Body
+	}
+	if note := suppressedNote(res.Suppressed); note != "" {
+		rv.Body += "\n\n📚 " + note + "."
+	}
 	id, err := x.postReview(ctx, rv)
 	if err != nil {
 		o.Err = err
@@ -70,6 +82,13 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	}
 	o.ReviewID, o.Findings, o.Blocking = id, len(res.Findings), res.Blocking()
 	o.Note = fmt.Sprintf("posted review %d: %d finding(s), %d blocking (%s)", id, o.Findings, o.Blocking, sc.note)
+	if note := suppressedNote(res.Suppressed); note != "" {
+		o.Note += "; " + note
+	}
+	if res.Partial != nil {
+		o.Note += "; " + res.Partial.Note()
+		x.Log.Warningf("%s", res.Partial.Note())
+	}
 
 	if o.Blocking > 0 {
 		var blocking []AgentFinding
@@ -84,7 +103,7 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 		}
 	}
 	if rt.Mode == rmcoc.ModeManual && x.Options.ManualEndComment {
-		x.manualStatus(ctx, rt, startID, rmcoc.ManualCompleted, fmt.Sprintf("✅ Review of `%.7s` done: %d finding(s), %d blocking. Manual reviews inform; they do not gate the merge.", rt.HeadSHA, o.Findings, o.Blocking))
+		x.manualStatus(ctx, rt, startID, rmcoc.ManualCompleted, x.say(phraseReviewEnd, rt.HeadSHA, o.Findings, o.Blocking))
 	}
 	for _, m := range rt.Dismissed {
 		if err := x.explainDismissal(ctx, m.Ref); err != nil {

@@ -47,7 +47,7 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 	case *gogithub.PullRequestEvent:
 		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
 		pr := e.GetPullRequest()
-		ev.PRNumber, ev.Draft, ev.HeadSHA = pr.GetNumber(), pr.GetDraft(), pr.GetHead().GetSHA()
+		ev.PRNumber, ev.Draft, ev.HeadSHA, ev.BaseSHA = pr.GetNumber(), pr.GetDraft(), pr.GetHead().GetSHA(), pr.GetBase().GetSHA()
 		if head := pr.GetHead().GetRepo().GetFullName(); head != "" && head != e.GetRepo().GetFullName() {
 			ev.Fork = true
 		}
@@ -70,7 +70,7 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 		}
 	case *gogithub.PullRequestReviewCommentEvent:
 		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
-		ev.PRNumber, ev.Draft, ev.HeadSHA = e.GetPullRequest().GetNumber(), e.GetPullRequest().GetDraft(), e.GetPullRequest().GetHead().GetSHA()
+		ev.PRNumber, ev.Draft, ev.HeadSHA, ev.BaseSHA = e.GetPullRequest().GetNumber(), e.GetPullRequest().GetDraft(), e.GetPullRequest().GetHead().GetSHA(), e.GetPullRequest().GetBase().GetSHA()
 		c := e.GetComment()
 		ev.Comment = &event.Comment{ID: c.GetID(), Body: c.GetBody(), Author: c.GetUser().GetLogin(), AuthorBot: c.GetUser().GetType() == "Bot", InReplyTo: c.GetInReplyTo(), IsReview: true}
 		if ev.Action != "created" {
@@ -78,7 +78,7 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 		}
 	case *gogithub.PullRequestReviewEvent:
 		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
-		ev.PRNumber, ev.Draft, ev.HeadSHA = e.GetPullRequest().GetNumber(), e.GetPullRequest().GetDraft(), e.GetPullRequest().GetHead().GetSHA()
+		ev.PRNumber, ev.Draft, ev.HeadSHA, ev.BaseSHA = e.GetPullRequest().GetNumber(), e.GetPullRequest().GetDraft(), e.GetPullRequest().GetHead().GetSHA(), e.GetPullRequest().GetBase().GetSHA()
 		r := e.GetReview()
 		ev.Comment = &event.Comment{ID: r.GetID(), Body: r.GetBody(), Author: r.GetUser().GetLogin(), AuthorBot: r.GetUser().GetType() == "Bot", IsReview: true}
 		if ev.Action != "submitted" {

@@ -61,6 +61,9 @@ func TestParseEventRealPayloads(t *testing.T) {
 			if ev.PRNumber != tc.wantPR || ev.Action != tc.wantAction || ev.HeadSHA != tc.wantHead || ev.Repo != "Codertocat/Hello-World" {
 				t.Errorf("got %+v", ev)
 			}
+			if tc.wantHead != "" && ev.BaseSHA != "f95f852bd8fca8fcc58a9a2d6c842781e32a215e" {
+				t.Errorf("base = %q, want the payload's base sha", ev.BaseSHA)
+			}
 			if tc.wantComment != 0 && (ev.Comment == nil || ev.Comment.ID != tc.wantComment) {
 				t.Errorf("comment = %+v, want id %d", ev.Comment, tc.wantComment)
 			}

@@ -91,7 +91,7 @@ func TestGraphQLDocumentsValidateAgainstSchema(t *testing.T) {
 	f, repo := seeded(t, 130, 120)
 	rec := &recorder{next: http.DefaultTransport, docs: map[string][]map[string]any{}}
 	c := client(t, f, rec)
-	snap, err := c.Snapshot(context.Background(), repo, 1)
+	snap, err := c.SnapshotWithConfig(context.Background(), repo, 1, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}

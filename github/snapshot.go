@@ -124,6 +124,8 @@ type snapshotQuery struct {
 	Viewer     actorFields
 	RateLimit  rateLimitFields
 	Repository struct {
+		configObjects
+		learningsObjects
 		PullRequest *struct {
 			ID                string
 			Number            int
@@ -165,6 +167,10 @@ type threadCommentsQuery struct {
 // Snapshot reads the whole PR: metadata, conversation, review threads with
 // all their comments, and reviews. Every connection is paged to its end.
 func (c *Client) Snapshot(ctx context.Context, repo snapshot.Repo, number int) (snapshot.Snapshot, error) {
+	return c.snapshot(ctx, repo, number, false, "", "")
+}
+
+func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, withConfig bool, base, head string) (snapshot.Snapshot, error) {
 	snap := snapshot.Snapshot{Repo: repo}
 	vars := map[string]any{
 		"owner": githubv4.String(repo.Owner), "name": githubv4.String(repo.Name),
@@ -173,6 +179,11 @@ func (c *Client) Snapshot(ctx context.Context, repo snapshot.Repo, number int) (
 		"commentsAfter":       (*githubv4.String)(nil), "threadsAfter": (*githubv4.String)(nil), "reviewsAfter": (*githubv4.String)(nil),
 		"withComments": githubv4.Boolean(true), "withThreads": githubv4.Boolean(true), "withReviews": githubv4.Boolean(true),
 	}
+	noConfig(vars)
+	if withConfig && base != "" && head != "" {
+		askConfig(vars, base, head)
+	}
+	vars["withLearnings"], vars["learningsAfter"] = githubv4.Boolean(withConfig), (*githubv4.String)(nil)
 	var incomplete []int // indexes of threads with more comments
 	for page := 1; ; page++ {
 		var q snapshotQuery
@@ -217,6 +228,21 @@ func (c *Client) Snapshot(ctx context.Context, repo snapshot.Repo, number int) (
 				snap.Reviews = append(snap.Reviews, review(n))
 			}
 			more = advance(vars, "withReviews", "reviewsAfter", pr.Reviews.PageInfo) || more
+		}
+		if vars["withLearnings"] == githubv4.Boolean(true) {
+			more = q.Repository.learningsObjects.read(&snap, vars) || more
+		}
+		if vars["withConfig"] == githubv4.Boolean(true) {
+			if asked(vars, snap.PR.BaseSHA, snap.PR.HeadSHA) {
+				snap.Config = q.Repository.configFile()
+			}
+			noConfig(vars)
+		}
+		if withConfig && !snap.Config.Read {
+			// The expressions need the base and head commits, which the
+			// first page tells: the next page asks for the file.
+			askConfig(vars, snap.PR.BaseSHA, snap.PR.HeadSHA)
+			more = true
 		}
 		if !more {
 			break

@@ -35,15 +35,26 @@ func render(f diff.File, hunks []diff.Hunk) string {
 // chunk packs files into pieces of at most max characters, splitting a big
 // file by hunks and cutting a single oversized hunk with a note.
 func chunk(files []diff.File, max int) []string {
+	texts, _ := chunkPaths(files, max)
+	return texts
+}
+
+// chunkPaths is chunk, also naming the files each piece holds (a split
+// file is named in every piece that holds part of it).
+func chunkPaths(files []diff.File, max int) ([]string, [][]string) {
 	var chunks []string
+	var paths [][]string
 	var cur strings.Builder
+	var curPaths []string
 	flush := func() {
 		if cur.Len() > 0 {
 			chunks = append(chunks, cur.String())
+			paths = append(paths, curPaths)
 			cur.Reset()
+			curPaths = nil
 		}
 	}
-	add := func(s string) {
+	add := func(path, s string) {
 		if cur.Len()+len(s) > max {
 			flush()
 		}
@@ -51,16 +62,19 @@ func chunk(files []diff.File, max int) []string {
 			s = s[:max] + fmt.Sprintf("\n[… %d characters of this hunk not shown]\n", len(s)-max)
 		}
 		cur.WriteString(s)
+		if len(curPaths) == 0 || curPaths[len(curPaths)-1] != path {
+			curPaths = append(curPaths, path)
+		}
 	}
 	for _, f := range files {
 		if whole := render(f, f.Hunks); len(whole) <= max {
-			add(whole)
+			add(f.Path(), whole)
 			continue
 		}
 		for i := range f.Hunks {
-			add(render(f, f.Hunks[i:i+1]))
+			add(f.Path(), render(f, f.Hunks[i:i+1]))
 		}
 	}
 	flush()
-	return chunks
+	return chunks, paths
 }

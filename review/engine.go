@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,6 +30,12 @@ type Options struct {
 	// Retries is how often a failed pass request is repeated
 	// (max_review_retries) before the review fails.
 	Retries int
+	// Passes names the passes that run (config passes); empty = all.
+	Passes []string
+	// Learnings drop the findings they match (see Learned).
+	Learnings []Learned
+	// Ceiling stops the review between requests at max_run_tokens.
+	Ceiling Ceiling
 }
 
 // Input is what a review reads.
@@ -66,6 +73,10 @@ type Result struct {
 	Skipped  []Skip
 	Reviewed []string // paths reviewed
 	Chunks   int
+	// Suppressed are findings a learning kept from being reported.
+	Suppressed []Suppressed
+	// Partial is set when the ceiling stopped the review early.
+	Partial *Partial
 }
 
 // Blocking counts blocking findings.
@@ -123,13 +134,16 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 	if len(review) == 0 {
 		return res, nil
 	}
-	chunks := chunk(review, opt.ChunkChars)
+	chunks, paths := chunkPaths(review, opt.ChunkChars)
 	res.Chunks = len(chunks)
 	seen := map[string]bool{}
-	for _, p := range Passes {
+	learned := compileLearnings(opt.Learnings)
+	passes, last := opt.passes(), 0
+run:
+	for n, p := range passes {
 		for i, c := range chunks {
 			in := passPrompt{Pass: p, Chunk: i + 1, Chunks: len(chunks), Diff: c, Problem: opt.ProblemThreshold, Blocking: opt.BlockingThreshold}
-			if p.N > 1 && len(chunks) == 1 {
+			if n > 0 && len(chunks) == 1 {
 				// The session already holds the diff from pass 1: sending it
 				// again would pay for the same tokens twice.
 				in.Diff, in.SameDiff = "", true
@@ -141,6 +155,11 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 			var out struct {
 				Findings []Finding `json:"findings"`
 			}
+			spent, over := opt.Ceiling.over(prompt, last)
+			if over {
+				res.Partial = partial(opt.Ceiling, spent, passes, n, i, paths)
+				break run
+			}
 			task := fmt.Sprintf("review-pass-%d", p.N)
 			for try := 0; try <= opt.Retries; try++ {
 				if _, err = s.AskJSON(ctx, task, prompt, "findings", findingsSchema, &out); err == nil || ctx.Err() != nil {
@@ -150,12 +169,17 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 			if err != nil {
 				return res, fmt.Errorf("review pass %d (%s), chunk %d of %d: %w", p.N, p.Name, i+1, len(chunks), err)
 			}
+			if opt.Ceiling.Spent != nil {
+				last = tokens(opt.Ceiling.Spent()) - spent
+			}
 			for _, f := range out.Findings {
 				f.Pass = p.N
-				if keep(&f, opt, byPath, focus, known, seen) {
-					res.Findings = append(res.Findings, f)
-				} else {
+				if !keep(&f, opt, byPath, focus, known, seen) {
 					res.Dropped++
+				} else if l, ok := suppressedBy(f, learned); ok {
+					res.Suppressed = append(res.Suppressed, Suppressed{f, l})
+				} else {
+					res.Findings = append(res.Findings, f)
 				}
 			}
 		}
@@ -163,6 +187,20 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Score > res.Findings[j].Score })
 	anchor(res.Findings, byPath, opt.MaxInline)
 	return res, nil
+}
+
+// passes are the passes the options ask for, in their fixed order.
+func (o Options) passes() []Pass {
+	if len(o.Passes) == 0 {
+		return Passes
+	}
+	var out []Pass
+	for _, p := range Passes {
+		if slices.Contains(o.Passes, p.Name) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // keep filters and completes one finding.

@@ -29,6 +29,8 @@ const (
 	TypeAgentNotice    Type = "agent-notification" // the coding agent was told about a review
 	TypeTaskError      Type = "task-error"         // a task failed; it stays pending
 	TypeAccessNotice   Type = "access-notice"      // someone without access was told, once
+	TypeLearning       Type = "learning"           // a learning, in the learnings issue
+	TypeLearningCmd    Type = "learning-command"   // a remember/forget command was carried out
 )
 
 // Block is one decoded block. Concrete types are the structs below.
@@ -224,6 +226,8 @@ type AccessNotice struct {
 }
 
 func (AccessNotice) BlockType() Type      { return TypeAccessNotice }
+func (Learning) BlockType() Type          { return TypeLearning }
+func (LearningCommand) BlockType() Type   { return TypeLearningCmd }
 func (QuestionAnswer) BlockType() Type    { return TypeQuestionAnswer }
 func (ManualReview) BlockType() Type      { return TypeManualReview }
 func (Finding) BlockType() Type           { return TypeFinding }
@@ -254,6 +258,53 @@ func newBlock(t Type) (Block, bool) {
 		return &TaskError{}, true
 	case TypeAccessNotice:
 		return &AccessNotice{}, true
+	case TypeLearning:
+		return &Learning{}, true
+	case TypeLearningCmd:
+		return &LearningCommand{}, true
 	}
 	return nil, false
+}
+
+// Where a learning came from.
+const (
+	LearnedConcession = "concession" // the bot conceded a dispute
+	LearnedResolution = "resolution" // a maintainer resolved a finding by hand
+	LearnedRemember   = "remember"   // a maintainer said "@rmc-bot remember <rule>"
+)
+
+// Learning is one thing the bot learned about a repository, kept in the
+// learnings issue. A new finding whose pattern fingerprint and path match
+// is not reported again.
+type Learning struct {
+	ID string `json:"id"` // short, for "@rmc-bot forget <id>"
+	// Fingerprint is the pattern the learning suppresses (the finding's
+	// normalized title, hashed); "" for a rule that only guides the model.
+	Fingerprint string    `json:"fingerprint,omitempty"`
+	Title       string    `json:"title,omitempty"`  // what was reported
+	Reason      string    `json:"reason,omitempty"` // why it was wrong here, or the rule
+	PathGlob    string    `json:"path_glob"`        // which files it applies to
+	Source      string    `json:"source,omitempty"` // link to the thread or comment
+	Origin      string    `json:"origin"`           // a Learned* value
+	By          string    `json:"by,omitempty"`     // who conceded the point or resolved it
+	FindingID   string    `json:"finding_id,omitempty"`
+	PR          int       `json:"pr,omitempty"`
+	CommandID   ID        `json:"command_comment_id,omitempty"` // the remember command it carries out
+	CreatedAt   time.Time `json:"created_at"`
+}
+
+// Learning commands.
+const (
+	CommandRemember = "remember"
+	CommandForget   = "forget"
+)
+
+// LearningCommand records that a command in the learnings issue was carried
+// out (or refused), so it is done once.
+type LearningCommand struct {
+	CommandCommentID ID        `json:"command_comment_id"`
+	Command          string    `json:"command"`
+	LearningID       string    `json:"learning_id,omitempty"`
+	Result           string    `json:"result"` // "done", "unknown-id", "not-allowed"
+	At               time.Time `json:"at"`
 }

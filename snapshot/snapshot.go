@@ -160,6 +160,11 @@ type Snapshot struct {
 	IssueComments []Comment
 	Threads       []Thread
 	Reviews       []Review
+	// Config is the repository's config file; read only when asked for
+	// (the first read of a run).
+	Config ConfigFile
+	// Learnings is the repository's learnings issue; read with Config.
+	Learnings LearningsIssue
 }
 
 // ChangedFile is one changed file of a PR, with its patch (hunks only) when

@@ -280,6 +280,8 @@ func (x *executor) runtimeType(def *ast.Definition, val any) string {
 		return "PullRequestReviewComment"
 	case *reviewState:
 		return "PullRequestReview"
+	case blobObj:
+		return "Blob"
 	}
 	return ""
 }

@@ -145,7 +145,7 @@ func repositoryFields() map[string]resolver {
 		}),
 		"pullRequest": field(func(_ *executor, r *repoState, args map[string]any) (any, error) {
 			n, _ := argInt(args, "number")
-			if p := r.pulls[n]; p != nil {
+			if p := r.pulls[n]; p != nil && !p.issue {
 				return p, nil
 			}
 			return nil, fail("NOT_FOUND", "Could not resolve to a PullRequest with the number of %d.", n)

@@ -38,6 +38,9 @@ func restRoutes(s *Server) []route {
 		{"POST /repos/{owner}/{repo}/pulls/comments/{id}/reactions", s.createReaction},
 		{"DELETE /repos/{owner}/{repo}/pulls/comments/{id}/reactions/{reaction}", s.deleteReaction},
 
+		{"POST /repos/{owner}/{repo}/issues", s.createIssue},
+		{"PATCH /repos/{owner}/{repo}/issues/{number}", s.updateIssue},
+
 		{"GET /repos/{owner}/{repo}/pulls/{number}", s.getPull},
 		{"GET /repos/{owner}/{repo}/pulls/{number}/files", s.listFiles},
 		{"GET /repos/{owner}/{repo}/pulls/{number}/comments", s.listReviewComments},

@@ -61,6 +61,10 @@ type pullState struct {
 	threads   []*threadState
 	reviews   []*reviewState
 	reviewers []string
+	// issue marks a plain issue (issues and pull requests share numbers
+	// and the comment routes); labels are its label names.
+	issue  bool
+	labels []string
 }
 
 // key prefixes Writes entries: "owner/name#7".

@@ -1,0 +1,353 @@
+package config
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/review-my-code-bot/rmc/glob"
+)
+
+// Source is where a setting's value came from. Precedence: an input set in
+// the workflow wins over the file, the file over the default.
+type Source string
+
+// Sources of a setting.
+const (
+	SourceDefault Source = "default"
+	SourceInput   Source = "input"
+	SourceFile    Source = "file"
+)
+
+// PathInstruction is review guidance for the files matching Path (a glob
+// with ignore_paths' rules).
+type PathInstruction struct {
+	Path         string `yaml:"path" json:"path"`
+	Instructions string `yaml:"instructions" json:"instructions"`
+}
+
+// FileKeys are the keys .github/rmc.yml may set, in the order the summary
+// shows them. The names are part of the contract (README, rmc.schema.json).
+var FileKeys = []string{"problem_score_threshold", "blocking_score_threshold", "ignore_paths", "passes",
+	"max_run_tokens", "max_inline_comments", "instructions", "path_instructions", "language", "notify_agent", "bot_mentions"}
+
+// PassNames are the review's passes, as `passes` names them.
+var PassNames = []string{"atomic", "structure", "security"}
+
+// codeDefaults are the defaults of FileKeys: action.yml leaves these inputs
+// empty, so an input left empty means "not set" and the file can set it.
+var codeDefaults = map[string]string{
+	"problem_score_threshold": "5",
+	"passes":                  strings.Join(PassNames, "\n"),
+	"max_inline_comments":     "30",
+	"bot_mentions":            "@review-my-code-bot,@rmc-bot",
+}
+
+// Limits on the file's free text, which goes into every review's prompt.
+const (
+	maxInstructions     = 8000
+	maxPathInstructions = 50
+)
+
+var languageRe = regexp.MustCompile(`^\p{L}[\p{L}\p{M} ()-]{0,39}$`)
+
+// tunable validates and applies one key, from an input's text or the file.
+type tunable struct {
+	gate bool // a bad value changes what gates the merge: the run fails
+	list bool // the file may give a YAML list (or one string)
+	set  func(p *parser, c *Config, name, v string)
+	// node reads a structured file value; nil = set with the value's text.
+	node func(p *parser, c *Config, name string, n *yaml.Node)
+}
+
+var tunables = map[string]tunable{
+	"problem_score_threshold": {gate: true, set: func(p *parser, c *Config, name, v string) { c.ProblemThreshold = p.intOf(name, v, 1, 10) }},
+	"blocking_score_threshold": {gate: true, set: func(p *parser, c *Config, name, v string) {
+		c.blockingInput = 0
+		if v != "" {
+			c.blockingInput = p.intOf(name, v, 1, 10)
+		}
+	}},
+	"ignore_paths": {gate: true, list: true, set: func(p *parser, c *Config, name, v string) {
+		c.IgnorePaths = list(v)
+		if _, err := glob.CompileAll(c.IgnorePaths); err != nil {
+			for _, e := range strings.Split(err.Error(), "\n") {
+				p.fail("%s: %s", name, e)
+			}
+		}
+	}},
+	"passes": {gate: true, list: true, set: func(p *parser, c *Config, name, v string) {
+		c.Passes = nil
+		for _, s := range list(v) {
+			if s = strings.ToLower(s); !slices.Contains(PassNames, s) {
+				p.fail("%s: %q is not a review pass (use %s)", name, s, strings.Join(PassNames, ", "))
+			} else if !slices.Contains(c.Passes, s) {
+				c.Passes = append(c.Passes, s)
+			}
+		}
+		if len(c.Passes) == 0 {
+			p.fail("%s is empty: name at least one of %s", name, strings.Join(PassNames, ", "))
+		}
+	}},
+	"max_run_tokens": {gate: true, set: func(p *parser, c *Config, name, v string) {
+		c.MaxRunTokens = 0
+		if v != "" {
+			c.MaxRunTokens = p.intOf(name, v, 0, 100_000_000)
+		}
+	}},
+	"max_inline_comments": {set: func(p *parser, c *Config, name, v string) { c.MaxInlineComments = p.intOf(name, v, 1, 100) }},
+	"instructions": {set: func(p *parser, c *Config, name, v string) {
+		if len(v) > maxInstructions {
+			p.fail("%s: %d characters, at most %d", name, len(v), maxInstructions)
+			return
+		}
+		c.Instructions = strings.TrimSpace(v)
+	}},
+	"path_instructions": {node: pathInstructions},
+	"language": {set: func(p *parser, c *Config, name, v string) {
+		if v != "" && !languageRe.MatchString(v) {
+			p.fail("%s: %q is not a language name (e.g. French, Português)", name, v)
+			return
+		}
+		c.Language = v
+	}},
+	"notify_agent": {set: func(p *parser, c *Config, name, v string) {
+		if v != "" && !handleRe.MatchString(v) {
+			p.fail("%s: %q is not an @handle (e.g. @claude)", name, v)
+			return
+		}
+		c.NotifyAgent = v
+	}},
+	"bot_mentions": {list: true, set: func(p *parser, c *Config, name, v string) {
+		var hs []string
+		for _, h := range list(v) {
+			if !strings.HasPrefix(h, "@") {
+				h = "@" + h
+			}
+			if !handleRe.MatchString(h) {
+				p.fail("%s: %q is not an @handle", name, h)
+				continue
+			}
+			hs = append(hs, h)
+		}
+		if len(hs) == 0 && len(list(v)) == 0 {
+			p.fail("%s is empty: the bot needs at least one handle to answer to", name)
+		}
+		c.Handles = hs
+	}},
+}
+
+func pathInstructions(p *parser, c *Config, name string, n *yaml.Node) {
+	var pis []PathInstruction
+	if n.Kind != yaml.SequenceNode {
+		p.fail("%s: must be a list of {path, instructions}", name)
+		return
+	}
+	if len(n.Content) > maxPathInstructions {
+		p.fail("%s: %d entries, at most %d", name, len(n.Content), maxPathInstructions)
+		return
+	}
+	for i, e := range n.Content {
+		var pi PathInstruction
+		if e.Kind != yaml.MappingNode {
+			p.fail("%s[%d]: must be {path, instructions}", name, i)
+			continue
+		}
+		for j := 0; j+1 < len(e.Content); j += 2 {
+			k, v := e.Content[j].Value, e.Content[j+1]
+			if v.Kind != yaml.ScalarNode {
+				p.fail("%s[%d].%s: must be a string", name, i, k)
+				continue
+			}
+			switch k {
+			case "path":
+				pi.Path = strings.TrimSpace(v.Value)
+			case "instructions":
+				pi.Instructions = strings.TrimSpace(v.Value)
+			default:
+				p.fail("%s[%d]: unknown key %q (use path and instructions)", name, i, k)
+			}
+		}
+		switch _, err := glob.Compile(pi.Path); {
+		case pi.Path == "":
+			p.fail("%s[%d]: path is missing", name, i)
+		case err != nil:
+			p.fail("%s[%d]: %v", name, i, err)
+		case pi.Instructions == "":
+			p.fail("%s[%d]: instructions are missing", name, i)
+		case len(pi.Instructions) > maxInstructions:
+			p.fail("%s[%d]: instructions are %d characters, at most %d", name, i, len(pi.Instructions), maxInstructions)
+		default:
+			pis = append(pis, pi)
+		}
+	}
+	c.PathInstructions = pis
+}
+
+// isInput reports whether a file key is also an action input.
+func isInput(key string) bool {
+	return slices.ContainsFunc(Inputs, func(in Input) bool { return in.Name == key })
+}
+
+// settle derives what depends on several settings.
+func (c *Config) settle(p *parser) {
+	c.BlockingThreshold = c.ProblemThreshold
+	if c.blockingInput == 0 {
+		return
+	}
+	c.BlockingThreshold = c.blockingInput
+	if c.ProblemThreshold > 0 && c.blockingInput < c.ProblemThreshold {
+		p.fail("blocking_score_threshold (%d) must be at least problem_score_threshold (%d): a finding too weak to report cannot block", c.blockingInput, c.ProblemThreshold)
+	}
+}
+
+func (p *parser) intOf(name, v string, lo, hi int) int {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < lo || n > hi {
+		p.fail("%s: %q must be a whole number from %d to %d", name, v, lo, hi)
+		return 0
+	}
+	return n
+}
+
+// FileReport is what reading the config file found.
+type FileReport struct {
+	Path     string   // the file read; "" when the base has none
+	Problems []string // unknown keys and bad values, each naming its key
+	// Fatal: a bad value touches the merge gate (a threshold, what is
+	// reviewed), so the run must not go on without it.
+	Fatal bool
+}
+
+// WithFile applies the repository's config file (text read from path at the
+// PR's base) under the inputs: a key set as an input keeps the input's
+// value. A bad value is left out and reported; it makes the report Fatal
+// when it touches the gate.
+func (c Config) WithFile(path, text string) Config {
+	c.Sources = maps.Clone(c.Sources)
+	c.File = FileReport{Path: path}
+	if path == "" {
+		return c
+	}
+	problem := func(fatal bool, format string, args ...any) {
+		c.File.Problems = append(c.File.Problems, path+": "+fmt.Sprintf(format, args...))
+		c.File.Fatal = c.File.Fatal || fatal
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		problem(true, "not valid YAML: %v", err)
+		return c
+	}
+	if len(doc.Content) == 0 {
+		return c // an empty file sets nothing
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		problem(true, "must be a mapping of settings (key: value)")
+		return c
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key, val := root.Content[i].Value, root.Content[i+1]
+		t, known := tunables[key]
+		if !known {
+			problem(false, "unknown key %q (known keys: %s)", key, strings.Join(FileKeys, ", "))
+			continue
+		}
+		overridden := c.Sources[key] == SourceInput
+		next, p := c, parser{}
+		switch {
+		case t.node != nil:
+			t.node(&p, &next, key, val)
+		case val.Kind == yaml.ScalarNode && val.Tag != "!!null":
+			t.set(&p, &next, key, val.Value)
+		case val.Kind == yaml.SequenceNode && t.list && scalars(val):
+			items := make([]string, len(val.Content))
+			for j, n := range val.Content {
+				items[j] = n.Value
+			}
+			t.set(&p, &next, key, strings.Join(items, "\n"))
+		default:
+			p.fail("%s: must be %s", key, map[bool]string{true: "a list of strings", false: "a single value"}[t.list])
+		}
+		if len(p.errs) > 0 {
+			for _, err := range p.errs {
+				problem(t.gate && !overridden, "%v", err)
+			}
+			continue
+		}
+		if !overridden {
+			c = next
+			c.Sources[key] = SourceFile
+		}
+	}
+	var p parser
+	c.settle(&p)
+	for _, err := range p.errs {
+		problem(true, "%v", err)
+	}
+	return c
+}
+
+func scalars(n *yaml.Node) bool {
+	for _, e := range n.Content {
+		if e.Kind != yaml.ScalarNode {
+			return false
+		}
+	}
+	return true
+}
+
+// Setting is one effective setting, for the job summary.
+type Setting struct {
+	Key, Value string
+	Source     Source
+}
+
+// Settings are the effective values of FileKeys and where each came from.
+func (c Config) Settings() []Setting {
+	var out []Setting
+	for _, k := range FileKeys {
+		var v string
+		switch k {
+		case "problem_score_threshold":
+			v = strconv.Itoa(c.ProblemThreshold)
+		case "blocking_score_threshold":
+			v = strconv.Itoa(c.BlockingThreshold)
+		case "ignore_paths":
+			v = strings.Join(c.IgnorePaths, ", ")
+		case "passes":
+			v = strings.Join(c.Passes, ", ")
+		case "max_run_tokens":
+			v = "no limit"
+			if c.MaxRunTokens > 0 {
+				v = strconv.Itoa(c.MaxRunTokens)
+			}
+		case "max_inline_comments":
+			v = strconv.Itoa(c.MaxInlineComments)
+		case "instructions":
+			v = fmt.Sprintf("%d characters", len(c.Instructions))
+		case "path_instructions":
+			var globs []string
+			for _, pi := range c.PathInstructions {
+				globs = append(globs, pi.Path)
+			}
+			v = strings.Join(globs, ", ")
+		case "language":
+			v = c.Language
+			if v == "" {
+				v = "English"
+			}
+		case "notify_agent":
+			v = c.NotifyAgent
+		case "bot_mentions":
+			v = strings.Join(c.Handles, ", ")
+		}
+		out = append(out, Setting{Key: k, Value: v, Source: c.Sources[k]})
+	}
+	return out
+}

@@ -1,0 +1,54 @@
+package e2e
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// max_run_tokens: the review stops before the request that would pass the
+// ceiling and posts what it found as a partial review, which still gates.
+func TestMaxRunTokensPostsAPartialReview(t *testing.T) {
+	t.Parallel()
+	setup := func() *world {
+		w := newWorld(t)
+		w.push("1111111111111111111111111111111111111111", patchV1)
+		w.scriptReview(true, bug(5, "Unsynchronized map write", 9))
+		return w
+	}
+	// The same review without a ceiling tells what pass 1 costs.
+	calib := setup()
+	if r := calib.run(calib.prEvent("opened")); r.code != 1 {
+		t.Fatalf("calibration: exit %d\n%s", r.code, r.log)
+	}
+	var pass1 int
+	for _, req := range calib.llm.Requests() {
+		if strings.Contains(req.LastUser(), "# Task: review pass 1 of 3") {
+			pass1 = req.Usage.PromptTokens + req.Usage.CompletionTokens
+		}
+	}
+	if pass1 == 0 || len(calib.llm.Requests()) != 3 {
+		t.Fatalf("calibration: pass 1 cost %d, %d requests", pass1, len(calib.llm.Requests()))
+	}
+
+	w := setup()
+	w.inputs["max_run_tokens"] = strconv.Itoa(pass1 + 50)
+	r := w.run(w.prEvent("opened"))
+	if r.code != 1 || r.outputs["blocking_issues"] != "1" || w.gate() != "failure" {
+		t.Fatalf("a partial automatic review gates on what it found: exit %d, outputs %v, gate %q\n%s", r.code, r.outputs, w.gate(), r.log)
+	}
+	if n := len(w.llm.Requests()); n != 1 {
+		t.Errorf("%d model requests, want 1 (pass 1 only)", n)
+	}
+	rv := w.reviews()
+	if len(rv) != 1 || !strings.Contains(rv[0].Body, "Partial review") || !strings.Contains(rv[0].Body, "stopped before pass 2 (structure), part 1 of 1") ||
+		!strings.Contains(rv[0].Body, "Pass 3 (security) did not look at: `limiter/bucket.go`") || !strings.Contains(rv[0].Body, "the rest is unreviewed") {
+		t.Errorf("review body:\n%+v", rv)
+	}
+	if len(findingThreads(w)) != 1 {
+		t.Errorf("the finding of pass 1 was not posted")
+	}
+	if !strings.Contains(r.summary, "Partial review: the run reached max_run_tokens") || !strings.Contains(r.summary, "| `max_run_tokens` | "+strconv.Itoa(pass1+50)+" | input |") {
+		t.Errorf("summary:\n%s", r.summary)
+	}
+}

@@ -1,0 +1,54 @@
+package execution
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/review"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// Tuning are the settings a repository may set in .github/rmc.yml (or as
+// inputs) beyond the thresholds and ignore_paths, and the learnings that
+// apply to the PR.
+type Tuning struct {
+	Passes       []string // review passes that run, by name; empty = all
+	MaxInline    int      // inline comments per review; 0 = the review's default
+	MaxRunTokens int      // prompt + completion tokens the run may spend; 0 = no ceiling
+	Language     string   // what the bot writes in; "" = English
+	// Learnings are the repository's; those matching the PR's files drop
+	// the new findings they match.
+	Learnings state.Learnings
+}
+
+// suppressedNote says which findings learnings kept from the review, with
+// links to the learnings.
+func suppressedNote(sup []review.Suppressed) string {
+	if len(sup) == 0 {
+		return ""
+	}
+	var links []string
+	seen := map[string]bool{}
+	for _, s := range sup {
+		if !seen[s.Learning.ID] {
+			seen[s.Learning.ID] = true
+			links = append(links, fmt.Sprintf("[%s](%s)", s.Learning.ID, s.Learning.URL))
+		}
+	}
+	what := "1 finding suppressed by a learning"
+	if len(sup) > 1 {
+		what = fmt.Sprintf("%d findings suppressed by learnings", len(sup))
+	}
+	return fmt.Sprintf("%s (%s)", what, strings.Join(links, ", "))
+}
+
+// ceiling is the review's token ceiling: max_run_tokens against the whole
+// session's usage.
+func (x *Executor) ceiling() review.Ceiling {
+	u, ok := x.Session.(interface{ Usage() llm.Usage })
+	if !ok || x.Options.Tuning.MaxRunTokens <= 0 {
+		return review.Ceiling{}
+	}
+	return review.Ceiling{Max: x.Options.Tuning.MaxRunTokens, Spent: u.Usage}
+}

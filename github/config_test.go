@@ -1,0 +1,115 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// The config file comes from the PR's base commit; the head's version only
+// tells whether the PR changes it.
+func TestSnapshotReadsConfigAtBase(t *testing.T) {
+	t.Parallel()
+	cases := map[string]struct {
+		base, head  map[string]string // path -> text
+		wantPath    string
+		wantText    string
+		wantChanged bool
+	}{
+		"none":            {},
+		"base only":       {base: map[string]string{".github/rmc.yml": "language: French\n"}, wantPath: ".github/rmc.yml", wantText: "language: French\n", wantChanged: true},
+		"same at head":    {base: map[string]string{".github/rmc.yml": "a: 1\n"}, head: map[string]string{".github/rmc.yml": "a: 1\n"}, wantPath: ".github/rmc.yml", wantText: "a: 1\n"},
+		"head changes it": {base: map[string]string{".github/rmc.yml": "a: 1\n"}, head: map[string]string{".github/rmc.yml": "a: 2\n"}, wantPath: ".github/rmc.yml", wantText: "a: 1\n", wantChanged: true},
+		"head adds it":    {head: map[string]string{".github/rmc.yml": "problem_score_threshold: 1\n"}, wantChanged: true},
+		"yaml spelling":   {base: map[string]string{".github/rmc.yaml": "b: 1\n"}, head: map[string]string{".github/rmc.yaml": "b: 1\n"}, wantPath: ".github/rmc.yaml", wantText: "b: 1\n"},
+		"yml wins":        {base: map[string]string{".github/rmc.yml": "y: 1\n", ".github/rmc.yaml": "z: 1\n"}, head: map[string]string{".github/rmc.yml": "y: 1\n"}, wantPath: ".github/rmc.yml", wantText: "y: 1\n"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := fakegithub.New()
+			t.Cleanup(f.Close)
+			f.AddToken(token, fakegithub.Identity{Login: "github-actions[bot]", Kind: fakegithub.TokenInstallation})
+			f.AddUser("alice", false)
+			f.AddRepo("o/r")
+			pr := f.AddPR("o/r", fakegithub.PR{Author: "alice", Title: "t"})
+			for p, text := range tc.base {
+				f.SetContents("o/r", pr.BaseSHA, p, text)
+			}
+			for p, text := range tc.head {
+				f.SetContents("o/r", pr.HeadSHA, p, text)
+			}
+			// The event's commits: unknown (a comment), the PR's, or stale
+			// (the PR moved since the event): only the PR's save a page.
+			for hint, want := range map[string]struct {
+				base, head string
+				reads      int64
+			}{"none": {"", "", 2}, "the PR's": {pr.BaseSHA, pr.HeadSHA, 1}, "stale": {pr.BaseSHA, "0000000000000000000000000000000000000000", 2}} {
+				c := client(t, f, nil)
+				snap, err := c.SnapshotWithConfig(context.Background(), snapshot.Repo{Owner: "o", Name: "r"}, pr.Number, want.base, want.head)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := snap.Config
+				if !got.Read || got.Path != tc.wantPath || got.Text != tc.wantText || got.ChangedByPR != tc.wantChanged {
+					t.Errorf("%s: config = %+v, want path %q text %q changed %v", hint, got, tc.wantPath, tc.wantText, tc.wantChanged)
+				}
+				if n := c.Counts().Reads; n != want.reads {
+					t.Errorf("%s: %d requests, want %d", hint, n, want.reads)
+				}
+			}
+			c := client(t, f, nil)
+			plain, err := c.Snapshot(context.Background(), snapshot.Repo{Owner: "o", Name: "r"}, pr.Number)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plain.Config.Read {
+				t.Error("Snapshot read the config file without being asked")
+			}
+			if errs := f.GraphQLErrors(); len(errs) > 0 {
+				t.Errorf("the fake rejected documents: %v", errs)
+			}
+		})
+	}
+}
+
+// The learnings issue is the oldest labelled one, its comments paged to the
+// end in the snapshot's own pages.
+func TestSnapshotReadsLearningsIssue(t *testing.T) {
+	t.Parallel()
+	f := fakegithub.New()
+	t.Cleanup(f.Close)
+	f.AddToken(token, fakegithub.Identity{Login: "github-actions[bot]", Kind: fakegithub.TokenInstallation})
+	f.AddUser("alice", false)
+	f.AddRepo("o/r")
+	pr := f.AddPR("o/r", fakegithub.PR{Author: "alice", Title: "t"})
+	f.AddIssue("o/r", "alice", "unrelated")
+	n := f.AddIssue("o/r", "github-actions[bot]", snapshot.LearningsTitle, snapshot.LearningsLabel)
+	f.AddIssue("o/r", "alice", "a later one", snapshot.LearningsLabel)
+	for i := range 130 {
+		f.AddIssueComment("o/r", n, "github-actions[bot]", fmt.Sprintf("learning %d", i))
+	}
+	f.SetIssueState("o/r", n, "closed")
+	c := client(t, f, nil)
+	snap, err := c.SnapshotWithConfig(context.Background(), snapshot.Repo{Owner: "o", Name: "r"}, pr.Number, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	li := snap.Learnings
+	if !li.Read || li.Number != n || !li.Closed || li.Title != snapshot.LearningsTitle || !li.Author.IsBot || len(li.Comments) != 130 || li.Comments[129].Body != "learning 129" {
+		t.Errorf("learnings = %+v (%d comments)", li, len(li.Comments))
+	}
+	if errs := f.GraphQLErrors(); len(errs) > 0 {
+		t.Errorf("the fake rejected documents: %v", errs)
+	}
+	num, url, err := c.CreateLearningsIssue(context.Background(), snapshot.Repo{Owner: "o", Name: "r"}, "body")
+	if err != nil || num == 0 || url == "" {
+		t.Fatalf("create: %d %q %v", num, url, err)
+	}
+	if is := f.Issues("o/r"); is[len(is)-1].Labels[0] != snapshot.LearningsLabel {
+		t.Errorf("issues = %+v", is)
+	}
+}

@@ -1,0 +1,123 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/llm"
+)
+
+// passes runs only the named passes, and the first pass that runs carries
+// the diff.
+func TestPassesOption(t *testing.T) {
+	t.Parallel()
+	s := &scripted{byPass: map[int][]Finding{1: {f(12, "one", 7)}, 2: {f(13, "two", 7)}, 3: {f(14, "three", 7)}}}
+	r, err := Run(context.Background(), s, Input{Anchor: files(t)}, Options{Passes: []string{"security", "structure"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.prompts) != 2 || !strings.Contains(s.prompts[0], "review pass 2 of 3 (structure)") || !strings.Contains(s.prompts[1], "review pass 3 of 3 (security)") {
+		t.Fatalf("prompts: %d, %q", len(s.prompts), s.prompts)
+	}
+	if !strings.Contains(s.prompts[0], "The diff:") || !strings.Contains(s.prompts[1], "same diff as in the previous pass") {
+		t.Errorf("the first pass run must carry the diff")
+	}
+	if len(r.Findings) != 2 {
+		t.Errorf("findings = %+v", r.Findings)
+	}
+}
+
+// A finding whose pattern a learning holds, on a path its glob matches, is
+// suppressed; elsewhere, or with another title, it is reported.
+func TestLearningsSuppress(t *testing.T) {
+	t.Parallel()
+	learned := []Learned{
+		{ID: "L-1", Fingerprint: PatternFingerprint("Key logged in plain text"), Glob: "svc/**"},
+		{ID: "L-2", Fingerprint: PatternFingerprint("Returns stale value"), Glob: "other/**"},
+		{ID: "L-3", Glob: "**"}, // a rule for the prompt: suppresses nothing
+	}
+	s := &scripted{byPass: map[int][]Finding{1: {f(12, "key  LOGGED in plain text ", 7), f(13, "Returns stale value", 7), f(14, "Unlocked write", 7)}}}
+	r, err := Run(context.Background(), s, Input{Anchor: files(t)}, Options{Learnings: learned}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Suppressed) != 1 || r.Suppressed[0].Learning.ID != "L-1" || len(r.Findings) != 2 {
+		t.Errorf("suppressed %+v, findings %+v", r.Suppressed, r.Findings)
+	}
+}
+
+// metered is scripted, spending a fixed number of tokens per request.
+type metered struct {
+	scripted
+	per, spent int
+}
+
+func (m *metered) AskJSON(ctx context.Context, task, prompt, name string, schema map[string]any, out any) (llm.Reply, error) {
+	m.spent += m.per
+	return m.scripted.AskJSON(ctx, task, prompt, name, schema, out)
+}
+
+func (m *metered) usage() llm.Usage {
+	return llm.Usage{PromptTokens: m.spent * 3 / 4, CompletionTokens: m.spent - m.spent*3/4}
+}
+
+// The ceiling stops the review between requests, before one that would pass
+// it, and says what was not reviewed; what was found is kept.
+func TestCeilingStopsBetweenPasses(t *testing.T) {
+	t.Parallel()
+	m := &metered{scripted: scripted{byPass: map[int][]Finding{1: {f(12, "one", 7)}, 2: {f(13, "two", 7)}, 3: {f(14, "three", 7)}}}, per: 10_000}
+	r, err := Run(context.Background(), m, Input{Anchor: files(t)}, Options{Ceiling: Ceiling{Max: 25_000, Spent: m.usage}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.prompts) != 2 || len(r.Findings) != 2 || r.Partial == nil {
+		t.Fatalf("requests %d, findings %+v, partial %+v", len(m.prompts), r.Findings, r.Partial)
+	}
+	p := r.Partial
+	if p.StoppedAt != "pass 3 (security), part 1 of 1" || p.Spent != 20_000 || len(p.Unreviewed) != 1 || strings.Join(p.Unreviewed[0].Paths, ",") != "svc/cache.go,docs/notes.md" || len(p.NotReviewed) != 0 {
+		t.Errorf("partial = %+v", p)
+	}
+	if note := p.Note(); !strings.Contains(note, "max_run_tokens (25000 tokens, 20000 spent)") || !strings.Contains(note, "Pass 3 (security) did not look at: `svc/cache.go`, `docs/notes.md`") {
+		t.Errorf("note = %q", note)
+	}
+}
+
+// Stopped inside the first pass, the files of the remaining parts were not
+// reviewed at all.
+func TestCeilingStopsBetweenChunks(t *testing.T) {
+	t.Parallel()
+	m := &metered{scripted: scripted{byPass: map[int][]Finding{}}, per: 10_000}
+	r, err := Run(context.Background(), m, Input{Anchor: files(t)}, Options{ChunkChars: 200, Ceiling: Ceiling{Max: 15_000, Spent: m.usage}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.Partial
+	if p == nil || len(m.prompts) != 1 || !strings.HasPrefix(p.StoppedAt, "pass 1 (atomic), part 2 of ") || len(p.Unreviewed) != 3 || strings.Join(p.NotReviewed, ",") != "docs/notes.md" {
+		t.Errorf("requests %d, partial %+v", len(m.prompts), p)
+	}
+}
+
+// No ceiling, no partial, whatever was spent.
+func TestNoCeiling(t *testing.T) {
+	t.Parallel()
+	m := &metered{per: 1_000_000}
+	r, err := Run(context.Background(), m, Input{Anchor: files(t)}, Options{Ceiling: Ceiling{Spent: m.usage}}, nil)
+	if err != nil || r.Partial != nil || len(m.prompts) != 3 {
+		t.Errorf("err %v, partial %+v, requests %d", err, r.Partial, len(m.prompts))
+	}
+}
+
+func TestPartialNoteQuotesPaths(t *testing.T) {
+	t.Parallel()
+	var many []string
+	for i := range 25 {
+		many = append(many, fmt.Sprintf("f%d.go", i))
+	}
+	p := &Partial{Max: 10, Spent: 9, StoppedAt: "pass 1 (atomic), part 2 of 3", NotReviewed: []string{"a`b\n@x.go"}, Unreviewed: []Unreviewed{{Pass: "1 (atomic)", Paths: many}}}
+	note := p.Note()
+	if !strings.Contains(note, "`a?b?@x.go`") || !strings.Contains(note, "`f19.go`, and 5 more.") || strings.Contains(note, "f20.go") {
+		t.Errorf("note = %q", note)
+	}
+}

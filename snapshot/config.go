@@ -1,0 +1,17 @@
+package snapshot
+
+// ConfigPaths are where a repository keeps its settings, in the order they
+// are looked for: the first that exists wins.
+var ConfigPaths = []string{".github/rmc.yml", ".github/rmc.yaml"}
+
+// ConfigFile is the repository's settings file as the PR's base commit holds
+// it. The base, never the head: the PR's author controls the head, and a PR
+// must not choose the rules it is reviewed by.
+type ConfigFile struct {
+	Read bool   // the snapshot read it (false: not asked for)
+	Path string // which of ConfigPaths held it; "" when the base has none
+	Text string
+	// ChangedByPR is set when the PR's head holds a different version (or
+	// adds or removes the file): the review still uses the base's.
+	ChangedByPR bool
+}
