@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 
 // actionDefaults reads every input's default from action.yml, as the runner
 // does when a workflow sets no value.
-func actionDefaults(t *testing.T) map[string]string {
+func actionDefaults(t testing.TB) map[string]string {
 	t.Helper()
 	raw, err := os.ReadFile("../action.yml")
 	if err != nil {
@@ -67,7 +67,7 @@ const (
 
 // world is one PR on a fake GitHub, with a scripted model.
 type world struct {
-	t      *testing.T
+	t      testing.TB
 	gh     *fakegithub.Server
 	llm    *fakellm.Server
 	pr     int
@@ -78,12 +78,12 @@ type world struct {
 	// killAfter, when set, SIGKILLs the run as it attempts write
 	// killAfter+1: exactly killAfter writes are applied.
 	killAfter int
-	// termAfter, when set, sends SIGTERM (what a cancelled job receives)
-	// this long after the run starts.
-	termAfter time.Duration
+	// termOn, when set, sends SIGTERM (what a cancelled job receives) to
+	// the run when it is closed.
+	termOn <-chan struct{}
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	gh := fakegithub.New()
 	t.Cleanup(gh.Close)
@@ -108,6 +108,9 @@ type run struct {
 	log     string
 	outputs map[string]string
 	summary string
+	// sinceTERM is how long the run took to exit after SIGTERM (termOn);
+	// 0 when it got none.
+	sinceTERM time.Duration
 }
 
 // commentEvent writes an issue_comment payload, derived from GitHub's real
@@ -190,12 +193,26 @@ func (w *world) run(name string, payload []byte) run {
 		})
 		defer w.gh.OnWrite(nil)
 	}
-	if w.termAfter > 0 {
-		timer := time.AfterFunc(w.termAfter, func() { cmd.Process.Signal(syscall.SIGTERM) })
-		defer timer.Stop()
+	termed := make(chan time.Time, 1)
+	if w.termOn != nil {
+		exited := make(chan struct{})
+		defer close(exited)
+		go func() {
+			select {
+			case <-w.termOn:
+				termed <- time.Now()
+				cmd.Process.Signal(syscall.SIGTERM)
+			case <-exited:
+			}
+		}()
 	}
 	err := cmd.Wait()
 	r := run{log: log.String(), outputs: map[string]string{}}
+	select {
+	case at := <-termed:
+		r.sinceTERM = time.Since(at)
+	default:
+	}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode() // -1 when killed
 	} else if err != nil {
