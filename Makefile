@@ -31,7 +31,8 @@ demo:
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o action ./cmd/action
 
-## image-check: the static binary runs alone in an empty root filesystem
+## image-check: the static binary runs alone: no ELF interpreter, a real run with an empty
+## environment in an empty directory; as root also chrooted into an empty root filesystem
 image-check:
 	$(GO) test -count=1 -run TestStaticBinary -v ./cmd/action
 
