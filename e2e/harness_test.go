@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -179,13 +180,14 @@ func (w *world) run(name string, payload []byte) run {
 	cmd.Dir = dir
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		w.t.Fatal(err)
-	}
-	if k := w.killAfter; k > 0 {
-		seen := 0
+	// The hook is in place before the run starts: on a loaded machine the
+	// run may make several writes before this goroutine runs again.
+	started := make(chan struct{})
+	if k := int64(w.killAfter); k > 0 {
+		var seen atomic.Int64
 		w.gh.OnWrite(func(int) bool {
-			if seen++; seen > k {
+			if seen.Add(1) > k {
+				<-started // cmd.Process is set
 				cmd.Process.Kill()
 				return false
 			}
@@ -193,6 +195,10 @@ func (w *world) run(name string, payload []byte) run {
 		})
 		defer w.gh.OnWrite(nil)
 	}
+	if err := cmd.Start(); err != nil {
+		w.t.Fatal(err)
+	}
+	close(started)
 	termed := make(chan time.Time, 1)
 	if w.termOn != nil {
 		exited := make(chan struct{})
