@@ -87,7 +87,7 @@ func TestKillAtEveryWrite(t *testing.T) {
 			w, event := crashWorld(t)
 			w.killAfter = k
 			if r := w.run(event()); r.code != -1 {
-				t.Fatalf("the run was not killed (exit %d)", r.code)
+				t.Fatalf("the run was not killed (exit %d)\n%s", r.code, r.log)
 			}
 			w.killAfter = 0
 			r := w.run(event())

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ func TestMain(m *testing.M) {
 
 // actionDefaults reads every input's default from action.yml, as the runner
 // does when a workflow sets no value.
-func actionDefaults(t *testing.T) map[string]string {
+func actionDefaults(t testing.TB) map[string]string {
 	t.Helper()
 	raw, err := os.ReadFile("../action.yml")
 	if err != nil {
@@ -67,7 +68,7 @@ const (
 
 // world is one PR on a fake GitHub, with a scripted model.
 type world struct {
-	t      *testing.T
+	t      testing.TB
 	gh     *fakegithub.Server
 	llm    *fakellm.Server
 	pr     int
@@ -78,20 +79,20 @@ type world struct {
 	// killAfter, when set, SIGKILLs the run as it attempts write
 	// killAfter+1: exactly killAfter writes are applied.
 	killAfter int
-	// termAfter, when set, sends SIGTERM (what a cancelled job receives)
-	// this long after the run starts.
-	termAfter time.Duration
+	// termOn, when set, sends SIGTERM (what a cancelled job receives) to
+	// the run when it is closed.
+	termOn <-chan struct{}
 	// env overrides the runner's variables ("NAME=value"; "NAME=" unsets).
 	env []string
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	return newWorldOn(t, fakegithub.New())
 }
 
 // newWorldOn seeds the PR on a given fake GitHub (an Enterprise Server, say).
-func newWorldOn(t *testing.T, gh *fakegithub.Server) *world {
+func newWorldOn(t testing.TB, gh *fakegithub.Server) *world {
 	t.Helper()
 	t.Cleanup(gh.Close)
 	gh.AddToken(token, fakegithub.Identity{Login: botLogin, Kind: fakegithub.TokenInstallation})
@@ -115,6 +116,9 @@ type run struct {
 	log     string
 	outputs map[string]string
 	summary string
+	// sinceTERM is how long the run took to exit after SIGTERM (termOn);
+	// 0 when it got none.
+	sinceTERM time.Duration
 }
 
 // commentEvent writes an issue_comment payload, derived from GitHub's real
@@ -184,13 +188,14 @@ func (w *world) run(name string, payload []byte) run {
 	cmd.Dir = dir
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		w.t.Fatal(err)
-	}
-	if k := w.killAfter; k > 0 {
-		seen := 0
+	// The hook is in place before the run starts: on a loaded machine the
+	// run may make several writes before this goroutine runs again.
+	started := make(chan struct{})
+	if k := int64(w.killAfter); k > 0 {
+		var seen atomic.Int64
 		w.gh.OnWrite(func(int) bool {
-			if seen++; seen > k {
+			if seen.Add(1) > k {
+				<-started // cmd.Process is set
 				cmd.Process.Kill()
 				return false
 			}
@@ -198,12 +203,30 @@ func (w *world) run(name string, payload []byte) run {
 		})
 		defer w.gh.OnWrite(nil)
 	}
-	if w.termAfter > 0 {
-		timer := time.AfterFunc(w.termAfter, func() { cmd.Process.Signal(syscall.SIGTERM) })
-		defer timer.Stop()
+	if err := cmd.Start(); err != nil {
+		w.t.Fatal(err)
+	}
+	close(started)
+	termed := make(chan time.Time, 1)
+	if w.termOn != nil {
+		exited := make(chan struct{})
+		defer close(exited)
+		go func() {
+			select {
+			case <-w.termOn:
+				termed <- time.Now()
+				cmd.Process.Signal(syscall.SIGTERM)
+			case <-exited:
+			}
+		}()
 	}
 	err := cmd.Wait()
 	r := run{log: log.String(), outputs: map[string]string{}}
+	select {
+	case at := <-termed:
+		r.sinceTERM = time.Since(at)
+	default:
+	}
 	if ee, ok := err.(*exec.ExitError); ok {
 		r.code = ee.ExitCode() // -1 when killed
 	} else if err != nil {

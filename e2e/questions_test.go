@@ -3,6 +3,7 @@ package e2e
 import (
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -177,37 +178,81 @@ func TestOutsidersGetOneNoticeAndNoWork(t *testing.T) {
 	}
 }
 
-// A cancelled job gets SIGTERM: the run stops within seconds, leaves its
-// placeholder saying it is working, and the next run answers in that place.
+// A cancelled job gets SIGTERM: the run stops while the model is still
+// thinking, leaves its placeholder saying it is working, and the next run
+// answers in that place. SIGTERM is sent once the model has the question,
+// so the test depends on the order of events, not on how fast the run is;
+// BenchmarkSIGTERMStop measures how long stopping takes.
 func TestSIGTERMStopsPromptlyAndNothingIsLost(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	release := make(chan struct{})
-	t.Cleanup(func() { close(release) }) // runs before the fake model closes
-	w.llm.AddRule(fakellm.Rule{Name: "slow", LastUser: "# Task: answer a question", Times: 1, Respond: func(fakellm.Request) fakellm.Reply {
-		select { // the model is still thinking when the job is cancelled
-		case <-release:
-		case <-time.After(60 * time.Second):
-		}
-		return fakellm.Reply{Text: "too late"}
-	}})
+	asked, answered := w.slowAnswer(t)
 	w.scriptAnswers() // rules match in order: the slow one answers first
 	q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot why a global map?")
-	w.termAfter = 1500 * time.Millisecond
-	start := time.Now()
-	w.run(w.commentEvent(q.ID, "alice", q.Body))
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("the run took %s to stop after SIGTERM", d)
+	w.termOn = asked
+	r := w.run(w.commentEvent(q.ID, "alice", q.Body))
+	if answered.Load() {
+		t.Fatalf("the run waited for the model's answer instead of stopping on SIGTERM (exit %d)\n%s", r.code, r.log)
+	}
+	if r.sinceTERM == 0 {
+		t.Fatalf("the run ended before the model was asked (exit %d)\n%s", r.code, r.log)
+	}
+	if r.code == 0 {
+		t.Errorf("a run stopped by SIGTERM exited 0\n%s", r.log)
 	}
 	bot := w.botComments()
 	if len(bot) != 1 || !strings.Contains(bot[0].Body, "looking into your question") {
 		t.Fatalf("want the in-progress placeholder, got %+v", bot)
 	}
-	w.termAfter = 0
+	if n := len(w.llm.RequestsContaining("why a global map?")); n != 1 {
+		t.Errorf("the model was asked %d times before SIGTERM, want 1", n)
+	}
+	w.termOn = nil
 	if r := w.run(w.commentEvent(q.ID, "alice", q.Body)); r.code != 0 {
 		t.Fatalf("next run: exit %d\n%s", r.code, r.log)
 	}
 	if bot = w.botComments(); len(bot) != 1 || !strings.Contains(bot[0].Body, "ANSWER: why a global map?") {
 		t.Errorf("want the placeholder edited into the answer, got %+v", bot)
 	}
+}
+
+// slowAnswer makes the model's first answer to a question wait until the
+// test ends: asked is closed when the model has the question, and answered
+// is set if it ever answers it (after a minute, as a safety net).
+func (w *world) slowAnswer(t testing.TB) (asked chan struct{}, answered *atomic.Bool) {
+	asked, answered = make(chan struct{}), new(atomic.Bool)
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) }) // runs before the fake model closes
+	w.llm.AddRule(fakellm.Rule{Name: "slow", LastUser: "# Task: answer a question", Times: 1, Respond: func(fakellm.Request) fakellm.Reply {
+		close(asked)
+		select {
+		case <-release:
+			return fakellm.Reply{Text: "the test ended"}
+		case <-time.After(time.Minute):
+		}
+		answered.Store(true)
+		return fakellm.Reply{Text: "too late"}
+	}})
+	return asked, answered
+}
+
+// How long a run takes to exit after SIGTERM, while it waits for the model
+// (ms-to-stop), on the real clock.
+func BenchmarkSIGTERMStop(b *testing.B) {
+	var total time.Duration
+	n := 0
+	for b.Loop() {
+		w := newWorld(b)
+		asked, _ := w.slowAnswer(b)
+		w.scriptAnswers()
+		q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot why?")
+		w.termOn = asked
+		r := w.run(w.commentEvent(q.ID, "alice", q.Body))
+		if r.sinceTERM == 0 {
+			b.Fatalf("no SIGTERM was sent (exit %d)\n%s", r.code, r.log)
+		}
+		total += r.sinceTERM
+		n++
+	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(n), "ms-to-stop")
 }

@@ -16,6 +16,9 @@ import (
 // transient reports whether a failed request may or may not have been
 // applied: a 5xx answer, a timeout, a dropped connection.
 func transient(err error) bool {
+	if errors.Is(err, errPacing) {
+		return false
+	}
 	var ae *APIError
 	if errors.As(err, &ae) {
 		return ae.Status >= 500

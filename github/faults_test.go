@@ -135,11 +135,22 @@ var kinds = map[string]callKind{
 var faults = map[string]fakegithub.Fault{
 	"500":                      fakegithub.ServerError(),
 	"502":                      fakegithub.BadGateway(),
-	"timeout":                  fakegithub.Timeout(400 * time.Millisecond),
+	"timeout":                  fakegithub.Timeout(faultDelay),
 	"403 secondary rate limit": fakegithub.SecondaryRateLimit(2 * time.Second),
 	"429":                      fakegithub.TooManyRequests(3 * time.Second),
 	"lost response":            fakegithub.LostResponse(),
 }
+
+// The timeout fault races real clocks, so each step has half a second of room on
+// a loaded machine: an attempt gives up after attemptTimeout, the stalled
+// request lands at faultDelay, and a create whose answer was lost looks for
+// it after createBackoff more (the backoff waits themselves are recorded,
+// not slept; only createOnce's wait for a slow write is real).
+const (
+	attemptTimeout = 500 * time.Millisecond
+	faultDelay     = time.Second
+	createBackoff  = time.Second
+)
 
 // Every kind of request × every failure GitHub produces: the call completes,
 // its effect happens exactly once, and a rate-limit wait is honoured.
@@ -154,8 +165,8 @@ func TestFaultTable(t *testing.T) {
 				}
 				f := newFixture(t)
 				var waited atomic.Int64
-				c, err := github.New(github.Options{Token: "tok", APIURL: f.gh.URL, GraphQLURL: f.gh.GraphQLURL(), Timeout: 250 * time.Millisecond,
-					Retry: github.RetryPolicy{BaseBackoff: 300 * time.Millisecond, Sleep: func(_ *http.Request, d time.Duration) error {
+				c, err := github.New(github.Options{Token: "tok", APIURL: f.gh.URL, GraphQLURL: f.gh.GraphQLURL(), Timeout: attemptTimeout,
+					Retry: github.RetryPolicy{BaseBackoff: createBackoff, Sleep: func(_ *http.Request, d time.Duration) error {
 						waited.Add(int64(d))
 						return nil
 					}}})

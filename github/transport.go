@@ -3,6 +3,7 @@ package github
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -48,6 +49,10 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	}
 	return p
 }
+
+// errPacing marks a write the pacing refused: the caller gave up, or the
+// write's turn would come after the caller's deadline. A retry cannot help.
+var errPacing = errors.New("waiting to pace writes")
 
 type retryTransport struct {
 	next    http.RoundTripper
@@ -113,7 +118,7 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	write := isWrite(r, body)
 	if write && t.writes != nil {
 		if err := t.writes.Wait(r.Context()); err != nil {
-			return nil, fmt.Errorf("waiting to pace writes: %w", err)
+			return nil, fmt.Errorf("%w: %w", errPacing, err)
 		}
 	}
 	// A repeatable write retries like a read; a create does not, since its

@@ -3,9 +3,11 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"testing"
 	"time"
 
+	"github.com/review-my-code-bot/rmc/internal/inproc"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
 
@@ -39,6 +41,18 @@ func newTestClient(t testing.TB, f *fakellm.Server, mod func(*Options)) *Client 
 		t.Fatalf("New: %v", err)
 	}
 	return c
+}
+
+// newInProcessClient is newTestClient calling f's handler in process, for
+// tests in a synctest bubble (a real socket would keep its fake clock still).
+func newInProcessClient(t testing.TB, f *fakellm.Server, mod func(*Options)) *Client {
+	t.Helper()
+	return newTestClient(t, f, func(o *Options) {
+		o.HTTPClient = &http.Client{Transport: inproc.Transport{Handler: f}}
+		if mod != nil {
+			mod(o)
+		}
+	})
 }
 
 // staticTool returns a tool that answers out (or err) and counts its runs.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
@@ -93,15 +94,19 @@ func TestRetriesTransientFailures(t *testing.T) {
 	}
 }
 
+// The waits run on synctest's fake clock against the fake in process, so
+// each is asserted exactly, however loaded the machine, and a minute of
+// Retry-After costs no real time.
 func TestRetryAfterIsHonoured(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
-		fault   fakellm.Fault
-		minWait time.Duration
+		fault fakellm.Fault
+		wait  time.Duration
 	}{
-		"Retry-After seconds":  {fault: fakellm.Fault{Status: 429, RetryAfter: "1"}, minWait: time.Second},
-		"retry-after-ms":       {fault: fakellm.Fault{Status: 429, RetryAfterMS: "150", RetryAfter: "30"}, minWait: 150 * time.Millisecond},
-		"503 with Retry-After": {fault: fakellm.Fault{Status: 503, RetryAfter: "0.2"}, minWait: 200 * time.Millisecond},
+		"Retry-After seconds":  {fault: fakellm.Fault{Status: 429, RetryAfter: "1"}, wait: time.Second},
+		"retry-after-ms":       {fault: fakellm.Fault{Status: 429, RetryAfterMS: "150", RetryAfter: "30"}, wait: 150 * time.Millisecond},
+		"503 with Retry-After": {fault: fakellm.Fault{Status: 503, RetryAfter: "0.2"}, wait: 200 * time.Millisecond},
+		"a long Retry-After":   {fault: fakellm.Fault{Status: 429, RetryAfter: "4"}, wait: 4 * time.Second},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -109,19 +114,20 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 			f := newFake(t, fakellm.Config{})
 			f.SetDefault(fakellm.Reply{Text: "answer"})
 			f.InjectNext(1, tc.fault)
-			c := newTestClient(t, f, nil)
-			if _, err := c.NewSession("", nil).Ask(context.Background(), "q", "question"); err != nil {
-				t.Fatalf("Ask: %v", err)
-			}
-			reqs := f.Requests()
-			if len(reqs) != 2 {
-				t.Fatalf("requests = %d, want 2", len(reqs))
-			}
-			// retry-after-ms wins over Retry-After: the 30 s must not be used.
-			gap := reqs[1].Time.Sub(reqs[0].Time)
-			if gap < tc.minWait || gap > tc.minWait+2*time.Second {
-				t.Errorf("retry came %v after the first attempt, want about %v", gap, tc.minWait)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				c := newInProcessClient(t, f, nil)
+				if _, err := c.NewSession("", nil).Ask(t.Context(), "q", "question"); err != nil {
+					t.Fatalf("Ask: %v", err)
+				}
+				reqs := f.Requests()
+				if len(reqs) != 2 {
+					t.Fatalf("requests = %d, want 2", len(reqs))
+				}
+				// retry-after-ms wins over Retry-After: the 30 s must not be used.
+				if gap := reqs[1].Time.Sub(reqs[0].Time); gap != tc.wait {
+					t.Errorf("retry came %v after the first attempt, want %v", gap, tc.wait)
+				}
+			})
 		})
 	}
 }
@@ -142,21 +148,26 @@ func TestRetryAfterBeyondLimits(t *testing.T) {
 			f := newFake(t, fakellm.Config{})
 			f.SetDefault(fakellm.Reply{Text: "answer"})
 			f.InjectNext(1, fakellm.Fault{Status: 429, RetryAfter: tc.retryAfter})
-			c := newTestClient(t, f, nil)
-			ctx := context.Background()
-			if tc.deadline > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, tc.deadline)
-				defer cancel()
-			}
-			start := time.Now()
-			_, err := c.NewSession("", nil).Ask(ctx, "q", "question")
-			if !errors.Is(err, ErrRateLimited) || !strings.Contains(err.Error(), tc.wantDetail) {
-				t.Fatalf("Ask error = %v, want ErrRateLimited mentioning %q", err, tc.wantDetail)
-			}
-			if el := time.Since(start); el > time.Second {
-				t.Errorf("failing took %v; it should fail at once instead of sleeping", el)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				c := newInProcessClient(t, f, nil)
+				ctx := t.Context()
+				if tc.deadline > 0 {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithTimeout(ctx, tc.deadline)
+					defer cancel()
+				}
+				start := time.Now()
+				_, err := c.NewSession("", nil).Ask(ctx, "q", "question")
+				if !errors.Is(err, ErrRateLimited) || !strings.Contains(err.Error(), tc.wantDetail) {
+					t.Fatalf("Ask error = %v, want ErrRateLimited mentioning %q", err, tc.wantDetail)
+				}
+				if el := time.Since(start); el != 0 {
+					t.Errorf("failing took %v; it should fail at once instead of sleeping", el)
+				}
+				if n := len(f.Requests()); n != 1 {
+					t.Errorf("requests = %d, want 1", n)
+				}
+			})
 		})
 	}
 }
@@ -206,36 +217,45 @@ func TestRequestTimeout(t *testing.T) {
 		delays       int           // leading requests held past the timeout
 		deadline     time.Duration // caller's; 0: none
 		wantErr      error
-		wantRequests int // 0: depends on timing, not checked
+		wantRequests int
 	}{
-		"one slow attempt is retried":     {delays: 1, wantRequests: 2},
-		"every attempt slow":              {delays: 4, wantErr: ErrUnavailable, wantRequests: 4},
-		"caller deadline ends it cleanly": {delays: 4, deadline: 250 * time.Millisecond, wantErr: context.DeadlineExceeded},
+		"one slow attempt is retried": {delays: 1, wantRequests: 2},
+		"every attempt slow":          {delays: 4, wantErr: ErrUnavailable, wantRequests: 4},
+		// Attempts end at 100ms and about 201ms; the third is cut by the
+		// caller's deadline.
+		"caller deadline ends it cleanly": {delays: 4, deadline: 250 * time.Millisecond, wantErr: context.DeadlineExceeded, wantRequests: 3},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			f := newFake(t, fakellm.Config{})
 			f.SetDefault(fakellm.Reply{Text: "answer"})
-			f.DelayNext(tc.delays, 2*time.Second)
-			c := newTestClient(t, f, func(o *Options) { o.RequestTimeout = 100 * time.Millisecond })
-			ctx := context.Background()
-			if tc.deadline > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, tc.deadline)
-				defer cancel()
-			}
-			reply, err := c.NewSession("", nil).Ask(ctx, "q", "question")
-			if tc.wantErr == nil {
-				if err != nil || reply.Text != "answer" {
-					t.Fatalf("Ask = %q, %v; want the answer", reply.Text, err)
+			f.DelayNext(tc.delays, time.Hour)
+			synctest.Test(t, func(t *testing.T) {
+				c := newInProcessClient(t, f, func(o *Options) { o.RequestTimeout = 100 * time.Millisecond })
+				ctx := t.Context()
+				if tc.deadline > 0 {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithTimeout(ctx, tc.deadline)
+					defer cancel()
 				}
-			} else if !errors.Is(err, tc.wantErr) {
-				t.Fatalf("Ask error = %v, want %v", err, tc.wantErr)
-			}
-			if got := len(f.Requests()); tc.wantRequests != 0 && got != tc.wantRequests {
-				t.Errorf("requests = %d, want %d", got, tc.wantRequests)
-			}
+				start := time.Now()
+				reply, err := c.NewSession("", nil).Ask(ctx, "q", "question")
+				if tc.wantErr == nil {
+					if err != nil || reply.Text != "answer" {
+						t.Fatalf("Ask = %q, %v; want the answer", reply.Text, err)
+					}
+				} else if !errors.Is(err, tc.wantErr) {
+					t.Fatalf("Ask error = %v, want %v", err, tc.wantErr)
+				}
+				if got := len(f.Requests()); got != tc.wantRequests {
+					t.Errorf("requests = %d, want %d", got, tc.wantRequests)
+				}
+				// Each slow attempt was cut at the timeout, not served.
+				if d := time.Since(start); d >= time.Duration(tc.delays+1)*110*time.Millisecond {
+					t.Errorf("Ask took %v of fake time: the slow attempts were not cut at 100ms", d)
+				}
+			})
 		})
 	}
 }
@@ -295,5 +315,19 @@ func TestBackoffGrowsAndIsCapped(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The Retry-After wait on the real clock, over loopback: a call answered
+// after one retry-after-ms of 20 takes about 20ms plus two round trips.
+func BenchmarkRetryAfterWait(b *testing.B) {
+	f := newFake(b, fakellm.Config{})
+	f.SetDefault(fakellm.Reply{Text: "answer"})
+	c := newTestClient(b, f, nil)
+	for b.Loop() {
+		f.InjectNext(1, fakellm.Fault{Status: 429, RetryAfterMS: "20"})
+		if _, err := c.NewSession("", nil).Ask(context.Background(), "q", "question"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

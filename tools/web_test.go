@@ -77,9 +77,9 @@ text &lt;ok&gt;</p><pre>  indented
 		}
 	})
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
-		select {
+		select { // far past the client's time cap, however loaded the machine
 		case <-r.Context().Done():
-		case <-time.After(5 * time.Second):
+		case <-time.After(time.Minute):
 		}
 	})
 	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) {

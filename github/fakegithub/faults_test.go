@@ -111,7 +111,9 @@ func TestSecondaryRateLimitBodyQuotesRequestID(t *testing.T) {
 func TestTimeoutStillApplies(t *testing.T) {
 	t.Parallel()
 	s := newFixture(t)
-	s.Inject(Timeout(300*time.Millisecond).For("POST", commentsPath).Once())
+	// The fault outlasts the client's timeout by far, so the client gives
+	// up first however loaded the machine.
+	s.Inject(Timeout(2*time.Second).For("POST", commentsPath).Once())
 	client := &http.Client{Timeout: 50 * time.Millisecond, Transport: s.Client().Transport}
 	req, _ := http.NewRequest(http.MethodPost, s.URL+commentsPath, bytes.NewReader([]byte(`{"body":"slow"}`)))
 	req.Header.Set("Authorization", "Bearer "+tokInstall)
@@ -119,8 +121,15 @@ func TestTimeoutStillApplies(t *testing.T) {
 		resp.Body.Close()
 		t.Fatalf("request answered with %d before the client's timeout", resp.StatusCode)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for len(s.IssueComments("o/r", 1)) == 0 && time.Now().Before(deadline) {
+	if n := len(s.IssueComments("o/r", 1)); n != 0 {
+		t.Fatalf("%d comments stored before the stalled write ended, want 0", n)
+	}
+	// The write lands when the stall ends; wait for it as long as the test
+	// may run (go test -timeout), not for a fixed time.
+	for len(s.IssueComments("o/r", 1)) == 0 {
+		if dl, ok := t.Deadline(); ok && time.Until(dl) < 10*time.Second {
+			t.Fatal("the timed-out write was never applied")
+		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	if n := len(s.IssueComments("o/r", 1)); n != 1 {
