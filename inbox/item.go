@@ -3,6 +3,7 @@ package inbox
 import (
 	"cmp"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -46,7 +47,7 @@ func localItem(r Record) Item {
 	if q := r.Request; q != nil {
 		it.Files, it.Root, it.Branch, it.Commit = q.Files, q.Root, q.Branch, q.Commit
 		if q.Server != "" {
-			it.URL = PageURL(q.Server, r.ID)
+			it.URL = PageURL(q.Server, r.ID, q.Token)
 		}
 		it.Summary = fmt.Sprintf("%d %s", len(q.Files), plural(len(q.Files), "file", "files"))
 		if q.Root != "" {
@@ -63,8 +64,15 @@ func localItem(r Record) Item {
 	return it
 }
 
-// PageURL is where the page server at base shows the review with id.
-func PageURL(base, id string) string { return strings.TrimSuffix(base, "/") + "/review/" + id }
+// PageURL is where the page server at base shows the review with id; the
+// server's token, when given, lets the person in.
+func PageURL(base, id, token string) string {
+	u := strings.TrimSuffix(base, "/") + "/review/" + id
+	if token != "" {
+		u += "?token=" + url.QueryEscape(token)
+	}
+	return u
+}
 
 func claimOf(it *Item, r Record) {
 	if r.Claim != nil && (r.Status == StatusClaimed || r.Status == StatusResolved) {

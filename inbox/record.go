@@ -97,6 +97,9 @@ type Request struct {
 	Commit   string   `json:"commit,omitempty"`
 	Base     string   `json:"base,omitempty"`   // what the diff is against, for people
 	Server   string   `json:"server,omitempty"` // the page server's base URL when it was requested
+	// Token lets a browser into that server; the store is private to its
+	// owner, as the token is.
+	Token string `json:"token,omitempty"`
 	// DiffSHA256 and DiffBytes identify the diff kept beside the store.
 	DiffSHA256 string `json:"diffSha256"`
 	DiffBytes  int    `json:"diffBytes"`

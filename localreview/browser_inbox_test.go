@@ -37,7 +37,7 @@ func TestBrowserInboxReview(t *testing.T) {
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(srvCtx, ServeOptions{Store: store, Port: 0, StrictPort: true, Ready: func(u string) { ready <- u }})
+		done <- Serve(srvCtx, ServeOptions{Store: store, Port: 0, StrictPort: true, Token: testToken, Ready: func(u string) { ready <- u }})
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -55,7 +55,7 @@ func TestBrowserInboxReview(t *testing.T) {
 	}
 
 	b := newBrowser(t, time.Minute)
-	b.do(t, "load the page", chromedp.Navigate(base+"/review"), chromedp.WaitVisible(lineCell(0, "right", 2)))
+	b.do(t, "load the page", chromedp.Navigate(base+"/review?token="+testToken), chromedp.WaitVisible(lineCell(0, "right", 2)))
 	if loc := get(t, b, "read the address", chromedp.Location()); loc != base+"/review/"+rec.ID {
 		t.Errorf("the page is at %s, want the review's own address", loc)
 	}

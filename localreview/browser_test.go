@@ -172,6 +172,12 @@ func startServer(t *testing.T, dir string) (page string, out *syncBuffer) {
 	return "", nil
 }
 
+// baseOf is the server's address in a page URL it printed.
+func baseOf(t *testing.T, page string) string {
+	bare, _ := splitPage(t, page)
+	return strings.TrimSuffix(bare, "/review")
+}
+
 // lineCell selects the line number cell of a file (by its index on the
 // page) for line on side.
 func lineCell(file int, side string, line int) chromedp.CSS {
@@ -206,7 +212,7 @@ func TestBrowserReview(t *testing.T) {
 
 	page, out := startServer(t, dir)
 	b := newBrowser(t, 90*time.Second)
-	base := strings.TrimSuffix(page, "/review")
+	base := baseOf(t, page)
 
 	// Files are sorted by path: notes/todo.md is file 0, src/app.go file 1.
 	b.do(t, "load the page", chromedp.Navigate(page), chromedp.WaitVisible(lineCell(1, "right", 10)))
@@ -384,7 +390,7 @@ func TestBrowserLargeDiff(t *testing.T) {
 		`performance.getEntriesByType('measure').map(m => m.name + ': ' + Math.round(m.duration) + ' ms')`)) {
 		t.Log("in the page, " + m)
 	}
-	b.checkLocalOnly(t, strings.TrimSuffix(page, "/review"))
+	b.checkLocalOnly(t, baseOf(t, page))
 }
 
 func TestBrowserNoChanges(t *testing.T) {
@@ -402,7 +408,7 @@ func TestBrowserNoChanges(t *testing.T) {
 	if !strings.Contains(out.String(), "No uncommitted changes in ") {
 		t.Errorf("terminal output:\n%s", out)
 	}
-	b.checkLocalOnly(t, strings.TrimSuffix(page, "/review"))
+	b.checkLocalOnly(t, baseOf(t, page))
 }
 
 // A binary file shows as binary and takes only a file comment; a range
@@ -465,5 +471,5 @@ func TestBrowserBinaryFileAndBadRange(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("%s =\n%s\nwant\n%s", md, got, want)
 	}
-	b.checkLocalOnly(t, strings.TrimSuffix(page, "/review"))
+	b.checkLocalOnly(t, baseOf(t, page))
 }

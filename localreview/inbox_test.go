@@ -49,13 +49,15 @@ func TestInboxServer(t *testing.T) {
 	if _, err := store.Cancel(ctx, cancelled.ID); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(NewInboxServer(store, Options{Now: fixedNow}))
+	srv := httptest.NewServer(NewInboxServer(store, Options{Now: fixedNow, Token: testToken}))
 	t.Cleanup(srv.Close)
 	api := "/api/reviews/" + id
 
 	client := *srv.Client()
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	resp, err := client.Get(srv.URL + "/review")
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/review", nil)
+	req.Header.Set(TokenHeader, testToken)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +94,7 @@ func TestInboxServer(t *testing.T) {
 func TestInboxServerSubmit(t *testing.T) {
 	t.Parallel()
 	store, root, id := inboxFixture(t)
-	srv := httptest.NewServer(NewInboxServer(store, Options{Now: fixedNow}))
+	srv := httptest.NewServer(NewInboxServer(store, Options{Now: fixedNow, Token: testToken}))
 	t.Cleanup(srv.Close)
 	api := "/api/reviews/" + id
 
@@ -162,7 +164,7 @@ func TestInboxServerRestart(t *testing.T) {
 		ready := make(chan string, 1)
 		done := make(chan error, 1)
 		go func() {
-			done <- Serve(ctx, ServeOptions{Store: store, Port: 0, StrictPort: true, Ready: func(u string) { ready <- u }})
+			done <- Serve(ctx, ServeOptions{Store: store, Port: 0, StrictPort: true, Token: testToken, Ready: func(u string) { ready <- u }})
 		}()
 		var base string
 		select {
@@ -172,22 +174,12 @@ func TestInboxServerRestart(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("server not ready")
 		}
-		resp, err := http.Get(base + "/api/reviews/" + id + "/info")
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			t.Fatalf("round %d: info = %d", round, resp.StatusCode)
+		if code, body := call(t, "GET", base+"/api/reviews/"+id+"/info", testToken, ""); code != 200 {
+			t.Fatalf("round %d: info = %d %s", round, code, body)
 		}
 		if round == 1 {
-			resp, err := http.Post(base+"/api/reviews/"+id+"/comments", "application/json", strings.NewReader(goodSubmission))
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != 200 {
-				t.Fatalf("submit after restart = %d", resp.StatusCode)
+			if code, body := call(t, "POST", base+"/api/reviews/"+id+"/comments", testToken, goodSubmission); code != 200 {
+				t.Fatalf("submit after restart = %d %s", code, body)
 			}
 		}
 		cancel()
@@ -255,14 +247,10 @@ func TestRunRecordsInInbox(t *testing.T) {
 			}()
 			page := <-ready
 			if submit {
-				resp, err := http.Post(strings.TrimSuffix(page, "/review")+"/api/comments", "application/json",
-					strings.NewReader(`{"globalComment":null,"comments":[{"file":"a.txt","startLine":1,"endLine":1,"side":"right","body":"Why b?"}]}`))
-				if err != nil {
-					t.Fatal(err)
-				}
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
-					t.Fatalf("submit = %d", resp.StatusCode)
+				u, tok := splitPage(t, page)
+				if code, body := call(t, "POST", strings.TrimSuffix(u, "/review")+"/api/comments", tok,
+					`{"globalComment":null,"comments":[{"file":"a.txt","startLine":1,"endLine":1,"side":"right","body":"Why b?"}]}`); code != 200 {
+					t.Fatalf("submit = %d %s", code, body)
 				}
 			}
 			cancel()

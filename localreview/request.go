@@ -55,19 +55,24 @@ func (q *Requester) RequestLocal(ctx context.Context, r inbox.LocalRequest) (inb
 		}
 		return inbox.RequestResult{}, &inbox.Error{Op: "request", Kind: inbox.ErrInvalidInput, Reason: reason}
 	}
-	base, running, err := q.findServer(ctx)
+	token, err := StoreToken(q.Store)
+	if err != nil {
+		return inbox.RequestResult{}, err
+	}
+	base, running, err := q.findServer(ctx, token)
 	if err != nil {
 		return inbox.RequestResult{}, err
 	}
 	req := requestOf(ctx, selected, dir, warnings, r.Message, base)
+	req.Token = token
 	rec, err := q.Store.Create(ctx, req, selected.Diff)
 	if err != nil {
 		return inbox.RequestResult{}, err
 	}
-	res := inbox.RequestResult{ID: rec.ID, Source: inbox.SourceLocal, Status: rec.Status, URL: inbox.PageURL(base, rec.ID),
+	res := inbox.RequestResult{ID: rec.ID, Source: inbox.SourceLocal, Status: rec.Status, URL: inbox.PageURL(base, rec.ID, token),
 		Files: req.Files, Warnings: req.Warnings, Hint: inbox.Hint(rec.ID)}
 	if !running {
-		if err := q.start(ctx, base); err != nil {
+		if err := q.start(ctx, base, token); err != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("could not start the review server (%v): run `reviews-for-agent serve --port %s` to serve the review", err, portOf(base)))
 		}
 	}

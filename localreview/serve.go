@@ -26,6 +26,8 @@ type ServeOptions struct {
 	Out   io.Writer
 	Ready func(baseURL string) // called once the server accepts connections
 	Now   func() time.Time
+	// Token is what requests must carry; the store's (StoreToken) when "".
+	Token string
 }
 
 // Serve runs the inbox server: the page of every open review in the store,
@@ -35,16 +37,23 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	if out == nil {
 		out = io.Discard
 	}
+	token := o.Token
+	if token == "" {
+		var err error
+		if token, err = StoreToken(o.Store); err != nil {
+			return err
+		}
+	}
 	ln, err := Listen(o.Port, o.StrictPort)
 	if err != nil {
 		return err
 	}
-	base := "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	handler := NewInboxServer(o.Store, Options{Now: o.Now, Log: out})
+	base := baseURL(ln)
+	handler := NewInboxServer(o.Store, Options{Now: o.Now, Log: out, Token: token})
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(out, "Serving the reviews in %s on %s/review\n", o.Store.Path(), base)
+	fmt.Fprintf(out, "Serving the reviews in %s on %s\n", o.Store.Path(), WithToken(base+"/review", token))
 	if o.Ready != nil {
 		o.Ready(base)
 	}
@@ -113,8 +122,9 @@ func shutdown(srv *http.Server, served <-chan error, base string, out io.Writer)
 	return nil
 }
 
-// Probe asks whatever listens on 127.0.0.1:port who it is, quickly.
-func Probe(ctx context.Context, port int) (Health, error) {
+// Probe asks whatever listens on 127.0.0.1:port who it is, quickly. Only
+// a server with the same token answers.
+func Probe(ctx context.Context, port int, token string) (Health, error) {
 	ctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancel()
 	u := "http://127.0.0.1:" + strconv.Itoa(port) + "/api/health"
@@ -122,6 +132,7 @@ func Probe(ctx context.Context, port int) (Health, error) {
 	if err != nil {
 		return Health{}, err
 	}
+	req.Header.Set(TokenHeader, token)
 	client := http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
 	resp, err := client.Do(req)
 	if err != nil {
@@ -145,15 +156,15 @@ const portSearch = 20
 // the first port that either answers as that server or is free. Ports
 // held by anything else (another program, a server of another store) are
 // passed over.
-func (q *Requester) findServer(ctx context.Context) (base string, running bool, err error) {
+func (q *Requester) findServer(ctx context.Context, token string) (base string, running bool, err error) {
 	first := q.Port
 	if first == 0 {
 		first = DefaultInboxPort
 	}
 	last := min(first+portSearch-1, 65535)
 	for p := first; p <= last; p++ {
-		base := "http://localhost:" + strconv.Itoa(p)
-		if h, err := Probe(ctx, p); err == nil {
+		base := "http://127.0.0.1:" + strconv.Itoa(p)
+		if h, err := Probe(ctx, p, token); err == nil {
 			if h.App == AppName && h.Mode == "serve" && h.Store == q.Store.Path() {
 				return base, true, nil
 			}
@@ -168,7 +179,7 @@ func (q *Requester) findServer(ctx context.Context) (base string, running bool, 
 }
 
 // start spawns a server at base and waits a moment for it to answer.
-func (q *Requester) start(ctx context.Context, base string) error {
+func (q *Requester) start(ctx context.Context, base, token string) error {
 	if q.Spawn == nil {
 		return errors.New("no way to start a server here")
 	}
@@ -185,7 +196,7 @@ func (q *Requester) start(ctx context.Context, base string) error {
 	}
 	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) {
-		if h, err := Probe(ctx, port); err == nil && h.Store == q.Store.Path() {
+		if h, err := Probe(ctx, port, token); err == nil && h.Store == q.Store.Path() {
 			return nil
 		}
 		select {

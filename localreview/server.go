@@ -8,9 +8,12 @@
 // /review/<id>, recording submissions in the store; Requester records such
 // reviews for an agent and starts that server when none runs.
 //
-// The server only listens on 127.0.0.1 and only answers requests addressed
-// to localhost or 127.0.0.1 at its own port, so a web page elsewhere cannot
-// read the diff or post comments through DNS rebinding.
+// The server only listens on 127.0.0.1, and its URLs name 127.0.0.1 rather
+// than localhost, which a browser may send to another program on [::1]. It
+// only answers requests addressed to localhost or 127.0.0.1 at its own
+// port, so a web page elsewhere cannot read the diff or post comments
+// through DNS rebinding, and only requests carrying its random token, so
+// other users of the machine cannot either.
 package localreview
 
 import (
@@ -50,6 +53,9 @@ type Options struct {
 	// ReviewID is the store's id of the review NewServer serves at
 	// /review, when it was recorded there.
 	ReviewID string
+	// Token is what every request must carry (see authorize); a fresh
+	// random one when "", which Token reports.
+	Token string
 }
 
 // Server serves review pages: of one Changes snapshot at /review (the
@@ -58,6 +64,7 @@ type Server struct {
 	single *review // what /review shows; nil for an inbox server
 	store  *inbox.Store
 	mode   string // "start" or "serve", for /api/health
+	token  string
 	now    func() time.Time
 	log    io.Writer
 	mux    *http.ServeMux
@@ -72,6 +79,9 @@ type Server struct {
 }
 
 var _ http.Handler = (*Server)(nil)
+
+// Token is what every request to s must carry.
+func (s *Server) Token() string { return s.token }
 
 // review is one diff on offer: the single review, or one of the store's.
 type review struct {
@@ -107,7 +117,10 @@ func NewInboxServer(store *inbox.Store, opts Options) *Server {
 }
 
 func newServer(opts Options, mode string) *Server {
-	s := &Server{store: opts.Store, mode: mode, now: opts.Now, log: opts.Log, mux: http.NewServeMux(), cache: map[string]*review{}}
+	s := &Server{store: opts.Store, mode: mode, token: opts.Token, now: opts.Now, log: opts.Log, mux: http.NewServeMux(), cache: map[string]*review{}}
+	if s.token == "" {
+		s.token = NewToken()
+	}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -156,10 +169,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h := w.Header()
+	h.Set("Cache-Control", "no-store")
+	if !s.authorize(w, r, port) {
+		return
+	}
 	h.Set("Content-Security-Policy", csp)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cache-Control", "no-store")
 	s.lastActive.Store(s.now().UnixNano())
 	s.mux.ServeHTTP(w, r)
 }

@@ -29,7 +29,7 @@ func (r stubRequester) RequestLocal(ctx context.Context, q inbox.LocalRequest) (
 	if err != nil {
 		return inbox.RequestResult{}, err
 	}
-	return inbox.RequestResult{ID: rec.ID, Source: inbox.SourceLocal, Status: rec.Status, URL: inbox.PageURL(req.Server, rec.ID),
+	return inbox.RequestResult{ID: rec.ID, Source: inbox.SourceLocal, Status: rec.Status, URL: inbox.PageURL(req.Server, rec.ID, req.Token),
 		Files: req.Files, Hint: inbox.Hint(rec.ID)}, nil
 }
 
