@@ -70,9 +70,12 @@ func (s *Store) compactLocked(snap *Snapshot) (CompactResult, error) {
 	res := CompactResult{BytesBefore: snap.size}
 	now := s.clock()
 	var out bytes.Buffer
-	live := map[string]bool{}
+	live, open := map[string]bool{}, map[string]bool{}
 	for _, id := range snap.order {
 		e := snap.byID[id]
+		if e.rec.Status == StatusOpen {
+			open[id] = true
+		}
 		if s.expired(e.rec, now) {
 			res.Dropped++
 			continue
@@ -95,7 +98,7 @@ func (s *Store) compactLocked(snap *Snapshot) (CompactResult, error) {
 		return res, fmt.Errorf("rewrite the review store %s: %w", s.path, err)
 	}
 	res.BytesAfter = int64(out.Len())
-	s.removeDiffs(live)
+	s.removeDiffs(live, open)
 	return res, nil
 }
 
@@ -119,17 +122,23 @@ func (s *Store) setAside(lines []LineError, now time.Time) error {
 	return f.Sync()
 }
 
-// removeDiffs deletes the stored diffs of records that are gone, and
-// orphans a crash left between writing a diff and its record, or in the
-// middle of writing a diff. It runs
-// under the lock, so no Create is between those two steps.
-func (s *Store) removeDiffs(live map[string]bool) {
+// removeDiffs deletes the stored diffs of records that are gone, drafts of
+// reviews no longer open, and orphans a crash left between writing a diff
+// and its record, or in the middle of writing a diff. It runs under the
+// lock, so no Create is between those two steps.
+func (s *Store) removeDiffs(live, open map[string]bool) {
 	entries, err := os.ReadDir(s.diffDir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
 		name := e.Name()
+		if id, ok := strings.CutSuffix(name, ".draft.json"); ok {
+			if !open[id] {
+				os.Remove(filepath.Join(s.diffDir, name))
+			}
+			continue
+		}
 		id, ok := strings.CutSuffix(name, ".diff")
 		// A leftover temporary file is a diff whose write never finished.
 		stale := strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp")

@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -49,8 +50,14 @@ func WriteList(w io.Writer, res ListResult, status string) {
 // WriteItem writes one item's state after a change such as a claim.
 func WriteItem(w io.Writer, verb string, it Item) {
 	fmt.Fprintf(w, "%s %s: %s", verb, it.ID, it.Status)
-	if it.ClaimedBy != "" {
+	switch {
+	case it.Status == StatusResolved && (it.ResolvedBy != "" || it.ClaimedBy != ""):
+		fmt.Fprintf(w, " by %s", cmp.Or(it.ResolvedBy, it.ClaimedBy))
+	case it.Status == StatusClaimed && it.ClaimedBy != "":
 		fmt.Fprintf(w, " by %s", it.ClaimedBy)
+		if it.ClaimExpires != nil {
+			fmt.Fprintf(w, " until %s", stamp(*it.ClaimExpires))
+		}
 	}
 	fmt.Fprintln(w)
 	if it.Note != "" {

@@ -222,7 +222,8 @@ func (s *Service) claimFinding(ctx context.Context, id, by string, force bool) (
 // resolveFinding replies on the finding's thread and resolves it. Each step
 // checks GitHub first, so a retry after a failure (or a lost answer) writes
 // neither a second reply nor anything at all once the thread is resolved.
-func (s *Service) resolveFinding(ctx context.Context, id, note string) (Item, error) {
+func (s *Service) resolveFinding(ctx context.Context, id string, o ResolveOptions) (Item, error) {
+	note := o.Note
 	gh, ref, f, err := s.finding(ctx, "resolve", id)
 	if err != nil {
 		return Item{}, err
@@ -230,6 +231,13 @@ func (s *Service) resolveFinding(ctx context.Context, id, note string) (Item, er
 	claim, err := s.claimRecord(ctx, id)
 	if err != nil {
 		return Item{}, err
+	}
+	if claim != nil && claim.Status == StatusClaimed {
+		// The claimant's rule of local reviews, checked before GitHub is
+		// written to.
+		if _, _, err := resolveTransition(*claim, o, s.Store.clock()); err != nil {
+			return Item{}, err
+		}
 	}
 	if !f.Thread.IsResolved {
 		root := f.Thread.Root()
@@ -252,7 +260,7 @@ func (s *Service) resolveFinding(ctx context.Context, id, note string) (Item, er
 		f.Thread.IsResolved, f.Status = true, rmcoc.FindingResolved
 	}
 	if claim != nil {
-		r, err := s.Store.ResolveGitHub(ctx, id, note)
+		r, err := s.Store.ResolveGitHub(ctx, id, note, o.By)
 		if err != nil {
 			return Item{}, err
 		}

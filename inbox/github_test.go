@@ -196,10 +196,10 @@ func TestGitHubResolve(t *testing.T) {
 	}
 	// The first try replies, then fails to resolve: the retry must not
 	// reply again.
-	if _, err := w.svc.Resolve(ctx, id, "Checked the error in 1a2b3c."); err == nil {
+	if _, err := w.svc.Resolve(ctx, id, ResolveOptions{By: "alpha", Note: "Checked the error in 1a2b3c."}); err == nil {
 		t.Fatal("resolve succeeded despite the failure")
 	}
-	it, err := w.svc.Resolve(ctx, id, "Checked the error in 1a2b3c.")
+	it, err := w.svc.Resolve(ctx, id, ResolveOptions{By: "alpha", Note: "Checked the error in 1a2b3c."})
 	if err != nil || it.Status != StatusResolved || it.Note != "Checked the error in 1a2b3c." {
 		t.Fatalf("retry = %+v, %v", it, err)
 	}
@@ -209,7 +209,7 @@ func TestGitHubResolve(t *testing.T) {
 	}
 	// Once resolved, resolving again writes nothing at all.
 	writes := len(w.f.Writes())
-	if it, err := w.svc.Resolve(ctx, id, "Checked the error in 1a2b3c."); err != nil || it.Status != StatusResolved {
+	if it, err := w.svc.Resolve(ctx, id, ResolveOptions{By: "alpha", Note: "Checked the error in 1a2b3c."}); err != nil || it.Status != StatusResolved {
 		t.Errorf("resolve again = %+v, %v", it, err)
 	}
 	if got := w.f.Writes(); len(got) != writes {
@@ -234,7 +234,7 @@ func TestGitHubResolveUnclaimed(t *testing.T) {
 	w := newGHWorld(t)
 	ctx := context.Background()
 	for range 2 {
-		if _, err := w.svc.Resolve(ctx, w.id("f-minor"), ""); err != nil {
+		if _, err := w.svc.Resolve(ctx, w.id("f-minor"), ResolveOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -30,7 +30,9 @@ type Item struct {
 	CommentCount int        `json:"commentCount"`
 	ClaimedBy    string     `json:"claimedBy,omitempty"`
 	ClaimedAt    *time.Time `json:"claimedAt,omitempty"`
+	ClaimExpires *time.Time `json:"claimExpiresAt,omitempty"`
 	Note         string     `json:"note,omitempty"` // the resolution note
+	ResolvedBy   string     `json:"resolvedBy,omitempty"`
 	URL          string     `json:"url,omitempty"`
 	Root         string     `json:"root,omitempty"` // local: the repository
 	Branch       string     `json:"branch,omitempty"`
@@ -80,7 +82,7 @@ func claimOf(it *Item, r Record) {
 		it.ClaimedBy, it.ClaimedAt = r.Claim.ClaimedBy, &at
 	}
 	if r.Resolution != nil {
-		it.Note = r.Resolution.Note
+		it.Note, it.ResolvedBy = r.Resolution.Note, r.Resolution.ResolvedBy
 	}
 }
 

@@ -125,9 +125,13 @@ type ResultSummary struct {
 	Global       bool `json:"global,omitempty"`
 }
 
-// Resolution is how a review was closed.
+// Resolution is how a review was closed, and by whom (when is the
+// record's ResolvedAt).
 type Resolution struct {
-	Note string `json:"note,omitempty"`
+	Note       string `json:"note,omitempty"`
+	ResolvedBy string `json:"resolvedBy,omitempty"`
+	// Forced is set when it was resolved over another agent's claim.
+	Forced bool `json:"forced,omitempty"`
 }
 
 // GitHubRef locates a bot finding on a pull request.

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/review-my-code-bot/rmc/agentmd"
 	"github.com/review-my-code-bot/rmc/diff"
 )
 
@@ -122,7 +121,7 @@ func (s *Service) List(ctx context.Context, o ListOptions) (ListResult, error) {
 		case listed[id]:
 			continue
 		case r.kind() == KindReview:
-			it = localItem(r)
+			it = s.localItem(r)
 		case r.kind() == KindGitHubClaim:
 			it = githubClaimItem(r)
 		default:
@@ -156,7 +155,7 @@ func (s *Service) Get(ctx context.Context, id string) (Detail, error) {
 	if err != nil {
 		return Detail{}, err
 	}
-	d := Detail{Item: localItem(r)}
+	d := Detail{Item: s.localItem(r)}
 	switch r.Status {
 	case StatusOpen:
 		d.Message = "The review is still open: nobody has submitted it yet."
@@ -177,7 +176,7 @@ func (s *Service) Get(ctx context.Context, id string) (Detail, error) {
 	} else if files, err = diff.Parse(unified); err != nil {
 		d.Message = fmt.Sprintf("The comments are shown without the diff lines they quote: %v.", err)
 	}
-	d.Markdown = agentmd.Markdown(r.Submission.Review(), files)
+	d.Markdown = ReviewMarkdown(r, files)
 	return d, nil
 }
 
@@ -193,23 +192,23 @@ func (s *Service) Claim(ctx context.Context, id, by string, force bool) (Item, e
 	if err != nil {
 		return Item{}, err
 	}
-	return localItem(r), nil
+	return s.localItem(r), nil
 }
 
 // Resolve closes an item; on GitHub it replies on the finding's thread and
 // resolves the thread.
-func (s *Service) Resolve(ctx context.Context, id, note string) (Item, error) {
+func (s *Service) Resolve(ctx context.Context, id string, o ResolveOptions) (Item, error) {
 	if IsFindingID(id) {
-		return s.resolveFinding(ctx, id, note)
+		return s.resolveFinding(ctx, id, o)
 	}
 	if _, err := s.local(ctx, "resolve", id); err != nil {
 		return Item{}, err
 	}
-	r, err := s.Store.Resolve(ctx, id, note)
+	r, err := s.Store.Resolve(ctx, id, o)
 	if err != nil {
 		return Item{}, err
 	}
-	return localItem(r), nil
+	return s.localItem(r), nil
 }
 
 // Cancel withdraws an open local review.
@@ -224,7 +223,7 @@ func (s *Service) Cancel(ctx context.Context, id string) (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
-	return localItem(r), nil
+	return s.localItem(r), nil
 }
 
 // local reads a local review, checking the id first.
@@ -256,6 +255,16 @@ func (s *Service) Request(ctx context.Context, o RequestOptions) (RequestResult,
 		return RequestResult{}, fmt.Errorf("request: local reviews are not available here")
 	}
 	return s.Local.RequestLocal(ctx, o.LocalRequest)
+}
+
+// localItem describes a local review, with when its claim runs out.
+func (s *Service) localItem(r Record) Item {
+	it := localItem(r)
+	if it.Status == StatusClaimed && it.ClaimedAt != nil {
+		exp := it.ClaimedAt.Add(s.Store.ClaimLease())
+		it.ClaimExpires = &exp
+	}
+	return it
 }
 
 // Hint is what a request tells the agent to do next.

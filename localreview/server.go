@@ -71,6 +71,7 @@ type Server struct {
 
 	mu     sync.Mutex    // serializes submissions
 	result *submitResult // the submission of a single review outside the store
+	draft  []byte        // its draft; drafts of reviews in the store are kept there
 
 	cacheMu sync.Mutex
 	cache   map[string]*review // store reviews, parsed once
@@ -144,6 +145,10 @@ func newServer(opts Options, mode string) *Server {
 	s.mux.HandleFunc("GET /api/diff", s.withReview(s.serveDiff))
 	s.mux.HandleFunc("GET /api/info", s.withReview(s.serveInfo))
 	s.mux.HandleFunc("POST /api/comments", s.withReview(s.submit))
+	s.mux.HandleFunc("GET /api/draft", s.withReview(s.serveDraft))
+	s.mux.HandleFunc("PUT /api/draft", s.withReview(s.saveDraft))
+	s.mux.HandleFunc("GET /api/reviews/{id}/draft", s.withReview(s.serveDraft))
+	s.mux.HandleFunc("PUT /api/reviews/{id}/draft", s.withReview(s.saveDraft))
 	s.mux.HandleFunc("GET /api/reviews/{id}/diff", s.withReview(s.serveDiff))
 	s.mux.HandleFunc("GET /api/reviews/{id}/info", s.withReview(s.serveInfo))
 	s.mux.HandleFunc("POST /api/reviews/{id}/comments", s.withReview(s.submit))

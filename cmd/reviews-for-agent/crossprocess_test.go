@@ -137,8 +137,8 @@ func TestCrossProcessReview(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
 		t.Fatalf("inbox get output %q: %v", out, err)
 	}
-	want := "# Code Review Comments\n\nClose.\n\n## a.txt\n\n### Line 2\n> +2\nUse words: two.\n"
-	if d.Markdown != want || d.Status != inbox.StatusSubmitted || d.Root == "" {
+	want := "\nClose.\n\n## a.txt\n\n### Line 2\n> +2\nUse words: two.\n"
+	if !strings.HasPrefix(d.Markdown, "# Code Review Comments\n\nReview "+req.ID+" from the reviews-for-agent inbox") || !strings.HasSuffix(d.Markdown, want) || d.Status != inbox.StatusSubmitted || d.Root == "" {
 		t.Errorf("inbox get = %+v\nmarkdown:\n%s\nwant:\n%s", d.Item, d.Markdown, want)
 	}
 	// The same comments are in the repository, as start writes them.
@@ -150,7 +150,7 @@ func TestCrossProcessReview(t *testing.T) {
 	if !strings.Contains(out, "claimed by agent-1") {
 		t.Errorf("claim: %s", out)
 	}
-	out = runProcess(t, env, "inbox", "resolve", req.ID, "--note", "Spelled out.")
+	out = runProcess(t, env, "inbox", "resolve", req.ID, "--by", "agent-1", "--note", "Spelled out.")
 	if !strings.Contains(out, "Resolved "+req.ID+": resolved by agent-1") {
 		t.Errorf("resolve: %s", out)
 	}

@@ -56,12 +56,14 @@ func (c *cli) parseFlags(fs *flag.FlagSet, args []string) (pos []string, code in
 type storeFlags struct {
 	path      string
 	retention retention
+	lease     time.Duration
 }
 
 func (f *storeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.path, "store", "", "the inbox file (default $"+inbox.StoreEnv+", else reviews-for-agent/reviews.jsonl in the user's configuration directory)")
 	f.retention = retention(inbox.DefaultRetention)
 	fs.Var(&f.retention, "retention", "how long resolved and cancelled reviews are kept, e.g. 30d or 72h")
+	fs.DurationVar(&f.lease, "lease", inbox.DefaultClaimLease, "how long a claim holds unless its agent claims again")
 }
 
 func (c *cli) openStore(f storeFlags) (*inbox.Store, error) {
@@ -72,7 +74,10 @@ func (c *cli) openStore(f storeFlags) (*inbox.Store, error) {
 			return nil, err
 		}
 	}
-	return inbox.Open(path, inbox.Options{Retention: time.Duration(f.retention)})
+	if f.lease <= 0 {
+		return nil, &inbox.Error{Op: "open store", Kind: inbox.ErrInvalidInput, Reason: "--lease must be a positive duration"}
+	}
+	return inbox.Open(path, inbox.Options{Retention: time.Duration(f.retention), ClaimLease: f.lease})
 }
 
 // retention is a duration that also takes days: "30d".

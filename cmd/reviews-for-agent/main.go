@@ -63,7 +63,7 @@ Usage:
   reviews-for-agent inbox list [--status S] [--claimed-by NAME] [--pr OWNER/REPO#N] [--json]
   reviews-for-agent inbox get ID [--json]
   reviews-for-agent inbox claim ID --by NAME [--force] [--json]
-  reviews-for-agent inbox resolve ID [--note TEXT] [--json]
+  reviews-for-agent inbox resolve ID [--by NAME] [--note TEXT] [--force] [--json]
   reviews-for-agent inbox cancel ID [--json]
   reviews-for-agent inbox compact [--retention 30d] [--json]
   reviews-for-agent serve [--port N] [--idle DURATION]
