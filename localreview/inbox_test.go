@@ -109,13 +109,27 @@ func TestInboxServerSubmit(t *testing.T) {
 	if got.ID != id || got.Inbox != "reviews-for-agent inbox get "+id || !strings.HasPrefix(got.MD, "rfa/comments_") {
 		t.Errorf("result = %+v", got)
 	}
-	// The files are written as the start command writes them.
-	for _, f := range []struct{ rel, golden string }{{got.JSON, "submit.json.golden"}, {got.MD, "submit.md.golden"}} {
-		b, err := os.ReadFile(filepath.Join(root, f.rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkGolden(t, f.golden, b)
+	// The files are written as the start command writes them, the
+	// Markdown under a header that names the review and how to settle it.
+	b, err := os.ReadFile(filepath.Join(root, got.JSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "submit.json.golden", b)
+	md, err := os.ReadFile(filepath.Join(root, got.MD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := "# Code Review Comments\n\nReview " + id + " from the reviews-for-agent inbox, of the uncommitted changes against HEAD (abc1234).\n" +
+		"Before you work on it: `reviews-for-agent inbox claim " + id + " --by NAME`.\n" +
+		"When you have addressed it: `reviews-for-agent inbox resolve " + id + " --by NAME --note \"what you did\"`.\n"
+	body, ok := strings.CutPrefix(string(md), header)
+	if !ok {
+		t.Errorf("%s does not start with the review's header:\n%s", got.MD, md)
+	}
+	checkGolden(t, "submit.md.golden", []byte("# Code Review Comments\n"+body))
+	if got.Review == nil || len(got.Review.Comments) != 4 || got.Warning != "" {
+		t.Errorf("result review = %+v, warning %q", got.Review, got.Warning)
 	}
 	rec, err := store.Get(context.Background(), id)
 	if err != nil {

@@ -101,6 +101,12 @@ type submitResult struct {
 	// it from there, no paste needed.
 	ID    string `json:"id,omitempty"`
 	Inbox string `json:"inbox,omitempty"`
+	// Review is what was submitted, normalized, which the page shows
+	// read-only from then on.
+	Review *agentmd.Submission `json:"review,omitempty"`
+	// Warning is set when the review is in the inbox but its files are
+	// not in the repository.
+	Warning string `json:"warning,omitempty"`
 }
 
 // NewServer returns a server for c, the review /review shows.
@@ -264,7 +270,9 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request, rv *review) {
 		s.fail(w, err)
 		return
 	}
-	fmt.Fprintf(s.log, "Wrote comments to %s and %s. Provide the MD file to your AI agent to have it address the comments.\n", result.JSON, result.MD)
+	if result.Warning == "" {
+		fmt.Fprintf(s.log, "Wrote comments to %s and %s. Provide the MD file to your AI agent to have it address the comments.\n", result.JSON, result.MD)
+	}
 	if result.ID != "" {
 		fmt.Fprintf(s.log, "Review %s is in the inbox: %s\n", result.ID, result.Inbox)
 	}

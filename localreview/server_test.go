@@ -71,7 +71,7 @@ func do(t *testing.T, srv *httptest.Server, r request) (*http.Response, string) 
 	if r.host != "" {
 		req.Host = r.host
 	}
-	if r.method == http.MethodPost {
+	if r.method == http.MethodPost || r.method == http.MethodPut {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if !r.noToken {
