@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -55,6 +56,7 @@ type browser struct {
 	mu       sync.Mutex
 	requests []string
 	errors   []string
+	dialogs  []string // the kinds of dialog the page opened, each accepted
 }
 
 func newBrowser(t *testing.T, timeout time.Duration) *browser {
@@ -89,6 +91,15 @@ func newBrowser(t *testing.T, timeout time.Duration) *browser {
 				msg += " " + ex.Description
 			}
 			b.errors = append(b.errors, msg)
+		case *page.EventJavascriptDialogOpening:
+			b.dialogs = append(b.dialogs, string(ev.Type))
+			go func() {
+				// Accept it, as a person leaving the page would. The
+				// listener must not block on the browser it listens to.
+				if _, err := chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true}); err != nil && ctx.Err() == nil {
+					t.Errorf("accept the %s dialog: %v", ev.Type, err)
+				}
+			}()
 		case *runtime.EventConsoleAPICalled:
 			if ev.Type == runtime.ConsoleAPICalledTypeError {
 				b.errors = append(b.errors, fmt.Sprintf("console.error with %d arguments", len(ev.Args)))

@@ -26,7 +26,10 @@ const state = {
   view: 'line-by-line',
   rows: [], // per file, from indexRows after each draw
   nextId: 1,
-  done: false // submitted: the page is read-only
+  done: false, // submitted: the page is read-only
+  restored: false, // the saved draft is loaded: from now on changes are saved
+  saveTimer: null,
+  saving: null // the PUT in flight, if any
 };
 
 // The page of one review: /review/<id> is a review in the inbox, and its
@@ -72,7 +75,11 @@ async function load() {
     el('rfa-help').hidden = false;
     el('rfa-bar').hidden = false;
     drawDiff();
-    if (info.submitted) { showResult(info.submitted); }
+    if (info.submitted) {
+      showResult(info.submitted);
+    } else if (info.status === 'open') {
+      await restoreDraft();
+    }
   } catch (err) {
     container.textContent = '';
     notice('Could not load the changes: ' + err.message, true);
@@ -97,6 +104,110 @@ async function fetchJSON(url) {
 // the server's own view of it, whatever diff2html makes of odd names.
 function splitSections(text) {
   return text === '' ? [] : text.split(/^(?=diff --git )/m);
+}
+
+// ------------------------------------------------------------------ drafts
+//
+// The server keeps the draft: every change is saved a moment after it is
+// made, so a reload, a closed tab or a crash loses nothing, and the page
+// restores it on load. Leaving with comments not yet submitted asks first.
+
+const SAVE_DELAY = 300;
+
+function fileIndex(path) {
+  return state.files.findIndex((f) => f.meta.path === path);
+}
+
+function toWire(c) {
+  return { file: state.files[c.file].meta.path, startLine: c.startLine, endLine: c.endLine, side: c.side, body: c.body };
+}
+
+// fromWire turns a stored comment back into the page's, or null when its
+// file is not in this diff.
+function fromWire(w) {
+  const file = fileIndex(w.file);
+  if (file < 0 || typeof w.body !== 'string') { return null; }
+  return { id: state.nextId++, file, startLine: w.startLine, endLine: w.endLine, side: w.side === 'left' ? 'left' : 'right', body: w.body };
+}
+
+async function restoreDraft() {
+  try {
+    const d = await fetchJSON(api + '/draft');
+    (d.comments || []).forEach((w) => {
+      const c = fromWire(w);
+      if (c) { state.comments.push(c); }
+    });
+    if (d.globalComment) { globalBox.value = d.globalComment; }
+    if (d.form) {
+      const f = fromWire(d.form);
+      const edited = d.form.editing === null || d.form.editing === undefined ? null : state.comments[d.form.editing];
+      if (f) { state.draft = { file: f.file, side: f.side, startLine: f.startLine, endLine: f.endLine, body: f.body, editing: edited ? edited.id : null }; }
+    }
+    if (state.comments.length || globalBox.value || state.draft) {
+      draftStatus('Restored your draft.');
+    }
+  } catch (err) {
+    draftStatus('Could not load your saved draft: ' + err.message, true);
+  }
+  state.restored = true;
+  drawComments();
+}
+
+function draftPayload() {
+  const d = state.draft;
+  let form = null;
+  if (d && d.body.trim() !== '') {
+    const at = d.editing === null ? -1 : state.comments.findIndex((c) => c.id === d.editing);
+    form = Object.assign(toWire(d), { editing: at < 0 ? null : at });
+  }
+  return { globalComment: globalBox.value === '' ? null : globalBox.value, comments: state.comments.map(toWire), form };
+}
+
+function scheduleSave() {
+  if (!state.restored || state.done) { return; }
+  clearTimeout(state.saveTimer);
+  state.saveTimer = setTimeout(saveNow, SAVE_DELAY);
+  draftStatus('Saving\u2026');
+}
+
+async function saveNow(keepalive) {
+  clearTimeout(state.saveTimer);
+  state.saveTimer = null;
+  if (!state.restored || state.done) { return; }
+  const body = JSON.stringify(draftPayload());
+  const p = fetch(api + '/draft', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body, keepalive: !!keepalive });
+  state.saving = p;
+  try {
+    const r = await p;
+    if (!r.ok) {
+      const data = await r.json().catch(() => ({}));
+      throw new Error(data.error || 'the server answered ' + r.status);
+    }
+    if (state.saving === p && !state.saveTimer) { draftStatus('Draft saved.'); }
+  } catch (err) {
+    if (!state.done) { draftStatus('Draft not saved: ' + err.message, true); }
+  } finally {
+    if (state.saving === p) { state.saving = null; }
+  }
+}
+
+function unsent() {
+  return !state.done && (state.comments.length > 0 || globalBox.value.trim() !== '' || (state.draft && state.draft.body.trim() !== ''));
+}
+
+window.addEventListener('beforeunload', (ev) => {
+  if (state.saveTimer) { saveNow(true); }
+  if (unsent()) {
+    ev.preventDefault();
+    ev.returnValue = ''; // older browsers need it set
+  }
+});
+
+function draftStatus(msg, isError) {
+  const s = el('rfa-draft-status');
+  s.textContent = msg;
+  s.classList.toggle('rfa-draft-error', !!isError);
+  s.hidden = msg === '';
 }
 
 function parseSection(section, meta) {
@@ -151,7 +262,7 @@ function drawComments() {
   if (d && d.editing === null) { items.push(d); }
   for (const c of items) {
     const isForm = c === d || (d && d.editing === c.id);
-    const card = isForm ? formCard(d) : commentCard(c);
+    const card = isForm ? formCard(d) : commentCard(c, state.done);
     if (c.startLine === null) {
       fileArea(container, c.file).appendChild(card);
       continue;
@@ -164,6 +275,7 @@ function drawComments() {
     highlightRows(first, last, isForm ? 'rfa-selected' : 'rfa-commented');
   }
   updateCount();
+  scheduleSave();
   const ta = container.querySelector('.rfa-form textarea');
   if (ta) {
     ta.focus();
@@ -191,7 +303,10 @@ container.addEventListener('mousedown', (ev) => {
 });
 
 container.addEventListener('input', (ev) => {
-  if (state.draft && ev.target.matches('.rfa-form textarea')) { state.draft.body = ev.target.value; }
+  if (state.draft && ev.target.matches('.rfa-form textarea')) {
+    state.draft.body = ev.target.value;
+    scheduleSave();
+  }
 });
 
 container.addEventListener('keydown', (ev) => {
@@ -305,7 +420,7 @@ el('rfa-view').addEventListener('click', (ev) => {
 
 // ------------------------------------------------------------------ submitting
 
-globalBox.addEventListener('input', updateCount);
+globalBox.addEventListener('input', () => { updateCount(); scheduleSave(); });
 
 function updateCount() {
   el('rfa-count').textContent = String(state.comments.length + (globalBox.value.trim() ? 1 : 0));
@@ -324,12 +439,7 @@ async function submit() {
     showError('Add a comment or an overall comment first.');
     return;
   }
-  const payload = {
-    globalComment: global.trim() === '' ? null : global,
-    comments: state.comments.map((c) => ({
-      file: state.files[c.file].meta.path, startLine: c.startLine, endLine: c.endLine, side: c.side, body: c.body
-    }))
-  };
+  const payload = { globalComment: global.trim() === '' ? null : global, comments: state.comments.map(toWire) };
   const btn = el('rfa-submit');
   btn.disabled = true;
   el('rfa-submit-label').textContent = 'Submitting\u2026';
@@ -350,11 +460,18 @@ async function submit() {
   }
 }
 
-// After a submission the review is read-only: the files are written, and a
-// new round is a new run.
+// After a submission the review is read-only: it shows what was submitted
+// (after a reload too), and a new round is a new review.
 function showResult(res) {
   state.done = true;
   state.draft = null;
+  clearTimeout(state.saveTimer);
+  draftStatus('');
+  if (res.review) {
+    state.nextId = 1;
+    state.comments = (res.review.comments || []).map(fromWire).filter((c) => c);
+    globalBox.value = res.review.globalComment || '';
+  }
   document.body.classList.add('rfa-done');
   el('rfa-help').hidden = true;
   el('rfa-submit').disabled = true;
@@ -367,6 +484,9 @@ function showResult(res) {
     el('rfa-inbox-cmd').textContent = res.inbox;
     el('rfa-result-inbox').hidden = false;
   }
+  el('rfa-result-warning').textContent = res.warning || '';
+  el('rfa-result-warning').hidden = !res.warning;
+  el('rfa-result-files').hidden = !!res.warning;
   el('rfa-result').hidden = false;
   showError('');
   drawComments();

@@ -264,15 +264,20 @@ function cardShell(title) {
   return card;
 }
 
-// A saved comment, with its edit and delete buttons.
-export function commentCard(c) {
+// A saved comment, with its edit and delete buttons unless readOnly (a
+// submitted review).
+export function commentCard(c, readOnly) {
   const card = cardShell(describe(c));
   card.dataset.rfaId = String(c.id);
-  const actions = document.createElement('span');
-  actions.className = 'rfa-card-actions';
-  actions.appendChild(button('Edit', 'edit', c.id, 'rfa-btn-small rfa-btn-link'));
-  actions.appendChild(button('Delete', 'delete', c.id, 'rfa-btn-small rfa-btn-link rfa-btn-danger'));
-  card.firstChild.appendChild(actions);
+  if (readOnly) {
+    card.classList.add('rfa-card-submitted');
+  } else {
+    const actions = document.createElement('span');
+    actions.className = 'rfa-card-actions';
+    actions.appendChild(button('Edit', 'edit', c.id, 'rfa-btn-small rfa-btn-link'));
+    actions.appendChild(button('Delete', 'delete', c.id, 'rfa-btn-small rfa-btn-link rfa-btn-danger'));
+    card.firstChild.appendChild(actions);
+  }
   const body = document.createElement('div');
   body.className = 'rfa-card-body';
   body.textContent = c.body; // text, never HTML: the body is the person's own input
