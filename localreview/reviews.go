@@ -39,12 +39,14 @@ func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveDefaultPage(page http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if s.single == nil {
+			to := "/inbox" // with nothing open, the inbox shows what there is
 			if id, err := s.newestOpen(r.Context()); err == nil {
-				http.Redirect(w, r, "/review/"+url.PathEscape(id), http.StatusFound)
-				return
+				to = "/review/" + url.PathEscape(id)
 			}
+			http.Redirect(w, r, to, http.StatusFound)
+			return
 		}
-		page(w, r) // with nothing to show, the page says why
+		page(w, r)
 	}
 }
 

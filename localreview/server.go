@@ -68,6 +68,7 @@ type Server struct {
 	now    func() time.Time
 	log    io.Writer
 	mux    *http.ServeMux
+	assets fs.FS
 
 	mu     sync.Mutex    // serializes submissions
 	result *submitResult // the submission of a single review outside the store
@@ -139,10 +140,16 @@ func newServer(opts Options, mode string) *Server {
 	if err != nil {
 		panic(err) // the embed pattern above guarantees the directory
 	}
+	s.assets = assets
 	page := func(w http.ResponseWriter, r *http.Request) { http.ServeFileFS(w, r, assets, "index.html") }
 	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, "/review", http.StatusFound)
+		to := "/review"
+		if s.single == nil {
+			to = "/inbox"
+		}
+		http.Redirect(w, r, to, http.StatusFound)
 	})
+	s.registerInboxAPI()
 	s.mux.HandleFunc("GET /review", s.serveDefaultPage(page))
 	s.mux.HandleFunc("GET /review/{id}", page)
 	s.mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(assets)))

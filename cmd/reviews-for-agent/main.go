@@ -128,12 +128,10 @@ func (c *cli) fail(err error, asJSON bool) int {
 	fmt.Fprintln(c.stderr, "reviews-for-agent:", err)
 	code := inbox.ExitCode(err)
 	if asJSON {
-		kinds := map[int]string{inbox.ExitInvalidInput: "invalid_input", inbox.ExitNotFound: "not_found",
-			inbox.ExitConflict: "conflict", inbox.ExitInvalidState: "invalid_state", inbox.ExitFailure: "failure"}
 		writeJSON(c.stdout, struct {
 			Error string `json:"error"`
 			Kind  string `json:"kind"`
-		}{err.Error(), kinds[code]})
+		}{err.Error(), inbox.KindName(err)})
 	}
 	return code
 }
