@@ -116,6 +116,7 @@ func WriteRequest(w io.Writer, r RequestResult) {
 func WriteCompact(w io.Writer, path string, r CompactResult) {
 	fmt.Fprintf(w, "Compacted %s: kept %d %s, dropped %d, %d -> %d bytes.\n", path, r.Kept, plural(r.Kept, "record", "records"),
 		r.Dropped, r.BytesBefore, r.BytesAfter)
+	fmt.Fprintf(w, "Stored diffs: %d kept, %d removed.\n", r.Diffs, r.DiffsRemoved)
 	if r.SetAside > 0 {
 		fmt.Fprintf(w, "Moved %d malformed %s to %s.malformed.\n", r.SetAside, plural(r.SetAside, "line", "lines"), path)
 	}

@@ -79,3 +79,38 @@ func TestResolveForcedIsRecorded(t *testing.T) {
 		t.Fatalf("forced resolve = %+v, %v", got, err)
 	}
 }
+
+// Retention drops resolved reviews and open ones nobody opened once past
+// the window, with their stored diffs, and counts the diffs; an open
+// review whose page was opened stays.
+func TestRetentionOfUnopenedReviews(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clock := &fakeClock{now: time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)}
+	s := testStore(t, Options{Now: clock.Now, Retention: 48 * time.Hour})
+	unopened := reviewIn(t, s, StatusOpen)
+	opened := reviewIn(t, s, StatusOpen)
+	if _, err := s.MarkViewed(ctx, opened.ID); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.MarkViewed(ctx, opened.ID); err != nil || r.ViewedAt == nil || !r.ViewedAt.Equal(clock.Now()) {
+		t.Fatalf("viewed again = %+v, %v", r, err)
+	}
+	resolved := reviewIn(t, s, StatusResolved)
+	submitted := reviewIn(t, s, StatusSubmitted)
+
+	res, err := s.Compact(ctx)
+	if err != nil || res.Dropped != 0 || res.Diffs != 4 || res.DiffsRemoved != 0 {
+		t.Fatalf("compaction within the window = %+v, %v", res, err)
+	}
+	clock.advance(49 * time.Hour)
+	res, err = s.Compact(ctx)
+	if err != nil || res.Dropped != 2 || res.Kept != 2 || res.Diffs != 2 || res.DiffsRemoved != 2 {
+		t.Fatalf("compaction past the window = %+v, %v", res, err)
+	}
+	for id, want := range map[string]bool{unopened.ID: false, opened.ID: true, resolved.ID: false, submitted.ID: true} {
+		if _, err := s.Get(ctx, id); (err == nil) != want {
+			t.Errorf("review %s kept = %v, want %v", id, err == nil, want)
+		}
+	}
+}

@@ -65,7 +65,10 @@ type Record struct {
 	CreatedAt   time.Time  `json:"createdAt,omitzero"`
 	UpdatedAt   time.Time  `json:"updatedAt,omitzero"`
 	SubmittedAt *time.Time `json:"submittedAt,omitempty"`
-	ResolvedAt  *time.Time `json:"resolvedAt,omitempty"`
+	// ViewedAt is when the page of an open review was first opened; an
+	// open review never opened expires after the retention window.
+	ViewedAt   *time.Time `json:"viewedAt,omitempty"`
+	ResolvedAt *time.Time `json:"resolvedAt,omitempty"`
 
 	Request       *Request       `json:"request,omitempty"`
 	Submission    *Submission    `json:"submission,omitempty"`

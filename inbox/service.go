@@ -17,6 +17,14 @@ type LocalRequester interface {
 	RequestLocal(ctx context.Context, r LocalRequest) (RequestResult, error)
 }
 
+// PageServer makes sure a page server shows an open local review, starting
+// one when the server it was requested on is gone, and returns the page's
+// URL. A LocalRequester may implement it; Get then uses it for open
+// reviews, so the URL an agent passes on works.
+type PageServer interface {
+	EnsurePage(ctx context.Context, r Record) (string, error)
+}
+
 // LocalRequest asks for a review of the uncommitted changes under Dir: of
 // Files only, when given (paths relative to the repository root).
 type LocalRequest struct {
@@ -159,6 +167,13 @@ func (s *Service) Get(ctx context.Context, id string) (Detail, error) {
 	switch r.Status {
 	case StatusOpen:
 		d.Message = "The review is still open: nobody has submitted it yet."
+		if ps, ok := s.Local.(PageServer); ok {
+			if u, err := ps.EnsurePage(ctx, r); err != nil {
+				d.Message += fmt.Sprintf(" No server shows its page, and none could be started: %v.", err)
+			} else {
+				d.URL = u
+			}
+		}
 		if d.URL != "" {
 			d.Message += " It is waiting at " + d.URL + "."
 		}

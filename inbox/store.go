@@ -185,6 +185,19 @@ func (s *Store) Submit(ctx context.Context, id string, sub Submission) (Record, 
 	return r, err
 }
 
+// MarkViewed records that the page of an open review was opened, once; it
+// keeps the review from expiring unopened.
+func (s *Store) MarkViewed(ctx context.Context, id string) (Record, error) {
+	return s.update(ctx, "view", id, func(r Record) (Record, bool, error) {
+		if r.Status != StatusOpen || r.ViewedAt != nil {
+			return Record{}, false, nil
+		}
+		now := s.clock()
+		p := Record{V: FormatVersion, ID: r.ID, Kind: r.Kind, ViewedAt: &now}
+		return p, true, nil
+	})
+}
+
 // Cancel withdraws an open review; cancelling it again changes nothing.
 func (s *Store) Cancel(ctx context.Context, id string) (Record, error) {
 	r, err := s.update(ctx, "cancel", id, func(r Record) (Record, bool, error) {

@@ -35,6 +35,9 @@ func (r *Record) merge(p Record) {
 	if p.SubmittedAt != nil {
 		r.SubmittedAt = p.SubmittedAt
 	}
+	if p.ViewedAt != nil {
+		r.ViewedAt = p.ViewedAt
+	}
 	if p.ResolvedAt != nil {
 		r.ResolvedAt = p.ResolvedAt
 	}

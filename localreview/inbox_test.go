@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -281,5 +282,67 @@ func TestRunRecordsInInbox(t *testing.T) {
 				t.Errorf("records %+v, want one %s\n%s", recs, want, out)
 			}
 		})
+	}
+}
+
+// A server runs the store's retention when it starts, before it takes a
+// request; opening a review's page records it as opened, so it does not
+// expire unseen.
+func TestServeRunsRetention(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	now := time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	path := filepath.Join(t.TempDir(), "reviews.jsonl")
+	store, err := inbox.Open(path, inbox.Options{Now: clock, Retention: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := os.ReadFile(filepath.Join("testdata", "changes.diff"))
+	old, err := store.Create(ctx, inbox.Request{Root: t.TempDir(), Base: "HEAD", Files: []string{"x"}}, string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := store.Create(ctx, inbox.Request{Root: t.TempDir(), Base: "HEAD", Files: []string{"x"}}, string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(NewInboxServer(store, Options{Token: testToken}))
+	t.Cleanup(srv.Close)
+	if code, body := call(t, "GET", srv.URL+"/api/reviews/"+fresh.ID+"/info", testToken, ""); code != 200 {
+		t.Fatalf("info = %d %s", code, body)
+	}
+	if r, err := store.Get(ctx, fresh.ID); err != nil || r.ViewedAt == nil {
+		t.Fatalf("opened review = %+v, %v", r, err)
+	}
+	mu.Lock()
+	now = now.Add(2 * time.Hour)
+	mu.Unlock()
+
+	out := &syncBuffer{}
+	base := make(chan string, 1)
+	srvCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(srvCtx, ServeOptions{Store: store, Port: 0, StrictPort: true, Token: testToken, Out: out, Ready: func(u string) { base <- u }})
+	}()
+	select {
+	case <-base:
+	case err := <-done:
+		t.Fatalf("Serve ended: %v", err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Get(ctx, old.ID); err == nil {
+		t.Error("the review nobody opened outlived the retention window")
+	}
+	if _, err := store.Get(ctx, fresh.ID); err != nil {
+		t.Errorf("the opened review was dropped: %v", err)
+	}
+	if !strings.Contains(out.String(), "kept 1 reviews, dropped 1; stored diffs: 1 kept, 1 removed.") {
+		t.Errorf("output:\n%s", out)
 	}
 }

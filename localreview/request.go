@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/review-my-code-bot/rmc/diff"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -77,6 +78,39 @@ func (q *Requester) RequestLocal(ctx context.Context, r inbox.LocalRequest) (inb
 		}
 	}
 	return res, nil
+}
+
+var _ inbox.PageServer = (*Requester)(nil)
+
+// EnsurePage returns the URL of the open review r's page: on the server it
+// was requested on while that still answers as a server of this store,
+// else on an inbox server it finds or starts.
+func (q *Requester) EnsurePage(ctx context.Context, r inbox.Record) (string, error) {
+	token, err := StoreToken(q.Store)
+	if err != nil {
+		return "", err
+	}
+	if req := r.Request; req != nil && req.Server != "" {
+		tok := req.Token
+		if tok == "" {
+			tok = token
+		}
+		if p, err := strconv.Atoi(portOf(req.Server)); err == nil {
+			if h, err := Probe(ctx, p, tok); err == nil && h.App == AppName && h.Store == q.Store.Path() {
+				return inbox.PageURL(req.Server, r.ID, tok), nil
+			}
+		}
+	}
+	base, running, err := q.findServer(ctx, token)
+	if err != nil {
+		return "", err
+	}
+	if !running {
+		if err := q.start(ctx, base, token); err != nil {
+			return "", fmt.Errorf("start a review server: %w", err)
+		}
+	}
+	return inbox.PageURL(base, r.ID, token), nil
 }
 
 // requestOf describes a request of c for the store.

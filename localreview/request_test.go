@@ -6,6 +6,7 @@ import (
 	"github.com/review-my-code-bot/rmc/diff"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -206,5 +207,41 @@ func TestRequestRefusals(t *testing.T) {
 				t.Errorf("err = %v, want invalid input", err)
 			}
 		})
+	}
+}
+
+// inbox get of an open review whose server is gone starts one, so the URL
+// it gives works; a second get finds that server running.
+func TestEnsurePageRestartsServer(t *testing.T) {
+	t.Parallel()
+	store, _, _ := inboxFixture(t)
+	ctx := context.Background()
+	text, err := os.ReadFile(filepath.Join("testdata", "changes.diff"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://127.0.0.1:" + strconv.Itoa(freePort(t)) // nothing listens there
+	rec, err := store.Create(ctx, inbox.Request{Root: t.TempDir(), Base: "HEAD (abc1234)", Files: []string{"x"}, Server: dead}, string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := newSpawner(t, store)
+	port := freePort(t)
+	svc := &inbox.Service{Store: store, Local: &Requester{Store: store, Port: port, Spawn: sp.spawn, ReadyWait: 10 * time.Second}}
+	for round := range 2 {
+		d, err := svc.Get(ctx, rec.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bare, token := splitPage(t, d.URL)
+		if want := "http://127.0.0.1:" + strconv.Itoa(port) + "/review/" + rec.ID; bare != want {
+			t.Fatalf("round %d: URL %s, want %s", round, d.URL, want)
+		}
+		if code, body := call(t, "GET", strings.Replace(bare, "/review/", "/api/reviews/", 1)+"/info", token, ""); code != 200 {
+			t.Fatalf("round %d: the page's info = %d %s", round, code, body)
+		}
+	}
+	if n := sp.calls.Load(); n != 1 {
+		t.Errorf("%d servers started, want 1", n)
 	}
 }

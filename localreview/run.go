@@ -96,6 +96,9 @@ func Run(ctx context.Context, o RunOptions) error {
 	token := NewToken()
 	page := WithToken(base+"/review", token)
 	opts := Options{Now: o.Now, Log: out, Store: o.Store, Token: token}
+	if o.Store != nil {
+		retain(ctx, o.Store, out)
+	}
 	if o.Store != nil && len(changes.Files) > 0 {
 		req := requestOf(ctx, changes, o.Dir, nil, "", base)
 		req.Token = token

@@ -28,6 +28,9 @@ type ServeOptions struct {
 	Now   func() time.Time
 	// Token is what requests must carry; the store's (StoreToken) when "".
 	Token string
+	// RetainEvery is how often the store's retention runs while serving;
+	// it also runs when the server starts. Daily when 0.
+	RetainEvery time.Duration
 }
 
 // Serve runs the inbox server: the page of every open review in the store,
@@ -44,6 +47,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 			return err
 		}
 	}
+	retain(ctx, o.Store, out)
 	ln, err := Listen(o.Port, o.StrictPort)
 	if err != nil {
 		return err
@@ -58,6 +62,12 @@ func Serve(ctx context.Context, o ServeOptions) error {
 		o.Ready(base)
 	}
 
+	every := o.RetainEvery
+	if every <= 0 {
+		every = 24 * time.Hour
+	}
+	retention := time.NewTicker(every)
+	defer retention.Stop()
 	var idle <-chan time.Time
 	if o.Idle > 0 {
 		t := time.NewTicker(min(max(o.Idle/4, 10*time.Millisecond), 30*time.Second))
@@ -70,6 +80,8 @@ func Serve(ctx context.Context, o ServeOptions) error {
 			return fmt.Errorf("serve %s: %w", base, err)
 		case <-ctx.Done():
 			return shutdown(srv, served, base, out)
+		case <-retention.C:
+			retain(ctx, o.Store, out)
 		case <-idle:
 			if !handler.idleFor(o.Idle) {
 				continue
@@ -81,6 +93,20 @@ func Serve(ctx context.Context, o ServeOptions) error {
 			return shutdown(srv, served, base, out)
 		}
 	}
+}
+
+// retain runs the store's retention: resolved and cancelled reviews, and
+// open ones nobody opened, go once older than the retention window, with
+// their stored diffs. A failure is reported, not fatal: the store works,
+// only larger.
+func retain(ctx context.Context, store *inbox.Store, out io.Writer) {
+	res, err := store.Compact(ctx)
+	if err != nil {
+		fmt.Fprintf(out, "Retention of %s failed: %v\n", store.Path(), err)
+		return
+	}
+	fmt.Fprintf(out, "Retention of %s: kept %d reviews, dropped %d; stored diffs: %d kept, %d removed.\n",
+		store.Path(), res.Kept, res.Dropped, res.Diffs, res.DiffsRemoved)
 }
 
 // idleFor reports whether the last request is longer ago than d.

@@ -76,6 +76,7 @@ type Server struct {
 
 	cacheMu sync.Mutex
 	cache   map[string]*review // store reviews, parsed once
+	viewed  sync.Map           // ids of store reviews whose page was opened
 
 	lastActive atomic.Int64 // unix nanoseconds of the last request
 }
@@ -234,6 +235,15 @@ func (s *Server) serveInfo(w http.ResponseWriter, r *http.Request, rv *review) {
 	if err != nil {
 		s.fail(w, err)
 		return
+	}
+	if status == string(inbox.StatusOpen) && rv.id != "" && s.store != nil {
+		if _, done := s.viewed.LoadOrStore(rv.id, true); !done {
+			// Opened: the review no longer expires unseen. Should the
+			// write fail, the next load tries again.
+			if _, err := s.store.MarkViewed(r.Context(), rv.id); err != nil {
+				s.viewed.Delete(rv.id)
+			}
+		}
 	}
 	writeJSON(w, http.StatusOK, struct {
 		ID        string        `json:"id,omitempty"`

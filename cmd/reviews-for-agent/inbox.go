@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/inbox"
+	"github.com/review-my-code-bot/rmc/localreview"
 )
 
 const inboxUsage = `Usage:
@@ -91,6 +93,8 @@ func (c *cli) inbox(ctx context.Context, args []string) int {
 		return c.fail(err, *asJSON)
 	}
 	svc := c.service(store, gf)
+	// inbox get restarts the page server of an open review when it is gone.
+	svc.Local = c.requester(store, localreview.DefaultInboxPort, time.Hour)
 	var out any
 	switch sub {
 	case "list":
