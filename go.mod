@@ -6,6 +6,7 @@ require (
 	github.com/bluekeyes/go-gitdiff v0.9.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.22.1
+	github.com/gofrs/flock v0.12.1
 	github.com/google/go-github/v62 v62.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/segmentio/encoding v0.5.4
