@@ -293,3 +293,50 @@ func TestParseRefs(t *testing.T) {
 
 // The project's GitHub adapter is what the inbox expects.
 var _ GitHub = (*github.Client)(nil)
+
+// With a developer's own token and no bot login, the developer is not
+// taken for the bot: their pasted blocks stay ignored, the findings of
+// github-actions[bot] count, and the inbox warns once. An explicit bot
+// login is followed without a warning.
+func TestGitHubPersonalToken(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		botLogin  string
+		want      []string
+		wantWarns int
+	}{
+		"no bot login":      {want: []string{"f-open", "f-minor"}, wantWarns: 1},
+		"explicit bot":      {botLogin: "github-actions[bot]", want: []string{"f-open", "f-minor"}},
+		"the developer, if": {botLogin: "alice", want: []string{"f-forged"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := newGHWorld(t)
+			w.f.AddToken("alice-token", fakegithub.Identity{Login: "alice", Kind: fakegithub.TokenPAT})
+			var warns []string
+			w.svc.BotLogin = tc.botLogin
+			w.svc.Warn = func(m string) { warns = append(warns, m) }
+			w.svc.GitHub = func() (GitHub, error) {
+				return github.New(github.Options{Token: "alice-token", APIURL: w.f.URL, GraphQLURL: w.f.GraphQLURL()})
+			}
+			ctx := context.Background()
+			for range 2 {
+				res, err := w.svc.List(ctx, ListOptions{PRs: []string{w.pr}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, it := range res.Items {
+					got = append(got, strings.TrimPrefix(it.ID, "gh:"+w.pr+":"))
+				}
+				slices.Sort(got)
+				if want := slices.Sorted(slices.Values(tc.want)); !slices.Equal(got, want) {
+					t.Errorf("findings = %v, want %v", got, want)
+				}
+			}
+			if len(warns) != tc.wantWarns || (tc.wantWarns > 0 && !strings.Contains(warns[0], "belongs to alice, a user")) {
+				t.Errorf("warnings = %q", warns)
+			}
+		})
+	}
+}

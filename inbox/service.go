@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/review-my-code-bot/rmc/diff"
 )
@@ -61,10 +62,14 @@ type Service struct {
 	// GitHub connects to GitHub when an operation needs it; nil when no
 	// token is configured. It is called at most once per operation.
 	GitHub func() (GitHub, error)
-	// BotLogin is the review bot's login when it is not the token's own
-	// identity (a GitHub App, say); "" trusts blocks by the token's owner,
-	// as the action does.
+	// BotLogin is the review bot's login. When "", a token of a bot or an
+	// app is taken for the bot, as the action does, but a token of a
+	// person is not: the bot is then github-actions[bot], and Warn says so.
 	BotLogin string
+	// Warn, when set, is told what an operation could not do as asked
+	// and what it did instead; each message once.
+	Warn   func(msg string)
+	warned sync.Map
 	Handle   string // DefaultHandle when ""
 	Local    LocalRequester
 }
@@ -270,6 +275,12 @@ func (s *Service) Request(ctx context.Context, o RequestOptions) (RequestResult,
 		return RequestResult{}, fmt.Errorf("request: local reviews are not available here")
 	}
 	return s.Local.RequestLocal(ctx, o.LocalRequest)
+}
+
+func (s *Service) warnOnce(msg string) {
+	if _, dup := s.warned.LoadOrStore(msg, true); !dup && s.Warn != nil {
+		s.Warn(msg)
+	}
 }
 
 // localItem describes a local review, with when its claim runs out.

@@ -120,7 +120,7 @@ type githubFlags struct {
 }
 
 func (f *githubFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.botLogin, "bot-login", "", "the review bot's login, when it is not the token's own (a GitHub App, say)")
+	fs.StringVar(&f.botLogin, "bot-login", "", "the review bot's login (default: the token's owner when it is a bot or app, else github-actions[bot])")
 }
 
 var _ inbox.GitHub = (*github.Client)(nil)
@@ -128,7 +128,7 @@ var _ inbox.GitHub = (*github.Client)(nil)
 // service builds the inbox over store. GitHub is connected on first use,
 // with GITHUB_TOKEN (or GH_TOKEN) at GITHUB_API_URL and GITHUB_GRAPHQL_URL.
 func (c *cli) service(store *inbox.Store, gf githubFlags) *inbox.Service {
-	svc := &inbox.Service{Store: store, BotLogin: gf.botLogin}
+	svc := &inbox.Service{Store: store, BotLogin: gf.botLogin, Warn: func(msg string) { fmt.Fprintln(c.stderr, "reviews-for-agent: warning:", msg) }}
 	token := c.getenv("GITHUB_TOKEN")
 	if token == "" {
 		token = c.getenv("GH_TOKEN")
