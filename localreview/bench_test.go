@@ -2,6 +2,7 @@ package localreview
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -42,6 +43,31 @@ func BenchmarkServeLargeDiff(b *testing.B) {
 			if resp.StatusCode != http.StatusOK {
 				b.Fatalf("GET %s = %d", path, resp.StatusCode)
 			}
+		}
+	}
+}
+
+// untrackedRepo is a repository with n new files not yet added to git.
+func untrackedRepo(b testing.TB, n int) string {
+	dir := newRepo(b, map[string]string{"README": "r\n"})
+	for i := range n {
+		writeFile(b, dir, fmt.Sprintf("gen/d%02d/f%04d.txt", i%50, i), fmt.Sprintf("file %d\nline two\n", i))
+	}
+	return dir
+}
+
+// BenchmarkLoadChangesUntracked measures reading 3,000 untracked files:
+// what request and start do first in a freshly generated project. The
+// goal is under a second.
+func BenchmarkLoadChangesUntracked(b *testing.B) {
+	dir := untrackedRepo(b, 3000)
+	for b.Loop() {
+		c, err := LoadChanges(context.Background(), dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(c.Files) != 3000 {
+			b.Fatalf("%d files, want 3000", len(c.Files))
 		}
 	}
 }

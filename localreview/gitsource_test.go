@@ -64,14 +64,30 @@ func TestLoadChanges(t *testing.T) {
 			want:     "modified a.txt",
 			wantBase: "HEAD (",
 		},
-		// Earlier rounds' comment files must not turn up as changes; a
-		// directory of that name deeper down is the user's own.
-		"output directory left out": {
+		// Earlier rounds' comment files must not turn up as changes; the
+		// user's own files in a folder of that name are reviewed.
+		"only the tool's files left out": {
 			setup: func(t *testing.T, dir string) {
 				writeFile(t, dir, "rfa/comments_00000000.md", "# old round\n")
+				writeFile(t, dir, "rfa/comments_0a1b2c3d.json", "{}\n")
+				writeFile(t, dir, "rfa/.comments-123.tmp", "half\n")
+				writeFile(t, dir, "rfa/notes.md", "mine\n")
+				writeFile(t, dir, "rfa/comments_draft.md", "mine too\n")
 				writeFile(t, dir, "sub/rfa/keep.txt", "mine\n")
 			},
-			want:     "added sub/rfa/keep.txt",
+			want:     "added rfa/comments_draft.md\nadded rfa/notes.md\nadded sub/rfa/keep.txt",
+			wantBase: "HEAD (",
+		},
+		// Untracked names that are pathspec magic or globs to git are
+		// taken literally.
+		"odd untracked names": {
+			setup: func(t *testing.T, dir string) {
+				writeFile(t, dir, ":(exclude)a", "x\n")
+				writeFile(t, dir, "star*.txt", "x\n")
+				writeFile(t, dir, "with space.txt", "x\n")
+				writeFile(t, dir, "ünï.txt", "x\n")
+			},
+			want:     "added :(exclude)a\nadded star*.txt\nadded with space.txt\nadded ünï.txt",
 			wantBase: "HEAD (",
 		},
 		"no changes": {
@@ -85,9 +101,14 @@ func TestLoadChanges(t *testing.T) {
 			t.Parallel()
 			dir := newRepo(t, base)
 			tc.setup(t, dir)
+			status := runGit(t, dir, "status", "--porcelain", "--untracked-files=all")
 			c, err := LoadChanges(context.Background(), filepath.Join(dir, tc.subdir))
 			if err != nil {
 				t.Fatalf("LoadChanges: %v", err)
+			}
+			// Reading the changes leaves the repository's index alone.
+			if after := runGit(t, dir, "status", "--porcelain", "--untracked-files=all"); after != status {
+				t.Errorf("git status changed:\n%s\nwas:\n%s", after, status)
 			}
 			if got := summary(c.Files); got != tc.want {
 				t.Errorf("files:\n%s\nwant:\n%s", got, tc.want)
