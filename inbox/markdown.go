@@ -19,9 +19,22 @@ func ReviewMarkdown(r Record, files []diff.File) string {
 	if r.Submission != nil {
 		sub = r.Submission.Submission
 	}
-	doc := agentmd.Markdown(sub.Review(), files)
+	doc := SubmissionMarkdown(sub, files)
 	title, rest, _ := strings.Cut(doc, "\n")
 	return title + "\n\n" + reviewHeader(r) + rest
+}
+
+// QuoteContext is how many lines around its quoted lines each line
+// comment shows, so that a comment on a "}" can be found.
+const QuoteContext = 3
+
+// SubmissionMarkdown is the agent's document of a person's comments: each
+// quote with its hunk header and QuoteContext lines around it, each body
+// fenced, since a person's Markdown must not break the document.
+func SubmissionMarkdown(sub agentmd.Submission, files []diff.File) string {
+	r := sub.Review()
+	r.Context, r.FenceBodies = QuoteContext, true
+	return agentmd.Markdown(r, files)
 }
 
 func reviewHeader(r Record) string {

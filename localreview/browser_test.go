@@ -478,7 +478,8 @@ func TestBrowserBinaryFileAndBadRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "# Code Review Comments\n\n## a.txt\n\n### Line 2\n> +B\nCapital B?\n\n## logo.png (file-level)\nIs this the final logo?\n"
+	want := "# Code Review Comments\n\n## a.txt\n\n### Line 2\nIn `@@ -1,2 +1,2 @@`:\n```\n  1  a\n    -b\n> 2 +B\n```\n```\nCapital B?\n```\n" +
+		"\n## logo.png (file-level)\n```\nIs this the final logo?\n```\n"
 	if string(got) != want {
 		t.Errorf("%s =\n%s\nwant\n%s", md, got, want)
 	}

@@ -181,7 +181,7 @@ func (s *Server) record(ctx context.Context, rv *review, norm agentmd.Submission
 	}
 	planned := planFiles(rv.changes.Diff, jsonData, s.now())
 	if rv.id == "" || s.store == nil {
-		md := agentmd.Markdown(norm.Review(), rv.changes.Files)
+		md := inbox.SubmissionMarkdown(norm, rv.changes.Files)
 		if err := writeFiles(rv.changes.Root, planned, jsonData, []byte(md)); err != nil {
 			fmt.Fprintf(s.log, "Could not write the comments: %v\n", err)
 			return nil, fmt.Errorf("could not write the comments: %w", err)

@@ -137,7 +137,7 @@ func TestCrossProcessReview(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
 		t.Fatalf("inbox get output %q: %v", out, err)
 	}
-	want := "\nClose.\n\n## a.txt\n\n### Line 2\n> +2\nUse words: two.\n"
+	want := "\n```\nClose.\n```\n\n## a.txt\n\n### Line 2\nIn `@@ -1,3 +1,3 @@`:\n```\n  1  one\n    -two\n> 2 +2\n  3  three\n```\n```\nUse words: two.\n```\n"
 	if !strings.HasPrefix(d.Markdown, "# Code Review Comments\n\nReview "+req.ID+" from the reviews-for-agent inbox") || !strings.HasSuffix(d.Markdown, want) || d.Status != inbox.StatusSubmitted || d.Root == "" {
 		t.Errorf("inbox get = %+v\nmarkdown:\n%s\nwant:\n%s", d.Item, d.Markdown, want)
 	}

@@ -31,7 +31,7 @@ func TestInboxCommands(t *testing.T) {
 		wantStdout string
 	}{
 		{[]string{"inbox", "list", "--json"}, 0, `"id": "` + rec.ID + `"`},
-		{[]string{"inbox", "get", rec.ID}, 0, "`reviews-for-agent inbox resolve " + rec.ID + " --by NAME --note \"what you did\"`.\n\nFine.\n"},
+		{[]string{"inbox", "get", rec.ID}, 0, "`reviews-for-agent inbox resolve " + rec.ID + " --by NAME --note \"what you did\"`.\n\n```\nFine.\n```\n"},
 		{[]string{"inbox", "claim", rec.ID, "--by", "alpha"}, 0, "Claimed " + rec.ID + ": claimed by alpha"},
 		{[]string{"inbox", "claim", "--by", "beta", rec.ID}, 4, ""},
 		{[]string{"inbox", "claim", rec.ID, "--by", "beta", "--json"}, 4, `"kind": "conflict"`},

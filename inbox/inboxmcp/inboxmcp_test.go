@@ -147,7 +147,7 @@ func TestMCPSession(t *testing.T) {
 	}{
 		{"list", map[string]any{"action": "list"}, id + "  submitted", false},
 		{"list with findings", map[string]any{"action": "list", "pr": w.pr}, w.id("f-open"), false},
-		{"get", map[string]any{"action": "get", "id": id}, "### Line 2\n> +var x = 2\nWhy 2?\n", false},
+		{"get", map[string]any{"action": "get", "id": id}, "> 2 +var x = 2\n  3  // end\n```\n```\nWhy 2?\n```\n", false},
 		{"get a finding", map[string]any{"action": "get", "id": w.id("f-open")}, "> +var x = check()", false},
 		{"claim", map[string]any{"action": "claim", "id": id, "by": "alpha"}, "Claimed " + id + ": claimed by alpha", false},
 		{"claim taken", map[string]any{"action": "claim", "id": id, "by": "beta"}, "conflict: already claimed by alpha", true},
