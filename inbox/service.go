@@ -70,8 +70,8 @@ type Service struct {
 	// and what it did instead; each message once.
 	Warn   func(msg string)
 	warned sync.Map
-	Handle   string // DefaultHandle when ""
-	Local    LocalRequester
+	Handle string // DefaultHandle when ""
+	Local  LocalRequester
 }
 
 // ListOptions filter a listing.
