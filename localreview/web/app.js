@@ -29,7 +29,8 @@ const state = {
   done: false, // submitted: the page is read-only
   restored: false, // the saved draft is loaded: from now on changes are saved
   saveTimer: null,
-  saving: null // the PUT in flight, if any
+  saving: null, // the PUT in flight, if any
+  lastSaved: '' // the draft as last saved, so an unchanged one is not sent again
 };
 
 // The page of one review: /review/<id> is a review in the inbox, and its
@@ -150,6 +151,7 @@ async function restoreDraft() {
     draftStatus('Could not load your saved draft: ' + err.message, true);
   }
   state.restored = true;
+  state.lastSaved = JSON.stringify(draftPayload());
   drawComments();
 }
 
@@ -165,6 +167,7 @@ function draftPayload() {
 
 function scheduleSave() {
   if (!state.restored || state.done) { return; }
+  if (!state.saveTimer && JSON.stringify(draftPayload()) === state.lastSaved) { return; }
   clearTimeout(state.saveTimer);
   state.saveTimer = setTimeout(saveNow, SAVE_DELAY);
   draftStatus('Saving\u2026');
@@ -183,6 +186,7 @@ async function saveNow(keepalive) {
       const data = await r.json().catch(() => ({}));
       throw new Error(data.error || 'the server answered ' + r.status);
     }
+    state.lastSaved = body;
     if (state.saving === p && !state.saveTimer) { draftStatus('Draft saved.'); }
   } catch (err) {
     if (!state.done) { draftStatus('Draft not saved: ' + err.message, true); }
@@ -230,6 +234,7 @@ function drawDiff() {
   const t0 = performance.now();
   const ui = new Diff2HtmlUI(container, state.files.map((f) => f.d2h), {
     outputFormat: state.view,
+    colorScheme: 'auto', // follows prefers-color-scheme, as app.css does
     drawFileList: state.files.length > 1,
     fileListStartVisible: false,
     matching: 'none', // word matching is quadratic; large diffs must stay usable
@@ -244,6 +249,7 @@ function drawDiff() {
   const t2 = performance.now();
   decorateFiles(container);
   state.rows = indexRows(container, state.files);
+  applyViewed();
   const t3 = performance.now();
   drawComments();
   // Timings for the large-diff test, and for the browser's performance tools.
@@ -417,6 +423,119 @@ el('rfa-view').addEventListener('click', (ev) => {
   el('rfa-view').querySelectorAll('button').forEach((x) => x.setAttribute('aria-pressed', String(x === b)));
   drawDiff();
 });
+
+// ------------------------------------------------------------------ viewed files
+//
+// diff2html's "Viewed" box folds a file away. Which files were viewed is
+// kept in the browser for this review, so a reload or a redraw keeps them
+// folded, and the top bar counts them.
+
+function viewedKey() {
+  return 'rfa-viewed:' + (state.info.id || state.info.repo + '@' + state.info.base);
+}
+
+function loadViewed() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(viewedKey()) || '[]'));
+  } catch (err) {
+    return new Set();
+  }
+}
+
+function saveViewed(set) {
+  try { localStorage.setItem(viewedKey(), JSON.stringify(Array.from(set))); } catch (err) { /* private mode: not kept */ }
+}
+
+function applyViewed() {
+  const viewed = loadViewed();
+  container.querySelectorAll('.d2h-file-wrapper').forEach((wrapper) => {
+    const f = state.files[Number(wrapper.dataset.rfaFile)];
+    const box = wrapper.querySelector('.d2h-file-collapse-input');
+    if (!f || !box || !viewed.has(f.meta.path)) { return; }
+    box.checked = true;
+    setFolded(wrapper, true);
+  });
+  countViewed(viewed);
+}
+
+function setFolded(wrapper, folded) {
+  const label = wrapper.querySelector('.d2h-file-collapse');
+  if (label) { label.classList.toggle('d2h-selected', folded); }
+  wrapper.querySelectorAll('.d2h-file-diff, .d2h-files-diff').forEach((d) => d.classList.toggle('d2h-d-none', folded));
+}
+
+function countViewed(viewed) {
+  const n = state.files.filter((f) => viewed.has(f.meta.path)).length;
+  el('rfa-viewed').textContent = n + ' of ' + state.files.length + ' viewed';
+  el('rfa-viewed').hidden = state.files.length === 0;
+}
+
+container.addEventListener('change', (ev) => {
+  if (!ev.target.matches('.d2h-file-collapse-input')) { return; }
+  const wrapper = ev.target.closest('.d2h-file-wrapper');
+  const f = state.files[Number(wrapper.dataset.rfaFile)];
+  const viewed = loadViewed();
+  if (ev.target.checked) { viewed.add(f.meta.path); } else { viewed.delete(f.meta.path); }
+  saveViewed(viewed);
+  countViewed(viewed);
+});
+
+// ------------------------------------------------------------------ keyboard
+//
+// n / p: next or previous file; j / k: next or previous hunk; Enter or c
+// on a focused line number: comment on it (shift for a range); in a
+// comment, Ctrl+Enter saves and Escape cancels.
+
+document.addEventListener('keydown', (ev) => {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.target.closest('textarea, input, select, [contenteditable]')) { return; }
+  const cell = ev.target.closest && ev.target.closest('td[data-rfa-line]');
+  if (cell && (ev.key === 'Enter' || ev.key === 'c' || ev.key === 'C')) {
+    ev.preventDefault();
+    onLineNumber(cell, ev.shiftKey);
+    return;
+  }
+  switch (ev.key) {
+    case 'n': case 'p':
+      ev.preventDefault();
+      step('.d2h-file-wrapper', ev.key === 'n' ? 1 : -1, (w) => w.querySelector('.d2h-file-name-wrapper') || w);
+      break;
+    case 'j': case 'k':
+      ev.preventDefault();
+      // In the split view each hunk shows in both panes: take the left.
+      step('.d2h-file-diff td.d2h-info:not(.d2h-code-linenumber), ' +
+        '.d2h-file-side-diff:first-child td.d2h-info:not(.d2h-code-side-linenumber)', ev.key === 'j' ? 1 : -1, (td) => td);
+      break;
+  }
+});
+
+// step moves the focus to the next (dir 1) or previous (-1) element
+// matching sel after the one holding the focus, or the first or last.
+function step(sel, dir, target) {
+  const all = Array.from(container.querySelectorAll(sel)).filter((n) => !n.closest('.d2h-d-none'));
+  if (all.length === 0) { return; }
+  const here = document.activeElement;
+  let i = all.findIndex((n) => n === here || n.contains(here));
+  if (i < 0) {
+    // None of these has the focus: go from where the focus is in the
+    // diff, else from the top of the window. The first one after that
+    // point is found by bisection (they are in page order), so a diff of
+    // thousands of hunks is not laid out whole.
+    const ref = container.contains(here) ? here : null;
+    const after = ref ? (n) => !!(ref.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING)
+      : (n) => n.getBoundingClientRect().top > 1;
+    let lo = 0, hi = all.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (after(all[mid])) { hi = mid; } else { lo = mid + 1; }
+    }
+    i = dir > 0 ? lo - 1 : lo;
+  }
+  const next = all[Math.max(0, Math.min(all.length - 1, i + dir))];
+  const t = target(next);
+  if (!t.hasAttribute('tabindex')) { t.tabIndex = -1; }
+  t.focus({ preventScroll: true });
+  t.scrollIntoView({ block: 'start' });
+}
 
 // ------------------------------------------------------------------ submitting
 

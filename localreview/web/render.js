@@ -166,7 +166,13 @@ function mark(cell, side, line, hunk) {
   cell.dataset.rfaSide = side;
   cell.dataset.rfaLine = String(line);
   cell.dataset.rfaHunk = String(hunk);
-  cell.title = side === 'left' ? 'Comment on old line ' + line : 'Comment on line ' + line;
+  // A line number is a button: Tab reaches it, Enter or c comments on it,
+  // and a screen reader says what it does.
+  cell.tabIndex = 0;
+  cell.setAttribute('role', 'button');
+  const label = side === 'left' ? 'Comment on old line ' + line : 'Comment on line ' + line;
+  cell.title = label;
+  cell.setAttribute('aria-label', label);
 }
 
 // Removes every card, spacer and highlight that drawComments added.

@@ -1,0 +1,133 @@
+package localreview
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// A reviewer can work from the keyboard: line numbers are focusable and
+// labelled, c comments on the focused one, Ctrl+Enter saves, n and j move
+// between files and hunks. Viewed files stay folded across a reload.
+func TestBrowserKeyboardAndViewed(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t, map[string]string{"a.txt": numbered(40), "b.txt": "x\n"})
+	a := strings.Replace(numbered(40), "line 5\n", "line five\n", 1)
+	a = strings.Replace(a, "line 30\n", "line thirty\n", 1)
+	writeFile(t, dir, "a.txt", a)
+	writeFile(t, dir, "b.txt", "y\n")
+	page, _ := startServer(t, dir)
+	b := newBrowser(t, time.Minute)
+
+	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitVisible(lineCell(0, "right", 5)))
+	attrs := get(t, b, "read a line number's attributes", chromedp.Evaluate[[]any](
+		`(c => [c.tabIndex, c.getAttribute('role'), c.getAttribute('aria-label')])(document.querySelector('.d2h-file-wrapper[data-rfa-file="0"] td[data-rfa-side="right"][data-rfa-line="5"]'))`))
+	if attrs[0] != float64(0) || attrs[1] != "button" || attrs[2] != "Comment on line 5" {
+		t.Errorf("line number attributes = %v", attrs)
+	}
+	b.do(t, "comment from the keyboard",
+		chromedp.Focus(lineCell(0, "right", 5)),
+		chromedp.KeyEvent("c"),
+		chromedp.WaitVisible(formText),
+		chromedp.SendKeys(formText, "Spell it as a number."),
+		chromedp.KeyEvent("\r", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
+		chromedp.WaitNotPresent(formText),
+	)
+	if txt := get(t, b, "read the card", chromedp.Text(chromedp.CSS(`.rfa-card`))); !strings.Contains(txt, "Line 5") || !strings.Contains(txt, "Spell it as a number.") {
+		t.Errorf("card = %q", txt)
+	}
+	// From the first file's line, n goes to the next file; j from there
+	// to the next hunk, in b.txt.
+	b.do(t, "next file", chromedp.Focus(lineCell(0, "right", 5)), chromedp.KeyEvent("n"))
+	if f := get(t, b, "which file has the focus", chromedp.Evaluate[string](`document.activeElement.closest('.d2h-file-wrapper').dataset.rfaFile`)); f != "1" {
+		t.Errorf("after n the focus is in file %s, want 1", f)
+	}
+	// k from a line goes to its hunk's header, then to the hunk before.
+	b.do(t, "previous hunk", chromedp.Focus(lineCell(1, "right", 1)), chromedp.KeyEvent("k"))
+	if txt := get(t, b, "read the focused hunk", chromedp.Evaluate[string](`document.activeElement.textContent`)); !strings.Contains(txt, "@@ -1 +1 @@") {
+		t.Errorf("after k the focus is on %q, want the hunk of b.txt", txt)
+	}
+	b.do(t, "previous hunk again", chromedp.KeyEvent("k"))
+	if txt := get(t, b, "read the focused hunk", chromedp.Evaluate[string](`document.activeElement.textContent`)); !strings.Contains(txt, "@@ -27,") {
+		t.Errorf("after k again the focus is on %q, want the second hunk of a.txt", txt)
+	}
+	b.do(t, "next hunk", chromedp.KeyEvent("j"))
+	if txt := get(t, b, "read the focused hunk", chromedp.Evaluate[string](`document.activeElement.textContent`)); !strings.Contains(txt, "@@ -1 +1 @@") {
+		t.Errorf("after j the focus is on %q, want the hunk of b.txt", txt)
+	}
+
+	b.do(t, "mark b.txt viewed", chromedp.Click(chromedp.CSS(`.d2h-file-wrapper[data-rfa-file="1"] .d2h-file-collapse`)))
+	get(t, b, "wait for the count", chromedp.Poll[bool](`document.getElementById('rfa-viewed').textContent === '1 of 2 viewed'`))
+	b.do(t, "reload", chromedp.Reload(), chromedp.WaitVisible(lineCell(0, "right", 5)))
+	folded := get(t, b, "read the folding", chromedp.Evaluate[[]any](`[
+		document.querySelector('.d2h-file-wrapper[data-rfa-file="1"] .d2h-file-collapse-input').checked,
+		!!document.querySelector('.d2h-file-wrapper[data-rfa-file="1"] .d2h-file-diff.d2h-d-none'),
+		!!document.querySelector('.d2h-file-wrapper[data-rfa-file="0"] .d2h-file-diff.d2h-d-none'),
+		document.getElementById('rfa-viewed').textContent]`))
+	if folded[0] != true || folded[1] != true || folded[2] != false || folded[3] != "1 of 2 viewed" {
+		t.Errorf("after the reload: checked, folded, first folded, count = %v", folded)
+	}
+	b.checkLocalOnly(t, baseOf(t, page))
+}
+
+// The page follows the system's dark mode, the diff included.
+func TestBrowserDarkMode(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t, map[string]string{"a.go": "package a\n\nvar x = 1\n"})
+	writeFile(t, dir, "a.go", "package a\n\nvar x = 2\n")
+	page, _ := startServer(t, dir)
+	b := newBrowser(t, time.Minute)
+	// Backgrounds of the page, a file header and a context line, and the
+	// colour of code text inverted (dark text in light mode reads as light).
+	colors := `(() => {
+		// The colour an element's background shows: its own, else the
+		// nearest ancestor's that is not transparent.
+		const bg = (el) => {
+			for (; el; el = el.parentElement) {
+				const c = getComputedStyle(el).backgroundColor;
+				if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') { return c; }
+			}
+			return 'rgb(255, 255, 255)';
+		};
+		const inv = (c) => { const [r, g, b] = c.match(/\d+/g).map(Number); return 'rgb(' + (255 - r) + ', ' + (255 - g) + ', ' + (255 - b) + ')'; };
+		return [bg(document.body), bg(document.querySelector('.d2h-file-header')),
+			bg(document.querySelector('td.d2h-cntx:not(.d2h-code-linenumber)')),
+			inv(getComputedStyle(document.querySelector('.d2h-code-line-ctn')).color)];
+	})()`
+	dark := func(rgb any) bool {
+		var r, g, bl int
+		s, _ := rgb.(string)
+		if _, err := fmtSscanf(s, &r, &g, &bl); err != nil {
+			return false
+		}
+		return r+g+bl < 3*90
+	}
+	b.do(t, "load in light mode", chromedp.Navigate(page), chromedp.WaitVisible(lineCell(0, "right", 3)))
+	for i, c := range get(t, b, "read the light colours", chromedp.Evaluate[[]any](colors)) {
+		if dark(c) {
+			t.Errorf("light mode: colour %d is dark: %v", i, c)
+		}
+	}
+	if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+		t.Fatalf("emulate dark mode: %v", err)
+	}
+	b.do(t, "reload in dark mode", chromedp.Reload(), chromedp.WaitVisible(lineCell(0, "right", 3)))
+	for i, c := range get(t, b, "read the dark colours", chromedp.Evaluate[[]any](colors)) {
+		if !dark(c) {
+			t.Errorf("dark mode: colour %d is light: %v", i, c)
+		}
+	}
+	saveScreenshot(t, "review-dark.png", get(t, b, "screenshot in dark mode", chromedp.FullScreenshot(100)))
+	b.checkLocalOnly(t, baseOf(t, page))
+}
+
+// fmtSscanf reads "rgb(r, g, b)" or "rgba(r, g, b, a)".
+func fmtSscanf(s string, r, g, b *int) (int, error) {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "rgba("), "rgb(")
+	return fmt.Sscanf(s, "%d, %d, %d", r, g, b)
+}
