@@ -12,7 +12,7 @@ import (
 // BenchmarkLoadChangesLarge measures reading a 20,000-line change from git
 // and parsing it: what start does before it serves the page.
 func BenchmarkLoadChangesLarge(b *testing.B) {
-	dir := largeRepo(b)
+	dir := largeRepo(b, 10, 250)
 	for b.Loop() {
 		if _, err := LoadChanges(context.Background(), dir); err != nil {
 			b.Fatal(err)
@@ -23,7 +23,7 @@ func BenchmarkLoadChangesLarge(b *testing.B) {
 // BenchmarkServeLargeDiff measures what the page fetches of a 20,000-line
 // change: the diff text and the file list.
 func BenchmarkServeLargeDiff(b *testing.B) {
-	c, err := LoadChanges(context.Background(), largeRepo(b))
+	c, err := LoadChanges(context.Background(), largeRepo(b, 10, 250))
 	if err != nil {
 		b.Fatal(err)
 	}

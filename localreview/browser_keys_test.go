@@ -131,3 +131,31 @@ func fmtSscanf(s string, r, g, b *int) (int, error) {
 	s = strings.TrimPrefix(strings.TrimPrefix(s, "rgba("), "rgb(")
 	return fmt.Sscanf(s, "%d, %d, %d", r, g, b)
 }
+
+// Lock files and other folded files show why, and their diff on request;
+// a restored comment on a folded file's line unfolds it.
+func TestBrowserFoldedFiles(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t, map[string]string{"a.txt": "a\n", "go.sum": "x v1 h1:old\n"})
+	writeFile(t, dir, "a.txt", "b\n")
+	writeFile(t, dir, "go.sum", "x v1 h1:new\n")
+	page, _ := startServer(t, dir)
+	b := newBrowser(t, time.Minute)
+	// Files by path: a.txt 0, go.sum 1.
+	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS(`.d2h-file-wrapper[data-rfa-file="1"] .rfa-folded`)))
+	if txt := get(t, b, "read the notice", chromedp.Text(chromedp.CSS(`.rfa-folded`))); !strings.Contains(txt, "Diff not shown: a lock file.") {
+		t.Errorf("notice = %q", txt)
+	}
+	if n := get(t, b, "count go.sum's lines", chromedp.Evaluate[int](`document.querySelectorAll('.d2h-file-wrapper[data-rfa-file="1"] td[data-rfa-line]').length`)); n != 0 {
+		t.Errorf("the folded file shows %d line numbers", n)
+	}
+	b.do(t, "load its diff", chromedp.Click(chromedp.CSS(`.d2h-file-wrapper[data-rfa-file="1"] button[data-rfa-action="load-diff"]`)),
+		chromedp.WaitVisible(lineCell(1, "right", 1)))
+	b.do(t, "comment on it", chromedp.Click(lineCell(1, "right", 1)), comment("Why the new hash?"))
+	get(t, b, "wait for the draft to be saved", chromedp.Poll[bool](`document.getElementById('rfa-draft-status').textContent === 'Draft saved.'`))
+	b.do(t, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`.d2h-file-wrapper[data-rfa-file="1"] .rfa-card`)))
+	if n := get(t, b, "count notices", chromedp.Evaluate[int](`document.querySelectorAll('.rfa-folded').length`)); n != 0 {
+		t.Errorf("the commented file is still folded (%d notices)", n)
+	}
+	b.checkLocalOnly(t, baseOf(t, page))
+}

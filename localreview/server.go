@@ -224,12 +224,20 @@ type fileInfo struct {
 	OldPath string      `json:"oldPath"`
 	Status  diff.Status `json:"status"`
 	Binary  bool        `json:"binary"`
+	// Collapsed says why the page folds the file until asked ("a lock
+	// file", "over 5,000 lines", ...); "" when it shows it.
+	Collapsed string `json:"collapsed,omitempty"`
 }
 
 func (s *Server) serveInfo(w http.ResponseWriter, r *http.Request, rv *review) {
 	files := make([]fileInfo, 0, len(rv.changes.Files))
-	for _, f := range rv.changes.Files {
-		files = append(files, fileInfo{Path: f.Path(), OldPath: f.OldPath, Status: f.Status, Binary: f.Binary})
+	sections := diff.SectionTexts(rv.changes.Diff)
+	for i, f := range rv.changes.Files {
+		fi := fileInfo{Path: f.Path(), OldPath: f.OldPath, Status: f.Status, Binary: f.Binary}
+		if i < len(sections) {
+			fi.Collapsed = collapseReason(f, sections[i])
+		}
+		files = append(files, fi)
 	}
 	status, result, err := s.state(r.Context(), rv)
 	if err != nil {
