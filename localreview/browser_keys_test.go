@@ -159,3 +159,40 @@ func TestBrowserFoldedFiles(t *testing.T) {
 	}
 	b.checkLocalOnly(t, baseOf(t, page))
 }
+
+// Past 5,000 diff lines the code is still highlighted, lazily: what is on
+// screen at once, what is far below once scrolled to.
+func TestBrowserLazyHighlight(t *testing.T) {
+	t.Parallel()
+	goFile := func(n int) string {
+		var s strings.Builder
+		s.WriteString("package a\n\nfunc f() {\n")
+		for i := 4; i < n; i++ {
+			fmt.Fprintf(&s, "\tx := %d // step\n", i)
+		}
+		s.WriteString("}\n")
+		return s.String()
+	}
+	dir := newRepo(t, map[string]string{"keep.txt": "k\n"})
+	writeFile(t, dir, "a.go", goFile(3000))
+	writeFile(t, dir, "b.go", goFile(3000))
+	page, _ := startServer(t, dir)
+	b := newBrowser(t, 2*time.Minute)
+	lastLine := lineCell(1, "right", 2999)
+	hl := func(cell string) chromedp.Action[bool] {
+		return chromedp.Evaluate[bool](`!!document.querySelector('` + cell + `').closest('tr').querySelector('.d2h-code-line-ctn.hljs')`)
+	}
+	firstSel := `.d2h-file-wrapper[data-rfa-file="0"] td[data-rfa-side="right"][data-rfa-line="5"]`
+	lastSel := `.d2h-file-wrapper[data-rfa-file="1"] td[data-rfa-side="right"][data-rfa-line="2999"]`
+	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitReady(lastLine))
+	get(t, b, "wait for the first lines to be highlighted", chromedp.Poll[bool](`!!document.querySelector('`+firstSel+`').closest('tr').querySelector('.d2h-code-line-ctn.hljs')`))
+	if get(t, b, "is the last line highlighted", hl(lastSel)) {
+		t.Error("the last line, far off screen, was highlighted while drawing")
+	}
+	b.do(t, "scroll to the end", chromedp.ScrollIntoView(lastLine))
+	get(t, b, "wait for the last line to be highlighted", chromedp.Poll[bool](`!!document.querySelector('`+lastSel+`').closest('tr').querySelector('.d2h-code-line-ctn.hljs')`))
+	if n := get(t, b, "count keyword spans", chromedp.Evaluate[int](`document.querySelector('`+lastSel+`').closest('tr').querySelectorAll('.hljs-comment, .hljs-number').length`)); n == 0 {
+		t.Error("the last line is marked highlighted but has no tokens")
+	}
+	b.checkLocalOnly(t, baseOf(t, page))
+}

@@ -13,9 +13,12 @@ import {
   insertLineCard, highlightRows, commentCard, formCard
 } from './render.js';
 
-// Above this many diff lines, syntax highlighting is skipped: it is the
-// slowest part of drawing, and a diff that large is read for its changes.
+// Above this many diff lines, syntax highlighting is not done while
+// drawing, the slowest part of it, but lazily: each part of the diff as it
+// comes near the screen (see highlightLazily).
 const HIGHLIGHT_LIMIT = 5000;
+
+let highlighter = null; // the IntersectionObserver of the current drawing
 
 const state = {
   info: null, // /api/info: repo, base, files (path, oldPath, status, binary), submitted
@@ -277,13 +280,14 @@ function afterPaint(name, start) {
 
 function drawDiff() {
   const t0 = performance.now();
+  const lazy = diffLineCount() > HIGHLIGHT_LIMIT;
   const ui = new Diff2HtmlUI(container, state.files.map((f) => f.d2h), {
     outputFormat: state.view,
     colorScheme: 'auto', // follows prefers-color-scheme, as app.css does
     drawFileList: state.files.length > 1,
     fileListStartVisible: false,
     matching: 'none', // word matching is quadratic; large diffs must stay usable
-    highlight: diffLineCount() <= HIGHLIGHT_LIMIT,
+    highlight: !lazy,
     synchronisedScroll: true,
     stickyFileHeaders: true,
     fileContentToggle: true
@@ -291,6 +295,7 @@ function drawDiff() {
   const t1 = performance.now();
   ui.draw();
   chunkTables(container);
+  highlightLazily(ui, lazy);
   const t2 = performance.now();
   decorateFiles(container);
   foldNotices();
@@ -303,6 +308,30 @@ function drawDiff() {
   performance.measure('rfa: diff2html draw and chunk', { start: t1, end: t2 });
   performance.measure('rfa: decorate and index', { start: t2, end: t3 });
   performance.measure('rfa: comments', { start: t3, end: performance.now() });
+}
+
+// highlightLazily highlights each chunk of a long table, and each short
+// table, when it comes within a screen of the viewport, with diff2html's
+// own highlighter (given just that part as its target).
+function highlightLazily(ui, lazy) {
+  if (highlighter) { highlighter.disconnect(); }
+  highlighter = null;
+  if (!lazy) { return; }
+  highlighter = new IntersectionObserver((entries, obs) => {
+    entries.forEach((e) => {
+      if (!e.isIntersecting) { return; }
+      obs.unobserve(e.target);
+      const wrapper = e.target.closest('.d2h-file-wrapper');
+      const lang = wrapper && wrapper.getAttribute('data-lang');
+      const part = { getAttribute: () => lang, querySelectorAll: (sel) => e.target.querySelectorAll(sel + ':not(.hljs)') };
+      const saved = ui.targetElement;
+      ui.targetElement = { querySelectorAll: () => [part] };
+      try { ui.highlightCode(); } finally { ui.targetElement = saved; }
+    });
+  }, { rootMargin: '100% 0px' });
+  container.querySelectorAll('.rfa-chunk, table.d2h-diff-table').forEach((n) => {
+    if (n.matches('.rfa-chunk') || !n.closest('.rfa-chunk')) { highlighter.observe(n); }
+  });
 }
 
 // Puts every comment, the open form and the selection highlight into the
