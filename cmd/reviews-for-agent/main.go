@@ -73,11 +73,14 @@ Usage:
   reviews-for-agent --help
 
 start serves the diff of the repository's uncommitted changes (staged,
-unstaged and untracked files, against HEAD) on http://localhost:4000/review
+unstaged and untracked files, against HEAD) on http://127.0.0.1:4000/review
 and opens it in the browser. Click a line number to comment on a line,
 shift-click another to comment on a range, and submit: the comments are
 written to rfa/comments_<hash>.json and rfa/comments_<hash>.md in the
-repository root, and recorded in the inbox. Ctrl+C stops the server.
+repository root, and recorded in the inbox. Ctrl+C stops the server. The
+URL it prints carries a token: without it the server answers nobody, so
+other users of the machine cannot read the diff. Comments are saved as you
+write them; a reload restores them.
 
 request is for agents: it records a review of the uncommitted changes (or of
 the given files) and returns at once with its id and page URL, starting a
