@@ -227,6 +227,11 @@ type fileInfo struct {
 	// Collapsed says why the page folds the file until asked ("a lock
 	// file", "over 5,000 lines", ...); "" when it shows it.
 	Collapsed string `json:"collapsed,omitempty"`
+	// Lines, Added and Deleted count the file's diff lines, so the page
+	// can lay a file out before it parses its diff.
+	Lines   int `json:"lines"`
+	Added   int `json:"added"`
+	Deleted int `json:"deleted"`
 }
 
 func (s *Server) serveInfo(w http.ResponseWriter, r *http.Request, rv *review) {
@@ -236,6 +241,17 @@ func (s *Server) serveInfo(w http.ResponseWriter, r *http.Request, rv *review) {
 		fi := fileInfo{Path: f.Path(), OldPath: f.OldPath, Status: f.Status, Binary: f.Binary}
 		if i < len(sections) {
 			fi.Collapsed = collapseReason(f, sections[i])
+		}
+		for _, h := range f.Hunks {
+			fi.Lines += len(h.Lines)
+			for _, l := range h.Lines {
+				switch l.Kind {
+				case diff.Add:
+					fi.Added++
+				case diff.Delete:
+					fi.Deleted++
+				}
+			}
 		}
 		files = append(files, fi)
 	}

@@ -9,7 +9,7 @@
 // never lose or double it. Diff2Html and Diff2HtmlUI are the globals of the
 // vendored diff2html bundles, loaded before this module.
 import {
-  chunkTables, decorateFiles, indexRows, clearComments, fileArea,
+  chunkTables, decorateFiles, indexRows, indexFile, clearComments, fileArea,
   insertLineCard, highlightRows, commentCard, formCard
 } from './render.js';
 
@@ -20,9 +20,17 @@ const HIGHLIGHT_LIMIT = 5000;
 
 let highlighter = null; // the IntersectionObserver of the current drawing
 
+// A long diff is drawn in two steps: files up to this many diff lines at
+// once, the others first as empty shells (their headers, so the page and
+// the file list are whole) and then filled in the background, a batch at a
+// time, so the first screen shows at once.
+const FIRST_LINES = 2000;
+const BATCH_LINES = 2000;
+let drawing = 0; // bumped by each drawDiff, so a background fill of an older drawing stops
+
 const state = {
   info: null, // /api/info: repo, base, files (path, oldPath, status, binary), submitted
-  files: [], // per file: { meta: info.files[i], d2h: diff2html's parsed file }
+  files: [], // per file: { meta: info.files[i], section (its diff text), d2h: diff2html's parsed file, once parsed, folded }
   comments: [], // { id, file (index), startLine, endLine, side, body }; lines null for file-level
   draft: null, // the open form: a comment's fields plus `editing` (the comment's id, or null if new)
   anchor: null, // the last plain-clicked line, which a shift-click extends: { file, side, line, hunk }
@@ -77,7 +85,7 @@ async function load() {
     // A folded file (a lock file, a generated or a very large one) is
     // parsed only when the person asks for its diff.
     state.files = sections.map((section, i) => ({
-      meta: meta[i], section, d2h: meta[i].collapsed ? emptyFile(meta[i]) : parseSection(section, meta[i]), folded: !!meta[i].collapsed
+      meta: meta[i], section, d2h: null, folded: !!meta[i].collapsed
     }));
     el('rfa-view').hidden = false;
     el('rfa-help').hidden = false;
@@ -223,8 +231,18 @@ function draftStatus(msg, isError) {
   s.hidden = msg === '';
 }
 
+// parsed is f's diff as diff2html reads it, parsed on first use: a long
+// diff's files far down are parsed in the background (see fill).
+function parsed(f) {
+  if (!f.d2h) { f.d2h = f.folded ? emptyFile(f.meta) : parseSection(f.section, f.meta); }
+  return f.d2h;
+}
+
+// emptyFile is a file's header without its diff: a folded file, or one
+// not drawn yet.
 function emptyFile(meta) {
-  const f = { blocks: [], addedLines: 0, deletedLines: 0, isCombined: false, isGitDiff: true, language: '' };
+  const ext = meta.path.includes('.') ? meta.path.slice(meta.path.lastIndexOf('.') + 1) : '';
+  const f = { blocks: [], addedLines: meta.added || 0, deletedLines: meta.deleted || 0, isCombined: false, isGitDiff: true, language: ext };
   f.oldName = meta.status === 'added' ? '/dev/null' : (meta.oldPath || meta.path);
   f.newName = meta.status === 'deleted' ? '/dev/null' : meta.path;
   return f;
@@ -237,8 +255,8 @@ function unfold(indexes) {
   indexes.forEach((i) => {
     const f = state.files[i];
     if (f && f.folded) {
-      f.d2h = parseSection(f.section, f.meta);
       f.folded = false;
+      f.d2h = parseSection(f.section, f.meta);
       any = true;
     }
   });
@@ -264,7 +282,7 @@ function parseSection(section, meta) {
 }
 
 function diffLineCount() {
-  return state.files.reduce((n, f) => n + f.d2h.blocks.reduce((m, b) => m + b.lines.length, 0), 0);
+  return state.files.reduce((n, f) => n + (f.folded ? 0 : f.meta.lines), 0);
 }
 
 // ------------------------------------------------------------------ drawing
@@ -281,7 +299,20 @@ function afterPaint(name, start) {
 function drawDiff() {
   const t0 = performance.now();
   const lazy = diffLineCount() > HIGHLIGHT_LIMIT;
-  const ui = new Diff2HtmlUI(container, state.files.map((f) => f.d2h), {
+  const gen = ++drawing;
+  // Which files are drawn now, and which as shells to fill later.
+  let budget = 0;
+  const pending = [];
+  const shown = state.files.map((f, i) => {
+    const n = f.folded ? 0 : f.meta.lines;
+    if (budget > FIRST_LINES && n > 0) {
+      pending.push(i);
+      return emptyFile(f.meta);
+    }
+    budget += n;
+    return parsed(f);
+  });
+  const config = {
     outputFormat: state.view,
     colorScheme: 'auto', // follows prefers-color-scheme, as app.css does
     drawFileList: state.files.length > 1,
@@ -291,7 +322,8 @@ function drawDiff() {
     synchronisedScroll: true,
     stickyFileHeaders: true,
     fileContentToggle: true
-  });
+  };
+  const ui = new Diff2HtmlUI(container, shown, config);
   const t1 = performance.now();
   ui.draw();
   chunkTables(container);
@@ -308,6 +340,70 @@ function drawDiff() {
   performance.measure('rfa: diff2html draw and chunk', { start: t1, end: t2 });
   performance.measure('rfa: decorate and index', { start: t2, end: t3 });
   performance.measure('rfa: comments', { start: t3, end: performance.now() });
+  if (pending.length > 0) {
+    // After the first screen is painted: a task queued now could run
+    // before the paint and hold it up.
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => fill(gen, ui, config, pending, performance.now()), 0)));
+  }
+}
+
+// fill draws the shells' diffs, a batch of files per task, each into its
+// shell's body, and does for them what drawDiff does for the rest.
+function fill(gen, ui, config, pending, start) {
+  if (gen !== drawing) { return; }
+  let n = 0;
+  const filled = new Set();
+  while (pending.length > 0 && n < BATCH_LINES) {
+    const i = pending.shift();
+    filled.add(i);
+    const f = state.files[i];
+    n += f.meta.lines;
+    const wrapper = container.querySelector('.d2h-file-wrapper[data-rfa-file="' + i + '"]');
+    if (!wrapper) { continue; }
+    const t = document.createElement('template');
+    t.innerHTML = Diff2Html.html([parsed(f)], Object.assign({}, config, { drawFileList: false }));
+    const body = t.content.querySelector('.d2h-file-diff, .d2h-files-diff');
+    const old = wrapper.querySelector('.d2h-file-diff, .d2h-files-diff');
+    if (!body || !old) { continue; }
+    old.replaceWith(body);
+    chunkTables(wrapper);
+    state.rows[i] = indexFile(wrapper, f);
+    withTarget(ui, wrapper, () => {
+      if (!highlighter && config.highlight) { ui.highlightCode(); }
+      ui.synchronisedScroll();
+    });
+    if (highlighter) {
+      wrapper.querySelectorAll('.rfa-chunk, table.d2h-diff-table').forEach((c) => {
+        if (c.matches('.rfa-chunk') || !c.closest('.rfa-chunk')) { highlighter.observe(c); }
+      });
+    }
+    if (wrapper.querySelector('.d2h-file-collapse-input:checked')) { setFolded(wrapper, true); }
+  }
+  // Comments on the lines just drawn go in; a form being typed in keeps
+  // its focus and selection.
+  if (state.comments.some((c) => c.startLine !== null && filled.has(c.file))) {
+    const ta = document.activeElement;
+    const typing = ta && ta.matches && ta.matches('.rfa-form textarea');
+    const sel = typing ? [ta.selectionStart, ta.selectionEnd] : null;
+    drawComments(false);
+    const again = typing && container.querySelector('.rfa-form textarea');
+    if (again) {
+      again.focus({ preventScroll: true });
+      again.setSelectionRange(sel[0], sel[1]);
+    }
+  }
+  if (pending.length > 0) {
+    setTimeout(() => fill(gen, ui, config, pending, start), 0);
+  } else {
+    performance.measure('rfa: background fill', { start, end: performance.now() });
+  }
+}
+
+// withTarget runs fn with diff2html's UI pointed at one file's wrapper.
+function withTarget(ui, wrapper, fn) {
+  const saved = ui.targetElement;
+  ui.targetElement = { querySelectorAll: (sel) => (sel === '.d2h-file-wrapper' ? [wrapper] : wrapper.querySelectorAll(sel)) };
+  try { fn(); } finally { ui.targetElement = saved; }
 }
 
 // highlightLazily highlights each chunk of a long table, and each short
@@ -335,8 +431,10 @@ function highlightLazily(ui, lazy) {
 }
 
 // Puts every comment, the open form and the selection highlight into the
-// current DOM, after removing what the previous call put there.
-function drawComments() {
+// current DOM, after removing what the previous call put there. The open
+// form takes the focus, unless focus is false (a background redraw while
+// the person may be typing elsewhere).
+function drawComments(focus) {
   clearComments(container);
   const d = state.draft;
   const items = state.comments.slice();
@@ -358,7 +456,7 @@ function drawComments() {
   updateCount();
   scheduleSave();
   const ta = container.querySelector('.rfa-form textarea');
-  if (ta) {
+  if (ta && focus !== false) {
     ta.focus();
     ta.selectionStart = ta.selectionEnd = ta.value.length;
   }

@@ -94,17 +94,22 @@ export function decorateFiles(container) {
 export function indexRows(container, files) {
   const index = [];
   container.querySelectorAll('.d2h-file-wrapper').forEach((wrapper, i) => {
-    const rows = new Map();
-    index[i] = rows;
-    if (files[i].meta.binary) { return; }
-    const panes = wrapper.querySelectorAll('.d2h-file-side-diff');
-    if (panes.length === 0) {
-      indexUnified(wrapper, rows);
-    } else {
-      indexSplit(panes[0], panes[1], rows);
-    }
+    index[i] = indexFile(wrapper, files[i]);
   });
   return index;
+}
+
+// indexFile is indexRows for one file's wrapper.
+export function indexFile(wrapper, file) {
+  const rows = new Map();
+  if (file.meta.binary) { return rows; }
+  const panes = wrapper.querySelectorAll('.d2h-file-side-diff');
+  if (panes.length === 0) {
+    indexUnified(wrapper, rows);
+  } else {
+    indexSplit(panes[0], panes[1], rows);
+  }
+  return rows;
 }
 
 function indexUnified(wrapper, rows) {
