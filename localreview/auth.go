@@ -103,9 +103,13 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, port string) 
 		http.SetCookie(w, &http.Cookie{Name: cookieName(port), Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		if r.Method == http.MethodGet && !strings.HasPrefix(r.URL.Path, "/api/") {
 			q.Del(TokenParam)
-			u := *r.URL
-			u.RawQuery = q.Encode()
-			http.Redirect(w, r, u.RequestURI(), http.StatusFound)
+			// Only ever a path on this server: "//host/x" would send the
+			// browser, cookie set, to another host.
+			loc := "/" + strings.TrimLeft(r.URL.EscapedPath(), "/")
+			if len(q) > 0 {
+				loc += "?" + q.Encode()
+			}
+			http.Redirect(w, r, loc, http.StatusFound)
 			return false
 		}
 		return true

@@ -279,7 +279,25 @@ func TestRunRecordsInInbox(t *testing.T) {
 			recs := snap.Records()
 			want := map[bool]inbox.Status{true: inbox.StatusSubmitted, false: inbox.StatusCancelled}[submit]
 			if len(recs) != 1 || recs[0].Status != want || !strings.Contains(out.String(), "Recorded as review "+recs[0].ID) {
-				t.Errorf("records %+v, want one %s\n%s", recs, want, out)
+				t.Fatalf("records %+v, want one %s\n%s", recs, want, out)
+			}
+			if submit {
+				// The file the person may paste names the review and how
+				// to settle it, so an agent polling the inbox and one that
+				// was handed the file do not both act on it.
+				rec, err := store.Get(context.Background(), recs[0].ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				md, err := os.ReadFile(filepath.Join(dir, rec.Submission.MDPath))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, w := range []string{"Review " + rec.ID + " from the reviews-for-agent inbox", "inbox resolve " + rec.ID + " --by NAME"} {
+					if !strings.Contains(string(md), w) {
+						t.Errorf("%s lacks %q:\n%s", rec.Submission.MDPath, w, md)
+					}
+				}
 			}
 		})
 	}

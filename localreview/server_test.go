@@ -443,6 +443,17 @@ func TestServerTokenLink(t *testing.T) {
 	if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != "/review?x=1" {
 		t.Errorf("GET with the token = %d to %q, want 302 to /review?x=1", resp.StatusCode, resp.Header.Get("Location"))
 	}
+	// A path that reads as another host is kept on this one.
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/review", nil)
+	req.URL.Opaque, req.URL.RawQuery = "//attacker.example/x", "token="+testToken
+	if r2, err := client.Do(req); err != nil {
+		t.Fatal(err)
+	} else {
+		r2.Body.Close()
+		if loc := r2.Header.Get("Location"); r2.StatusCode != http.StatusForbidden && (!strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//")) {
+			t.Errorf("redirect of //attacker.example/x = %d to %q", r2.StatusCode, loc)
+		}
+	}
 	cookies := resp.Cookies()
 	if len(cookies) != 1 || cookies[0].Name != cookieName(port(srv)) || cookies[0].Value != testToken ||
 		!cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteStrictMode || cookies[0].Path != "/" {
