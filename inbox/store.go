@@ -120,22 +120,6 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 	return snap, nil
 }
 
-// ClaimLease is how long a claim holds.
-func (s *Store) ClaimLease() time.Duration { return s.lease }
-
-// expireClaims turns reviews whose claim outlived its lease back into
-// submitted ones, for every reader and transition alike: the claim is
-// gone, and the next agent may claim the review without --force.
-func (s *Store) expireClaims(snap *Snapshot) {
-	now := s.clock()
-	for _, e := range snap.byID {
-		r := &e.rec
-		if r.kind() == KindReview && r.Status == StatusClaimed && r.Claim != nil && now.Sub(r.Claim.ClaimedAt) > s.lease {
-			r.Status, r.Claim = StatusSubmitted, nil
-		}
-	}
-}
-
 // Get returns one record.
 func (s *Store) Get(ctx context.Context, id string) (Record, error) {
 	snap, err := s.Load(ctx)
@@ -183,19 +167,6 @@ func (s *Store) Submit(ctx context.Context, id string, sub Submission) (Record, 
 		s.dropDraft(id)
 	}
 	return r, err
-}
-
-// MarkViewed records that the page of an open review was opened, once; it
-// keeps the review from expiring unopened.
-func (s *Store) MarkViewed(ctx context.Context, id string) (Record, error) {
-	return s.update(ctx, "view", id, func(r Record) (Record, bool, error) {
-		if r.Status != StatusOpen || r.ViewedAt != nil {
-			return Record{}, false, nil
-		}
-		now := s.clock()
-		p := Record{V: FormatVersion, ID: r.ID, Kind: r.Kind, ViewedAt: &now}
-		return p, true, nil
-	})
 }
 
 // Cancel withdraws an open review; cancelling it again changes nothing.
