@@ -110,7 +110,7 @@ func TestServerPages(t *testing.T) {
 		"diff":          {path: "/api/diff", wantType: "text/plain; charset=utf-8", wantExact: string(text)},
 		"page":          {path: "/review", wantType: "text/html; charset=utf-8", wantContain: `<script type="module" src="/assets/app.js">`},
 		"script":        {path: "/assets/app.js", wantType: "text/javascript; charset=utf-8", wantContain: "drawComments"},
-		"diff2html":     {path: "/assets/vendor/diff2html-ui.min.js", wantType: "text/javascript; charset=utf-8", wantContain: "Diff2HtmlUI"},
+		"diff2html":     {path: "/assets/vendor/diff2html-ui-slim.min.js", wantType: "text/javascript; charset=utf-8", wantContain: "Diff2HtmlUI"},
 		"diff2html css": {path: "/assets/vendor/diff2html.min.css", wantType: "text/css; charset=utf-8", wantContain: ".d2h-file-wrapper"},
 		"info": {path: "/api/info", wantType: "application/json",
 			wantContain: `{"path":"src/legacy.ts","oldPath":"src/legacy.ts","status":"deleted","binary":false,"lines":2,"added":0,"deleted":2}`},

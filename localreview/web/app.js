@@ -19,7 +19,10 @@ import { initKeys } from './nav.js';
 
 async function load() {
   try {
+    const started = performance.now();
     const [info, text] = await Promise.all([fetchJSON(api + '/info'), fetchText(api + '/diff')]);
+    performance.measure('rfa: scripts loaded', { start: 0, end: started });
+    performance.measure('rfa: fetched', { start: started, end: performance.now() });
     state.info = info;
     const meta = info.files;
     el('rfa-summary').textContent = info.repo + ' \u00b7 ' + meta.length +
