@@ -150,7 +150,9 @@ func (c *cli) requester(store *inbox.Store, port int, idle time.Duration) *local
 	if spawn == nil {
 		spawn = spawnServer
 	}
-	return &localreview.Requester{Store: store, Port: port, Spawn: func(p int) error { return spawn(store.Path(), p, idle) }}
+	// The server takes this store's claim lease, so its inbox page and API
+	// see claims lapse when the command line does.
+	return &localreview.Requester{Store: store, Port: port, Spawn: func(p int) error { return spawn(store.Path(), p, idle, store.ClaimLease()) }}
 }
 
 func writeJSON(w io.Writer, v any) {

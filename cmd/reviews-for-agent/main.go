@@ -50,7 +50,7 @@ type cli struct {
 	stdin          io.Reader
 	getenv         func(string) string
 	// spawn starts a detached inbox server; spawnServer when nil.
-	spawn func(store string, port int, idle time.Duration) error
+	spawn func(store string, port int, idle, lease time.Duration) error
 }
 
 const usage = `reviews-for-agent: review your coding agent's uncommitted changes in the

@@ -13,7 +13,7 @@ import (
 // spawnServer starts "reviews-for-agent serve" for store on port, detached
 // (see detach), so it outlives the agent's command and its terminal, with its output appended to a log file next to the store. It
 // returns once the process is started.
-func spawnServer(store string, port int, idle time.Duration) error {
+func spawnServer(store string, port int, idle, lease time.Duration) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("find this program to start the server: %w", err)
@@ -23,7 +23,7 @@ func spawnServer(store string, port int, idle time.Duration) error {
 		return fmt.Errorf("open the server log: %w", err)
 	}
 	defer log.Close()
-	cmd := exec.Command(exe, "serve", "--store", store, "--port", strconv.Itoa(port), "--idle", idle.String())
+	cmd := exec.Command(exe, "serve", "--store", store, "--port", strconv.Itoa(port), "--idle", idle.String(), "--lease", lease.String())
 	cmd.Dir = filepath.Dir(store)
 	cmd.Stdout, cmd.Stderr = log, log
 	detach(cmd)
