@@ -340,3 +340,27 @@ func TestGitHubPersonalToken(t *testing.T) {
 		})
 	}
 }
+
+// A claim on a GitHub finding lapses after the lease as a local one does.
+func TestGitHubClaimLease(t *testing.T) {
+	t.Parallel()
+	w := newGHWorld(t)
+	clock := &fakeClock{now: time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)}
+	s, err := Open(w.svc.Store.Path(), Options{Now: clock.Now, ClaimLease: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.svc.Store = s
+	ctx := context.Background()
+	id := w.id("f-open")
+	if _, err := w.svc.Claim(ctx, id, "alpha", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.svc.Claim(ctx, id, "beta", false); kindOf(err) != "conflict" {
+		t.Fatalf("claim of a held finding = %v", err)
+	}
+	clock.advance(2 * time.Minute)
+	if it, err := w.svc.Claim(ctx, id, "beta", false); err != nil || it.ClaimedBy != "beta" {
+		t.Fatalf("claim after the lease = %+v, %v", it, err)
+	}
+}

@@ -11,14 +11,15 @@ import (
 // ClaimLease is how long a claim holds.
 func (s *Store) ClaimLease() time.Duration { return s.lease }
 
-// expireClaims turns reviews whose claim outlived its lease back into
-// submitted ones, for every reader and transition alike: the claim is
-// gone, and the next agent may claim the review without --force.
+// expireClaims turns reviews (and GitHub findings) whose claim outlived
+// its lease back into submitted ones, for every reader and transition
+// alike: the claim is gone, and the next agent may claim the review
+// without --force.
 func (s *Store) expireClaims(snap *Snapshot) {
 	now := s.clock()
 	for _, e := range snap.byID {
 		r := &e.rec
-		if r.kind() == KindReview && r.Status == StatusClaimed && r.Claim != nil && now.Sub(r.Claim.ClaimedAt) > s.lease {
+		if r.Status == StatusClaimed && r.Claim != nil && now.Sub(r.Claim.ClaimedAt) > s.lease {
 			r.Status, r.Claim = StatusSubmitted, nil
 		}
 	}
