@@ -176,8 +176,17 @@ func untrackedIndex(ctx context.Context, root string) (path string, cleanup func
 		cleanup()
 		return "", nil, fmt.Errorf("find the index of %s: %w", root, err)
 	}
-	if data, err := os.ReadFile(strings.TrimSpace(real)); err == nil {
-		if err := os.WriteFile(path, data, 0o600); err != nil {
+	real = strings.TrimSpace(real)
+	if data, err := os.ReadFile(real); err == nil {
+		err := os.WriteFile(path, data, 0o600)
+		// The copy keeps the index's time: git trusts an entry's cached
+		// file times only when they are older than the index, and checks
+		// the content otherwise ("racy git"). A copy made later would make
+		// a file changed in the same second as the index look unchanged.
+		if st, serr := os.Stat(real); err == nil && serr == nil {
+			err = os.Chtimes(path, st.ModTime(), st.ModTime())
+		}
+		if err != nil {
 			cleanup()
 			return "", nil, fmt.Errorf("copy the index of %s: %w", root, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/diff"
 )
@@ -191,5 +192,39 @@ func TestNewChanges(t *testing.T) {
 	}
 	if _, err := NewChanges("/repo", "", "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1 @@\n-a\n"); err == nil {
 		t.Error("NewChanges accepted a miscounted hunk")
+	}
+}
+
+// A file changed in the same second as the index was written, to the same
+// size, is told apart only by its content ("racy git"): git checks the
+// content of entries not older than the index. The temporary index must
+// keep the index's time, or such a change looks like none.
+func TestLoadChangesRacyIndex(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t, map[string]string{"keep.txt": "k\n"})
+	// The test cannot set a file's ctime; with ctime not trusted (a
+	// setting of git's), the mtime is all the stat data that differs.
+	runGit(t, dir, "config", "core.trustctime", "false")
+	then := time.Now().Add(-time.Hour).Truncate(time.Second)
+	a := filepath.Join(dir, "a.txt")
+	writeFile(t, dir, "a.txt", "a\n")
+	if err := os.Chtimes(a, then, then); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, dir, "add", "a.txt")
+	runGit(t, dir, "commit", "-q", "-m", "a")
+	// Same size, same mtime, and the index as old as the file.
+	writeFile(t, dir, "a.txt", "A\n")
+	for _, p := range []string{a, filepath.Join(dir, ".git", "index")} {
+		if err := os.Chtimes(p, then, then); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := LoadChanges(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := summary(c.Files); got != "modified a.txt" {
+		t.Errorf("files: %q, want the change to a.txt", got)
 	}
 }
