@@ -4,16 +4,20 @@ TOOLS_BIN ?= $(CURDIR)/bin
 ACTIONLINT_VERSION := v1.7.12
 export PATH := $(TOOLS_BIN):$(PATH)
 
-.PHONY: test vet unit lint tools demo build sizes image-check bench fuzz
+.PHONY: test vet unit cross lint tools demo build sizes image-check bench fuzz
 
-## test: every test: vet, unit + end-to-end (incl. the browser test), workflow lint
-test: vet unit lint
+## test: every test: vet, unit + end-to-end (incl. the browser test), Windows build of the companion, workflow lint
+test: vet unit cross lint
 
 vet:
 	$(GO) vet ./...
 
 unit:
 	$(GO) test -count=1 ./...
+
+## cross: the companion (its inbox's file locks, its background server) builds for Windows
+cross:
+	GOOS=windows GOARCH=amd64 $(GO) build ./cmd/reviews-for-agent ./inbox/...
 
 lint:
 	actionlint .github/workflows/*.yml examples/*.yml

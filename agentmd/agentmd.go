@@ -49,6 +49,13 @@ type Review struct {
 	Title    string // DefaultTitle when empty
 	Global   string // the overall comment, may be empty
 	Comments []Comment
+	// Context, when positive, quotes line comments with the hunk header
+	// and up to this many diff lines around them (see context.go).
+	Context int
+	// FenceBodies puts each comment's body (and the overall comment) in a
+	// fenced block, so that what a person wrote cannot end the document's
+	// sections or open a fence that swallows the rest.
+	FenceBodies bool
 }
 
 // Comment is one comment on a file or on lines of it.
@@ -89,7 +96,10 @@ func Markdown(r Review, files []diff.File) string {
 	var b strings.Builder
 	title := cmp.Or(strings.TrimSpace(r.Title), DefaultTitle)
 	b.WriteString("# " + oneLine(title) + "\n")
-	if g := cleanBody(r.Global); g != "" {
+	if g := cleanBody(r.Global); g != "" && r.FenceBodies {
+		b.WriteString("\n")
+		writeFencedBody(&b, g)
+	} else if g != "" {
 		b.WriteString("\n" + g + "\n")
 	}
 	byPath := make(map[string]diff.File, len(files))
@@ -104,7 +114,7 @@ func Markdown(r Review, files []diff.File) string {
 		for n < len(comments) && comments[n].File == comments[0].File {
 			n++
 		}
-		writeFile(&b, comments[:n], byPath[comments[0].File])
+		writeFile(&b, r, comments[:n], byPath[comments[0].File])
 		comments = comments[n:]
 	}
 	return b.String()
@@ -112,14 +122,18 @@ func Markdown(r Review, files []diff.File) string {
 
 // writeFile writes the section of one file; cs are its comments, file-level
 // ones first.
-func writeFile(b *strings.Builder, cs []Comment, f diff.File) {
+func writeFile(b *strings.Builder, r Review, cs []Comment, f diff.File) {
 	// A path is the PR author's choice: on one line, with nothing invisible
 	// and no backtick that could open a code span.
 	path := sanitize.Name(cs[0].File)
+	body := writeBody
+	if r.FenceBodies {
+		body = writeFencedBody
+	}
 	if len(cs) == 1 && cs[0].fileLevel() {
 		b.WriteString("\n## " + path + " (file-level)\n")
 		writeMeta(b, cs[0].Meta)
-		writeBody(b, cs[0].Body)
+		body(b, cs[0].Body)
 		return
 	}
 	b.WriteString("\n## " + path + "\n")
@@ -128,9 +142,13 @@ func writeFile(b *strings.Builder, cs []Comment, f diff.File) {
 		writeMeta(b, c.Meta)
 		if !c.fileLevel() {
 			start, end := c.lines()
-			writeSnippet(b, f.Snippet(c.side(), start, end))
+			if r.Context > 0 {
+				writeContextSnippet(b, f, c, r.Context)
+			} else {
+				writeSnippet(b, f.Snippet(c.side(), start, end))
+			}
 		}
-		writeBody(b, c.Body)
+		body(b, c.Body)
 	}
 }
 

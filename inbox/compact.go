@@ -18,6 +18,10 @@ type CompactResult struct {
 	SetAside    int   `json:"setAside"`
 	BytesBefore int64 `json:"bytesBefore"`
 	BytesAfter  int64 `json:"bytesAfter"`
+	// Diffs are the stored diffs kept; DiffsRemoved those of dropped
+	// reviews, drafts no longer needed and leftovers of a crash.
+	Diffs        int `json:"diffs"`
+	DiffsRemoved int `json:"diffsRemoved"`
 }
 
 // Compact rewrites the store with one line per record, dropping resolved
@@ -39,8 +43,13 @@ func (s *Store) Compact(ctx context.Context) (CompactResult, error) {
 	return s.compactLocked(snap)
 }
 
-// expired reports whether retention drops r.
+// expired reports whether retention drops r: a resolved or cancelled
+// review, or an open one whose page nobody ever opened, past the
+// retention window.
 func (s *Store) expired(r Record, now time.Time) bool {
+	if r.Status == StatusOpen && r.ViewedAt == nil && r.kind() == KindReview {
+		return now.Sub(r.CreatedAt) > s.retention
+	}
 	if !r.Status.terminal() {
 		return false
 	}
@@ -70,9 +79,12 @@ func (s *Store) compactLocked(snap *Snapshot) (CompactResult, error) {
 	res := CompactResult{BytesBefore: snap.size}
 	now := s.clock()
 	var out bytes.Buffer
-	live := map[string]bool{}
+	live, open := map[string]bool{}, map[string]bool{}
 	for _, id := range snap.order {
 		e := snap.byID[id]
+		if e.rec.Status == StatusOpen {
+			open[id] = true
+		}
 		if s.expired(e.rec, now) {
 			res.Dropped++
 			continue
@@ -95,7 +107,7 @@ func (s *Store) compactLocked(snap *Snapshot) (CompactResult, error) {
 		return res, fmt.Errorf("rewrite the review store %s: %w", s.path, err)
 	}
 	res.BytesAfter = int64(out.Len())
-	s.removeDiffs(live)
+	res.Diffs, res.DiffsRemoved = s.removeDiffs(live, open)
 	return res, nil
 }
 
@@ -119,22 +131,37 @@ func (s *Store) setAside(lines []LineError, now time.Time) error {
 	return f.Sync()
 }
 
-// removeDiffs deletes the stored diffs of records that are gone, and
-// orphans a crash left between writing a diff and its record, or in the
-// middle of writing a diff. It runs
-// under the lock, so no Create is between those two steps.
-func (s *Store) removeDiffs(live map[string]bool) {
+// removeDiffs deletes the stored diffs of records that are gone, drafts of
+// reviews no longer open, and orphans a crash left between writing a diff
+// and its record, or in the middle of writing a diff. It runs under the
+// lock, so no Create is between those two steps.
+func (s *Store) removeDiffs(live, open map[string]bool) (kept, removed int) {
 	entries, err := os.ReadDir(s.diffDir)
 	if err != nil {
-		return
+		return 0, 0
+	}
+	remove := func(name string) {
+		if os.Remove(filepath.Join(s.diffDir, name)) == nil {
+			removed++
+		}
 	}
 	for _, e := range entries {
 		name := e.Name()
+		if id, ok := strings.CutSuffix(name, ".draft.json"); ok {
+			if !open[id] {
+				remove(name)
+			}
+			continue
+		}
 		id, ok := strings.CutSuffix(name, ".diff")
 		// A leftover temporary file is a diff whose write never finished.
 		stale := strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp")
-		if (ok && !live[id]) || stale {
-			os.Remove(filepath.Join(s.diffDir, name))
+		switch {
+		case (ok && !live[id]) || stale:
+			remove(name)
+		case ok:
+			kept++
 		}
 	}
+	return kept, removed
 }

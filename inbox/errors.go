@@ -65,6 +65,24 @@ func ExitCode(err error) int {
 	return ExitFailure
 }
 
+// KindName names err's kind for a program to read: invalid_input,
+// not_found, conflict, invalid_state, or failure for anything else.
+func KindName(err error) string {
+	switch ExitCode(err) {
+	case 0:
+		return ""
+	case ExitInvalidInput:
+		return "invalid_input"
+	case ExitNotFound:
+		return "not_found"
+	case ExitConflict:
+		return "conflict"
+	case ExitInvalidState:
+		return "invalid_state"
+	}
+	return "failure"
+}
+
 // HTTPStatus maps err to the status an HTTP API answers it with. An
 // invalid state is a 409 as well as a conflict: the request clashes with
 // the review's current state, and repeating it will not help.

@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -49,8 +50,14 @@ func WriteList(w io.Writer, res ListResult, status string) {
 // WriteItem writes one item's state after a change such as a claim.
 func WriteItem(w io.Writer, verb string, it Item) {
 	fmt.Fprintf(w, "%s %s: %s", verb, it.ID, it.Status)
-	if it.ClaimedBy != "" {
+	switch {
+	case it.Status == StatusResolved && (it.ResolvedBy != "" || it.ClaimedBy != ""):
+		fmt.Fprintf(w, " by %s", cmp.Or(it.ResolvedBy, it.ClaimedBy))
+	case it.Status == StatusClaimed && it.ClaimedBy != "":
 		fmt.Fprintf(w, " by %s", it.ClaimedBy)
+		if it.ClaimExpires != nil {
+			fmt.Fprintf(w, " until %s", stamp(*it.ClaimExpires))
+		}
 	}
 	fmt.Fprintln(w)
 	if it.Note != "" {
@@ -109,6 +116,7 @@ func WriteRequest(w io.Writer, r RequestResult) {
 func WriteCompact(w io.Writer, path string, r CompactResult) {
 	fmt.Fprintf(w, "Compacted %s: kept %d %s, dropped %d, %d -> %d bytes.\n", path, r.Kept, plural(r.Kept, "record", "records"),
 		r.Dropped, r.BytesBefore, r.BytesAfter)
+	fmt.Fprintf(w, "Stored diffs: %d kept, %d removed.\n", r.Diffs, r.DiffsRemoved)
 	if r.SetAside > 0 {
 		fmt.Fprintf(w, "Moved %d malformed %s to %s.malformed.\n", r.SetAside, plural(r.SetAside, "line", "lines"), path)
 	}

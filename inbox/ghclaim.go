@@ -3,6 +3,7 @@ package inbox
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -52,7 +53,7 @@ func (s *Store) ClaimGitHub(ctx context.Context, id string, ref GitHubRef, by st
 
 // ResolveGitHub records that the finding with id was resolved. Resolving it
 // again changes nothing.
-func (s *Store) ResolveGitHub(ctx context.Context, id, note string) (Record, error) {
+func (s *Store) ResolveGitHub(ctx context.Context, id, note, by string) (Record, error) {
 	var out Record
 	err := s.locked(ctx, func(snap *Snapshot) error {
 		cur, found := snap.Get(id)
@@ -66,7 +67,7 @@ func (s *Store) ResolveGitHub(ctx context.Context, id, note string) (Record, err
 		now := s.clock()
 		p := patch(cur, StatusResolved, now)
 		p.ResolvedAt = &now
-		p.Resolution = &Resolution{Note: note}
+		p.Resolution = &Resolution{Note: note, ResolvedBy: strings.TrimSpace(by)}
 		cur.merge(p)
 		out = cur
 		return s.append(snap, p)

@@ -39,8 +39,25 @@ func (s *Service) findings(ctx context.Context, gh GitHub, pr PRRef) ([]state.Fi
 	if err != nil {
 		return nil, fmt.Errorf("read the findings on %s: %w", pr, err)
 	}
-	st := state.Derive(snap, state.Options{Bot: snapshot.BotIdentity(s.BotLogin, snap.Viewer)})
+	st := state.Derive(snap, state.Options{Bot: s.bot(snap.Viewer)})
 	return st.Findings, nil
+}
+
+// bot is whose blocks count as the review bot's. The token here is usually
+// a developer's own, not the action's: its owner is a person, whose
+// comments must not pass for the bot's (anyone could then forge findings
+// by pasting blocks). Without --bot-login, a token of a person means the
+// bot is github-actions[bot], the action's default identity; a token of a
+// bot or app is the bot itself, as in the action.
+func (s *Service) bot(viewer snapshot.Actor) snapshot.Actor {
+	if s.BotLogin != "" || viewer.IsBot {
+		return snapshot.BotIdentity(s.BotLogin, viewer)
+	}
+	if viewer.Login != "" {
+		s.warnOnce(fmt.Sprintf("the GitHub token belongs to %s, a user, and no --bot-login was given: taking the review bot to be %s; "+
+			"pass --bot-login when the bot runs as another app or account", viewer.Login, snapshot.DefaultBot.Login))
+	}
+	return snapshot.DefaultBot
 }
 
 // finding looks one finding up by its inbox id.
@@ -225,7 +242,8 @@ func (s *Service) claimFinding(ctx context.Context, id, by string, force bool) (
 // resolveFinding replies on the finding's thread and resolves it. Each step
 // checks GitHub first, so a retry after a failure (or a lost answer) writes
 // neither a second reply nor anything at all once the thread is resolved.
-func (s *Service) resolveFinding(ctx context.Context, id, note string) (Item, error) {
+func (s *Service) resolveFinding(ctx context.Context, id string, o ResolveOptions) (Item, error) {
+	note := o.Note
 	gh, ref, f, err := s.finding(ctx, "resolve", id)
 	if err != nil {
 		return Item{}, err
@@ -233,6 +251,13 @@ func (s *Service) resolveFinding(ctx context.Context, id, note string) (Item, er
 	claim, err := s.claimRecord(ctx, id)
 	if err != nil {
 		return Item{}, err
+	}
+	if claim != nil && claim.Status == StatusClaimed {
+		// The claimant's rule of local reviews, checked before GitHub is
+		// written to.
+		if _, _, err := resolveTransition(*claim, o, s.Store.clock()); err != nil {
+			return Item{}, err
+		}
 	}
 	if !f.Thread.IsResolved {
 		root := f.Thread.Root()
@@ -255,7 +280,7 @@ func (s *Service) resolveFinding(ctx context.Context, id, note string) (Item, er
 		f.Thread.IsResolved, f.Status = true, rmcoc.FindingResolved
 	}
 	if claim != nil {
-		r, err := s.Store.ResolveGitHub(ctx, id, note)
+		r, err := s.Store.ResolveGitHub(ctx, id, note, o.By)
 		if err != nil {
 			return Item{}, err
 		}

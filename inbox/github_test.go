@@ -196,10 +196,10 @@ func TestGitHubResolve(t *testing.T) {
 	}
 	// The first try replies, then fails to resolve: the retry must not
 	// reply again.
-	if _, err := w.svc.Resolve(ctx, id, "Checked the error in 1a2b3c."); err == nil {
+	if _, err := w.svc.Resolve(ctx, id, ResolveOptions{By: "alpha", Note: "Checked the error in 1a2b3c."}); err == nil {
 		t.Fatal("resolve succeeded despite the failure")
 	}
-	it, err := w.svc.Resolve(ctx, id, "Checked the error in 1a2b3c.")
+	it, err := w.svc.Resolve(ctx, id, ResolveOptions{By: "alpha", Note: "Checked the error in 1a2b3c."})
 	if err != nil || it.Status != StatusResolved || it.Note != "Checked the error in 1a2b3c." {
 		t.Fatalf("retry = %+v, %v", it, err)
 	}
@@ -209,7 +209,7 @@ func TestGitHubResolve(t *testing.T) {
 	}
 	// Once resolved, resolving again writes nothing at all.
 	writes := len(w.f.Writes())
-	if it, err := w.svc.Resolve(ctx, id, "Checked the error in 1a2b3c."); err != nil || it.Status != StatusResolved {
+	if it, err := w.svc.Resolve(ctx, id, ResolveOptions{By: "alpha", Note: "Checked the error in 1a2b3c."}); err != nil || it.Status != StatusResolved {
 		t.Errorf("resolve again = %+v, %v", it, err)
 	}
 	if got := w.f.Writes(); len(got) != writes {
@@ -234,7 +234,7 @@ func TestGitHubResolveUnclaimed(t *testing.T) {
 	w := newGHWorld(t)
 	ctx := context.Background()
 	for range 2 {
-		if _, err := w.svc.Resolve(ctx, w.id("f-minor"), ""); err != nil {
+		if _, err := w.svc.Resolve(ctx, w.id("f-minor"), ResolveOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -293,3 +293,74 @@ func TestParseRefs(t *testing.T) {
 
 // The project's GitHub adapter is what the inbox expects.
 var _ GitHub = (*github.Client)(nil)
+
+// With a developer's own token and no bot login, the developer is not
+// taken for the bot: their pasted blocks stay ignored, the findings of
+// github-actions[bot] count, and the inbox warns once. An explicit bot
+// login is followed without a warning.
+func TestGitHubPersonalToken(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		botLogin  string
+		want      []string
+		wantWarns int
+	}{
+		"no bot login":      {want: []string{"f-open", "f-minor"}, wantWarns: 1},
+		"explicit bot":      {botLogin: "github-actions[bot]", want: []string{"f-open", "f-minor"}},
+		"the developer, if": {botLogin: "alice", want: []string{"f-forged"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := newGHWorld(t)
+			w.f.AddToken("alice-token", fakegithub.Identity{Login: "alice", Kind: fakegithub.TokenPAT})
+			var warns []string
+			w.svc.BotLogin = tc.botLogin
+			w.svc.Warn = func(m string) { warns = append(warns, m) }
+			w.svc.GitHub = func() (GitHub, error) {
+				return github.New(github.Options{Token: "alice-token", APIURL: w.f.URL, GraphQLURL: w.f.GraphQLURL()})
+			}
+			ctx := context.Background()
+			for range 2 {
+				res, err := w.svc.List(ctx, ListOptions{PRs: []string{w.pr}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, it := range res.Items {
+					got = append(got, strings.TrimPrefix(it.ID, "gh:"+w.pr+":"))
+				}
+				slices.Sort(got)
+				if want := slices.Sorted(slices.Values(tc.want)); !slices.Equal(got, want) {
+					t.Errorf("findings = %v, want %v", got, want)
+				}
+			}
+			if len(warns) != tc.wantWarns || (tc.wantWarns > 0 && !strings.Contains(warns[0], "belongs to alice, a user")) {
+				t.Errorf("warnings = %q", warns)
+			}
+		})
+	}
+}
+
+// A claim on a GitHub finding lapses after the lease as a local one does.
+func TestGitHubClaimLease(t *testing.T) {
+	t.Parallel()
+	w := newGHWorld(t)
+	clock := &fakeClock{now: time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)}
+	s, err := Open(w.svc.Store.Path(), Options{Now: clock.Now, ClaimLease: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.svc.Store = s
+	ctx := context.Background()
+	id := w.id("f-open")
+	if _, err := w.svc.Claim(ctx, id, "alpha", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.svc.Claim(ctx, id, "beta", false); kindOf(err) != "conflict" {
+		t.Fatalf("claim of a held finding = %v", err)
+	}
+	clock.advance(2 * time.Minute)
+	if it, err := w.svc.Claim(ctx, id, "beta", false); err != nil || it.ClaimedBy != "beta" {
+		t.Fatalf("claim after the lease = %+v, %v", it, err)
+	}
+}

@@ -77,7 +77,7 @@ func reviewIn(t testing.TB, s *Store, status Status) Record {
 		StatusClaimed: {func() (Record, error) { return s.Submit(ctx, r.ID, testSubmission()) },
 			func() (Record, error) { return s.Claim(ctx, r.ID, "alpha", false) }},
 		StatusResolved: {func() (Record, error) { return s.Submit(ctx, r.ID, testSubmission()) },
-			func() (Record, error) { return s.Resolve(ctx, r.ID, "done") }},
+			func() (Record, error) { return s.Resolve(ctx, r.ID, ResolveOptions{Note: "done"}) }},
 	}
 	for _, step := range steps[status] {
 		if r, err = step(); err != nil {

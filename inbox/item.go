@@ -3,6 +3,7 @@ package inbox
 import (
 	"cmp"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -29,7 +30,9 @@ type Item struct {
 	CommentCount int        `json:"commentCount"`
 	ClaimedBy    string     `json:"claimedBy,omitempty"`
 	ClaimedAt    *time.Time `json:"claimedAt,omitempty"`
+	ClaimExpires *time.Time `json:"claimExpiresAt,omitempty"`
 	Note         string     `json:"note,omitempty"` // the resolution note
+	ResolvedBy   string     `json:"resolvedBy,omitempty"`
 	URL          string     `json:"url,omitempty"`
 	Root         string     `json:"root,omitempty"` // local: the repository
 	Branch       string     `json:"branch,omitempty"`
@@ -46,7 +49,7 @@ func localItem(r Record) Item {
 	if q := r.Request; q != nil {
 		it.Files, it.Root, it.Branch, it.Commit = q.Files, q.Root, q.Branch, q.Commit
 		if q.Server != "" {
-			it.URL = PageURL(q.Server, r.ID)
+			it.URL = PageURL(q.Server, r.ID, q.Token)
 		}
 		it.Summary = fmt.Sprintf("%d %s", len(q.Files), plural(len(q.Files), "file", "files"))
 		if q.Root != "" {
@@ -63,8 +66,15 @@ func localItem(r Record) Item {
 	return it
 }
 
-// PageURL is where the page server at base shows the review with id.
-func PageURL(base, id string) string { return strings.TrimSuffix(base, "/") + "/review/" + id }
+// PageURL is where the page server at base shows the review with id; the
+// server's token, when given, lets the person in.
+func PageURL(base, id, token string) string {
+	u := strings.TrimSuffix(base, "/") + "/review/" + id
+	if token != "" {
+		u += "?token=" + url.QueryEscape(token)
+	}
+	return u
+}
 
 func claimOf(it *Item, r Record) {
 	if r.Claim != nil && (r.Status == StatusClaimed || r.Status == StatusResolved) {
@@ -72,7 +82,7 @@ func claimOf(it *Item, r Record) {
 		it.ClaimedBy, it.ClaimedAt = r.Claim.ClaimedBy, &at
 	}
 	if r.Resolution != nil {
-		it.Note = r.Resolution.Note
+		it.Note, it.ResolvedBy = r.Resolution.Note, r.Resolution.ResolvedBy
 	}
 }
 

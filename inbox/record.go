@@ -65,7 +65,10 @@ type Record struct {
 	CreatedAt   time.Time  `json:"createdAt,omitzero"`
 	UpdatedAt   time.Time  `json:"updatedAt,omitzero"`
 	SubmittedAt *time.Time `json:"submittedAt,omitempty"`
-	ResolvedAt  *time.Time `json:"resolvedAt,omitempty"`
+	// ViewedAt is when the page of an open review was first opened; an
+	// open review never opened expires after the retention window.
+	ViewedAt   *time.Time `json:"viewedAt,omitempty"`
+	ResolvedAt *time.Time `json:"resolvedAt,omitempty"`
 
 	Request       *Request       `json:"request,omitempty"`
 	Submission    *Submission    `json:"submission,omitempty"`
@@ -97,6 +100,9 @@ type Request struct {
 	Commit   string   `json:"commit,omitempty"`
 	Base     string   `json:"base,omitempty"`   // what the diff is against, for people
 	Server   string   `json:"server,omitempty"` // the page server's base URL when it was requested
+	// Token lets a browser into that server; the store is private to its
+	// owner, as the token is.
+	Token string `json:"token,omitempty"`
 	// DiffSHA256 and DiffBytes identify the diff kept beside the store.
 	DiffSHA256 string `json:"diffSha256"`
 	DiffBytes  int    `json:"diffBytes"`
@@ -122,9 +128,13 @@ type ResultSummary struct {
 	Global       bool `json:"global,omitempty"`
 }
 
-// Resolution is how a review was closed.
+// Resolution is how a review was closed, and by whom (when is the
+// record's ResolvedAt).
 type Resolution struct {
-	Note string `json:"note,omitempty"`
+	Note       string `json:"note,omitempty"`
+	ResolvedBy string `json:"resolvedBy,omitempty"`
+	// Forced is set when it was resolved over another agent's claim.
+	Forced bool `json:"forced,omitempty"`
 }
 
 // GitHubRef locates a bot finding on a pull request.

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
-	"github.com/review-my-code-bot/rmc/agentmd"
 	"github.com/review-my-code-bot/rmc/diff"
 )
 
@@ -16,6 +16,14 @@ import (
 // without waiting for the person. Package localreview implements it.
 type LocalRequester interface {
 	RequestLocal(ctx context.Context, r LocalRequest) (RequestResult, error)
+}
+
+// PageServer makes sure a page server shows an open local review, starting
+// one when the server it was requested on is gone, and returns the page's
+// URL. A LocalRequester may implement it; Get then uses it for open
+// reviews, so the URL an agent passes on works.
+type PageServer interface {
+	EnsurePage(ctx context.Context, r Record) (string, error)
 }
 
 // LocalRequest asks for a review of the uncommitted changes under Dir: of
@@ -54,12 +62,16 @@ type Service struct {
 	// GitHub connects to GitHub when an operation needs it; nil when no
 	// token is configured. It is called at most once per operation.
 	GitHub func() (GitHub, error)
-	// BotLogin is the review bot's login when it is not the token's own
-	// identity (a GitHub App, say); "" trusts blocks by the token's owner,
-	// as the action does.
+	// BotLogin is the review bot's login. When "", a token of a bot or an
+	// app is taken for the bot, as the action does, but a token of a
+	// person is not: the bot is then github-actions[bot], and Warn says so.
 	BotLogin string
-	Handle   string // DefaultHandle when ""
-	Local    LocalRequester
+	// Warn, when set, is told what an operation could not do as asked
+	// and what it did instead; each message once.
+	Warn   func(msg string)
+	warned sync.Map
+	Handle string // DefaultHandle when ""
+	Local  LocalRequester
 }
 
 // ListOptions filter a listing.
@@ -122,7 +134,7 @@ func (s *Service) List(ctx context.Context, o ListOptions) (ListResult, error) {
 		case listed[id]:
 			continue
 		case r.kind() == KindReview:
-			it = localItem(r)
+			it = s.localItem(r)
 		case r.kind() == KindGitHubClaim:
 			it = githubClaimItem(r)
 		default:
@@ -156,10 +168,17 @@ func (s *Service) Get(ctx context.Context, id string) (Detail, error) {
 	if err != nil {
 		return Detail{}, err
 	}
-	d := Detail{Item: localItem(r)}
+	d := Detail{Item: s.localItem(r)}
 	switch r.Status {
 	case StatusOpen:
 		d.Message = "The review is still open: nobody has submitted it yet."
+		if ps, ok := s.Local.(PageServer); ok {
+			if u, err := ps.EnsurePage(ctx, r); err != nil {
+				d.Message += fmt.Sprintf(" No server shows its page, and none could be started: %v.", err)
+			} else {
+				d.URL = u
+			}
+		}
 		if d.URL != "" {
 			d.Message += " It is waiting at " + d.URL + "."
 		}
@@ -177,7 +196,7 @@ func (s *Service) Get(ctx context.Context, id string) (Detail, error) {
 	} else if files, err = diff.Parse(unified); err != nil {
 		d.Message = fmt.Sprintf("The comments are shown without the diff lines they quote: %v.", err)
 	}
-	d.Markdown = agentmd.Markdown(r.Submission.Review(), files)
+	d.Markdown = ReviewMarkdown(r, files)
 	return d, nil
 }
 
@@ -193,23 +212,23 @@ func (s *Service) Claim(ctx context.Context, id, by string, force bool) (Item, e
 	if err != nil {
 		return Item{}, err
 	}
-	return localItem(r), nil
+	return s.localItem(r), nil
 }
 
 // Resolve closes an item; on GitHub it replies on the finding's thread and
 // resolves the thread.
-func (s *Service) Resolve(ctx context.Context, id, note string) (Item, error) {
+func (s *Service) Resolve(ctx context.Context, id string, o ResolveOptions) (Item, error) {
 	if IsFindingID(id) {
-		return s.resolveFinding(ctx, id, note)
+		return s.resolveFinding(ctx, id, o)
 	}
 	if _, err := s.local(ctx, "resolve", id); err != nil {
 		return Item{}, err
 	}
-	r, err := s.Store.Resolve(ctx, id, note)
+	r, err := s.Store.Resolve(ctx, id, o)
 	if err != nil {
 		return Item{}, err
 	}
-	return localItem(r), nil
+	return s.localItem(r), nil
 }
 
 // Cancel withdraws an open local review.
@@ -224,7 +243,7 @@ func (s *Service) Cancel(ctx context.Context, id string) (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
-	return localItem(r), nil
+	return s.localItem(r), nil
 }
 
 // local reads a local review, checking the id first.
@@ -256,6 +275,22 @@ func (s *Service) Request(ctx context.Context, o RequestOptions) (RequestResult,
 		return RequestResult{}, fmt.Errorf("request: local reviews are not available here")
 	}
 	return s.Local.RequestLocal(ctx, o.LocalRequest)
+}
+
+func (s *Service) warnOnce(msg string) {
+	if _, dup := s.warned.LoadOrStore(msg, true); !dup && s.Warn != nil {
+		s.Warn(msg)
+	}
+}
+
+// localItem describes a local review, with when its claim runs out.
+func (s *Service) localItem(r Record) Item {
+	it := localItem(r)
+	if it.Status == StatusClaimed && it.ClaimedAt != nil {
+		exp := it.ClaimedAt.Add(s.Store.ClaimLease())
+		it.ClaimExpires = &exp
+	}
+	return it
 }
 
 // Hint is what a request tells the agent to do next.

@@ -70,8 +70,11 @@ func TestServiceGet(t *testing.T) {
 		wantMessage string
 	}{
 		"submitted": {id: recs[StatusSubmitted].ID,
-			wantMD: "# Code Review Comments\n\nLooks fine otherwise.\n\n## a.go\n\n### Line 2\n> +var x = 2\nWhy 2?\n"},
-		"resolved keeps its comments": {id: recs[StatusResolved].ID, wantMD: "> +var x = 2\nWhy 2?\n"},
+			wantMD: "# Code Review Comments\n\nReview " + recs[StatusSubmitted].ID + " from the reviews-for-agent inbox, of the uncommitted changes against HEAD (abc1234).\n" +
+				"Before you work on it: `reviews-for-agent inbox claim " + recs[StatusSubmitted].ID + " --by NAME`.\n" +
+				"When you have addressed it: `reviews-for-agent inbox resolve " + recs[StatusSubmitted].ID + " --by NAME --note \"what you did\"`.\n" +
+				"\n```\nLooks fine otherwise.\n```\n\n## a.go\n\n### Line 2\nIn `@@ -1,3 +1,3 @@`:\n```\n  1  package a\n    -var x = 1\n> 2 +var x = 2\n  3  // end\n```\n```\nWhy 2?\n```\n"},
+		"resolved keeps its comments": {id: recs[StatusResolved].ID, wantMD: "> 2 +var x = 2\n  3  // end\n```\n```\nWhy 2?\n```\n"},
 		"open":                        {id: recs[StatusOpen].ID, wantMessage: "still open"},
 		"cancelled":                   {id: recs[StatusCancelled].ID, wantMessage: "cancelled"},
 		"unknown":                     {id: "zzzzzzzz", wantKind: "not found"},
@@ -109,8 +112,11 @@ func TestServiceOperations(t *testing.T) {
 	if _, err := svc.Claim(ctx, id, "beta", false); kindOf(err) != "conflict" {
 		t.Errorf("claim by another = %v", err)
 	}
-	it, err = svc.Resolve(ctx, id, "done in abc123")
-	if err != nil || it.Status != StatusResolved || it.Note != "done in abc123" || it.ClaimedBy != "alpha" {
+	if _, err := svc.Resolve(ctx, id, ResolveOptions{By: "beta", Note: "mine now"}); kindOf(err) != "conflict" {
+		t.Errorf("resolve by another = %v", err)
+	}
+	it, err = svc.Resolve(ctx, id, ResolveOptions{By: "alpha", Note: "done in abc123"})
+	if err != nil || it.Status != StatusResolved || it.Note != "done in abc123" || it.ClaimedBy != "alpha" || it.ResolvedBy != "alpha" || it.ResolvedAt == nil {
 		t.Errorf("resolve = %+v, %v", it, err)
 	}
 	if it, err := svc.Cancel(ctx, recs[StatusOpen].ID); err != nil || it.Status != StatusCancelled {

@@ -19,6 +19,7 @@ import (
 const (
 	DefaultRetention    = 30 * 24 * time.Hour
 	DefaultCompactAbove = 4 << 20
+	DefaultClaimLease   = 30 * time.Minute
 )
 
 // StoreEnv names the environment variable that overrides the store's path.
@@ -48,6 +49,10 @@ type Options struct {
 	// the store, when enough of it would go; DefaultCompactAbove when 0,
 	// never when negative.
 	CompactAbove int64
+	// ClaimLease is how long a claim holds without being renewed, so that
+	// an agent that died does not hold a review for ever;
+	// DefaultClaimLease when 0.
+	ClaimLease time.Duration
 }
 
 // Store is the durable record of local reviews: an append-only JSONL file
@@ -59,7 +64,7 @@ type Options struct {
 type Store struct {
 	path, lockPath, diffDir string
 	now                     func() time.Time
-	retention               time.Duration
+	retention, lease        time.Duration
 	compactAbove            int64
 }
 
@@ -77,12 +82,15 @@ func Open(path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("create the review store directory: %w", err)
 	}
 	s := &Store{path: abs, lockPath: abs + ".lock", diffDir: abs + ".d", now: opts.Now,
-		retention: opts.Retention, compactAbove: opts.CompactAbove}
+		retention: opts.Retention, lease: opts.ClaimLease, compactAbove: opts.CompactAbove}
 	if s.now == nil {
 		s.now = time.Now
 	}
 	if s.retention <= 0 {
 		s.retention = DefaultRetention
+	}
+	if s.lease <= 0 {
+		s.lease = DefaultClaimLease
 	}
 	if s.compactAbove == 0 {
 		s.compactAbove = DefaultCompactAbove
@@ -107,7 +115,9 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the review store %s: %w", s.path, err)
 	}
-	return fold(data), nil
+	snap := fold(data)
+	s.expireClaims(snap)
+	return snap, nil
 }
 
 // Get returns one record.
@@ -147,19 +157,27 @@ func (s *Store) Create(ctx context.Context, req Request, unified string) (Record
 	return out, err
 }
 
-// Submit records the person's comments on an open review.
+// Submit records the person's comments on an open review; its draft goes.
 func (s *Store) Submit(ctx context.Context, id string, sub Submission) (Record, error) {
-	return s.update(ctx, "submit", id, func(r Record) (Record, bool, error) {
+	r, err := s.update(ctx, "submit", id, func(r Record) (Record, bool, error) {
 		p, err := submitTransition(r, sub, s.clock())
 		return p, err == nil, err
 	})
+	if err == nil {
+		s.dropDraft(id)
+	}
+	return r, err
 }
 
 // Cancel withdraws an open review; cancelling it again changes nothing.
 func (s *Store) Cancel(ctx context.Context, id string) (Record, error) {
-	return s.update(ctx, "cancel", id, func(r Record) (Record, bool, error) {
+	r, err := s.update(ctx, "cancel", id, func(r Record) (Record, bool, error) {
 		return cancelTransition(r, s.clock())
 	})
+	if err == nil {
+		s.dropDraft(id)
+	}
+	return r, err
 }
 
 // Claim marks a submitted review as taken by an agent. A repeat by the
@@ -171,11 +189,12 @@ func (s *Store) Claim(ctx context.Context, id, by string, force bool) (Record, e
 	})
 }
 
-// Resolve closes a submitted or claimed review; resolving it again changes
-// nothing.
-func (s *Store) Resolve(ctx context.Context, id, note string) (Record, error) {
+// Resolve closes a submitted or claimed review, recording who did; a
+// claimed one only by its claimant unless forced. Resolving it again
+// changes nothing.
+func (s *Store) Resolve(ctx context.Context, id string, o ResolveOptions) (Record, error) {
 	return s.update(ctx, "resolve", id, func(r Record) (Record, bool, error) {
-		return resolveTransition(r, note, s.clock())
+		return resolveTransition(r, o, s.clock())
 	})
 }
 

@@ -35,6 +35,9 @@ func (r *Record) merge(p Record) {
 	if p.SubmittedAt != nil {
 		r.SubmittedAt = p.SubmittedAt
 	}
+	if p.ViewedAt != nil {
+		r.ViewedAt = p.ViewedAt
+	}
 	if p.ResolvedAt != nil {
 		r.ResolvedAt = p.ResolvedAt
 	}
@@ -102,10 +105,8 @@ func claimTransition(r Record, by string, force bool, now time.Time) (Record, bo
 	switch r.Status {
 	case StatusSubmitted:
 	case StatusClaimed:
-		if r.Claim != nil && r.Claim.ClaimedBy == by {
-			return Record{}, false, nil
-		}
-		if !force {
+		// A repeat by the holder renews the lease (see Options.ClaimLease).
+		if !force && (r.Claim == nil || r.Claim.ClaimedBy != by) {
 			holder := "another agent"
 			if r.Claim != nil {
 				holder = fmt.Sprintf("%s since %s", r.Claim.ClaimedBy, r.Claim.ClaimedAt.Format(time.RFC3339))
@@ -126,9 +127,28 @@ func claimTransition(r Record, by string, force bool, now time.Time) (Record, bo
 	return p, true, nil
 }
 
-func resolveTransition(r Record, note string, now time.Time) (Record, bool, error) {
+// ResolveOptions say who resolves a review and how. Only the agent holding
+// a claim resolves a claimed review, unless Force overrides it; an
+// unclaimed submitted review anyone may resolve.
+type ResolveOptions struct {
+	By    string // who resolves it; recorded
+	Note  string // what was done about the comments
+	Force bool   // resolve a review another agent holds
+}
+
+func resolveTransition(r Record, o ResolveOptions, now time.Time) (Record, bool, error) {
+	by := strings.TrimSpace(o.By)
 	switch r.Status {
-	case StatusSubmitted, StatusClaimed:
+	case StatusSubmitted:
+	case StatusClaimed:
+		if r.Claim != nil && r.Claim.ClaimedBy != by && !o.Force {
+			how := "resolve it as that agent (--by " + r.Claim.ClaimedBy + ")"
+			if by != "" {
+				how = "only that agent resolves it"
+			}
+			return Record{}, false, fail("resolve", r.ID, ErrConflict, fmt.Sprintf("claimed by %s since %s: %s, or use --force",
+				r.Claim.ClaimedBy, r.Claim.ClaimedAt.Format(time.RFC3339), how))
+		}
 	case StatusResolved:
 		return Record{}, false, nil
 	case StatusOpen:
@@ -138,7 +158,7 @@ func resolveTransition(r Record, note string, now time.Time) (Record, bool, erro
 	}
 	p := patch(r, StatusResolved, now)
 	p.ResolvedAt = &now
-	p.Resolution = &Resolution{Note: strings.TrimSpace(note)}
+	p.Resolution = &Resolution{Note: strings.TrimSpace(o.Note), ResolvedBy: by, Forced: o.Force && r.Status == StatusClaimed && r.Claim != nil && r.Claim.ClaimedBy != by}
 	return p, true, nil
 }
 

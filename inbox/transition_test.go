@@ -17,7 +17,11 @@ func TestTransitions(t *testing.T) {
 	claim := func(by string, force bool) func(*Store, string) (Record, error) {
 		return func(s *Store, id string) (Record, error) { return s.Claim(ctx, id, by, force) }
 	}
-	resolve := func(s *Store, id string) (Record, error) { return s.Resolve(ctx, id, "fixed") }
+	resolve := func(by string, force bool) func(*Store, string) (Record, error) {
+		return func(s *Store, id string) (Record, error) {
+			return s.Resolve(ctx, id, ResolveOptions{By: by, Note: "fixed", Force: force})
+		}
+	}
 	tests := map[string]struct {
 		from      Status
 		op        func(*Store, string) (Record, error)
@@ -38,7 +42,7 @@ func TestTransitions(t *testing.T) {
 		"cancel resolved":  {from: StatusResolved, op: cancel, want: StatusResolved, wantKind: "invalid state"},
 
 		"claim submitted":           {from: StatusSubmitted, op: claim("alpha", false), want: StatusClaimed, wantWrite: true, wantBy: "alpha"},
-		"claim again, same agent":   {from: StatusClaimed, op: claim("alpha", false), want: StatusClaimed, wantBy: "alpha"},
+		"claim again, same agent":   {from: StatusClaimed, op: claim("alpha", false), want: StatusClaimed, wantWrite: true, wantBy: "alpha"},
 		"claim held by another":     {from: StatusClaimed, op: claim("beta", false), want: StatusClaimed, wantKind: "conflict", wantBy: "alpha"},
 		"claim held, forced":        {from: StatusClaimed, op: claim("beta", true), want: StatusClaimed, wantWrite: true, wantBy: "beta"},
 		"claim cancelled":           {from: StatusCancelled, op: claim("alpha", false), want: StatusCancelled, wantKind: "invalid state"},
@@ -46,11 +50,14 @@ func TestTransitions(t *testing.T) {
 		"claim open":                {from: StatusOpen, op: claim("alpha", false), want: StatusOpen, wantKind: "invalid state"},
 		"claim resolved":            {from: StatusResolved, op: claim("alpha", false), want: StatusResolved, wantKind: "invalid state"},
 		"claim without a name":      {from: StatusSubmitted, op: claim("  ", false), want: StatusSubmitted, wantKind: "invalid input"},
-		"resolve submitted":         {from: StatusSubmitted, op: resolve, want: StatusResolved, wantWrite: true},
-		"resolve claimed":           {from: StatusClaimed, op: resolve, want: StatusResolved, wantWrite: true, wantBy: "alpha"},
-		"resolve again":             {from: StatusResolved, op: resolve, want: StatusResolved},
-		"resolve open":              {from: StatusOpen, op: resolve, want: StatusOpen, wantKind: "invalid state"},
-		"resolve cancelled":         {from: StatusCancelled, op: resolve, want: StatusCancelled, wantKind: "invalid state"},
+		"resolve submitted":         {from: StatusSubmitted, op: resolve("", false), want: StatusResolved, wantWrite: true},
+		"resolve claimed":           {from: StatusClaimed, op: resolve("alpha", false), want: StatusResolved, wantWrite: true, wantBy: "alpha"},
+		"resolve claimed, no name":  {from: StatusClaimed, op: resolve("", false), want: StatusClaimed, wantKind: "conflict", wantBy: "alpha"},
+		"resolve another's claim":   {from: StatusClaimed, op: resolve("beta", false), want: StatusClaimed, wantKind: "conflict", wantBy: "alpha"},
+		"resolve another's, forced": {from: StatusClaimed, op: resolve("beta", true), want: StatusResolved, wantWrite: true, wantBy: "alpha"},
+		"resolve again":             {from: StatusResolved, op: resolve("", false), want: StatusResolved},
+		"resolve open":              {from: StatusOpen, op: resolve("", false), want: StatusOpen, wantKind: "invalid state"},
+		"resolve cancelled":         {from: StatusCancelled, op: resolve("", false), want: StatusCancelled, wantKind: "invalid state"},
 		"submit after resolve, too": {from: StatusResolved, op: submit, want: StatusResolved, wantKind: "invalid state"},
 	}
 	for name, tc := range tests {
@@ -92,7 +99,7 @@ func TestTransitionsOfUnknownReviews(t *testing.T) {
 		"submit":  func() error { _, err := s.Submit(ctx, "zzzzzzzz", testSubmission()); return err },
 		"cancel":  func() error { _, err := s.Cancel(ctx, "zzzzzzzz"); return err },
 		"claim":   func() error { _, err := s.Claim(ctx, "zzzzzzzz", "a", false); return err },
-		"resolve": func() error { _, err := s.Resolve(ctx, "zzzzzzzz", ""); return err },
+		"resolve": func() error { _, err := s.Resolve(ctx, "zzzzzzzz", ResolveOptions{}); return err },
 		"get":     func() error { _, err := s.Get(ctx, "zzzzzzzz"); return err },
 	}
 	for name, op := range ops {

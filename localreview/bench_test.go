@@ -2,6 +2,7 @@ package localreview
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,7 +12,7 @@ import (
 // BenchmarkLoadChangesLarge measures reading a 20,000-line change from git
 // and parsing it: what start does before it serves the page.
 func BenchmarkLoadChangesLarge(b *testing.B) {
-	dir := largeRepo(b)
+	dir := largeRepo(b, 10, 250)
 	for b.Loop() {
 		if _, err := LoadChanges(context.Background(), dir); err != nil {
 			b.Fatal(err)
@@ -22,7 +23,7 @@ func BenchmarkLoadChangesLarge(b *testing.B) {
 // BenchmarkServeLargeDiff measures what the page fetches of a 20,000-line
 // change: the diff text and the file list.
 func BenchmarkServeLargeDiff(b *testing.B) {
-	c, err := LoadChanges(context.Background(), largeRepo(b))
+	c, err := LoadChanges(context.Background(), largeRepo(b, 10, 250))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,6 +43,31 @@ func BenchmarkServeLargeDiff(b *testing.B) {
 			if resp.StatusCode != http.StatusOK {
 				b.Fatalf("GET %s = %d", path, resp.StatusCode)
 			}
+		}
+	}
+}
+
+// untrackedRepo is a repository with n new files not yet added to git.
+func untrackedRepo(b testing.TB, n int) string {
+	dir := newRepo(b, map[string]string{"README": "r\n"})
+	for i := range n {
+		writeFile(b, dir, fmt.Sprintf("gen/d%02d/f%04d.txt", i%50, i), fmt.Sprintf("file %d\nline two\n", i))
+	}
+	return dir
+}
+
+// BenchmarkLoadChangesUntracked measures reading 3,000 untracked files:
+// what request and start do first in a freshly generated project. The
+// goal is under a second.
+func BenchmarkLoadChangesUntracked(b *testing.B) {
+	dir := untrackedRepo(b, 3000)
+	for b.Loop() {
+		c, err := LoadChanges(context.Background(), dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(c.Files) != 3000 {
+			b.Fatalf("%d files, want 3000", len(c.Files))
 		}
 	}
 }

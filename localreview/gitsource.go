@@ -15,8 +15,9 @@ import (
 )
 
 // OutputDir is where submissions are written, relative to the repository
-// root. It is left out of the diff, so that one round's comment files do
-// not show up as changes in the next.
+// root. The files this tool writes there are left out of the diff, so that
+// one round's comment files do not show up as changes in the next; a
+// person's own files in a folder of that name are reviewed as any other.
 const OutputDir = "rfa"
 
 // Changes is one snapshot of a repository's uncommitted work: what the page
@@ -60,8 +61,16 @@ var diffFlags = []string{
 	"--src-prefix=a/", "--dst-prefix=b/", "--no-relative", "--find-renames",
 }
 
-// pathspec is the whole work tree but OutputDir at its top.
-var pathspec = []string{"--", ":(top)", ":(top,exclude)" + OutputDir}
+// hex8 matches the 8 hex characters of a submission's name.
+var hex8 = strings.Repeat("[0-9a-f]", 8)
+
+// pathspec is the whole work tree but the files writeFiles writes (and
+// its temporary files) in OutputDir at its top.
+var pathspec = []string{"--", ":(top)",
+	":(top,exclude,glob)" + OutputDir + "/comments_" + hex8 + ".json",
+	":(top,exclude,glob)" + OutputDir + "/comments_" + hex8 + ".md",
+	":(top,exclude,glob)" + OutputDir + "/.comments-*.tmp",
+}
 
 // LoadChanges reads the uncommitted changes of the repository that holds
 // dir: staged and unstaged changes to tracked files against HEAD (or the
@@ -95,28 +104,17 @@ func LoadChanges(ctx context.Context, dir string) (Changes, error) {
 	if err != nil {
 		return Changes{}, err
 	}
-	tracked, err := git(ctx, root, append(append([]string{"-c", "core.quotePath=false", "diff"}, diffFlags...), append([]string{base}, pathspec...)...)...)
+	index, cleanup, err := untrackedIndex(ctx, root)
+	if err != nil {
+		return Changes{}, err
+	}
+	defer cleanup()
+	unified, err := gitEnv(ctx, root, []string{"GIT_INDEX_FILE=" + index},
+		append(append([]string{"-c", "core.quotePath=false", "diff"}, diffFlags...), append([]string{base}, pathspec...)...)...)
 	if err != nil {
 		return Changes{}, fmt.Errorf("diff %s against %s: %w", root, desc, err)
 	}
-	sections := diff.SectionTexts(tracked)
-
-	untracked, err := git(ctx, root, append([]string{"ls-files", "-z", "--others", "--exclude-standard"}, pathspec...)...)
-	if err != nil {
-		return Changes{}, fmt.Errorf("list untracked files in %s: %w", root, err)
-	}
-	for _, path := range strings.Split(untracked, "\x00") {
-		// A trailing slash marks a nested repository, which git shows as
-		// a directory it will not look into.
-		if path == "" || strings.HasSuffix(path, "/") {
-			continue
-		}
-		s, err := untrackedDiff(ctx, root, path)
-		if err != nil {
-			return Changes{}, err
-		}
-		sections = append(sections, s)
-	}
+	sections := diff.SectionTexts(unified)
 
 	// Sort tracked and untracked sections together by path, so that new
 	// files sit beside their neighbours as in a pull request.
@@ -161,28 +159,81 @@ func diffBase(ctx context.Context, root string) (rev, desc string, err error) {
 	return strings.TrimSpace(out), "the empty tree (no commits yet)", nil
 }
 
-// untrackedDiff shows an untracked file as an added one. git diff
-// --no-index exits 1 when the files differ, which they always do here.
-func untrackedDiff(ctx context.Context, root, path string) (string, error) {
-	args := append(append([]string{"-c", "core.quotePath=false", "diff", "--no-index"}, diffFlags...), "--", "/dev/null", path)
-	cmd := gitCommand(ctx, root, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
-		return "", fmt.Errorf("diff untracked file %s in %s: %w: %s", path, root, err, strings.TrimSpace(stderr.String()))
+// untrackedIndex returns a copy of the repository's index in which every
+// untracked file that is not ignored is marked "intent to add", so that one
+// git diff shows tracked changes and untracked files (as added) alike: one
+// git process for any number of new files, where a diff per file took
+// seconds for thousands. The repository's own index is never written.
+func untrackedIndex(ctx context.Context, root string) (path string, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "rfa-index-")
+	if err != nil {
+		return "", nil, fmt.Errorf("make a temporary index: %w", err)
 	}
-	return stdout.String(), nil
+	cleanup = func() { os.RemoveAll(dir) }
+	path = filepath.Join(dir, "index")
+	real, err := git(ctx, root, "rev-parse", "--path-format=absolute", "--git-path", "index")
+	if err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("find the index of %s: %w", root, err)
+	}
+	real = strings.TrimSpace(real)
+	if data, err := os.ReadFile(real); err == nil {
+		err := os.WriteFile(path, data, 0o600)
+		// The copy keeps the index's time: git trusts an entry's cached
+		// file times only when they are older than the index, and checks
+		// the content otherwise ("racy git"). A copy made later would make
+		// a file changed in the same second as the index look unchanged.
+		if st, serr := os.Stat(real); err == nil && serr == nil {
+			err = os.Chtimes(path, st.ModTime(), st.ModTime())
+		}
+		if err != nil {
+			cleanup()
+			return "", nil, fmt.Errorf("copy the index of %s: %w", root, err)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		cleanup()
+		return "", nil, fmt.Errorf("read the index of %s: %w", root, err)
+	}
+	env := []string{"GIT_INDEX_FILE=" + path}
+	untracked, err := gitEnv(ctx, root, env, append([]string{"ls-files", "-z", "--others", "--exclude-standard"}, pathspec...)...)
+	if err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("list untracked files in %s: %w", root, err)
+	}
+	var list strings.Builder
+	for _, p := range strings.Split(untracked, "\x00") {
+		// A trailing slash marks a nested repository, which git shows as
+		// a directory it will not look into.
+		if p != "" && !strings.HasSuffix(p, "/") {
+			list.WriteString(":(top,literal)" + p + "\x00")
+		}
+	}
+	if list.Len() > 0 {
+		if _, err := gitIO(ctx, root, env, list.String(), "add", "--intent-to-add", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+			cleanup()
+			return "", nil, fmt.Errorf("add the untracked files of %s to a temporary index: %w", root, err)
+		}
+	}
+	return path, cleanup, nil
 }
 
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	return gitStdin(ctx, dir, "", args...)
+	return gitIO(ctx, dir, nil, "", args...)
 }
 
-// gitStdin runs git in dir; its error carries git's own message.
+func gitEnv(ctx context.Context, dir string, env []string, args ...string) (string, error) {
+	return gitIO(ctx, dir, env, "", args...)
+}
+
 func gitStdin(ctx context.Context, dir, stdin string, args ...string) (string, error) {
+	return gitIO(ctx, dir, nil, stdin, args...)
+}
+
+// gitIO runs git in dir with env added; its error carries git's own
+// message.
+func gitIO(ctx context.Context, dir string, env []string, stdin string, args ...string) (string, error) {
 	cmd := gitCommand(ctx, dir, args...)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/diff"
 )
@@ -64,14 +65,30 @@ func TestLoadChanges(t *testing.T) {
 			want:     "modified a.txt",
 			wantBase: "HEAD (",
 		},
-		// Earlier rounds' comment files must not turn up as changes; a
-		// directory of that name deeper down is the user's own.
-		"output directory left out": {
+		// Earlier rounds' comment files must not turn up as changes; the
+		// user's own files in a folder of that name are reviewed.
+		"only the tool's files left out": {
 			setup: func(t *testing.T, dir string) {
 				writeFile(t, dir, "rfa/comments_00000000.md", "# old round\n")
+				writeFile(t, dir, "rfa/comments_0a1b2c3d.json", "{}\n")
+				writeFile(t, dir, "rfa/.comments-123.tmp", "half\n")
+				writeFile(t, dir, "rfa/notes.md", "mine\n")
+				writeFile(t, dir, "rfa/comments_draft.md", "mine too\n")
 				writeFile(t, dir, "sub/rfa/keep.txt", "mine\n")
 			},
-			want:     "added sub/rfa/keep.txt",
+			want:     "added rfa/comments_draft.md\nadded rfa/notes.md\nadded sub/rfa/keep.txt",
+			wantBase: "HEAD (",
+		},
+		// Untracked names that are pathspec magic or globs to git are
+		// taken literally.
+		"odd untracked names": {
+			setup: func(t *testing.T, dir string) {
+				writeFile(t, dir, ":(exclude)a", "x\n")
+				writeFile(t, dir, "star*.txt", "x\n")
+				writeFile(t, dir, "with space.txt", "x\n")
+				writeFile(t, dir, "ünï.txt", "x\n")
+			},
+			want:     "added :(exclude)a\nadded star*.txt\nadded with space.txt\nadded ünï.txt",
 			wantBase: "HEAD (",
 		},
 		"no changes": {
@@ -85,9 +102,14 @@ func TestLoadChanges(t *testing.T) {
 			t.Parallel()
 			dir := newRepo(t, base)
 			tc.setup(t, dir)
+			status := runGit(t, dir, "status", "--porcelain", "--untracked-files=all")
 			c, err := LoadChanges(context.Background(), filepath.Join(dir, tc.subdir))
 			if err != nil {
 				t.Fatalf("LoadChanges: %v", err)
+			}
+			// Reading the changes leaves the repository's index alone.
+			if after := runGit(t, dir, "status", "--porcelain", "--untracked-files=all"); after != status {
+				t.Errorf("git status changed:\n%s\nwas:\n%s", after, status)
 			}
 			if got := summary(c.Files); got != tc.want {
 				t.Errorf("files:\n%s\nwant:\n%s", got, tc.want)
@@ -170,5 +192,39 @@ func TestNewChanges(t *testing.T) {
 	}
 	if _, err := NewChanges("/repo", "", "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1 @@\n-a\n"); err == nil {
 		t.Error("NewChanges accepted a miscounted hunk")
+	}
+}
+
+// A file changed in the same second as the index was written, to the same
+// size, is told apart only by its content ("racy git"): git checks the
+// content of entries not older than the index. The temporary index must
+// keep the index's time, or such a change looks like none.
+func TestLoadChangesRacyIndex(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t, map[string]string{"keep.txt": "k\n"})
+	// The test cannot set a file's ctime; with ctime not trusted (a
+	// setting of git's), the mtime is all the stat data that differs.
+	runGit(t, dir, "config", "core.trustctime", "false")
+	then := time.Now().Add(-time.Hour).Truncate(time.Second)
+	a := filepath.Join(dir, "a.txt")
+	writeFile(t, dir, "a.txt", "a\n")
+	if err := os.Chtimes(a, then, then); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, dir, "add", "a.txt")
+	runGit(t, dir, "commit", "-q", "-m", "a")
+	// Same size, same mtime, and the index as old as the file.
+	writeFile(t, dir, "a.txt", "A\n")
+	for _, p := range []string{a, filepath.Join(dir, ".git", "index")} {
+		if err := os.Chtimes(p, then, then); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := LoadChanges(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := summary(c.Files); got != "modified a.txt" {
+		t.Errorf("files: %q, want the change to a.txt", got)
 	}
 }

@@ -2,6 +2,9 @@ package localreview
 
 import (
 	"flag"
+	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,4 +90,49 @@ func numbered(n int) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// testToken is the token test servers are given.
+const testToken = "0123456789abcdef0123456789abcdef"
+
+// call sends one request with the token header (none when token is "")
+// and returns the status and body.
+func call(t testing.TB, method, url, token, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set(TokenHeader, token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+// splitPage splits a page URL the server printed into the URL without
+// the token and the token.
+func splitPage(t testing.TB, page string) (string, string) {
+	t.Helper()
+	u, err := url.Parse(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := u.Query().Get(TokenParam)
+	if tok == "" {
+		t.Fatalf("%s carries no token", page)
+	}
+	u.RawQuery = ""
+	return u.String(), tok
 }

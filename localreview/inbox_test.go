@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -49,13 +50,15 @@ func TestInboxServer(t *testing.T) {
 	if _, err := store.Cancel(ctx, cancelled.ID); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(NewInboxServer(store, Options{Now: fixedNow}))
+	srv := httptest.NewServer(NewInboxServer(store, Options{Now: fixedNow, Token: testToken}))
 	t.Cleanup(srv.Close)
 	api := "/api/reviews/" + id
 
 	client := *srv.Client()
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	resp, err := client.Get(srv.URL + "/review")
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/review", nil)
+	req.Header.Set(TokenHeader, testToken)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +95,7 @@ func TestInboxServer(t *testing.T) {
 func TestInboxServerSubmit(t *testing.T) {
 	t.Parallel()
 	store, root, id := inboxFixture(t)
-	srv := httptest.NewServer(NewInboxServer(store, Options{Now: fixedNow}))
+	srv := httptest.NewServer(NewInboxServer(store, Options{Now: fixedNow, Token: testToken}))
 	t.Cleanup(srv.Close)
 	api := "/api/reviews/" + id
 
@@ -107,13 +110,27 @@ func TestInboxServerSubmit(t *testing.T) {
 	if got.ID != id || got.Inbox != "reviews-for-agent inbox get "+id || !strings.HasPrefix(got.MD, "rfa/comments_") {
 		t.Errorf("result = %+v", got)
 	}
-	// The files are written as the start command writes them.
-	for _, f := range []struct{ rel, golden string }{{got.JSON, "submit.json.golden"}, {got.MD, "submit.md.golden"}} {
-		b, err := os.ReadFile(filepath.Join(root, f.rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkGolden(t, f.golden, b)
+	// The files are written as the start command writes them, the
+	// Markdown under a header that names the review and how to settle it.
+	b, err := os.ReadFile(filepath.Join(root, got.JSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "submit.json.golden", b)
+	md, err := os.ReadFile(filepath.Join(root, got.MD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := "# Code Review Comments\n\nReview " + id + " from the reviews-for-agent inbox, of the uncommitted changes against HEAD (abc1234).\n" +
+		"Before you work on it: `reviews-for-agent inbox claim " + id + " --by NAME`.\n" +
+		"When you have addressed it: `reviews-for-agent inbox resolve " + id + " --by NAME --note \"what you did\"`.\n"
+	body, ok := strings.CutPrefix(string(md), header)
+	if !ok {
+		t.Errorf("%s does not start with the review's header:\n%s", got.MD, md)
+	}
+	checkGolden(t, "submit.md.golden", []byte("# Code Review Comments\n"+body))
+	if got.Review == nil || len(got.Review.Comments) != 4 || got.Warning != "" {
+		t.Errorf("result review = %+v, warning %q", got.Review, got.Warning)
 	}
 	rec, err := store.Get(context.Background(), id)
 	if err != nil {
@@ -162,7 +179,7 @@ func TestInboxServerRestart(t *testing.T) {
 		ready := make(chan string, 1)
 		done := make(chan error, 1)
 		go func() {
-			done <- Serve(ctx, ServeOptions{Store: store, Port: 0, StrictPort: true, Ready: func(u string) { ready <- u }})
+			done <- Serve(ctx, ServeOptions{Store: store, Port: 0, StrictPort: true, Token: testToken, Ready: func(u string) { ready <- u }})
 		}()
 		var base string
 		select {
@@ -172,22 +189,12 @@ func TestInboxServerRestart(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("server not ready")
 		}
-		resp, err := http.Get(base + "/api/reviews/" + id + "/info")
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			t.Fatalf("round %d: info = %d", round, resp.StatusCode)
+		if code, body := call(t, "GET", base+"/api/reviews/"+id+"/info", testToken, ""); code != 200 {
+			t.Fatalf("round %d: info = %d %s", round, code, body)
 		}
 		if round == 1 {
-			resp, err := http.Post(base+"/api/reviews/"+id+"/comments", "application/json", strings.NewReader(goodSubmission))
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != 200 {
-				t.Fatalf("submit after restart = %d", resp.StatusCode)
+			if code, body := call(t, "POST", base+"/api/reviews/"+id+"/comments", testToken, goodSubmission); code != 200 {
+				t.Fatalf("submit after restart = %d %s", code, body)
 			}
 		}
 		cancel()
@@ -255,14 +262,10 @@ func TestRunRecordsInInbox(t *testing.T) {
 			}()
 			page := <-ready
 			if submit {
-				resp, err := http.Post(strings.TrimSuffix(page, "/review")+"/api/comments", "application/json",
-					strings.NewReader(`{"globalComment":null,"comments":[{"file":"a.txt","startLine":1,"endLine":1,"side":"right","body":"Why b?"}]}`))
-				if err != nil {
-					t.Fatal(err)
-				}
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
-					t.Fatalf("submit = %d", resp.StatusCode)
+				u, tok := splitPage(t, page)
+				if code, body := call(t, "POST", strings.TrimSuffix(u, "/review")+"/api/comments", tok,
+					`{"globalComment":null,"comments":[{"file":"a.txt","startLine":1,"endLine":1,"side":"right","body":"Why b?"}]}`); code != 200 {
+					t.Fatalf("submit = %d %s", code, body)
 				}
 			}
 			cancel()
@@ -276,8 +279,88 @@ func TestRunRecordsInInbox(t *testing.T) {
 			recs := snap.Records()
 			want := map[bool]inbox.Status{true: inbox.StatusSubmitted, false: inbox.StatusCancelled}[submit]
 			if len(recs) != 1 || recs[0].Status != want || !strings.Contains(out.String(), "Recorded as review "+recs[0].ID) {
-				t.Errorf("records %+v, want one %s\n%s", recs, want, out)
+				t.Fatalf("records %+v, want one %s\n%s", recs, want, out)
+			}
+			if submit {
+				// The file the person may paste names the review and how
+				// to settle it, so an agent polling the inbox and one that
+				// was handed the file do not both act on it.
+				rec, err := store.Get(context.Background(), recs[0].ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				md, err := os.ReadFile(filepath.Join(dir, rec.Submission.MDPath))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, w := range []string{"Review " + rec.ID + " from the reviews-for-agent inbox", "inbox resolve " + rec.ID + " --by NAME"} {
+					if !strings.Contains(string(md), w) {
+						t.Errorf("%s lacks %q:\n%s", rec.Submission.MDPath, w, md)
+					}
+				}
 			}
 		})
+	}
+}
+
+// A server runs the store's retention when it starts, before it takes a
+// request; opening a review's page records it as opened, so it does not
+// expire unseen.
+func TestServeRunsRetention(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	now := time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	path := filepath.Join(t.TempDir(), "reviews.jsonl")
+	store, err := inbox.Open(path, inbox.Options{Now: clock, Retention: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := os.ReadFile(filepath.Join("testdata", "changes.diff"))
+	old, err := store.Create(ctx, inbox.Request{Root: t.TempDir(), Base: "HEAD", Files: []string{"x"}}, string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := store.Create(ctx, inbox.Request{Root: t.TempDir(), Base: "HEAD", Files: []string{"x"}}, string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(NewInboxServer(store, Options{Token: testToken}))
+	t.Cleanup(srv.Close)
+	if code, body := call(t, "GET", srv.URL+"/api/reviews/"+fresh.ID+"/info", testToken, ""); code != 200 {
+		t.Fatalf("info = %d %s", code, body)
+	}
+	if r, err := store.Get(ctx, fresh.ID); err != nil || r.ViewedAt == nil {
+		t.Fatalf("opened review = %+v, %v", r, err)
+	}
+	mu.Lock()
+	now = now.Add(2 * time.Hour)
+	mu.Unlock()
+
+	out := &syncBuffer{}
+	base := make(chan string, 1)
+	srvCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(srvCtx, ServeOptions{Store: store, Port: 0, StrictPort: true, Token: testToken, Out: out, Ready: func(u string) { base <- u }})
+	}()
+	select {
+	case <-base:
+	case err := <-done:
+		t.Fatalf("Serve ended: %v", err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Get(ctx, old.ID); err == nil {
+		t.Error("the review nobody opened outlived the retention window")
+	}
+	if _, err := store.Get(ctx, fresh.ID); err != nil {
+		t.Errorf("the opened review was dropped: %v", err)
+	}
+	if !strings.Contains(out.String(), "kept 1 reviews, dropped 1; stored diffs: 1 kept, 1 removed.") {
+		t.Errorf("output:\n%s", out)
 	}
 }

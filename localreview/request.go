@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/review-my-code-bot/rmc/diff"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,23 +56,61 @@ func (q *Requester) RequestLocal(ctx context.Context, r inbox.LocalRequest) (inb
 		}
 		return inbox.RequestResult{}, &inbox.Error{Op: "request", Kind: inbox.ErrInvalidInput, Reason: reason}
 	}
-	base, running, err := q.findServer(ctx)
+	token, err := StoreToken(q.Store)
+	if err != nil {
+		return inbox.RequestResult{}, err
+	}
+	base, running, err := q.findServer(ctx, token)
 	if err != nil {
 		return inbox.RequestResult{}, err
 	}
 	req := requestOf(ctx, selected, dir, warnings, r.Message, base)
+	req.Token = token
 	rec, err := q.Store.Create(ctx, req, selected.Diff)
 	if err != nil {
 		return inbox.RequestResult{}, err
 	}
-	res := inbox.RequestResult{ID: rec.ID, Source: inbox.SourceLocal, Status: rec.Status, URL: inbox.PageURL(base, rec.ID),
+	res := inbox.RequestResult{ID: rec.ID, Source: inbox.SourceLocal, Status: rec.Status, URL: inbox.PageURL(base, rec.ID, token),
 		Files: req.Files, Warnings: req.Warnings, Hint: inbox.Hint(rec.ID)}
 	if !running {
-		if err := q.start(ctx, base); err != nil {
+		if err := q.start(ctx, base, token); err != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("could not start the review server (%v): run `reviews-for-agent serve --port %s` to serve the review", err, portOf(base)))
 		}
 	}
 	return res, nil
+}
+
+var _ inbox.PageServer = (*Requester)(nil)
+
+// EnsurePage returns the URL of the open review r's page: on the server it
+// was requested on while that still answers as a server of this store,
+// else on an inbox server it finds or starts.
+func (q *Requester) EnsurePage(ctx context.Context, r inbox.Record) (string, error) {
+	token, err := StoreToken(q.Store)
+	if err != nil {
+		return "", err
+	}
+	if req := r.Request; req != nil && req.Server != "" {
+		tok := req.Token
+		if tok == "" {
+			tok = token
+		}
+		if p, err := strconv.Atoi(portOf(req.Server)); err == nil {
+			if h, err := Probe(ctx, p, tok); err == nil && h.App == AppName && h.Store == q.Store.Path() {
+				return inbox.PageURL(req.Server, r.ID, tok), nil
+			}
+		}
+	}
+	base, running, err := q.findServer(ctx, token)
+	if err != nil {
+		return "", err
+	}
+	if !running {
+		if err := q.start(ctx, base, token); err != nil {
+			return "", fmt.Errorf("start a review server: %w", err)
+		}
+	}
+	return inbox.PageURL(base, r.ID, token), nil
 }
 
 // requestOf describes a request of c for the store.

@@ -39,12 +39,14 @@ func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveDefaultPage(page http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if s.single == nil {
+			to := "/inbox" // with nothing open, the inbox shows what there is
 			if id, err := s.newestOpen(r.Context()); err == nil {
-				http.Redirect(w, r, "/review/"+url.PathEscape(id), http.StatusFound)
-				return
+				to = "/review/" + url.PathEscape(id)
 			}
+			http.Redirect(w, r, to, http.StatusFound)
+			return
 		}
-		page(w, r) // with nothing to show, the page says why
+		page(w, r)
 	}
 }
 
@@ -144,49 +146,59 @@ func (s *Server) state(ctx context.Context, rv *review) (string, *submitResult, 
 	if rec.Submission == nil {
 		return string(rec.Status), nil, nil
 	}
-	return string(rec.Status), storeResult(rec.ID, rec.Submission.JSONPath, rec.Submission.MDPath), nil
-}
-
-func storeResult(id, jsonPath, mdPath string) *submitResult {
-	w := writtenFiles{JSON: jsonPath, MD: mdPath}
-	return &submitResult{JSON: jsonPath, MD: mdPath, Prompt: w.Prompt(), ID: id, Inbox: "reviews-for-agent inbox get " + id}
-}
-
-// record writes a validated, normalized submission: the two files in the
-// repository, and for a review in the store its submitted record. The
-// store is checked before and written after the files; should it refuse
-// then (another server took a submission in between), the files go again.
-func (s *Server) record(ctx context.Context, rv *review, norm agentmd.Submission) (*submitResult, error) {
-	if rv.id != "" && s.store != nil {
-		rec, err := s.store.Get(ctx, rv.id)
-		if err != nil {
-			return nil, err
-		}
-		if err := rec.CanSubmit(); err != nil {
-			return nil, err
-		}
+	res := storeResult(rec)
+	if _, err := os.Stat(filepath.Join(rv.changes.Root, filepath.FromSlash(rec.Submission.MDPath))); err != nil {
+		res.Warning = filesMissing(rec.ID, err)
 	}
+	return string(rec.Status), res, nil
+}
+
+func storeResult(rec inbox.Record) *submitResult {
+	sub := rec.Submission
+	w := writtenFiles{JSON: sub.JSONPath, MD: sub.MDPath}
+	review := sub.Submission
+	return &submitResult{JSON: sub.JSONPath, MD: sub.MDPath, Prompt: w.Prompt(), ID: rec.ID,
+		Inbox: "reviews-for-agent inbox get " + rec.ID, Review: &review}
+}
+
+// filesMissing says what the person should know when the files of a
+// submission that is safe in the inbox are not in the repository.
+func filesMissing(id string, err error) string {
+	return fmt.Sprintf("The review is in the inbox, but its files could not be written to %s/ (%v). "+
+		"Your agent reads it with reviews-for-agent inbox get %s.", OutputDir, err, id)
+}
+
+// record keeps a validated, normalized submission. A review in the store
+// is recorded there first and then written to the repository's rfa/: the
+// store is what the agent reads, so a repository that cannot be written
+// (read-only, full, a file where rfa/ should be) loses nothing; the person
+// is told the files are missing. A review outside the store only has the
+// files, which must be written for the submission to count.
+func (s *Server) record(ctx context.Context, rv *review, norm agentmd.Submission) (*submitResult, error) {
 	jsonData, err := norm.MarshalIndent()
 	if err != nil {
 		return nil, err
 	}
-	md := agentmd.Markdown(norm.Review(), rv.changes.Files)
-	written, err := writeSubmission(rv.changes.Root, rv.changes.Diff, jsonData, []byte(md), s.now())
-	if err != nil {
-		fmt.Fprintf(s.log, "Could not write the comments: %v\n", err)
-		return nil, fmt.Errorf("could not write the comments: %w", err)
-	}
+	planned := planFiles(rv.changes.Diff, jsonData, s.now())
 	if rv.id == "" || s.store == nil {
-		return &submitResult{JSON: written.JSON, MD: written.MD, Prompt: written.Prompt()}, nil
-	}
-	sub := inbox.Submission{Submission: norm, JSONPath: written.JSON, MDPath: written.MD}
-	if _, err := s.store.Submit(ctx, rv.id, sub); err != nil {
-		for _, rel := range []string{written.JSON, written.MD} {
-			os.Remove(filepath.Join(rv.changes.Root, filepath.FromSlash(rel)))
+		md := inbox.SubmissionMarkdown(norm, rv.changes.Files)
+		if err := writeFiles(rv.changes.Root, planned, jsonData, []byte(md)); err != nil {
+			fmt.Fprintf(s.log, "Could not write the comments: %v\n", err)
+			return nil, fmt.Errorf("could not write the comments: %w", err)
 		}
+		return &submitResult{JSON: planned.JSON, MD: planned.MD, Prompt: planned.Prompt(), Review: &norm}, nil
+	}
+	rec, err := s.store.Submit(ctx, rv.id, inbox.Submission{Submission: norm, JSONPath: planned.JSON, MDPath: planned.MD})
+	if err != nil {
 		return nil, err
 	}
-	return storeResult(rv.id, written.JSON, written.MD), nil
+	res := storeResult(rec)
+	md := inbox.ReviewMarkdown(rec, rv.changes.Files)
+	if err := writeFiles(rv.changes.Root, planned, jsonData, []byte(md)); err != nil {
+		fmt.Fprintf(s.log, "Could not write the comments to the repository: %v\nReview %s is in the inbox all the same.\n", err, rec.ID)
+		res.Warning = filesMissing(rec.ID, err)
+	}
+	return res, nil
 }
 
 // fail answers an error: a refusal with its status, anything else as 500.

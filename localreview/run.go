@@ -12,6 +12,13 @@ import (
 	"github.com/review-my-code-bot/rmc/inbox"
 )
 
+// baseURL is the address of a server listening on ln. It names 127.0.0.1,
+// the address bound, not localhost: a browser tries [::1] first for
+// localhost, where another program may listen.
+func baseURL(ln net.Listener) string {
+	return "http://127.0.0.1:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
 // DefaultPort is the first port Run tries.
 const DefaultPort = 4000
 
@@ -49,8 +56,8 @@ type RunOptions struct {
 	// Open shows the page to the person, usually in their browser; nil
 	// leaves it to them. Its failure is reported, not fatal.
 	Open func(url string) error
-	// Ready, when set, is called with the page's URL once the server
-	// accepts connections.
+	// Ready, when set, is called with the page's URL, token included,
+	// once the server accepts connections.
 	Ready func(pageURL string)
 	Now   func() time.Time
 	// Store, when set, records the review in the inbox too, so the agent
@@ -85,11 +92,17 @@ func Run(ctx context.Context, o RunOptions) error {
 	if err != nil {
 		return err
 	}
-	base := "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	page := base + "/review"
-	opts := Options{Now: o.Now, Log: out, Store: o.Store}
+	base := baseURL(ln)
+	token := NewToken()
+	page := WithToken(base+"/review", token)
+	opts := Options{Now: o.Now, Log: out, Store: o.Store, Token: token}
+	if o.Store != nil {
+		retain(ctx, o.Store, out)
+	}
 	if o.Store != nil && len(changes.Files) > 0 {
-		rec, err := o.Store.Create(ctx, requestOf(ctx, changes, o.Dir, nil, "", base), changes.Diff)
+		req := requestOf(ctx, changes, o.Dir, nil, "", base)
+		req.Token = token
+		rec, err := o.Store.Create(ctx, req, changes.Diff)
 		if err != nil {
 			ln.Close()
 			return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,22 +82,30 @@ func TestRun(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatal("server not ready after 10s")
 			}
-			if got := <-opened; got != page || !strings.HasPrefix(page, "http://localhost:") || !strings.HasSuffix(page, "/review") {
+			bare, _ := splitPage(t, page)
+			if got := <-opened; got != page || !strings.HasPrefix(page, "http://127.0.0.1:") || !strings.HasSuffix(bare, "/review") {
 				t.Errorf("opened %q, ready %q", got, page)
 			}
-			resp, err := http.Get(page)
+			// The browser follows the token link to the page, with the
+			// cookie the server set; without the token it gets nothing.
+			jar, _ := cookiejar.New(nil)
+			client := &http.Client{Jar: jar}
+			resp, err := client.Get(page)
 			if err != nil {
 				t.Fatal(err)
 			}
 			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK {
-				t.Errorf("GET %s = %d", page, resp.StatusCode)
+			if resp.StatusCode != http.StatusOK || resp.Request.URL.String() != bare {
+				t.Errorf("GET %s = %d at %s, want 200 at %s", page, resp.StatusCode, resp.Request.URL, bare)
+			}
+			if code, body := call(t, "GET", strings.TrimSuffix(bare, "/review")+"/api/diff", "", ""); code != http.StatusForbidden || strings.Contains(body, "diff --git") {
+				t.Errorf("without the token: %d %s", code, body)
 			}
 			cancel()
 			if err := <-done; err != nil {
 				t.Fatalf("Run: %v", err)
 			}
-			base := strings.TrimSuffix(page, "/review")
+			base := strings.TrimSuffix(bare, "/review")
 			for _, want := range []string{tc.wantLine, "Listening on " + base + "\n", "Opened " + page + " in your browser.", "Stopped.\n"} {
 				if !strings.Contains(out.String(), want) {
 					t.Errorf("output lacks %q:\n%s", want, out)

@@ -26,6 +26,11 @@ type ServeOptions struct {
 	Out   io.Writer
 	Ready func(baseURL string) // called once the server accepts connections
 	Now   func() time.Time
+	// Token is what requests must carry; the store's (StoreToken) when "".
+	Token string
+	// RetainEvery is how often the store's retention runs while serving;
+	// it also runs when the server starts. Daily when 0.
+	RetainEvery time.Duration
 }
 
 // Serve runs the inbox server: the page of every open review in the store,
@@ -35,20 +40,34 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	if out == nil {
 		out = io.Discard
 	}
+	token := o.Token
+	if token == "" {
+		var err error
+		if token, err = StoreToken(o.Store); err != nil {
+			return err
+		}
+	}
+	retain(ctx, o.Store, out)
 	ln, err := Listen(o.Port, o.StrictPort)
 	if err != nil {
 		return err
 	}
-	base := "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	handler := NewInboxServer(o.Store, Options{Now: o.Now, Log: out})
+	base := baseURL(ln)
+	handler := NewInboxServer(o.Store, Options{Now: o.Now, Log: out, Token: token})
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(out, "Serving the reviews in %s on %s/review\n", o.Store.Path(), base)
+	fmt.Fprintf(out, "Serving the reviews in %s on %s\n", o.Store.Path(), WithToken(base+"/review", token))
 	if o.Ready != nil {
 		o.Ready(base)
 	}
 
+	every := o.RetainEvery
+	if every <= 0 {
+		every = 24 * time.Hour
+	}
+	retention := time.NewTicker(every)
+	defer retention.Stop()
 	var idle <-chan time.Time
 	if o.Idle > 0 {
 		t := time.NewTicker(min(max(o.Idle/4, 10*time.Millisecond), 30*time.Second))
@@ -61,6 +80,8 @@ func Serve(ctx context.Context, o ServeOptions) error {
 			return fmt.Errorf("serve %s: %w", base, err)
 		case <-ctx.Done():
 			return shutdown(srv, served, base, out)
+		case <-retention.C:
+			retain(ctx, o.Store, out)
 		case <-idle:
 			if !handler.idleFor(o.Idle) {
 				continue
@@ -72,6 +93,20 @@ func Serve(ctx context.Context, o ServeOptions) error {
 			return shutdown(srv, served, base, out)
 		}
 	}
+}
+
+// retain runs the store's retention: resolved and cancelled reviews, and
+// open ones nobody opened, go once older than the retention window, with
+// their stored diffs. A failure is reported, not fatal: the store works,
+// only larger.
+func retain(ctx context.Context, store *inbox.Store, out io.Writer) {
+	res, err := store.Compact(ctx)
+	if err != nil {
+		fmt.Fprintf(out, "Retention of %s failed: %v\n", store.Path(), err)
+		return
+	}
+	fmt.Fprintf(out, "Retention of %s: kept %d reviews, dropped %d; stored diffs: %d kept, %d removed.\n",
+		store.Path(), res.Kept, res.Dropped, res.Diffs, res.DiffsRemoved)
 }
 
 // idleFor reports whether the last request is longer ago than d.
@@ -113,8 +148,9 @@ func shutdown(srv *http.Server, served <-chan error, base string, out io.Writer)
 	return nil
 }
 
-// Probe asks whatever listens on 127.0.0.1:port who it is, quickly.
-func Probe(ctx context.Context, port int) (Health, error) {
+// Probe asks whatever listens on 127.0.0.1:port who it is, quickly. Only
+// a server with the same token answers.
+func Probe(ctx context.Context, port int, token string) (Health, error) {
 	ctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancel()
 	u := "http://127.0.0.1:" + strconv.Itoa(port) + "/api/health"
@@ -122,6 +158,7 @@ func Probe(ctx context.Context, port int) (Health, error) {
 	if err != nil {
 		return Health{}, err
 	}
+	req.Header.Set(TokenHeader, token)
 	client := http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
 	resp, err := client.Do(req)
 	if err != nil {
@@ -145,15 +182,15 @@ const portSearch = 20
 // the first port that either answers as that server or is free. Ports
 // held by anything else (another program, a server of another store) are
 // passed over.
-func (q *Requester) findServer(ctx context.Context) (base string, running bool, err error) {
+func (q *Requester) findServer(ctx context.Context, token string) (base string, running bool, err error) {
 	first := q.Port
 	if first == 0 {
 		first = DefaultInboxPort
 	}
 	last := min(first+portSearch-1, 65535)
 	for p := first; p <= last; p++ {
-		base := "http://localhost:" + strconv.Itoa(p)
-		if h, err := Probe(ctx, p); err == nil {
+		base := "http://127.0.0.1:" + strconv.Itoa(p)
+		if h, err := Probe(ctx, p, token); err == nil {
 			if h.App == AppName && h.Mode == "serve" && h.Store == q.Store.Path() {
 				return base, true, nil
 			}
@@ -168,7 +205,7 @@ func (q *Requester) findServer(ctx context.Context) (base string, running bool, 
 }
 
 // start spawns a server at base and waits a moment for it to answer.
-func (q *Requester) start(ctx context.Context, base string) error {
+func (q *Requester) start(ctx context.Context, base, token string) error {
 	if q.Spawn == nil {
 		return errors.New("no way to start a server here")
 	}
@@ -185,7 +222,7 @@ func (q *Requester) start(ctx context.Context, base string) error {
 	}
 	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) {
-		if h, err := Probe(ctx, port); err == nil && h.Store == q.Store.Path() {
+		if h, err := Probe(ctx, port, token); err == nil && h.Store == q.Store.Path() {
 			return nil
 		}
 		select {

@@ -8,9 +8,12 @@
 // /review/<id>, recording submissions in the store; Requester records such
 // reviews for an agent and starts that server when none runs.
 //
-// The server only listens on 127.0.0.1 and only answers requests addressed
-// to localhost or 127.0.0.1 at its own port, so a web page elsewhere cannot
-// read the diff or post comments through DNS rebinding.
+// The server only listens on 127.0.0.1, and its URLs name 127.0.0.1 rather
+// than localhost, which a browser may send to another program on [::1]. It
+// only answers requests addressed to localhost or 127.0.0.1 at its own
+// port, so a web page elsewhere cannot read the diff or post comments
+// through DNS rebinding, and only requests carrying its random token, so
+// other users of the machine cannot either.
 package localreview
 
 import (
@@ -50,6 +53,9 @@ type Options struct {
 	// ReviewID is the store's id of the review NewServer serves at
 	// /review, when it was recorded there.
 	ReviewID string
+	// Token is what every request must carry (see authorize); a fresh
+	// random one when "", which Token reports.
+	Token string
 }
 
 // Server serves review pages: of one Changes snapshot at /review (the
@@ -58,20 +64,27 @@ type Server struct {
 	single *review // what /review shows; nil for an inbox server
 	store  *inbox.Store
 	mode   string // "start" or "serve", for /api/health
+	token  string
 	now    func() time.Time
 	log    io.Writer
 	mux    *http.ServeMux
+	assets fs.FS
 
 	mu     sync.Mutex    // serializes submissions
 	result *submitResult // the submission of a single review outside the store
+	draft  []byte        // its draft; drafts of reviews in the store are kept there
 
 	cacheMu sync.Mutex
 	cache   map[string]*review // store reviews, parsed once
+	viewed  sync.Map           // ids of store reviews whose page was opened
 
 	lastActive atomic.Int64 // unix nanoseconds of the last request
 }
 
 var _ http.Handler = (*Server)(nil)
+
+// Token is what every request to s must carry.
+func (s *Server) Token() string { return s.token }
 
 // review is one diff on offer: the single review, or one of the store's.
 type review struct {
@@ -90,6 +103,12 @@ type submitResult struct {
 	// it from there, no paste needed.
 	ID    string `json:"id,omitempty"`
 	Inbox string `json:"inbox,omitempty"`
+	// Review is what was submitted, normalized, which the page shows
+	// read-only from then on.
+	Review *agentmd.Submission `json:"review,omitempty"`
+	// Warning is set when the review is in the inbox but its files are
+	// not in the repository.
+	Warning string `json:"warning,omitempty"`
 }
 
 // NewServer returns a server for c, the review /review shows.
@@ -107,7 +126,10 @@ func NewInboxServer(store *inbox.Store, opts Options) *Server {
 }
 
 func newServer(opts Options, mode string) *Server {
-	s := &Server{store: opts.Store, mode: mode, now: opts.Now, log: opts.Log, mux: http.NewServeMux(), cache: map[string]*review{}}
+	s := &Server{store: opts.Store, mode: mode, token: opts.Token, now: opts.Now, log: opts.Log, mux: http.NewServeMux(), cache: map[string]*review{}}
+	if s.token == "" {
+		s.token = NewToken()
+	}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -119,10 +141,16 @@ func newServer(opts Options, mode string) *Server {
 	if err != nil {
 		panic(err) // the embed pattern above guarantees the directory
 	}
+	s.assets = assets
 	page := func(w http.ResponseWriter, r *http.Request) { http.ServeFileFS(w, r, assets, "index.html") }
 	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, "/review", http.StatusFound)
+		to := "/review"
+		if s.single == nil {
+			to = "/inbox"
+		}
+		http.Redirect(w, r, to, http.StatusFound)
 	})
+	s.registerInboxAPI()
 	s.mux.HandleFunc("GET /review", s.serveDefaultPage(page))
 	s.mux.HandleFunc("GET /review/{id}", page)
 	s.mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(assets)))
@@ -131,6 +159,10 @@ func newServer(opts Options, mode string) *Server {
 	s.mux.HandleFunc("GET /api/diff", s.withReview(s.serveDiff))
 	s.mux.HandleFunc("GET /api/info", s.withReview(s.serveInfo))
 	s.mux.HandleFunc("POST /api/comments", s.withReview(s.submit))
+	s.mux.HandleFunc("GET /api/draft", s.withReview(s.serveDraft))
+	s.mux.HandleFunc("PUT /api/draft", s.withReview(s.saveDraft))
+	s.mux.HandleFunc("GET /api/reviews/{id}/draft", s.withReview(s.serveDraft))
+	s.mux.HandleFunc("PUT /api/reviews/{id}/draft", s.withReview(s.saveDraft))
 	s.mux.HandleFunc("GET /api/reviews/{id}/diff", s.withReview(s.serveDiff))
 	s.mux.HandleFunc("GET /api/reviews/{id}/info", s.withReview(s.serveInfo))
 	s.mux.HandleFunc("POST /api/reviews/{id}/comments", s.withReview(s.submit))
@@ -156,10 +188,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h := w.Header()
+	h.Set("Cache-Control", "no-store")
+	if !s.authorize(w, r, port) {
+		return
+	}
 	h.Set("Content-Security-Policy", csp)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cache-Control", "no-store")
 	s.lastActive.Store(s.now().UnixNano())
 	s.mux.ServeHTTP(w, r)
 }
@@ -189,17 +224,50 @@ type fileInfo struct {
 	OldPath string      `json:"oldPath"`
 	Status  diff.Status `json:"status"`
 	Binary  bool        `json:"binary"`
+	// Collapsed says why the page folds the file until asked ("a lock
+	// file", "over 5,000 lines", ...); "" when it shows it.
+	Collapsed string `json:"collapsed,omitempty"`
+	// Lines, Added and Deleted count the file's diff lines, so the page
+	// can lay a file out before it parses its diff.
+	Lines   int `json:"lines"`
+	Added   int `json:"added"`
+	Deleted int `json:"deleted"`
 }
 
 func (s *Server) serveInfo(w http.ResponseWriter, r *http.Request, rv *review) {
 	files := make([]fileInfo, 0, len(rv.changes.Files))
-	for _, f := range rv.changes.Files {
-		files = append(files, fileInfo{Path: f.Path(), OldPath: f.OldPath, Status: f.Status, Binary: f.Binary})
+	sections := diff.SectionTexts(rv.changes.Diff)
+	for i, f := range rv.changes.Files {
+		fi := fileInfo{Path: f.Path(), OldPath: f.OldPath, Status: f.Status, Binary: f.Binary}
+		if i < len(sections) {
+			fi.Collapsed = collapseReason(f, sections[i])
+		}
+		for _, h := range f.Hunks {
+			fi.Lines += len(h.Lines)
+			for _, l := range h.Lines {
+				switch l.Kind {
+				case diff.Add:
+					fi.Added++
+				case diff.Delete:
+					fi.Deleted++
+				}
+			}
+		}
+		files = append(files, fi)
 	}
 	status, result, err := s.state(r.Context(), rv)
 	if err != nil {
 		s.fail(w, err)
 		return
+	}
+	if status == string(inbox.StatusOpen) && rv.id != "" && s.store != nil {
+		if _, done := s.viewed.LoadOrStore(rv.id, true); !done {
+			// Opened: the review no longer expires unseen. Should the
+			// write fail, the next load tries again.
+			if _, err := s.store.MarkViewed(r.Context(), rv.id); err != nil {
+				s.viewed.Delete(rv.id)
+			}
+		}
 	}
 	writeJSON(w, http.StatusOK, struct {
 		ID        string        `json:"id,omitempty"`
@@ -243,7 +311,9 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request, rv *review) {
 		s.fail(w, err)
 		return
 	}
-	fmt.Fprintf(s.log, "Wrote comments to %s and %s. Provide the MD file to your AI agent to have it address the comments.\n", result.JSON, result.MD)
+	if result.Warning == "" {
+		fmt.Fprintf(s.log, "Wrote comments to %s and %s. Provide the MD file to your AI agent to have it address the comments.\n", result.JSON, result.MD)
+	}
 	if result.ID != "" {
 		fmt.Fprintf(s.log, "Review %s is in the inbox: %s\n", result.ID, result.Inbox)
 	}

@@ -49,7 +49,7 @@ func testServer(t *testing.T) (srv *httptest.Server, root string, log *syncBuffe
 		t.Fatal(err)
 	}
 	log = &syncBuffer{}
-	srv = httptest.NewServer(NewServer(c, Options{Now: fixedNow, Log: log}))
+	srv = httptest.NewServer(NewServer(c, Options{Now: fixedNow, Log: log, Token: testToken}))
 	t.Cleanup(srv.Close)
 	return srv, root, log
 }
@@ -59,6 +59,7 @@ type request struct {
 	host         string // default: the server's 127.0.0.1:port
 	header       map[string]string
 	body         string
+	noToken      bool // send no token
 }
 
 func do(t *testing.T, srv *httptest.Server, r request) (*http.Response, string) {
@@ -70,8 +71,11 @@ func do(t *testing.T, srv *httptest.Server, r request) (*http.Response, string) 
 	if r.host != "" {
 		req.Host = r.host
 	}
-	if r.method == http.MethodPost {
+	if r.method == http.MethodPost || r.method == http.MethodPut {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if !r.noToken {
+		req.Header.Set(TokenHeader, testToken)
 	}
 	for k, v := range r.header {
 		req.Header.Set(k, v)
@@ -106,10 +110,10 @@ func TestServerPages(t *testing.T) {
 		"diff":          {path: "/api/diff", wantType: "text/plain; charset=utf-8", wantExact: string(text)},
 		"page":          {path: "/review", wantType: "text/html; charset=utf-8", wantContain: `<script type="module" src="/assets/app.js">`},
 		"script":        {path: "/assets/app.js", wantType: "text/javascript; charset=utf-8", wantContain: "drawComments"},
-		"diff2html":     {path: "/assets/vendor/diff2html-ui.min.js", wantType: "text/javascript; charset=utf-8", wantContain: "Diff2HtmlUI"},
+		"diff2html":     {path: "/assets/vendor/diff2html-ui-slim.min.js", wantType: "text/javascript; charset=utf-8", wantContain: "Diff2HtmlUI"},
 		"diff2html css": {path: "/assets/vendor/diff2html.min.css", wantType: "text/css; charset=utf-8", wantContain: ".d2h-file-wrapper"},
 		"info": {path: "/api/info", wantType: "application/json",
-			wantContain: `{"path":"src/legacy.ts","oldPath":"src/legacy.ts","status":"deleted","binary":false}`},
+			wantContain: `{"path":"src/legacy.ts","oldPath":"src/legacy.ts","status":"deleted","binary":false,"lines":2,"added":0,"deleted":2}`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -139,7 +143,9 @@ func TestServerRedirectsRoot(t *testing.T) {
 	srv, _, _ := testServer(t)
 	client := *srv.Client()
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	resp, err := client.Get(srv.URL + "/")
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/", nil)
+	req.Header.Set(TokenHeader, testToken)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,6 +359,7 @@ func TestServerSubmitOnce(t *testing.T) {
 		wg.Go(func() {
 			req, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/comments", strings.NewReader(goodSubmission))
 			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set(TokenHeader, testToken)
 			resp, err := srv.Client().Do(req)
 			if err != nil {
 				t.Error(err)
@@ -373,5 +380,83 @@ func TestServerSubmitOnce(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Join(root, OutputDir))
 	if ok != 1 || len(entries) != 2 {
 		t.Errorf("%d submissions accepted and %d files written, want 1 and 2", ok, len(entries))
+	}
+}
+
+// Another local user can reach 127.0.0.1 but does not know the token:
+// every request without it is refused and shows nothing.
+func TestServerRequiresToken(t *testing.T) {
+	t.Parallel()
+	srv, root, _ := testServer(t)
+	text, _ := os.ReadFile(filepath.Join("testdata", "changes.diff"))
+	p := port(srv)
+	tests := map[string]request{
+		"page":            {method: "GET", path: "/review", noToken: true},
+		"diff":            {method: "GET", path: "/api/diff", noToken: true},
+		"info":            {method: "GET", path: "/api/info", noToken: true},
+		"script":          {method: "GET", path: "/assets/app.js", noToken: true},
+		"health":          {method: "GET", path: "/api/health", noToken: true},
+		"draft":           {method: "GET", path: "/api/draft", noToken: true},
+		"submit":          {method: "POST", path: "/api/comments", body: goodSubmission, noToken: true},
+		"wrong header":    {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{TokenHeader: strings.Repeat("0", 32)}},
+		"wrong query":     {method: "GET", path: "/api/diff?token=" + strings.Repeat("0", 32), noToken: true},
+		"empty query":     {method: "GET", path: "/review?token=", noToken: true},
+		"other port's":    {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{"Cookie": cookieName("1") + "=" + testToken}},
+		"wrong cookie":    {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{"Cookie": cookieName(p) + "=x"}},
+		"inbox api":       {method: "GET", path: "/api/review/submissions", noToken: true},
+		"inbox page":      {method: "GET", path: "/inbox", noToken: true},
+		"bad header wins": {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{TokenHeader: "x", "Cookie": cookieName(p) + "=" + testToken}},
+	}
+	for name, req := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			resp, body := do(t, srv, req)
+			if resp.StatusCode != http.StatusForbidden || strings.Contains(body, "diff --git") || strings.Contains(body, "handler.ts") {
+				t.Errorf("%s %s = %d: %.200s", req.method, req.path, resp.StatusCode, body)
+			}
+		})
+	}
+	// The cookie of the right port lets a browser in.
+	if resp, body := do(t, srv, request{method: "GET", path: "/api/diff", noToken: true,
+		header: map[string]string{"Cookie": cookieName(p) + "=" + testToken}}); resp.StatusCode != 200 || body != string(text) {
+		t.Errorf("with the cookie: %d", resp.StatusCode)
+	}
+	t.Cleanup(func() {
+		if entries, _ := os.ReadDir(filepath.Join(root, OutputDir)); len(entries) > 0 {
+			t.Errorf("a refused request wrote %d files", len(entries))
+		}
+	})
+}
+
+// The URL the command prints carries the token once: the server trades it
+// for a same-site cookie and sends the browser to the address without it.
+func TestServerTokenLink(t *testing.T) {
+	t.Parallel()
+	srv, _, _ := testServer(t)
+	client := *srv.Client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := client.Get(srv.URL + "/review?token=" + testToken + "&x=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != "/review?x=1" {
+		t.Errorf("GET with the token = %d to %q, want 302 to /review?x=1", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	// A path that reads as another host is kept on this one.
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/review", nil)
+	req.URL.Opaque, req.URL.RawQuery = "//attacker.example/x", "token="+testToken
+	if r2, err := client.Do(req); err != nil {
+		t.Fatal(err)
+	} else {
+		r2.Body.Close()
+		if loc := r2.Header.Get("Location"); r2.StatusCode != http.StatusForbidden && (!strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//")) {
+			t.Errorf("redirect of //attacker.example/x = %d to %q", r2.StatusCode, loc)
+		}
+	}
+	cookies := resp.Cookies()
+	if len(cookies) != 1 || cookies[0].Name != cookieName(port(srv)) || cookies[0].Value != testToken ||
+		!cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteStrictMode || cookies[0].Path != "/" {
+		t.Errorf("cookies = %+v", cookies)
 	}
 }

@@ -46,15 +46,28 @@ func submissionHash(unified string, stored []byte, at time.Time) string {
 // the second rename fails the first file is removed again, so a submission
 // is written whole or not at all.
 func writeSubmission(root, unified string, jsonData, mdData []byte, at time.Time) (writtenFiles, error) {
+	w := planFiles(unified, jsonData, at)
+	if err := writeFiles(root, w, jsonData, mdData); err != nil {
+		return writtenFiles{}, err
+	}
+	return w, nil
+}
+
+// planFiles names the files of a submission before they are written.
+func planFiles(unified string, jsonData []byte, at time.Time) writtenFiles {
 	hash := submissionHash(unified, jsonData, at)
-	w := writtenFiles{
+	return writtenFiles{
 		Hash: hash,
 		JSON: path.Join(OutputDir, "comments_"+hash+".json"),
 		MD:   path.Join(OutputDir, "comments_"+hash+".md"),
 	}
+}
+
+// writeFiles writes the planned files w, whole or not at all.
+func writeFiles(root string, w writtenFiles, jsonData, mdData []byte) error {
 	dir := filepath.Join(root, OutputDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return writtenFiles{}, fmt.Errorf("create output directory: %w", err)
+		return fmt.Errorf("create output directory: %w", err)
 	}
 	targets := []struct {
 		rel  string
@@ -70,13 +83,13 @@ func writeSubmission(root, unified string, jsonData, mdData []byte, at time.Time
 	for _, t := range targets {
 		dst := filepath.Join(root, filepath.FromSlash(t.rel))
 		if _, err := os.Lstat(dst); err == nil {
-			return writtenFiles{}, fmt.Errorf("write %s: %w", t.rel, fs.ErrExist)
+			return fmt.Errorf("write %s: %w", t.rel, fs.ErrExist)
 		} else if !errors.Is(err, fs.ErrNotExist) {
-			return writtenFiles{}, fmt.Errorf("write %s: %w", t.rel, err)
+			return fmt.Errorf("write %s: %w", t.rel, err)
 		}
 		tmp, err := writeTemp(dir, t.data)
 		if err != nil {
-			return writtenFiles{}, fmt.Errorf("write %s: %w", t.rel, err)
+			return fmt.Errorf("write %s: %w", t.rel, err)
 		}
 		temps = append(temps, tmp)
 	}
@@ -87,11 +100,11 @@ func writeSubmission(root, unified string, jsonData, mdData []byte, at time.Time
 			for _, r := range renamed {
 				os.Remove(r)
 			}
-			return writtenFiles{}, fmt.Errorf("write %s: %w", t.rel, err)
+			return fmt.Errorf("write %s: %w", t.rel, err)
 		}
 		renamed = append(renamed, dst)
 	}
-	return w, nil
+	return nil
 }
 
 // writeTemp writes data to a new hidden temporary file in dir, flushed to

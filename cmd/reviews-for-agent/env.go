@@ -56,12 +56,14 @@ func (c *cli) parseFlags(fs *flag.FlagSet, args []string) (pos []string, code in
 type storeFlags struct {
 	path      string
 	retention retention
+	lease     time.Duration
 }
 
 func (f *storeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.path, "store", "", "the inbox file (default $"+inbox.StoreEnv+", else reviews-for-agent/reviews.jsonl in the user's configuration directory)")
 	f.retention = retention(inbox.DefaultRetention)
 	fs.Var(&f.retention, "retention", "how long resolved and cancelled reviews are kept, e.g. 30d or 72h")
+	fs.DurationVar(&f.lease, "lease", inbox.DefaultClaimLease, "how long a claim holds unless its agent claims again")
 }
 
 func (c *cli) openStore(f storeFlags) (*inbox.Store, error) {
@@ -72,7 +74,10 @@ func (c *cli) openStore(f storeFlags) (*inbox.Store, error) {
 			return nil, err
 		}
 	}
-	return inbox.Open(path, inbox.Options{Retention: time.Duration(f.retention)})
+	if f.lease <= 0 {
+		return nil, &inbox.Error{Op: "open store", Kind: inbox.ErrInvalidInput, Reason: "--lease must be a positive duration"}
+	}
+	return inbox.Open(path, inbox.Options{Retention: time.Duration(f.retention), ClaimLease: f.lease})
 }
 
 // retention is a duration that also takes days: "30d".
@@ -115,7 +120,7 @@ type githubFlags struct {
 }
 
 func (f *githubFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.botLogin, "bot-login", "", "the review bot's login, when it is not the token's own (a GitHub App, say)")
+	fs.StringVar(&f.botLogin, "bot-login", "", "the review bot's login (default: the token's owner when it is a bot or app, else github-actions[bot])")
 }
 
 var _ inbox.GitHub = (*github.Client)(nil)
@@ -123,7 +128,7 @@ var _ inbox.GitHub = (*github.Client)(nil)
 // service builds the inbox over store. GitHub is connected on first use,
 // with GITHUB_TOKEN (or GH_TOKEN) at GITHUB_API_URL and GITHUB_GRAPHQL_URL.
 func (c *cli) service(store *inbox.Store, gf githubFlags) *inbox.Service {
-	svc := &inbox.Service{Store: store, BotLogin: gf.botLogin}
+	svc := &inbox.Service{Store: store, BotLogin: gf.botLogin, Warn: func(msg string) { fmt.Fprintln(c.stderr, "reviews-for-agent: warning:", msg) }}
 	token := c.getenv("GITHUB_TOKEN")
 	if token == "" {
 		token = c.getenv("GH_TOKEN")
@@ -145,7 +150,9 @@ func (c *cli) requester(store *inbox.Store, port int, idle time.Duration) *local
 	if spawn == nil {
 		spawn = spawnServer
 	}
-	return &localreview.Requester{Store: store, Port: port, Spawn: func(p int) error { return spawn(store.Path(), p, idle) }}
+	// The server takes this store's claim lease, so its inbox page and API
+	// see claims lapse when the command line does.
+	return &localreview.Requester{Store: store, Port: port, Spawn: func(p int) error { return spawn(store.Path(), p, idle, store.ClaimLease()) }}
 }
 
 func writeJSON(w io.Writer, v any) {

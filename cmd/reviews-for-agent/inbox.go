@@ -5,21 +5,25 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/inbox"
+	"github.com/review-my-code-bot/rmc/localreview"
 )
 
 const inboxUsage = `Usage:
   reviews-for-agent inbox list [--status S] [--claimed-by NAME] [--pr OWNER/REPO#N] [--json]
   reviews-for-agent inbox get ID [--json]
   reviews-for-agent inbox claim ID --by NAME [--force] [--json]
-  reviews-for-agent inbox resolve ID [--note TEXT] [--json]
+  reviews-for-agent inbox resolve ID [--by NAME] [--note TEXT] [--force] [--json]
   reviews-for-agent inbox cancel ID [--json]
   reviews-for-agent inbox compact [--retention 30d] [--json]
 
 Local reviews have ids like k3x9p2ma; the review bot's findings on a pull
 request gh:owner/repo#12:f-abc. Claims of GitHub findings are kept in the
 local inbox: they keep agents on this machine apart, not agents elsewhere.
+A claim lapses after --lease (default 30m) unless its agent claims again;
+a claimed review is resolved only by its claimant (--by), or with --force.
 `
 
 // prList collects repeated --pr flags.
@@ -64,6 +68,8 @@ func (c *cli) inbox(ctx context.Context, args []string) int {
 		fs.BoolVar(&force, "force", false, "take over a claim another agent holds")
 	case "resolve":
 		fs.StringVar(&note, "note", "", "what was done about the comments")
+		fs.StringVar(&by, "by", "", "who resolves it; a claimed review only by its claimant")
+		fs.BoolVar(&force, "force", false, "resolve a review another agent claimed")
 	case "compact":
 		wantID = false
 	default:
@@ -87,6 +93,8 @@ func (c *cli) inbox(ctx context.Context, args []string) int {
 		return c.fail(err, *asJSON)
 	}
 	svc := c.service(store, gf)
+	// inbox get restarts the page server of an open review when it is gone.
+	svc.Local = c.requester(store, localreview.DefaultInboxPort, time.Hour)
 	var out any
 	switch sub {
 	case "list":
@@ -119,7 +127,7 @@ func (c *cli) inbox(ctx context.Context, args []string) int {
 		case "claim":
 			it, err = svc.Claim(ctx, pos[0], by, force)
 		case "resolve":
-			it, err = svc.Resolve(ctx, pos[0], note)
+			it, err = svc.Resolve(ctx, pos[0], inbox.ResolveOptions{By: by, Note: note, Force: force})
 		default:
 			it, err = svc.Cancel(ctx, pos[0])
 		}

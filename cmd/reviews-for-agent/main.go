@@ -50,7 +50,7 @@ type cli struct {
 	stdin          io.Reader
 	getenv         func(string) string
 	// spawn starts a detached inbox server; spawnServer when nil.
-	spawn func(store string, port int, idle time.Duration) error
+	spawn func(store string, port int, idle, lease time.Duration) error
 }
 
 const usage = `reviews-for-agent: review your coding agent's uncommitted changes in the
@@ -63,7 +63,7 @@ Usage:
   reviews-for-agent inbox list [--status S] [--claimed-by NAME] [--pr OWNER/REPO#N] [--json]
   reviews-for-agent inbox get ID [--json]
   reviews-for-agent inbox claim ID --by NAME [--force] [--json]
-  reviews-for-agent inbox resolve ID [--note TEXT] [--json]
+  reviews-for-agent inbox resolve ID [--by NAME] [--note TEXT] [--force] [--json]
   reviews-for-agent inbox cancel ID [--json]
   reviews-for-agent inbox compact [--retention 30d] [--json]
   reviews-for-agent serve [--port N] [--idle DURATION]
@@ -73,11 +73,14 @@ Usage:
   reviews-for-agent --help
 
 start serves the diff of the repository's uncommitted changes (staged,
-unstaged and untracked files, against HEAD) on http://localhost:4000/review
+unstaged and untracked files, against HEAD) on http://127.0.0.1:4000/review
 and opens it in the browser. Click a line number to comment on a line,
 shift-click another to comment on a range, and submit: the comments are
 written to rfa/comments_<hash>.json and rfa/comments_<hash>.md in the
-repository root, and recorded in the inbox. Ctrl+C stops the server.
+repository root, and recorded in the inbox. Ctrl+C stops the server. The
+URL it prints carries a token: without it the server answers nobody, so
+other users of the machine cannot read the diff. Comments are saved as you
+write them; a reload restores them.
 
 request is for agents: it records a review of the uncommitted changes (or of
 the given files) and returns at once with its id and page URL, starting a
@@ -128,12 +131,10 @@ func (c *cli) fail(err error, asJSON bool) int {
 	fmt.Fprintln(c.stderr, "reviews-for-agent:", err)
 	code := inbox.ExitCode(err)
 	if asJSON {
-		kinds := map[int]string{inbox.ExitInvalidInput: "invalid_input", inbox.ExitNotFound: "not_found",
-			inbox.ExitConflict: "conflict", inbox.ExitInvalidState: "invalid_state", inbox.ExitFailure: "failure"}
 		writeJSON(c.stdout, struct {
 			Error string `json:"error"`
 			Kind  string `json:"kind"`
-		}{err.Error(), kinds[code]})
+		}{err.Error(), inbox.KindName(err)})
 	}
 	return code
 }

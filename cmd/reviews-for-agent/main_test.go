@@ -160,7 +160,7 @@ func TestStartServesUntilStopped(t *testing.T) {
 	}()
 
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(stdout.String(), "Listening on http://localhost:") {
+	for !strings.Contains(stdout.String(), "Listening on http://127.0.0.1:") {
 		if time.Now().After(deadline) {
 			t.Fatalf("no Listening line after 10s\nstdout: %s\nstderr: %s", stdout.String(), stderr.String())
 		}
@@ -176,7 +176,7 @@ func TestStartServesUntilStopped(t *testing.T) {
 		t.Fatal("start did not stop after its context ended")
 	}
 	out := stdout.String()
-	for _, want := range []string{"Reviewing 1 changed file in ", "against HEAD (", "Recorded as review ", "Open http://localhost:", "Stopped."} {
+	for _, want := range []string{"Reviewing 1 changed file in ", "against HEAD (", "Recorded as review ", "Open http://127.0.0.1:", "Stopped."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}

@@ -46,8 +46,8 @@ func TestGitHubCommands(t *testing.T) {
 		{[]string{"inbox", "claim", id, "--by", "alpha"}, 0, "claimed by alpha"},
 		{[]string{"inbox", "list", "--claimed-by", "alpha"}, 0, id + "  claimed"},
 		{[]string{"inbox", "claim", id, "--by", "beta"}, 4, ""},
-		{[]string{"inbox", "resolve", id, "--note", "Checked."}, 0, "Resolved " + id + ": resolved by alpha"},
-		{[]string{"inbox", "resolve", id, "--note", "Checked.", "--json"}, 0, `"status": "resolved"`},
+		{[]string{"inbox", "resolve", id, "--by", "alpha", "--note", "Checked."}, 0, "Resolved " + id + ": resolved by alpha"},
+		{[]string{"inbox", "resolve", id, "--by", "alpha", "--note", "Checked.", "--json"}, 0, `"status": "resolved"`},
 		{[]string{"inbox", "list", "--pr", ref, "--status", "resolved"}, 0, id + "  resolved"},
 		{[]string{"request", "--pr", ref, "--message", "Again, please."}, 0, "Asked the review bot to review " + ref},
 	}

@@ -1,13 +1,8 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package main
 
-import (
-	"errors"
-	"time"
-)
+import "os/exec"
 
-// spawnServer needs a detached session, which only Unix systems offer here.
-func spawnServer(store string, port int, idle time.Duration) error {
-	return errors.New("starting a background server is not supported on this system: run `reviews-for-agent serve` yourself")
-}
+// detach has nothing to do where there are no sessions or consoles.
+func detach(*exec.Cmd) {}

@@ -31,9 +31,9 @@ type InboxInput struct {
 	Action string `json:"action" jsonschema:"list, get, claim or resolve"`
 	ID     string `json:"id,omitempty" jsonschema:"the review's id (get, claim, resolve), as list shows it"`
 	Status string `json:"status,omitempty" jsonschema:"list: open, submitted (the default), claimed, resolved, cancelled or all"`
-	By     string `json:"by,omitempty" jsonschema:"claim: who claims it, such as your agent's name; list: only items claimed by this name"`
+	By     string `json:"by,omitempty" jsonschema:"claim and resolve: who claims or resolves it, such as your agent's name; list: only items claimed by this name"`
 	Note   string `json:"note,omitempty" jsonschema:"resolve: what was done about the comments"`
-	Force  bool   `json:"force,omitempty" jsonschema:"claim: take over a claim another agent holds"`
+	Force  bool   `json:"force,omitempty" jsonschema:"claim: take over a claim another agent holds; resolve: resolve a review another agent claimed"`
 	PR     string `json:"pr,omitempty" jsonschema:"list: also list the review bot's findings on this pull request (owner/repo#N)"`
 }
 
@@ -68,7 +68,8 @@ func NewServer(svc *inbox.Service, version string) *mcp.Server {
 		Name: ToolInbox,
 		Description: "The review inbox. action list shows reviews (default: submitted ones, newest first); get returns " +
 			"one review's comments as Markdown; claim marks it as yours (by) so no other agent takes it; resolve closes " +
-			"it with a note (on GitHub: replies on the finding's thread and resolves it).",
+			"it with a note (on GitHub: replies on the finding's thread and resolves it); only the agent that claimed a review " +
+			"resolves it (give the same by), unless force; claims lapse after a lease (30 minutes by default) unless renewed by claiming again.",
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in InboxInput) (*mcp.CallToolResult, any, error) {
 		out, err := inboxAction(ctx, svc, in)
 		if err != nil {
@@ -108,7 +109,7 @@ func inboxAction(ctx context.Context, svc *inbox.Service, in InboxInput) (string
 		}
 		inbox.WriteItem(&b, "Claimed", it)
 	case "resolve":
-		it, err := svc.Resolve(ctx, in.ID, in.Note)
+		it, err := svc.Resolve(ctx, in.ID, inbox.ResolveOptions{By: in.By, Note: in.Note, Force: in.Force})
 		if err != nil {
 			return "", err
 		}

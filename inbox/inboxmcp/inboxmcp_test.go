@@ -29,7 +29,7 @@ func (r stubRequester) RequestLocal(ctx context.Context, q inbox.LocalRequest) (
 	if err != nil {
 		return inbox.RequestResult{}, err
 	}
-	return inbox.RequestResult{ID: rec.ID, Source: inbox.SourceLocal, Status: rec.Status, URL: inbox.PageURL(req.Server, rec.ID),
+	return inbox.RequestResult{ID: rec.ID, Source: inbox.SourceLocal, Status: rec.Status, URL: inbox.PageURL(req.Server, rec.ID, req.Token),
 		Files: req.Files, Hint: inbox.Hint(rec.ID)}, nil
 }
 
@@ -147,13 +147,14 @@ func TestMCPSession(t *testing.T) {
 	}{
 		{"list", map[string]any{"action": "list"}, id + "  submitted", false},
 		{"list with findings", map[string]any{"action": "list", "pr": w.pr}, w.id("f-open"), false},
-		{"get", map[string]any{"action": "get", "id": id}, "### Line 2\n> +var x = 2\nWhy 2?\n", false},
+		{"get", map[string]any{"action": "get", "id": id}, "> 2 +var x = 2\n  3  // end\n```\n```\nWhy 2?\n```\n", false},
 		{"get a finding", map[string]any{"action": "get", "id": w.id("f-open")}, "> +var x = check()", false},
 		{"claim", map[string]any{"action": "claim", "id": id, "by": "alpha"}, "Claimed " + id + ": claimed by alpha", false},
 		{"claim taken", map[string]any{"action": "claim", "id": id, "by": "beta"}, "conflict: already claimed by alpha", true},
 		{"claim forced", map[string]any{"action": "claim", "id": id, "by": "beta", "force": true}, "claimed by beta", false},
 		{"list mine", map[string]any{"action": "list", "by": "beta"}, id + "  claimed", false},
-		{"resolve", map[string]any{"action": "resolve", "id": id, "note": "Renamed x."}, "Resolved " + id + ": resolved by beta\nNote: Renamed x.", false},
+		{"resolve another's", map[string]any{"action": "resolve", "id": id, "by": "alpha", "note": "Renamed x."}, "conflict: claimed by beta", true},
+		{"resolve", map[string]any{"action": "resolve", "id": id, "by": "beta", "note": "Renamed x."}, "Resolved " + id + ": resolved by beta\nNote: Renamed x.", false},
 		{"resolve a finding", map[string]any{"action": "resolve", "id": w.id("f-open"), "note": "Checked."}, "resolved", false},
 		{"unknown id", map[string]any{"action": "get", "id": "zzzzzzzz"}, "not found", true},
 		{"bad action", map[string]any{"action": "delete"}, "invalid input", true},

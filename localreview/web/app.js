@@ -2,48 +2,27 @@
 // comment on lines, line ranges, whole files and the change as a whole, then
 // submits the comments to the local server, which writes them for an agent.
 //
-// diff2html redraws its whole DOM whenever the layout changes, so nothing
-// here keeps references into it across draws: comments live in `state`, and
-// drawComments() puts them back into whatever DOM is current. Clicks are
-// handled by one listener on the container, attached once, so redraws
-// never lose or double it. Diff2Html and Diff2HtmlUI are the globals of the
-// vendored diff2html bundles, loaded before this module.
+// This module loads the review and handles what the person does: clicks
+// are handled by one listener on the container, attached once, so
+// redraws never lose or double it. Drawing is draw.js's, drafts
+// drafts.js's, keys and viewed files nav.js's; page.js holds the state.
 import {
-  chunkTables, decorateFiles, indexRows, clearComments, fileArea,
-  insertLineCard, highlightRows, commentCard, formCard
-} from './render.js';
-
-// Above this many diff lines, syntax highlighting is skipped: it is the
-// slowest part of drawing, and a diff that large is read for its changes.
-const HIGHLIGHT_LIMIT = 5000;
-
-const state = {
-  info: null, // /api/info: repo, base, files (path, oldPath, status, binary), submitted
-  files: [], // per file: { meta: info.files[i], d2h: diff2html's parsed file }
-  comments: [], // { id, file (index), startLine, endLine, side, body }; lines null for file-level
-  draft: null, // the open form: a comment's fields plus `editing` (the comment's id, or null if new)
-  anchor: null, // the last plain-clicked line, which a shift-click extends: { file, side, line, hunk }
-  view: 'line-by-line',
-  rows: [], // per file, from indexRows after each draw
-  nextId: 1,
-  done: false // submitted: the page is read-only
-};
-
-// The page of one review: /review/<id> is a review in the inbox, and its
-// API lives under /api/reviews/<id>; /review is the start command's one
-// review, at /api.
-const reviewPath = location.pathname.match(/^\/review\/([^/]+)$/);
-const api = reviewPath ? '/api/reviews/' + reviewPath[1] : '/api';
-
-const el = (id) => document.getElementById(id);
-const container = el('rfa-diff');
-const globalBox = el('rfa-global');
+  state, api, el, container, globalBox, fetchJSON, fetchText, updateCount, showError, notice, toast
+} from './page.js';
+import {
+  splitSections, unfold, unfoldCommented, afterPaint, drawDiff, drawComments
+} from './draw.js';
+import { restoreDraft, scheduleSave, toWire, fromWire, draftStatus } from './drafts.js';
+import { initKeys } from './nav.js';
 
 // ------------------------------------------------------------------ loading
 
 async function load() {
   try {
+    const started = performance.now();
     const [info, text] = await Promise.all([fetchJSON(api + '/info'), fetchText(api + '/diff')]);
+    performance.measure('rfa: scripts loaded', { start: 0, end: started });
+    performance.measure('rfa: fetched', { start: started, end: performance.now() });
     state.info = info;
     const meta = info.files;
     el('rfa-summary').textContent = info.repo + ' \u00b7 ' + meta.length +
@@ -67,107 +46,24 @@ async function load() {
     if (sections.length !== meta.length) {
       throw new Error('the diff has ' + sections.length + ' files but the server listed ' + meta.length);
     }
-    state.files = sections.map((section, i) => ({ meta: meta[i], d2h: parseSection(section, meta[i]) }));
+    // A folded file (a lock file, a generated or a very large one) is
+    // parsed only when the person asks for its diff.
+    state.files = sections.map((section, i) => ({
+      meta: meta[i], section, d2h: null, folded: !!meta[i].collapsed
+    }));
     el('rfa-view').hidden = false;
     el('rfa-help').hidden = false;
     el('rfa-bar').hidden = false;
     drawDiff();
-    if (info.submitted) { showResult(info.submitted); }
+    afterPaint('rfa: first paint', 0);
+    if (info.submitted) {
+      showResult(info.submitted);
+    } else if (info.status === 'open') {
+      await restoreDraft();
+    }
   } catch (err) {
     container.textContent = '';
     notice('Could not load the changes: ' + err.message, true);
-  }
-}
-
-async function fetchText(url) {
-  const r = await fetch(url);
-  if (!r.ok) {
-    const data = await r.json().catch(() => ({}));
-    throw new Error(data.error || url + ' answered ' + r.status);
-  }
-  return r.text();
-}
-
-async function fetchJSON(url) {
-  return JSON.parse(await fetchText(url));
-}
-
-// The server sends one "diff --git" section per file, in the order of
-// info.files. Parsing each section alone pairs every diff2html file with
-// the server's own view of it, whatever diff2html makes of odd names.
-function splitSections(text) {
-  return text === '' ? [] : text.split(/^(?=diff --git )/m);
-}
-
-function parseSection(section, meta) {
-  const f = Diff2Html.parse(section)[0] ||
-    { blocks: [], addedLines: 0, deletedLines: 0, isCombined: false, isGitDiff: true, language: '' };
-  // diff2html keeps git's quoting, and the tab git appends to names with
-  // spaces; show the paths the server parsed instead.
-  f.oldName = meta.status === 'added' ? '/dev/null' : (meta.oldPath || meta.path);
-  f.newName = meta.status === 'deleted' ? '/dev/null' : meta.path;
-  return f;
-}
-
-function diffLineCount() {
-  return state.files.reduce((n, f) => n + f.d2h.blocks.reduce((m, b) => m + b.lines.length, 0), 0);
-}
-
-// ------------------------------------------------------------------ drawing
-
-function drawDiff() {
-  const t0 = performance.now();
-  const ui = new Diff2HtmlUI(container, state.files.map((f) => f.d2h), {
-    outputFormat: state.view,
-    drawFileList: state.files.length > 1,
-    fileListStartVisible: false,
-    matching: 'none', // word matching is quadratic; large diffs must stay usable
-    highlight: diffLineCount() <= HIGHLIGHT_LIMIT,
-    synchronisedScroll: true,
-    stickyFileHeaders: true,
-    fileContentToggle: true
-  });
-  const t1 = performance.now();
-  ui.draw();
-  chunkTables(container);
-  const t2 = performance.now();
-  decorateFiles(container);
-  state.rows = indexRows(container, state.files);
-  const t3 = performance.now();
-  drawComments();
-  // Timings for the large-diff test, and for the browser's performance tools.
-  performance.measure('rfa: diff2html html', { start: t0, end: t1 });
-  performance.measure('rfa: diff2html draw and chunk', { start: t1, end: t2 });
-  performance.measure('rfa: decorate and index', { start: t2, end: t3 });
-  performance.measure('rfa: comments', { start: t3, end: performance.now() });
-}
-
-// Puts every comment, the open form and the selection highlight into the
-// current DOM, after removing what the previous call put there.
-function drawComments() {
-  clearComments(container);
-  const d = state.draft;
-  const items = state.comments.slice();
-  if (d && d.editing === null) { items.push(d); }
-  for (const c of items) {
-    const isForm = c === d || (d && d.editing === c.id);
-    const card = isForm ? formCard(d) : commentCard(c);
-    if (c.startLine === null) {
-      fileArea(container, c.file).appendChild(card);
-      continue;
-    }
-    const rows = state.rows[c.file];
-    const first = rows && rows.get(c.side + ':' + c.startLine);
-    const last = rows && rows.get(c.side + ':' + c.endLine);
-    if (!first || !last) { continue; }
-    insertLineCard(last, card);
-    highlightRows(first, last, isForm ? 'rfa-selected' : 'rfa-commented');
-  }
-  updateCount();
-  const ta = container.querySelector('.rfa-form textarea');
-  if (ta) {
-    ta.focus();
-    ta.selectionStart = ta.selectionEnd = ta.value.length;
   }
 }
 
@@ -191,7 +87,10 @@ container.addEventListener('mousedown', (ev) => {
 });
 
 container.addEventListener('input', (ev) => {
-  if (state.draft && ev.target.matches('.rfa-form textarea')) { state.draft.body = ev.target.value; }
+  if (state.draft && ev.target.matches('.rfa-form textarea')) {
+    state.draft.body = ev.target.value;
+    scheduleSave();
+  }
 });
 
 container.addEventListener('keydown', (ev) => {
@@ -238,7 +137,16 @@ function openDraft(file, side, start, end) {
   drawComments();
 }
 
+
+
 function onAction(action, target) {
+  if (action === 'load-diff') {
+    const i = Number(target.closest('.d2h-file-wrapper').dataset.rfaFile);
+    if (unfold([i])) { drawDiff(); }
+    const w = container.querySelector('.d2h-file-wrapper[data-rfa-file="' + i + '"]');
+    if (w) { w.scrollIntoView({ block: 'start' }); }
+    return;
+  }
   if (state.done) { return; }
   const id = Number(target.dataset.rfaId);
   switch (action) {
@@ -298,18 +206,16 @@ function cancelDraft() {
 el('rfa-view').addEventListener('click', (ev) => {
   const b = ev.target.closest('button[data-view]');
   if (!b || b.dataset.view === state.view) { return; }
+  const t0 = performance.now();
   state.view = b.dataset.view;
   el('rfa-view').querySelectorAll('button').forEach((x) => x.setAttribute('aria-pressed', String(x === b)));
   drawDiff();
+  afterPaint('rfa: layout toggle', t0);
 });
 
 // ------------------------------------------------------------------ submitting
 
-globalBox.addEventListener('input', updateCount);
-
-function updateCount() {
-  el('rfa-count').textContent = String(state.comments.length + (globalBox.value.trim() ? 1 : 0));
-}
+globalBox.addEventListener('input', () => { updateCount(); scheduleSave(); });
 
 el('rfa-submit').addEventListener('click', submit);
 
@@ -324,12 +230,7 @@ async function submit() {
     showError('Add a comment or an overall comment first.');
     return;
   }
-  const payload = {
-    globalComment: global.trim() === '' ? null : global,
-    comments: state.comments.map((c) => ({
-      file: state.files[c.file].meta.path, startLine: c.startLine, endLine: c.endLine, side: c.side, body: c.body
-    }))
-  };
+  const payload = { globalComment: global.trim() === '' ? null : global, comments: state.comments.map(toWire) };
   const btn = el('rfa-submit');
   btn.disabled = true;
   el('rfa-submit-label').textContent = 'Submitting\u2026';
@@ -350,11 +251,19 @@ async function submit() {
   }
 }
 
-// After a submission the review is read-only: the files are written, and a
-// new round is a new run.
+// After a submission the review is read-only: it shows what was submitted
+// (after a reload too), and a new round is a new review.
 function showResult(res) {
   state.done = true;
   state.draft = null;
+  clearTimeout(state.saveTimer);
+  draftStatus('');
+  if (res.review) {
+    state.nextId = 1;
+    state.comments = (res.review.comments || []).map(fromWire).filter((c) => c);
+    globalBox.value = res.review.globalComment || '';
+    unfoldCommented();
+  }
   document.body.classList.add('rfa-done');
   el('rfa-help').hidden = true;
   el('rfa-submit').disabled = true;
@@ -367,6 +276,9 @@ function showResult(res) {
     el('rfa-inbox-cmd').textContent = res.inbox;
     el('rfa-result-inbox').hidden = false;
   }
+  el('rfa-result-warning').textContent = res.warning || '';
+  el('rfa-result-warning').hidden = !res.warning;
+  el('rfa-result-files').hidden = !!res.warning;
   el('rfa-result').hidden = false;
   showError('');
   drawComments();
@@ -381,27 +293,5 @@ el('rfa-copy').addEventListener('click', async () => {
   }
 });
 
-// ------------------------------------------------------------------ messages
-
-function showError(msg) {
-  el('rfa-error').textContent = msg;
-  el('rfa-error').hidden = msg === '';
-}
-
-function notice(msg, isError) {
-  const n = el('rfa-notice');
-  n.textContent = msg;
-  n.classList.toggle('rfa-notice-error', !!isError);
-  n.hidden = false;
-}
-
-let toastTimer = null;
-function toast(msg) {
-  const t = el('rfa-toast');
-  t.textContent = msg;
-  t.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { t.hidden = true; }, 3500);
-}
-
+initKeys(onLineNumber);
 load();

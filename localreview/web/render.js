@@ -94,17 +94,22 @@ export function decorateFiles(container) {
 export function indexRows(container, files) {
   const index = [];
   container.querySelectorAll('.d2h-file-wrapper').forEach((wrapper, i) => {
-    const rows = new Map();
-    index[i] = rows;
-    if (files[i].meta.binary) { return; }
-    const panes = wrapper.querySelectorAll('.d2h-file-side-diff');
-    if (panes.length === 0) {
-      indexUnified(wrapper, rows);
-    } else {
-      indexSplit(panes[0], panes[1], rows);
-    }
+    index[i] = indexFile(wrapper, files[i]);
   });
   return index;
+}
+
+// indexFile is indexRows for one file's wrapper.
+export function indexFile(wrapper, file) {
+  const rows = new Map();
+  if (file.meta.binary) { return rows; }
+  const panes = wrapper.querySelectorAll('.d2h-file-side-diff');
+  if (panes.length === 0) {
+    indexUnified(wrapper, rows);
+  } else {
+    indexSplit(panes[0], panes[1], rows);
+  }
+  return rows;
 }
 
 function indexUnified(wrapper, rows) {
@@ -166,7 +171,13 @@ function mark(cell, side, line, hunk) {
   cell.dataset.rfaSide = side;
   cell.dataset.rfaLine = String(line);
   cell.dataset.rfaHunk = String(hunk);
-  cell.title = side === 'left' ? 'Comment on old line ' + line : 'Comment on line ' + line;
+  // A line number is a button: Tab reaches it, Enter or c comments on it,
+  // and a screen reader says what it does.
+  cell.tabIndex = 0;
+  cell.setAttribute('role', 'button');
+  const label = side === 'left' ? 'Comment on old line ' + line : 'Comment on line ' + line;
+  cell.title = label;
+  cell.setAttribute('aria-label', label);
 }
 
 // Removes every card, spacer and highlight that drawComments added.
@@ -264,15 +275,20 @@ function cardShell(title) {
   return card;
 }
 
-// A saved comment, with its edit and delete buttons.
-export function commentCard(c) {
+// A saved comment, with its edit and delete buttons unless readOnly (a
+// submitted review).
+export function commentCard(c, readOnly) {
   const card = cardShell(describe(c));
   card.dataset.rfaId = String(c.id);
-  const actions = document.createElement('span');
-  actions.className = 'rfa-card-actions';
-  actions.appendChild(button('Edit', 'edit', c.id, 'rfa-btn-small rfa-btn-link'));
-  actions.appendChild(button('Delete', 'delete', c.id, 'rfa-btn-small rfa-btn-link rfa-btn-danger'));
-  card.firstChild.appendChild(actions);
+  if (readOnly) {
+    card.classList.add('rfa-card-submitted');
+  } else {
+    const actions = document.createElement('span');
+    actions.className = 'rfa-card-actions';
+    actions.appendChild(button('Edit', 'edit', c.id, 'rfa-btn-small rfa-btn-link'));
+    actions.appendChild(button('Delete', 'delete', c.id, 'rfa-btn-small rfa-btn-link rfa-btn-danger'));
+    card.firstChild.appendChild(actions);
+  }
   const body = document.createElement('div');
   body.className = 'rfa-card-body';
   body.textContent = c.body; // text, never HTML: the body is the person's own input

@@ -1,0 +1,68 @@
+// What every part of the review page shares: its state, the elements it
+// works in, the API it talks to, and how it tells the person things.
+
+export const state = {
+  info: null, // /api/info: repo, base, files (path, oldPath, status, binary), submitted
+  files: [], // per file: { meta: info.files[i], section (its diff text), d2h: diff2html's parsed file, once parsed, folded }
+  comments: [], // { id, file (index), startLine, endLine, side, body }; lines null for file-level
+  draft: null, // the open form: a comment's fields plus `editing` (the comment's id, or null if new)
+  anchor: null, // the last plain-clicked line, which a shift-click extends: { file, side, line, hunk }
+  view: 'line-by-line',
+  rows: [], // per file, from indexRows after each draw
+  nextId: 1,
+  done: false, // submitted: the page is read-only
+  restored: false, // the saved draft is loaded: from now on changes are saved
+  saveTimer: null,
+  saving: null, // the PUT in flight, if any
+  lastSaved: '' // the draft as last saved, so an unchanged one is not sent again
+};
+
+// The page of one review: /review/<id> is a review in the inbox, and its
+// API lives under /api/reviews/<id>; /review is the start command's one
+// review, at /api.
+const reviewPath = location.pathname.match(/^\/review\/([^/]+)$/);
+export const api = reviewPath ? '/api/reviews/' + reviewPath[1] : '/api';
+
+export const el = (id) => document.getElementById(id);
+export const container = el('rfa-diff');
+export const globalBox = el('rfa-global');
+
+export async function fetchText(url) {
+  const r = await fetch(url);
+  if (!r.ok) {
+    const data = await r.json().catch(() => ({}));
+    throw new Error(data.error || url + ' answered ' + r.status);
+  }
+  return r.text();
+}
+
+export async function fetchJSON(url) {
+  return JSON.parse(await fetchText(url));
+}
+
+export function updateCount() {
+  el('rfa-count').textContent = String(state.comments.length + (globalBox.value.trim() ? 1 : 0));
+}
+
+// ------------------------------------------------------------------ messages
+
+export function showError(msg) {
+  el('rfa-error').textContent = msg;
+  el('rfa-error').hidden = msg === '';
+}
+
+export function notice(msg, isError) {
+  const n = el('rfa-notice');
+  n.textContent = msg;
+  n.classList.toggle('rfa-notice-error', !!isError);
+  n.hidden = false;
+}
+
+let toastTimer = null;
+export function toast(msg) {
+  const t = el('rfa-toast');
+  t.textContent = msg;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 3500);
+}
