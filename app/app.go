@@ -315,6 +315,7 @@ func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, repo sn
 		out.ReviewStatus = "failed" // the summary's task table says why
 	}
 	ctx = context.WithoutCancel(ctx) // the gate is published even when the deadline ran out
+	start := snap
 	if gateMayChange(plan, res, st) {
 		var err error
 		if snap, err = p.GitHub.Snapshot(ctx, repo, ev.PRNumber); err != nil {
@@ -323,7 +324,7 @@ func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, repo sn
 		}
 		st = states.derive(ctx, snap)
 	}
-	n, err := publishGate(ctx, p.GitHub, snap, st)
+	n, err := publishGate(ctx, p.GitHub, start, snap, st)
 	out.BlockingIssues = n
 	if err != nil {
 		log.Warningf("could not set the %s status (the token needs statuses: write): %v", GateContext, err)
