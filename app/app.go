@@ -228,7 +228,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	ctx, cancel := context.WithTimeout(ctx, p.Config.ReviewTimeout)
 	defer cancel()
 	reads := newRunReader(p.GitHub)
-	x := &execution.Executor{GitHub: p.GitHub, Reviews: reads, Snap: snap, State: st, Model: p.Config.Model,
+	x := &execution.Executor{GitHub: reads, Reviews: reads, Snap: snap, State: st, Model: p.Config.Model,
 		Secrets: []string{p.Config.APIKey, p.Config.GitHubToken}, Log: log,
 		Options: execution.Options{ProblemThreshold: p.Config.ProblemThreshold, BlockingThreshold: p.Config.BlockingThreshold,
 			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
@@ -259,7 +259,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		report.Usage = sess.TaskUsage()
 		report.Total = sess.Usage()
 	}
-	out, after := p.finish(ctx, log, states, repo, ev, plan, res, snap, st)
+	out, after := p.finish(ctx, log, states, reads, ev, plan, res, snap, st)
 	if after != nil {
 		lr := x.Learn(context.WithoutCancel(ctx), p.GitHub, *after, learnings)
 		report.Learned = &lr
@@ -291,7 +291,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 // it returns (nil when the PR could not be read again). When the run's writes
 // may have changed the findings, that state is re-read from GitHub; otherwise
 // it is the state read at the start.
-func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, repo snapshot.Repo, ev event.Event, plan detector.Plan, res execution.Result, snap snapshot.Snapshot, st state.State) (Outcome, *state.State) {
+func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, reads *runReader, ev event.Event, plan detector.Plan, res execution.Result, snap snapshot.Snapshot, st state.State) (Outcome, *state.State) {
 	// A pull_request event's job mirrors the gate, whether this run reviewed
 	// or the head was reviewed before: re-running a failed job must not turn
 	// it green while blocking findings are open.
@@ -317,11 +317,17 @@ func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, repo sn
 	ctx = context.WithoutCancel(ctx) // the gate is published even when the deadline ran out
 	start := snap
 	if gateMayChange(plan, res, st) {
+		// The review threads, and the reviews posted since the start, are
+		// read again: GitHub, not what the run meant to write, says which of
+		// its findings, replies and resolutions landed (a write may fail, or
+		// land and time out). The conversation is not: what the run posted
+		// there is known, and nothing else in it changes the findings.
 		var err error
-		if snap, err = p.GitHub.Snapshot(ctx, repo, ev.PRNumber); err != nil {
+		if snap, err = p.GitHub.SnapshotSince(ctx, start); err != nil {
 			log.Warningf("could not re-read the pull request to publish the merge gate: %v", err)
 			return out, nil
 		}
+		snap.IssueComments = reads.conversation(start)
 		st = states.derive(ctx, snap)
 	}
 	n, err := publishGate(ctx, p.GitHub, start, snap, st)
