@@ -182,3 +182,51 @@ func TestReadsAtTheLimit(t *testing.T) {
 		})
 	}
 }
+
+// The conversation after the run is the start's with the run's own comments
+// and edits, in order; an edit makes the token its editor, and comments on
+// other issues (the learnings issue) stay out.
+func TestRunReaderConversation(t *testing.T) {
+	t.Parallel()
+	w := newBenchWorld(t, 100, 1)
+	human := w.gh.AddIssueComment("acme/svc", w.pr, "alice", "@rmc-bot hello")
+	gh, err := github.New(github.Options{Token: benchToken, APIURL: w.gh.URL, GraphQLURL: w.gh.GraphQLURL(), WriteInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	start, err := gh.Snapshot(ctx, w.repo, w.pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	issue := w.gh.AddIssue("acme/svc", "alice", "elsewhere")
+	reads := newRunReader(gh)
+	posted, err := reads.CreateComment(ctx, w.repo, w.pr, "working on it")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reads.CreateComment(ctx, w.repo, issue, "not on the PR"); err != nil {
+		t.Fatal(err)
+	}
+	if err := reads.EditComment(ctx, w.repo, posted.ID, "done"); err != nil {
+		t.Fatal(err)
+	}
+	if err := reads.EditComment(ctx, w.repo, 999999, "no such comment"); err == nil {
+		t.Fatal("edited a comment that does not exist")
+	}
+	got := reads.conversation(start)
+	full, err := gh.Snapshot(ctx, w.repo, w.pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].ID != human.ID || got[0].Editor != nil || got[1].ID != posted.ID || got[1].Body != "done" ||
+		got[1].Editor == nil || !got[1].Editor.Is(full.Viewer) || !got[1].Author.Is(full.Viewer) {
+		t.Errorf("conversation = %+v", got)
+	}
+	if len(full.IssueComments) != 2 || full.IssueComments[1].Body != got[1].Body {
+		t.Errorf("GitHub holds %+v", full.IssueComments)
+	}
+	if len(start.IssueComments) != 1 {
+		t.Errorf("the start snapshot changed: %+v", start.IssueComments)
+	}
+}
