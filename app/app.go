@@ -227,7 +227,8 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	}
 	ctx, cancel := context.WithTimeout(ctx, p.Config.ReviewTimeout)
 	defer cancel()
-	x := &execution.Executor{GitHub: p.GitHub, Reviews: p.GitHub, Snap: snap, State: st, Model: p.Config.Model,
+	reads := newRunReader(p.GitHub)
+	x := &execution.Executor{GitHub: reads, Reviews: reads, Snap: snap, State: st, Model: p.Config.Model,
 		Secrets: []string{p.Config.APIKey, p.Config.GitHubToken}, Log: log,
 		Options: execution.Options{ProblemThreshold: p.Config.ProblemThreshold, BlockingThreshold: p.Config.BlockingThreshold,
 			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
@@ -243,7 +244,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	// when the code changed, which needs the model even with no task.
 	if client != nil && (plan.NeedsModel() || len(st.Reopens()) > 0) {
 		var system string
-		if sess, system, err = session(ctx, p.Config, client, p.GitHub, log, p.Workspace, snap, learnings); err != nil {
+		if sess, system, err = session(ctx, p.Config, client, reads, log, p.Workspace, snap, learnings); err != nil {
 			log.Warningf("could not prepare the model session: %v", err)
 		} else {
 			x.Session, x.Instructions = sess, instructions(system)
@@ -258,7 +259,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		report.Usage = sess.TaskUsage()
 		report.Total = sess.Usage()
 	}
-	out, after := p.finish(ctx, log, states, repo, ev, plan, res, snap, st)
+	out, after := p.finish(ctx, log, states, reads, ev, plan, res, snap, st)
 	if after != nil {
 		lr := x.Learn(context.WithoutCancel(ctx), p.GitHub, *after, learnings)
 		report.Learned = &lr
@@ -286,9 +287,11 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	return report, code
 }
 
-// finish re-reads the PR after the run's writes and publishes the merge gate
-// from what GitHub now holds, which it returns (nil when the re-read failed).
-func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, repo snapshot.Repo, ev event.Event, plan detector.Plan, res execution.Result, snap snapshot.Snapshot, st state.State) (Outcome, *state.State) {
+// finish publishes the merge gate from the PR's state after the run, which
+// it returns (nil when the PR could not be read again). When the run's writes
+// may have changed the findings, that state is re-read from GitHub; otherwise
+// it is the state read at the start.
+func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, reads *runReader, ev event.Event, plan detector.Plan, res execution.Result, snap snapshot.Snapshot, st state.State) (Outcome, *state.State) {
 	// A pull_request event's job mirrors the gate, whether this run reviewed
 	// or the head was reviewed before: re-running a failed job must not turn
 	// it green while blocking findings are open.
@@ -312,15 +315,22 @@ func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, repo sn
 		out.ReviewStatus = "failed" // the summary's task table says why
 	}
 	ctx = context.WithoutCancel(ctx) // the gate is published even when the deadline ran out
-	if !plan.Empty() {
+	start := snap
+	if gateMayChange(plan, res, st) {
+		// The review threads, and the reviews posted since the start, are
+		// read again: GitHub, not what the run meant to write, says which of
+		// its findings, replies and resolutions landed (a write may fail, or
+		// land and time out). The conversation is not: what the run posted
+		// there is known, and nothing else in it changes the findings.
 		var err error
-		if snap, err = p.GitHub.Snapshot(ctx, repo, ev.PRNumber); err != nil {
+		if snap, err = p.GitHub.SnapshotSince(ctx, start); err != nil {
 			log.Warningf("could not re-read the pull request to publish the merge gate: %v", err)
 			return out, nil
 		}
+		snap.IssueComments = reads.conversation(start)
 		st = states.derive(ctx, snap)
 	}
-	n, err := publishGate(ctx, p.GitHub, snap, st)
+	n, err := publishGate(ctx, p.GitHub, start, snap, st)
 	out.BlockingIssues = n
 	if err != nil {
 		log.Warningf("could not set the %s status (the token needs statuses: write): %v", GateContext, err)
@@ -359,4 +369,31 @@ func writeOutputs(gha *Log, o Outcome) {
 
 func splitErrors(err error) []string {
 	return strings.Split(err.Error(), "\n")
+}
+
+// gateMayChange reports whether the run's writes may have changed the
+// findings, and so the gate: a review posts findings, a dispute concedes or
+// escalates one, catching up resolves the threads a killed run left open, and
+// a resolution that did not count reopens its thread or verifies the fix.
+// Everything else the run writes (answers, access notices, explanations,
+// review requests and their status comments) leaves the findings as they
+// were: the gate is then computed from the state read at the start, and the
+// PR is not read a second time. The re-read, when needed, is what keeps the
+// gate exact after a partial failure or a kill: it counts what GitHub holds,
+// not what the run meant to write.
+func gateMayChange(plan detector.Plan, res execution.Result, st state.State) bool {
+	for _, t := range plan.Tasks {
+		if t.Kind == detector.Review || t.Kind == detector.Dispute {
+			return true
+		}
+	}
+	if len(res.Resolutions) > 0 {
+		return true
+	}
+	for _, f := range st.Findings {
+		if f.ResolveDue {
+			return true
+		}
+	}
+	return false
 }

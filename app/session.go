@@ -94,12 +94,12 @@ func screener(cfg config.Config, log *Log) func(ctx context.Context, text string
 
 // session starts the run's one conversation: system prompt with the PR's
 // context, and the tools.
-func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *github.Client, log *Log, dir string, snap snapshot.Snapshot, ls state.Learnings) (*llm.Session, string, error) {
+func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *runReader, log *Log, dir string, snap snapshot.Snapshot, ls state.Learnings) (*llm.Session, string, error) {
 	files, err := gh.Files(ctx, snap.Repo, snap.PR.Number)
 	if err != nil {
 		return nil, "", fmt.Errorf("list the PR's files: %w", err)
 	}
-	src, text := rules(ctx, gh, snap)
+	src, text := rules(ctx, gh.Client, snap)
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.Path
@@ -110,7 +110,7 @@ func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *git
 		return nil, "", err
 	}
 	toolset := []llm.Tool{tools.Diff(func(ctx context.Context) (string, error) { return gh.Diff(ctx, snap.Repo, snap.PR.Number) })}
-	toolset = append(toolset, tools.Workspace(reader(log, gh, dir, snap))...)
+	toolset = append(toolset, tools.Workspace(reader(log, gh.Client, dir, snap))...)
 	if cfg.EnableWeb {
 		toolset = append(toolset, tools.Web(tools.WebOptions{}))
 	}

@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"strings"
 
 	"github.com/shurcooL/githubv4"
 
@@ -14,7 +15,7 @@ import (
 // head are the commits the event names, "" when it names none: when they
 // are the PR's, the file comes with the first page; otherwise with the next.
 func (c *Client) SnapshotWithConfig(ctx context.Context, repo snapshot.Repo, number int, base, head string) (snapshot.Snapshot, error) {
-	return c.snapshot(ctx, repo, number, true, base, head)
+	return c.snapshot(ctx, repo, number, nil, true, base, head)
 }
 
 // blobObject is a file at a commit: object(expression: "<sha>:<path>").
@@ -33,11 +34,30 @@ type configObjects struct {
 	BaseYaml *blobObject `graphql:"baseYaml: object(expression: $baseYaml) @include(if: $withConfig)"`
 	HeadYml  *blobObject `graphql:"headYml: object(expression: $headYml) @include(if: $withConfig)"`
 	HeadYaml *blobObject `graphql:"headYaml: object(expression: $headYaml) @include(if: $withConfig)"`
+	// The rules for reviewers at the base (snapshot.RulesPaths), and the
+	// head commit's statuses, ride along the same way.
+	AgentsMd   *blobObject `graphql:"agentsMd: object(expression: $agentsMd) @include(if: $withConfig)"`
+	ClaudeMd   *blobObject `graphql:"claudeMd: object(expression: $claudeMd) @include(if: $withConfig)"`
+	CopilotMd  *blobObject `graphql:"copilotMd: object(expression: $copilotMd) @include(if: $withConfig)"`
+	HeadCommit *struct {
+		Commit struct {
+			Status *struct {
+				Contexts []struct {
+					Context     string
+					State       string
+					Description *string
+					TargetURL   *string `graphql:"targetUrl"`
+				}
+			}
+		} `graphql:"... on Commit"`
+	} `graphql:"headCommit: object(expression: $headCommit) @include(if: $withConfig)"`
 }
+
+var configKeys = []string{"baseYml", "baseYaml", "headYml", "headYaml", "agentsMd", "claudeMd", "copilotMd", "headCommit"}
 
 func noConfig(vars map[string]any) {
 	vars["withConfig"] = githubv4.Boolean(false)
-	for _, k := range []string{"baseYml", "baseYaml", "headYml", "headYaml"} {
+	for _, k := range configKeys {
 		vars[k] = githubv4.String("")
 	}
 }
@@ -48,6 +68,10 @@ func askConfig(vars map[string]any, base, head string) {
 	vars["baseYaml"] = githubv4.String(base + ":" + snapshot.ConfigPaths[1])
 	vars["headYml"] = githubv4.String(head + ":" + snapshot.ConfigPaths[0])
 	vars["headYaml"] = githubv4.String(head + ":" + snapshot.ConfigPaths[1])
+	for i, k := range []string{"agentsMd", "claudeMd", "copilotMd"} {
+		vars[k] = githubv4.String(base + ":" + snapshot.RulesPaths[i])
+	}
+	vars["headCommit"] = githubv4.String(head)
 }
 
 // asked reports whether the config was asked for at these commits (the
@@ -64,6 +88,23 @@ func (o configObjects) configFile() snapshot.ConfigFile {
 	headPath, headText, _ := firstBlob(o.HeadYml, o.HeadYaml)
 	cf.Path, cf.Text = basePath, baseText
 	cf.ChangedByPR = basePath != headPath || baseText != headText
+	for i, o := range []*blobObject{o.AgentsMd, o.ClaudeMd, o.CopilotMd} {
+		if o != nil && o.Blob.Text != nil && *o.Blob.Text != "" {
+			cf.Rules = append(cf.Rules, snapshot.RulesFile{Path: snapshot.RulesPaths[i], Text: *o.Blob.Text})
+		}
+	}
+	if o.HeadCommit != nil && o.HeadCommit.Commit.Status != nil {
+		for _, c := range o.HeadCommit.Commit.Status.Contexts {
+			s := snapshot.Status{Context: c.Context, State: strings.ToLower(c.State)}
+			if c.Description != nil {
+				s.Description = *c.Description
+			}
+			if c.TargetURL != nil {
+				s.TargetURL = *c.TargetURL
+			}
+			cf.HeadStatuses = append(cf.HeadStatuses, s)
+		}
+	}
 	return cf
 }
 

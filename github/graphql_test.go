@@ -194,3 +194,47 @@ func BenchmarkSnapshot(b *testing.B) {
 	b.ReportMetric(float64(c.Counts().Reads)/float64(b.N), "reads/op")
 	b.ReportMetric(float64(c.Counts().GraphQLCost)/float64(b.N), "gqlcost/op")
 }
+
+// SnapshotSince reads the threads again in full, only the reviews posted
+// since the start (paging back past a page of new ones), and no
+// conversation.
+func TestSnapshotSince(t *testing.T) {
+	t.Parallel()
+	f, repo := seeded(t, 250, 120)
+	c := client(t, f, nil)
+	ctx := context.Background()
+	start, err := c.Snapshot(ctx, repo, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	threadID, _ := f.AddThread("o/r", 1, fakegithub.ThreadSpec{Path: "a.go", Line: 7, Author: "alice", Body: "new thread"})
+	f.ResolveThreadAs(start.Threads[5].ID, "alice", true)
+	for i := range 130 {
+		f.AddReview("o/r", 1, "alice", "COMMENTED", fmt.Sprintf("new review %d", i))
+	}
+	f.AddIssueComment("o/r", 1, "alice", "not read again")
+	c = client(t, f, nil)
+	after, err := c.SnapshotSince(ctx, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := c.Snapshot(ctx, repo, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.IssueComments != nil {
+		t.Errorf("read %d conversation comments", len(after.IssueComments))
+	}
+	if fmt.Sprint(after.Threads) != fmt.Sprint(full.Threads) || after.Threads[len(after.Threads)-1].ID != threadID || !after.Threads[5].IsResolved {
+		t.Errorf("threads differ from a full read")
+	}
+	if fmt.Sprint(after.Reviews) != fmt.Sprint(full.Reviews) || len(after.Reviews) != len(start.Reviews)+131 {
+		t.Errorf("%d reviews, a full read %d (start %d)", len(after.Reviews), len(full.Reviews), len(start.Reviews))
+	}
+	if after.PR != full.PR {
+		t.Errorf("PR = %+v, want %+v", after.PR, full.PR)
+	}
+	if errs := f.GraphQLErrors(); len(errs) > 0 {
+		t.Errorf("the fake rejected documents: %v", errs)
+	}
+}

@@ -154,6 +154,7 @@ type snapshotQuery struct {
 				PageInfo pageInfo
 				Nodes    []reviewNode
 			} `graphql:"reviews(first: $pageSize, after: $reviewsAfter) @include(if: $withReviews)"`
+			NewReviews newReviewsPage `graphql:"newReviews: reviews(last: $pageSize, before: $reviewsBefore) @include(if: $withNewReviews)"`
 		} `graphql:"pullRequest(number: $number)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
@@ -167,19 +168,20 @@ type threadCommentsQuery struct {
 // Snapshot reads the whole PR: metadata, conversation, review threads with
 // all their comments, and reviews. Every connection is paged to its end.
 func (c *Client) Snapshot(ctx context.Context, repo snapshot.Repo, number int) (snapshot.Snapshot, error) {
-	return c.snapshot(ctx, repo, number, false, "", "")
+	return c.snapshot(ctx, repo, number, nil, false, "", "")
 }
 
-func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, withConfig bool, base, head string) (snapshot.Snapshot, error) {
+func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, since *snapshot.Snapshot, withConfig bool, base, head string) (snapshot.Snapshot, error) {
 	snap := snapshot.Snapshot{Repo: repo}
 	vars := map[string]any{
 		"owner": githubv4.String(repo.Owner), "name": githubv4.String(repo.Name),
 		"number": githubv4.Int(number), "pageSize": githubv4.Int(pageSize),
 		"threadCommentsFirst": githubv4.Int(threadCommentsPage),
 		"commentsAfter":       (*githubv4.String)(nil), "threadsAfter": (*githubv4.String)(nil), "reviewsAfter": (*githubv4.String)(nil),
-		"withComments": githubv4.Boolean(true), "withThreads": githubv4.Boolean(true), "withReviews": githubv4.Boolean(true),
+		"withComments": githubv4.Boolean(since == nil), "withThreads": githubv4.Boolean(true), "withReviews": githubv4.Boolean(true),
 	}
 	noConfig(vars)
+	newReviews := newReviewsSince(since, vars)
 	if withConfig && base != "" && head != "" {
 		askConfig(vars, base, head)
 	}
@@ -229,6 +231,9 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, w
 			}
 			more = advance(vars, "withReviews", "reviewsAfter", pr.Reviews.PageInfo) || more
 		}
+		if newReviews != nil {
+			more = newReviews.read(pr.NewReviews.PageInfo, pr.NewReviews.Nodes) || more
+		}
 		if vars["withLearnings"] == githubv4.Boolean(true) {
 			more = q.Repository.learningsObjects.read(&snap, vars) || more
 		}
@@ -247,6 +252,9 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, w
 		if !more {
 			break
 		}
+	}
+	if newReviews != nil {
+		snap.Reviews = newReviews.merged()
 	}
 	if err := c.completeThreads(ctx, &snap, incomplete); err != nil {
 		return snap, fmt.Errorf("read review threads of %s#%d: %w", repo, number, err)

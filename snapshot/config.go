@@ -14,4 +14,17 @@ type ConfigFile struct {
 	// ChangedByPR is set when the PR's head holds a different version (or
 	// adds or removes the file): the review still uses the base's.
 	ChangedByPR bool
+	// Rules are the RulesPaths the base commit holds, in that order, read
+	// in the same query as the file.
+	Rules []RulesFile
+	// HeadStatuses are the newest commit status of each context on the PR's
+	// head commit, read in the same query as the file.
+	HeadStatuses []Status
 }
+
+// RulesPaths are the project's rules for reviewers, read at the PR's base
+// commit so that a pull request cannot rewrite the rules it is judged by.
+var RulesPaths = []string{"AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md"}
+
+// RulesFile is one of RulesPaths as the PR's base commit holds it.
+type RulesFile struct{ Path, Text string }

@@ -282,6 +282,12 @@ func (x *executor) runtimeType(def *ast.Definition, val any) string {
 		return "PullRequestReview"
 	case blobObj:
 		return "Blob"
+	case commitObj:
+		return "Commit"
+	case statusObj:
+		return "Status"
+	case *Status:
+		return "StatusContext"
 	}
 	return ""
 }

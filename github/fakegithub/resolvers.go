@@ -9,7 +9,10 @@ import (
 
 // Small values that stand for GraphQL objects without state of their own.
 type (
-	commitObj  struct{ oid, url string }
+	commitObj struct {
+		oid, url string
+		r        *repoState // whose statuses Commit.status reads
+	}
 	refObj     struct{ name string }
 	rateObj    struct{ b bucket }
 	fileObj    struct{ f File }

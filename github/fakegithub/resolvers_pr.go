@@ -179,7 +179,7 @@ func reviewCommentFields() map[string]resolver {
 		return field(func(x *executor, rc *reviewComment, _ map[string]any) (any, error) { return fn(x, rc), nil })
 	}
 	commit := func(x *executor, rc *reviewComment, oid string) any {
-		return commitObj{oid: oid, url: x.s.htmlURL("/" + rc.thread.pull.repo.FullName() + "/commit/" + oid)}
+		return commitObj{oid: oid, url: x.s.htmlURL("/" + rc.thread.pull.repo.FullName() + "/commit/" + oid), r: rc.thread.pull.repo}
 	}
 	return with(commentFields(
 		func(rc *reviewComment) *Comment { return &rc.c.Comment },
@@ -251,7 +251,7 @@ func reviewFields() map[string]resolver {
 				"#pullrequestreview-" + strconv.FormatInt(rs.r.ID, 10))
 		}),
 		"commit": withX(func(x *executor, rs *reviewState) any {
-			return commitObj{oid: rs.r.CommitID, url: x.s.htmlURL("/" + rs.pull.repo.FullName() + "/commit/" + rs.r.CommitID)}
+			return commitObj{oid: rs.r.CommitID, url: x.s.htmlURL("/" + rs.pull.repo.FullName() + "/commit/" + rs.r.CommitID), r: rs.pull.repo}
 		}),
 		"comments": field(func(_ *executor, rs *reviewState, _ map[string]any) (any, error) {
 			var out connSource

@@ -178,26 +178,8 @@ func (s *Server) getCommitStatuses(c *call) reply {
 		}
 		return jsonReply(http.StatusOK, out)
 	}
-	var latest []*Status
-	seen := map[string]bool{}
-	for _, st := range newest {
-		if !seen[st.Context] {
-			seen[st.Context] = true
-			latest = append(latest, st)
-		}
-	}
-	state := "success"
-	for _, st := range latest {
-		switch {
-		case st.State == "error" || st.State == "failure":
-			state = "failure"
-		case st.State == "pending" && state == "success":
-			state = "pending"
-		}
-	}
-	if len(latest) == 0 {
-		state = "pending"
-	}
+	latest := r.latestStatuses(sha)
+	state := combinedState(latest)
 	out := []statusJSON{}
 	for _, st := range paginate(c, latest) {
 		out = append(out, s.statusJSON(r, st))
@@ -277,4 +259,34 @@ func (s *Server) removeRequestedReviewers(c *call) reply {
 		}
 	}
 	return jsonReply(http.StatusOK, s.pullJSON(p))
+}
+
+// latestStatuses are the newest status of each context on sha, newest first.
+func (r *repoState) latestStatuses(sha string) []*Status {
+	var latest []*Status
+	seen := map[string]bool{}
+	for i := len(r.statuses) - 1; i >= 0; i-- {
+		if st := r.statuses[i]; st.SHA == sha && !seen[st.Context] {
+			seen[st.Context] = true
+			latest = append(latest, st)
+		}
+	}
+	return latest
+}
+
+// combinedState is GitHub's combined state of a commit's latest statuses.
+func combinedState(latest []*Status) string {
+	if len(latest) == 0 {
+		return "pending"
+	}
+	state := "success"
+	for _, st := range latest {
+		switch {
+		case st.State == "error" || st.State == "failure":
+			state = "failure"
+		case st.State == "pending" && state == "success":
+			state = "pending"
+		}
+	}
+	return state
 }

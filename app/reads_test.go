@@ -1,0 +1,232 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/github"
+	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/llm/fakellm"
+	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// readSizes are the PR sizes the read budget is measured on: issue comments
+// and review threads.
+var readSizes = []struct{ comments, threads int }{{10, 3}, {250, 120}, {1000, 300}}
+
+// seedConversation adds people's comments and threads to the bench PR.
+func (w *benchWorld) seedConversation(comments, threads int) {
+	for i := range comments {
+		w.gh.AddIssueComment("acme/svc", w.pr, "alice", fmt.Sprintf("comment %d", i))
+	}
+	for i := range threads {
+		_, root := w.gh.AddThread("acme/svc", w.pr, fakegithub.ThreadSpec{Path: "sched/part000.go", Line: 1 + i%100, Author: "alice", Body: fmt.Sprintf("thread %d", i)})
+		w.gh.AddReply("acme/svc", w.pr, root, "alice", "reply")
+	}
+}
+
+// readRun is one run kind: it prepares the world and returns the event.
+type readRun struct {
+	name  string
+	setup func(tb testing.TB, w *benchWorld) (readsBefore int)
+}
+
+var readRuns = []readRun{
+	{"question", func(tb testing.TB, w *benchWorld) int {
+		w.question("@rmc-bot what is the flush interval?")
+		return w.gh.ReadCount()
+	}},
+	{"auto review", func(tb testing.TB, w *benchWorld) int { return w.gh.ReadCount() }},
+	{"dispute", func(tb testing.TB, w *benchWorld) int {
+		w.run(tb, pushEv) // the bot's review, with findings to dispute
+		disputeFirstFinding(tb, w)
+		return w.gh.ReadCount()
+	}},
+}
+
+// disputeFirstFinding replies in the thread of the bot's finding with the
+// highest score (a blocking one), which the model then concedes.
+func disputeFirstFinding(tb testing.TB, w *benchWorld) {
+	tb.Helper()
+	for _, c := range w.gh.ReviewComments("acme/svc", w.pr) {
+		if strings.Contains(c.Body, "Unchecked error number 4") && c.InReplyTo == 0 {
+			w.gh.AddReply("acme/svc", w.pr, c.ID, "alice", "@rmc-bot this is not a bug: schedule never fails here.")
+			return
+		}
+	}
+	tb.Fatal("the review posted no finding to dispute")
+}
+
+// measureReads returns the read requests of one run of the given kind.
+func measureReads(tb testing.TB, kind readRun, comments, threads int) int {
+	n, _, _ := measureRun(tb, kind, comments, threads)
+	return n
+}
+
+// measureRun runs one run of the given kind and returns its read requests,
+// its report and the world after it.
+func measureRun(tb testing.TB, kind readRun, comments, threads int) (int, Report, *benchWorld) {
+	w := newBenchWorld(tb, 300, 5)
+	w.model.AddRule(fakellmDisputeRule())
+	w.seedConversation(comments, threads)
+	before := kind.setup(tb, w)
+	ev := commentEv
+	if kind.name == "auto review" {
+		ev = pushEv
+	}
+	r := w.run(tb, ev)
+	return w.gh.ReadCount() - before, r, w
+}
+
+// BenchmarkReads prints the read requests per run kind and PR size:
+//
+//	go test ./app -run '^$' -bench Reads -benchtime 1x
+func BenchmarkReads(b *testing.B) {
+	var table strings.Builder
+	fmt.Fprintf(&table, "\n%-12s", "run")
+	for _, s := range readSizes {
+		fmt.Fprintf(&table, " %14s", fmt.Sprintf("%d/%d", s.comments, s.threads))
+	}
+	for range b.N {
+		for _, kind := range readRuns {
+			fmt.Fprintf(&table, "\n%-12s", kind.name)
+			for _, s := range readSizes {
+				fmt.Fprintf(&table, " %14d", measureReads(b, kind, s.comments, s.threads))
+			}
+		}
+	}
+	b.Logf("read requests per run (comments/threads):%s", table.String())
+}
+
+// fakellmDisputeRule concedes every dispute, so a dispute run resolves a
+// thread and turns the gate.
+func fakellmDisputeRule() fakellm.Rule {
+	return fakellm.Rule{Name: "dispute", LastUser: "# Task: answer a reply on your finding", Reply: fakellm.Reply{JSON: map[string]string{
+		"kind": "dispute", "verdict": "concede", "reply": "You are right: schedule cannot fail here.", "reason": "schedule never fails."}}}
+}
+
+// The issue's targets, and the gate computed without reading the whole PR
+// again is the gate a full read after the run gives: the count in the
+// job's outputs, and the status on the head.
+func TestReadsAtTheLimit(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		kind              readRun
+		comments, threads int
+		budget            int
+		blockingChange    int // how the run changes the open blocking findings
+	}{
+		{readRuns[0], 250, 120, 6, 0},
+		{readRuns[1], 1000, 300, 15, 1},
+		{readRuns[2], 250, 120, 6, -1},
+	} {
+		t.Run(fmt.Sprintf("%s %d/%d", tc.kind.name, tc.comments, tc.threads), func(t *testing.T) {
+			t.Parallel()
+			var blockingBefore int
+			kind := tc.kind
+			if tc.kind.name == "dispute" {
+				kind.setup = func(tb testing.TB, w *benchWorld) int {
+					blockingBefore = w.run(tb, pushEv).Gate.BlockingIssues
+					disputeFirstFinding(tb, w)
+					return w.gh.ReadCount()
+				}
+			}
+			n, r, w := measureRun(t, kind, tc.comments, tc.threads)
+			if n > tc.budget {
+				t.Errorf("%d read requests, budget %d", n, tc.budget)
+			}
+			if r.Result == nil || r.Result.Failed() > 0 || r.Gate == nil || r.After == nil {
+				t.Fatalf("run: %+v gate %+v", r.Result, r.Gate)
+			}
+			if tc.kind.name != "dispute" { // the dispute's world also holds the review before it
+				files := 0
+				for _, q := range w.gh.Requests() {
+					if q.Method == "GET" && strings.HasSuffix(q.Path, "/files") {
+						files++
+					}
+				}
+				if files != 1 {
+					t.Errorf("the file list was read %d times, want once", files)
+				}
+			}
+			// What a fresh, full read says after the run.
+			gh, err := github.New(github.Options{Token: benchToken, APIURL: w.gh.URL, GraphQLURL: w.gh.GraphQLURL()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			snap, err := gh.Snapshot(context.Background(), w.repo, w.pr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := state.Derive(snap, state.Options{Bot: snapshot.BotIdentity("", snap.Viewer)})
+			open := len(st.OpenBlocking())
+			if r.Gate.BlockingIssues != open || len(r.After.OpenBlocking()) != open {
+				t.Errorf("gate counts %d (after-state %d), a full read %d", r.Gate.BlockingIssues, len(r.After.OpenBlocking()), open)
+			}
+			statuses := w.gh.Statuses("acme/svc", snap.PR.HeadSHA)
+			if len(statuses) == 0 {
+				t.Fatal("no gate status")
+			}
+			if last := statuses[len(statuses)-1]; (last.State == "failure") != (open > 0) {
+				t.Errorf("gate status %s with %d open blocking", last.State, open)
+			}
+			switch {
+			case tc.blockingChange < 0 && open >= blockingBefore:
+				t.Errorf("the conceded dispute left %d blocking (before: %d)", open, blockingBefore)
+			case tc.blockingChange > 0 && open == 0:
+				t.Error("the review posted no blocking finding: the test proves nothing")
+			}
+		})
+	}
+}
+
+// The conversation after the run is the start's with the run's own comments
+// and edits, in order; an edit makes the token its editor, and comments on
+// other issues (the learnings issue) stay out.
+func TestRunReaderConversation(t *testing.T) {
+	t.Parallel()
+	w := newBenchWorld(t, 100, 1)
+	human := w.gh.AddIssueComment("acme/svc", w.pr, "alice", "@rmc-bot hello")
+	gh, err := github.New(github.Options{Token: benchToken, APIURL: w.gh.URL, GraphQLURL: w.gh.GraphQLURL(), WriteInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	start, err := gh.Snapshot(ctx, w.repo, w.pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	issue := w.gh.AddIssue("acme/svc", "alice", "elsewhere")
+	reads := newRunReader(gh)
+	posted, err := reads.CreateComment(ctx, w.repo, w.pr, "working on it")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reads.CreateComment(ctx, w.repo, issue, "not on the PR"); err != nil {
+		t.Fatal(err)
+	}
+	if err := reads.EditComment(ctx, w.repo, posted.ID, "done"); err != nil {
+		t.Fatal(err)
+	}
+	if err := reads.EditComment(ctx, w.repo, 999999, "no such comment"); err == nil {
+		t.Fatal("edited a comment that does not exist")
+	}
+	got := reads.conversation(start)
+	full, err := gh.Snapshot(ctx, w.repo, w.pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].ID != human.ID || got[0].Editor != nil || got[1].ID != posted.ID || got[1].Body != "done" ||
+		got[1].Editor == nil || !got[1].Editor.Is(full.Viewer) || !got[1].Author.Is(full.Viewer) {
+		t.Errorf("conversation = %+v", got)
+	}
+	if len(full.IssueComments) != 2 || full.IssueComments[1].Body != got[1].Body {
+		t.Errorf("GitHub holds %+v", full.IssueComments)
+	}
+	if len(start.IssueComments) != 1 {
+		t.Errorf("the start snapshot changed: %+v", start.IssueComments)
+	}
+}
