@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/execution"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/prompts"
@@ -64,41 +63,12 @@ func runEngine(ctx context.Context, client *llm.Client, m *Material, opt EngineO
 	toolset := []llm.Tool{tools.Diff(func(context.Context) (string, error) { return m.Diff, nil })}
 	toolset = append(toolset, tools.Workspace(m.Code)...)
 	session := client.NewSession(system, toolset)
-	anchor, skipped := parseFiles(m.Files)
+	anchor, skipped := execution.ParseFiles(m.Files)
 	res, err := review.Run(ctx, session, review.Input{Anchor: anchor}, review.Options{
 		ProblemThreshold: opt.ProblemThreshold, BlockingThreshold: opt.BlockingThreshold, Retries: opt.Retries,
 	}, nil)
 	res.Skipped = append(skipped, res.Skipped...)
 	return res, session.Usage(), err
-}
-
-// parseFiles turns per-file patches into parsed diffs as the action's
-// review task does: no patch (binary, too large) or an unreadable one is a
-// skipped file.
-func parseFiles(files []snapshot.ChangedFile) ([]diff.File, []review.Skip) {
-	var out []diff.File
-	var skip []review.Skip
-	for _, f := range files {
-		if f.Patch == "" {
-			if f.Status != "removed" {
-				skip = append(skip, review.Skip{Path: f.Path, Why: "GitHub sent no patch (binary or too large)"})
-			}
-			continue
-		}
-		d, err := diff.ParsePatch(f.Path, f.Patch)
-		if err != nil {
-			skip = append(skip, review.Skip{Path: f.Path, Why: "unreadable patch: " + err.Error()})
-			continue
-		}
-		if f.PreviousPath != "" {
-			d.OldPath, d.Status = f.PreviousPath, diff.Renamed
-		}
-		if f.Status == "added" {
-			d.Status = diff.Added
-		}
-		out = append(out, d)
-	}
-	return out, skip
 }
 
 // Candidate is a finding as the judge reads it: where, what, why.

@@ -151,7 +151,7 @@ func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
 	res.Resolutions = x.handleResolutions(ctx)
 	if id, head, findings := x.pendingNotice(); id != 0 && x.Reviews != nil {
 		files, err := x.Reviews.Files(ctx, x.repo(), x.number())
-		anchors, _ := parseFiles(files)
+		anchors, _ := ParseFiles(files)
 		if err == nil {
 			err = x.notifyAgent(ctx, id, head, findings, anchors)
 		}

@@ -123,7 +123,7 @@ func (x *Executor) scope(ctx context.Context, rt *detector.ReviewTask) (scope, e
 	if err != nil {
 		return sc, err
 	}
-	sc.anchor, sc.skip = parseFiles(files)
+	sc.anchor, sc.skip = ParseFiles(files)
 	sc.review, sc.note = sc.anchor, "full review"
 	last := x.State.LastReview()
 	switch {
@@ -140,7 +140,7 @@ func (x *Executor) scope(ctx context.Context, rt *detector.ReviewTask) (scope, e
 		case cmp.Status != "ahead":
 			sc.note = fmt.Sprintf("full review: history was rewritten since %.7s (%s)", last.Run.HeadSHA, cmp.Status)
 		default:
-			sc.review, _ = parseFiles(cmp.Files)
+			sc.review, _ = ParseFiles(cmp.Files)
 			sc.from = last.Run.HeadSHA
 			sc.note = fmt.Sprintf("incremental since %.7s: %d changed file(s)", last.Run.HeadSHA, len(sc.review))
 		}
@@ -150,7 +150,7 @@ func (x *Executor) scope(ctx context.Context, rt *detector.ReviewTask) (scope, e
 
 // parseFiles turns GitHub's per-file patches into parsed diffs. GitHub sends
 // no patch for binary files and for very large ones: those are skipped.
-func parseFiles(files []snapshot.ChangedFile) ([]diff.File, []review.Skip) {
+func ParseFiles(files []snapshot.ChangedFile) ([]diff.File, []review.Skip) {
 	var out []diff.File
 	var skip []review.Skip
 	for _, f := range files {
