@@ -613,7 +613,7 @@ func TestFailureMessage(t *testing.T) {
 			want: generic,
 		},
 		"GitHub refusal": {
-			err: fmt.Errorf("post the answer: %w", &github.APIError{Op: "comment on o/r#7", Status: 403, Message: "Resource not accessible by integration"}),
+			err: fmt.Errorf("post the answer: %w", &github.APIError{Op: "comment on o/r#7", Status: 403, Message: "Resource not accessible by integration", Scope: "issues: write"}),
 			// The refusal names the permission the workflow is missing.
 			want: "GitHub refused a request: post the answer: comment on o/r#7: GitHub answered 403 Resource not accessible by integration (the token lacks a permission: give the job `permissions: issues: write`; on a pull request from a fork, GITHUB_TOKEN is read-only under pull_request — see the README's Security section)",
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/review-my-code-bot/rmc/prompts"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
+	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
 
@@ -140,7 +141,7 @@ func failureMessage(err error) string {
 		return "the model endpoint rejected the request. A maintainer should check the `model` and `llm_base_url` inputs; a very large pull request can also exceed the model's context."
 	case errors.Is(err, llm.ErrBadResponse), errors.Is(err, llm.ErrToolRounds):
 		return "the model's answer could not be used."
-	case apiSays(err, ""):
+	case errors.Is(err, snapshot.ErrRefused):
 		// A GitHub answer: its message says what was refused, and holds no
 		// secret; it is relayed text all the same (it may quote ours).
 		return "GitHub refused a request: " + sanitize.RelayLine(err.Error())

@@ -210,10 +210,11 @@ func TestAPIErrorTextIsRelayed(t *testing.T) {
 	}
 }
 
-// apiError is an error that says what GitHub said, like the adapter's.
+// apiError is an error that says what GitHub said, like the adapter's: it
+// is a refusal of GitHub's.
 type apiError string
 
 func (e apiError) Error() string        { return string(e) }
-func (e apiError) Has(text string) bool { return strings.Contains(string(e), text) }
+func (e apiError) Is(target error) bool { return target == snapshot.ErrRefused }
 
 var _ = errors.New

@@ -181,23 +181,17 @@ func ParseFiles(files []snapshot.ChangedFile) ([]diff.File, []review.Skip) {
 // an anchor is rejected after all.
 func (x *Executor) postReview(ctx context.Context, rv snapshot.NewReview) (int64, error) {
 	id, err := x.Reviews.CreateReview(ctx, x.repo(), x.number(), rv)
-	if err != nil && rv.Event == "REQUEST_CHANGES" && apiSays(err, "own pull request") {
+	if err != nil && rv.Event == "REQUEST_CHANGES" && errors.Is(err, snapshot.ErrOwnPullRequest) {
 		x.Log.Warningf("GitHub does not let the token's user request changes on their own pull request; posting the same review as COMMENT")
 		rv.Event = "COMMENT"
 		id, err = x.Reviews.CreateReview(ctx, x.repo(), x.number(), rv)
 	}
-	if err != nil && (apiSays(err, "part of the diff") || apiSays(err, "could not be resolved")) {
+	if err != nil && errors.Is(err, snapshot.ErrAnchorRejected) {
 		x.Log.Warningf("GitHub rejected an inline anchor (%v); posting every finding in the review body", err)
 		rv = x.bodyOnly(rv)
 		id, err = x.Reviews.CreateReview(ctx, x.repo(), x.number(), rv)
 	}
 	return id, err
-}
-
-// apiSays reports whether a GitHub error carries text.
-func apiSays(err error, text string) bool {
-	var ae interface{ Has(string) bool }
-	return errors.As(err, &ae) && ae.Has(text)
 }
 
 // bodyOnly moves the inline comments into the review body. The body is

@@ -17,6 +17,8 @@ import (
 	"github.com/shurcooL/githubv4"
 	"golang.org/x/oauth2"
 	"golang.org/x/time/rate"
+
+	"github.com/review-my-code-bot/rmc/snapshot"
 )
 
 // Options configure a Client. The URLs default to github.com's.
@@ -130,7 +132,18 @@ type APIError struct {
 	Status  int
 	Message string   // GitHub's "message"
 	Errors  []string // GitHub's "errors" messages
+	// Scope is the workflow permission the call needs, named when GitHub
+	// refuses it for lack of one.
+	Scope string
 }
+
+// The workflow permissions calls need.
+const (
+	scopeRead     = "contents: read, pull-requests: read"
+	scopeIssues   = "issues: write"
+	scopePulls    = "pull-requests: write"
+	scopeStatuses = "statuses: write"
+)
 
 func (e *APIError) Error() string {
 	msg := e.Message
@@ -143,25 +156,33 @@ func (e *APIError) Error() string {
 	return fmt.Sprintf("%s: GitHub answered %d %s", e.Op, e.Status, msg)
 }
 
-// Permission names the workflow permission a refused write needs, when
-// GitHub refused it for lack of one.
+// Permission names the workflow permission a refused call needs, when GitHub
+// refused it for lack of one.
 func (e *APIError) Permission() string {
-	if e.Status != 403 || !e.Has("not accessible by integration") {
+	if e.Status != 403 || !e.has("not accessible by integration") {
 		return ""
 	}
-	switch op := e.Op; {
-	case strings.HasPrefix(op, "set status"):
-		return "statuses: write"
-	case strings.HasPrefix(op, "comment on"), strings.HasPrefix(op, "edit comment"), strings.HasPrefix(op, "react"):
-		return "issues: write"
-	case strings.HasPrefix(op, "read"), strings.HasPrefix(op, "list"), strings.HasPrefix(op, "compare"), strings.HasPrefix(op, "get"):
-		return "contents: read, pull-requests: read"
-	}
-	return "pull-requests: write"
+	return e.Scope
 }
 
-// Has reports whether GitHub's error list contains text (case-insensitive).
-func (e *APIError) Has(text string) bool {
+// Is maps GitHub's answers onto the domain's errors (snapshot.Err*), so that
+// no other package reads GitHub's English.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case snapshot.ErrRefused:
+		return true
+	case snapshot.ErrOwnPullRequest:
+		return e.has("own pull request")
+	case snapshot.ErrAnchorRejected:
+		return e.has("part of the diff") || e.has("could not be resolved")
+	case snapshot.ErrPermission:
+		return e.Permission() != ""
+	}
+	return false
+}
+
+// has reports whether GitHub's error list contains text (case-insensitive).
+func (e *APIError) has(text string) bool {
 	for _, s := range append([]string{e.Message}, e.Errors...) {
 		if strings.Contains(strings.ToLower(s), strings.ToLower(text)) {
 			return true
@@ -170,14 +191,15 @@ func (e *APIError) Has(text string) bool {
 	return false
 }
 
-// wrap turns a go-github error into an *APIError with context.
-func wrap(op string, err error) error {
+// wrap turns a go-github error into an *APIError with context: what the
+// call did, and the permission it needs.
+func wrap(scope, op string, err error) error {
 	if err == nil {
 		return nil
 	}
 	var ger *gogithub.ErrorResponse
 	if errors.As(err, &ger) && ger.Response != nil {
-		ae := &APIError{Op: op, Status: ger.Response.StatusCode, Message: ger.Message}
+		ae := &APIError{Op: op, Status: ger.Response.StatusCode, Message: ger.Message, Scope: scope}
 		for _, e := range ger.Errors {
 			ae.Errors = append(ae.Errors, firstNonEmpty(e.Message, e.Code))
 		}
@@ -185,11 +207,11 @@ func wrap(op string, err error) error {
 	}
 	var rle *gogithub.RateLimitError
 	if errors.As(err, &rle) {
-		return &APIError{Op: op, Status: rle.Response.StatusCode, Message: rle.Message}
+		return &APIError{Op: op, Status: rle.Response.StatusCode, Message: rle.Message, Scope: scope}
 	}
 	var are *gogithub.AbuseRateLimitError
 	if errors.As(err, &are) {
-		return &APIError{Op: op, Status: are.Response.StatusCode, Message: are.Message}
+		return &APIError{Op: op, Status: are.Response.StatusCode, Message: are.Message, Scope: scope}
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }

@@ -17,7 +17,7 @@ func (c *Client) Files(ctx context.Context, repo snapshot.Repo, number int) ([]s
 	for {
 		files, resp, err := c.rest.PullRequests.ListFiles(ctx, repo.Owner, repo.Name, number, opt)
 		if err != nil {
-			return out, wrap(fmt.Sprintf("list files of %s#%d", repo, number), err)
+			return out, wrap(scopeRead, fmt.Sprintf("list files of %s#%d", repo, number), err)
 		}
 		for _, f := range files {
 			out = append(out, snapshot.ChangedFile{Path: f.GetFilename(), PreviousPath: f.GetPreviousFilename(), Status: f.GetStatus(),
@@ -33,14 +33,14 @@ func (c *Client) Files(ctx context.Context, repo snapshot.Repo, number int) ([]s
 // Diff returns the PR's unified diff (the raw diff media type).
 func (c *Client) Diff(ctx context.Context, repo snapshot.Repo, number int) (string, error) {
 	d, _, err := c.rest.PullRequests.GetRaw(ctx, repo.Owner, repo.Name, number, gogithub.RawOptions{Type: gogithub.Diff})
-	return d, wrap(fmt.Sprintf("get the diff of %s#%d", repo, number), err)
+	return d, wrap(scopeRead, fmt.Sprintf("get the diff of %s#%d", repo, number), err)
 }
 
 // Compare lists the files changed from base to head.
 func (c *Client) Compare(ctx context.Context, repo snapshot.Repo, base, head string) (snapshot.Comparison, error) {
 	cmp, _, err := c.rest.Repositories.CompareCommits(ctx, repo.Owner, repo.Name, base, head, &gogithub.ListOptions{PerPage: 100})
 	if err != nil {
-		return snapshot.Comparison{}, wrap(fmt.Sprintf("compare %.7s...%.7s on %s", base, head, repo), err)
+		return snapshot.Comparison{}, wrap(scopeRead, fmt.Sprintf("compare %.7s...%.7s on %s", base, head, repo), err)
 	}
 	out := snapshot.Comparison{Status: cmp.GetStatus()}
 	for _, f := range cmp.Files {
@@ -58,7 +58,7 @@ func (c *Client) Contents(ctx context.Context, repo snapshot.Repo, ref, path str
 		return "", false, nil
 	}
 	if err != nil {
-		return "", false, wrap(fmt.Sprintf("read %s at %.7s on %s", path, ref, repo), err)
+		return "", false, wrap(scopeRead, fmt.Sprintf("read %s at %.7s on %s", path, ref, repo), err)
 	}
 	if fc == nil {
 		return "", false, fmt.Errorf("read %s at %.7s on %s: it is a directory", path, ref, repo)

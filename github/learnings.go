@@ -51,7 +51,7 @@ func (c *Client) CreateLearningsIssue(ctx context.Context, repo snapshot.Repo, b
 	is, _, err := c.rest.Issues.Create(ctx, repo.Owner, repo.Name, &gogithub.IssueRequest{Title: gogithub.String(snapshot.LearningsTitle), Body: &body,
 		Labels: &[]string{snapshot.LearningsLabel}})
 	if err != nil {
-		return 0, "", wrap(fmt.Sprintf("create the learnings issue in %s", repo), err)
+		return 0, "", wrap(scopeIssues, fmt.Sprintf("create the learnings issue in %s", repo), err)
 	}
 	return is.GetNumber(), is.GetHTMLURL(), nil
 }

@@ -24,11 +24,11 @@ func (c *Client) Permission(ctx context.Context, repo snapshot.Repo, login strin
 		RoleName   string `json:"role_name"`
 	}
 	_, err = c.rest.Do(ctx, req, &level)
-	if IsStatus(wrap("", err), http.StatusNotFound) {
+	if IsStatus(wrap(scopeRead, "", err), http.StatusNotFound) {
 		return "none", nil
 	}
 	if err != nil {
-		return "", wrap(fmt.Sprintf("read the permission of %s on %s", login, repo), err)
+		return "", wrap(scopeRead, fmt.Sprintf("read the permission of %s on %s", login, repo), err)
 	}
 	if level.RoleName != "" {
 		return level.RoleName, nil

@@ -12,7 +12,7 @@ import (
 func (c *Client) PullRequest(ctx context.Context, repo snapshot.Repo, number int) (snapshot.PullRequest, error) {
 	pr, _, err := c.rest.PullRequests.Get(ctx, repo.Owner, repo.Name, number)
 	if err != nil {
-		return snapshot.PullRequest{}, wrap(fmt.Sprintf("get %s#%d", repo, number), err)
+		return snapshot.PullRequest{}, wrap(scopeRead, fmt.Sprintf("get %s#%d", repo, number), err)
 	}
 	state := "OPEN"
 	switch {

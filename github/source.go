@@ -26,7 +26,7 @@ func (c *Client) Source(repo snapshot.Repo, sha string) workspace.Source {
 func (s *source) Tree(ctx context.Context) ([]workspace.Entry, error) {
 	t, _, err := s.c.rest.Git.GetTree(ctx, s.repo.Owner, s.repo.Name, s.sha, true)
 	if err != nil {
-		return nil, wrap(fmt.Sprintf("list the files of %s@%.7s", s.repo, s.sha), err)
+		return nil, wrap(scopeRead, fmt.Sprintf("list the files of %s@%.7s", s.repo, s.sha), err)
 	}
 	var out []workspace.Entry
 	for _, e := range t.Entries {

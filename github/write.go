@@ -16,7 +16,7 @@ func (c *Client) CreateComment(ctx context.Context, repo snapshot.Repo, number i
 	return createOnce(ctx, c, func() (snapshot.Comment, error) {
 		ic, _, err := c.rest.Issues.CreateComment(ctx, repo.Owner, repo.Name, number, &gogithub.IssueComment{Body: &body})
 		if err != nil {
-			return snapshot.Comment{}, wrap(fmt.Sprintf("comment on %s#%d", repo, number), err)
+			return snapshot.Comment{}, wrap(scopeIssues, fmt.Sprintf("comment on %s#%d", repo, number), err)
 		}
 		return restComment(ic), nil
 	}, func(since time.Time) (snapshot.Comment, bool, error) {
@@ -27,7 +27,7 @@ func (c *Client) CreateComment(ctx context.Context, repo snapshot.Repo, number i
 // EditComment replaces the body of a conversation comment.
 func (c *Client) EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error {
 	_, _, err := c.rest.Issues.EditComment(ctx, repo.Owner, repo.Name, id, &gogithub.IssueComment{Body: &body})
-	return wrap(fmt.Sprintf("edit comment %d on %s", id, repo), err)
+	return wrap(scopeIssues, fmt.Sprintf("edit comment %d on %s", id, repo), err)
 }
 
 // Reply posts a reply in a review thread; inReplyTo is the thread's root
@@ -35,7 +35,7 @@ func (c *Client) EditComment(ctx context.Context, repo snapshot.Repo, id int64, 
 func (c *Client) Reply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string) (snapshot.ReviewComment, error) {
 	rc, err := createOnce(ctx, c, func() (*gogithub.PullRequestComment, error) {
 		rc, _, err := c.rest.PullRequests.CreateCommentInReplyTo(ctx, repo.Owner, repo.Name, number, body, inReplyTo)
-		return rc, wrap(fmt.Sprintf("reply to review comment %d on %s#%d", inReplyTo, repo, number), err)
+		return rc, wrap(scopePulls, fmt.Sprintf("reply to review comment %d on %s#%d", inReplyTo, repo, number), err)
 	}, func(since time.Time) (*gogithub.PullRequestComment, bool, error) {
 		return c.findReply(ctx, repo, number, inReplyTo, body, since)
 	})
@@ -56,7 +56,7 @@ func (c *Client) React(ctx context.Context, repo snapshot.Repo, id int64, review
 	} else {
 		_, _, err = c.rest.Reactions.CreateIssueCommentReaction(ctx, repo.Owner, repo.Name, id, content)
 	}
-	return wrap(fmt.Sprintf("react %s to comment %d on %s", content, id, repo), err)
+	return wrap(scopeIssues, fmt.Sprintf("react %s to comment %d on %s", content, id, repo), err)
 }
 
 // CreateReview posts a review with its inline comments in one request and
@@ -78,7 +78,7 @@ func (c *Client) CreateReview(ctx context.Context, repo snapshot.Repo, number in
 	return createOnce(ctx, c, func() (int64, error) {
 		rv, _, err := c.rest.PullRequests.CreateReview(ctx, repo.Owner, repo.Name, number, req)
 		if err != nil {
-			return 0, wrap(fmt.Sprintf("create review on %s#%d", repo, number), err)
+			return 0, wrap(scopePulls, fmt.Sprintf("create review on %s#%d", repo, number), err)
 		}
 		return rv.GetID(), nil
 	}, func(time.Time) (int64, bool, error) { return c.findReview(ctx, repo, number, r.Body) })
@@ -91,13 +91,13 @@ func (c *Client) SetStatus(ctx context.Context, repo snapshot.Repo, sha string, 
 		st.TargetURL = &s.TargetURL
 	}
 	_, _, err := c.rest.Repositories.CreateStatus(ctx, repo.Owner, repo.Name, sha, st)
-	return wrap(fmt.Sprintf("set status %s on %s@%.7s", s.Context, repo, sha), err)
+	return wrap(scopeStatuses, fmt.Sprintf("set status %s on %s@%.7s", s.Context, repo, sha), err)
 }
 
 // RequestReviewers asks people to review the PR.
 func (c *Client) RequestReviewers(ctx context.Context, repo snapshot.Repo, number int, logins []string) error {
 	_, _, err := c.rest.PullRequests.RequestReviewers(ctx, repo.Owner, repo.Name, number, gogithub.ReviewersRequest{Reviewers: logins})
-	return wrap(fmt.Sprintf("request reviewers on %s#%d", repo, number), err)
+	return wrap(scopePulls, fmt.Sprintf("request reviewers on %s#%d", repo, number), err)
 }
 
 // threadPayload is what resolving or reopening a thread returns.
@@ -140,7 +140,7 @@ func restComment(ic *gogithub.IssueComment) snapshot.Comment {
 // EditReviewComment replaces the body of a review (thread) comment.
 func (c *Client) EditReviewComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error {
 	_, _, err := c.rest.PullRequests.EditComment(ctx, repo.Owner, repo.Name, id, &gogithub.PullRequestComment{Body: &body})
-	return wrap(fmt.Sprintf("edit review comment %d on %s", id, repo), err)
+	return wrap(scopePulls, fmt.Sprintf("edit review comment %d on %s", id, repo), err)
 }
 
 // Status returns the latest commit status of a context on sha; found is
@@ -148,7 +148,7 @@ func (c *Client) EditReviewComment(ctx context.Context, repo snapshot.Repo, id i
 func (c *Client) Status(ctx context.Context, repo snapshot.Repo, sha, context string) (s snapshot.Status, found bool, err error) {
 	combined, _, err := c.rest.Repositories.GetCombinedStatus(ctx, repo.Owner, repo.Name, sha, &gogithub.ListOptions{PerPage: 100})
 	if err != nil {
-		return s, false, wrap(fmt.Sprintf("read statuses of %s@%.7s", repo, sha), err)
+		return s, false, wrap(scopeRead, fmt.Sprintf("read statuses of %s@%.7s", repo, sha), err)
 	}
 	for _, st := range combined.Statuses {
 		if st.GetContext() == context {
