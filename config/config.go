@@ -9,10 +9,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/review-my-code-bot/rmc/llm"
 )
 
-// DefaultBaseURL is OpenRouter's OpenAI-compatible endpoint.
-const DefaultBaseURL = "https://openrouter.ai/api/v1"
+// DefaultBaseURL is the model client's default endpoint (OpenRouter's
+// OpenAI-compatible API): one constant, the client's.
+const DefaultBaseURL = llm.DefaultBaseURL
 
 // ErrNoAPIKey is the error for a missing model key.
 var ErrNoAPIKey = errors.New("llm_api_key (or openrouter_api_key) is required: pass it from a secret, e.g. llm_api_key: ${{ secrets.OPENROUTER_API_KEY }}")
@@ -79,7 +82,7 @@ var Inputs = []Input{
 	{"github_token", "${{ github.token }}", "Token for the GitHub API."},
 	{"llm_api_key", "", "API key for the OpenAI-compatible endpoint (alias: openrouter_api_key)."},
 	{"openrouter_api_key", "", "API key for OpenRouter (rmc-oc's name; same as llm_api_key)."},
-	{"llm_base_url", "https://openrouter.ai/api/v1", "Any OpenAI-compatible endpoint: OpenRouter, OpenAI, vLLM, Ollama."},
+	{"llm_base_url", DefaultBaseURL, "Any OpenAI-compatible endpoint: OpenRouter, OpenAI, vLLM, Ollama."},
 	{"model", "anthropic/claude-sonnet-4.5", "Model name at the endpoint."},
 	{"problem_score_threshold", "", "Findings scoring below this (1-10) are dropped; empty = .github/rmc.yml, else 5."},
 	{"blocking_score_threshold", "", "Findings scoring at or above this (1-10) block the merge; empty = .github/rmc.yml, else problem_score_threshold."},

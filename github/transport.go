@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/review-my-code-bot/rmc/internal/retryafter"
 )
 
 // RetryPolicy says how hard to try. GitHub documents that a 403 or 429 with
@@ -192,7 +194,7 @@ func (t *retryTransport) retryAfter(resp *http.Response, err error, create bool,
 	}
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusForbidden:
-		if d, ok := retryAfterHeader(resp.Header); ok {
+		if d, ok := retryafter.Parse(resp.Header, time.Now()); ok {
 			return d, fmt.Sprintf("rate limited (%d, Retry-After)", resp.StatusCode)
 		}
 		if resp.Header.Get("X-RateLimit-Remaining") == "0" {
@@ -207,20 +209,6 @@ func (t *retryTransport) retryAfter(resp *http.Response, err error, create bool,
 		return backoff, fmt.Sprintf("GitHub answered %d", resp.StatusCode)
 	}
 	return 0, ""
-}
-
-func retryAfterHeader(h http.Header) (time.Duration, bool) {
-	v := h.Get("Retry-After")
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
-		return time.Duration(s) * time.Second, true
-	}
-	if at, err := http.ParseTime(v); err == nil {
-		return time.Until(at), true
-	}
-	return 0, false
 }
 
 // secondaryLimit peeks at a 403 body for GitHub's secondary-rate-limit

@@ -8,8 +8,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"time"
+
+	"github.com/review-my-code-bot/rmc/internal/retryafter"
 )
 
 // complete makes one chat completion call, retrying transient failures
@@ -98,7 +99,7 @@ func checkCompletion(res *chatResponse) error {
 // when that is longer than MaxRetryDelay; otherwise it backs off
 // exponentially with jitter, so parallel runs do not retry in lockstep.
 func (c *Client) retryWait(h http.Header, attempt int) (time.Duration, bool) {
-	if d, ok := retryAfter(h, time.Now()); ok {
+	if d, ok := retryafter.Parse(h, time.Now()); ok {
 		return d, d <= c.opts.MaxRetryDelay
 	}
 	d := c.opts.RetryBaseDelay << min(attempt-1, 20)
@@ -106,25 +107,4 @@ func (c *Client) retryWait(h http.Header, attempt int) (time.Duration, bool) {
 		d = c.opts.MaxRetryDelay
 	}
 	return d/2 + rand.N(d/2+1), true
-}
-
-// retryAfter reads retry-after-ms (OpenAI, milliseconds) or Retry-After
-// (seconds, or an HTTP date).
-func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
-	if v := h.Get("Retry-After-Ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 && ms < 1e12 {
-			return time.Duration(ms * float64(time.Millisecond)), true
-		}
-	}
-	v := h.Get("Retry-After")
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 && s < 1e9 {
-		return time.Duration(s * float64(time.Second)), true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
-	}
-	return 0, false
 }
