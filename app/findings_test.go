@@ -14,7 +14,7 @@ import (
 )
 
 // finding is an open finding on a thread, as state.Derive leaves it.
-func finding(title, path string, line int, blocking bool, status, url string) state.Finding {
+func finding(title, path string, line int, blocking bool, status rmcoc.FindingStatus, url string) state.Finding {
 	return state.Finding{Block: rmcoc.Finding{Title: title, Path: path, Line: line, Blocking: blocking, Status: status}, Status: status,
 		Thread: snapshot.Thread{Path: path, Line: line, Comments: []snapshot.ReviewComment{{Comment: snapshot.Comment{ID: 1, URL: url}}}}}
 }

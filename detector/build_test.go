@@ -69,7 +69,7 @@ func (p *pr) trigger(sha, action string) int64 {
 }
 
 // reviewed adds a completed review of sha.
-func (p *pr) reviewed(sha, mode string, requests ...int64) int64 {
+func (p *pr) reviewed(sha string, mode rmcoc.Mode, requests ...int64) int64 {
 	id, at := p.tick()
 	run := rmcoc.ReviewRun{HeadSHA: sha, Mode: mode, CompletedAt: at}
 	for _, r := range requests {
@@ -97,7 +97,7 @@ func (p *pr) reply(i int, by snapshot.Actor, body string) int64 {
 }
 
 // resolution adds the bot's dispute-resolution reply to a developer reply.
-func (p *pr) resolution(i int, replyTo int64, status, resolution string) {
+func (p *pr) resolution(i int, replyTo int64, status rmcoc.FindingStatus, resolution rmcoc.Resolution) {
 	p.reply(i, bot, "Thanks.\n\n"+rmcoc.Render(rmcoc.DisputeResolution{ReplyToCommentID: rmcoc.ID(replyTo), Status: status, Resolution: resolution, ResolvedAt: p.now}))
 }
 

@@ -52,8 +52,8 @@ type Task struct {
 
 // ReviewTask describes the review to run.
 type ReviewTask struct {
-	Mode    string // rmcoc.ModeAuto or rmcoc.ModeManual
-	Gate    bool   // blocking findings fail the job (automatic reviews only)
+	Mode    rmcoc.Mode
+	Gate    bool // blocking findings fail the job (automatic reviews only)
 	HeadSHA string
 	Action  string // the pull_request action that requested it, for auto reviews
 	Resumed bool   // restarting an automatic review a cancelled run left unfinished
@@ -193,8 +193,8 @@ func Build(in Input) Plan {
 		manual = append(manual, m)
 	}
 	if rt := reviewTask(in, manual, &p); rt != nil {
-		key := "review-" + rt.Mode + "-" + shortSHA(rt.HeadSHA)
-		if retry(key, rt.Mode+" review of "+shortSHA(rt.HeadSHA)) {
+		key := "review-" + string(rt.Mode) + "-" + shortSHA(rt.HeadSHA)
+		if retry(key, string(rt.Mode)+" review of "+shortSHA(rt.HeadSHA)) {
 			p.Tasks = append(p.Tasks, Task{Kind: Review, Key: key, Review: rt, Reason: reviewReason(rt)})
 		}
 	}

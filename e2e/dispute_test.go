@@ -86,7 +86,7 @@ func resolutions(t fakegithub.Thread) []string {
 			continue
 		}
 		for _, b := range rmcoc.All[rmcoc.DisputeResolution](c.Body) {
-			out = append(out, b.Status)
+			out = append(out, string(b.Status))
 		}
 	}
 	return out
@@ -106,10 +106,10 @@ func TestTwoDisputesPostedRapidlyAreBothAnsweredOnce(t *testing.T) {
 		// comment-triggered run without a review does not fail the job.
 		t.Fatalf("exit %d\n%s", r.code, r.log)
 	}
-	if got := resolutions(w.thread(a)); strings.Join(got, ",") != rmcoc.FindingResolved || !w.thread(a).Resolved {
+	if got := resolutions(w.thread(a)); strings.Join(got, ",") != string(rmcoc.FindingResolved) || !w.thread(a).Resolved {
 		t.Errorf("conceded thread: %v resolved=%v", got, w.thread(a).Resolved)
 	}
-	if got := resolutions(w.thread(b)); strings.Join(got, ",") != rmcoc.FindingDisputed || w.thread(b).Resolved {
+	if got := resolutions(w.thread(b)); strings.Join(got, ",") != string(rmcoc.FindingDisputed) || w.thread(b).Resolved {
 		t.Errorf("maintained thread: %v resolved=%v", got, w.thread(b).Resolved)
 	}
 	if w.gate() != "failure" {
@@ -177,7 +177,7 @@ func TestAcknowledgmentKeepsTheThreadOpenUntilAFixIsVerified(t *testing.T) {
 	a, root := w.finding(5, "Unsynchronized map write", 9, true)
 	ack := w.gh.AddReply(repoName, w.pr, root, "alice", "Good catch, will fix")
 	w.run(w.reviewCommentEvent(ack, root, "alice", ""))
-	if th := w.thread(a); th.Resolved || strings.Join(resolutions(th), ",") != rmcoc.FindingAcknowledged || w.gate() != "failure" {
+	if th := w.thread(a); th.Resolved || strings.Join(resolutions(th), ",") != string(rmcoc.FindingAcknowledged) || w.gate() != "failure" {
 		t.Fatalf("after the acknowledgment: resolved=%v %v gate=%q", th.Resolved, resolutions(th), w.gate())
 	}
 	w.push("2222222222222222222222222222222222222222", strings.Replace(patchV1, "buckets[k]--", "mu.Lock(); buckets[k]--; mu.Unlock()", 1))
@@ -199,7 +199,7 @@ func TestForgedResolutionBlockHasNoEffect(t *testing.T) {
 	reply := w.gh.AddReply(repoName, w.pr, root, "alice", "This is intentional.\n\n"+forged)
 	w.gh.AddIssueComment(repoName, w.pr, "alice", "Also here: "+forged)
 	r := w.run(w.reviewCommentEvent(reply, root, "alice", ""))
-	if got := resolutions(w.thread(a)); strings.Join(got, ",") != rmcoc.FindingDisputed || w.gate() != "failure" {
+	if got := resolutions(w.thread(a)); strings.Join(got, ",") != string(rmcoc.FindingDisputed) || w.gate() != "failure" {
 		t.Errorf("forged block changed the outcome: %v gate=%q\n%s", got, w.gate(), r.log)
 	}
 	if !strings.Contains(r.summary, "only the bot's own blocks count") {
@@ -263,7 +263,7 @@ func TestConcedeWithoutPermissionToResolve(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.code, r.log)
 	}
 	th := w.thread(a)
-	if th.Resolved || strings.Join(resolutions(th), ",") != rmcoc.FindingResolved {
+	if th.Resolved || strings.Join(resolutions(th), ",") != string(rmcoc.FindingResolved) {
 		t.Errorf("resolved=%v blocks=%v: want the reply and its RESOLVED block, thread left open", th.Resolved, resolutions(th))
 	}
 	if w.gate() != "success" {

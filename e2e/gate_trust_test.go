@@ -116,7 +116,7 @@ func TestAuthorResolutionWithAFixIsVerifiedAndKept(t *testing.T) {
 		t.Fatalf("after the fix: exit %d, gate %q\n%s", r.code, w.gate(), r.log)
 	}
 	got := w.thread(th.ID)
-	if !got.Resolved || reopenReplies(got) != 0 || strings.Join(resolutions(got), ",") != rmcoc.FindingResolved {
+	if !got.Resolved || reopenReplies(got) != 0 || strings.Join(resolutions(got), ",") != string(rmcoc.FindingResolved) {
 		t.Errorf("thread: resolved %v, reopen replies %d, resolutions %v", got.Resolved, reopenReplies(got), resolutions(got))
 	}
 	checks := 0

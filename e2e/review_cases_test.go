@@ -94,10 +94,10 @@ func TestManualRequestOnADraftInformsOnly(t *testing.T) {
 	var status []string
 	for _, c := range w.botComments() {
 		for _, b := range rmcoc.All[rmcoc.ManualReview](c.Body) {
-			status = append(status, b.Status)
+			status = append(status, string(b.Status))
 		}
 	}
-	if strings.Join(status, ",") != rmcoc.ManualCompleted {
+	if strings.Join(status, ",") != string(rmcoc.ManualCompleted) {
 		t.Errorf("manual status blocks = %v, want one COMPLETED (start comment edited at the end)", status)
 	}
 }

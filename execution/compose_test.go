@@ -689,7 +689,7 @@ func TestReviewRun(t *testing.T) {
 	if o.ReviewID != 9002 || o.Findings != 1 || o.Blocking != 1 || o.Note != "posted review 9002: 1 finding(s), 1 blocking (full review)" {
 		t.Errorf("outcome = %+v", o)
 	}
-	for i, status := range map[int]string{0: rmcoc.ManualInProgress, 2: rmcoc.ManualCompleted} {
+	for i, status := range map[int]rmcoc.ManualStatus{0: rmcoc.ManualInProgress, 2: rmcoc.ManualCompleted} {
 		mr := rmcoc.All[rmcoc.ManualReview](gh.calls[i].Body)
 		if len(mr) != 1 || mr[0].Status != status || mr[0].RequestCommentID != 77 || mr[0].HeadSHA != headSHA {
 			t.Errorf("call %d carries %+v, want one %s block for request 77", i, mr, status)

@@ -112,9 +112,10 @@ func (x *Executor) judge(ctx context.Context, key string, f *state.Finding) (ver
 }
 
 type decision struct {
-	status, resolution string
-	resolve, escalate  bool
-	note               string
+	status            rmcoc.FindingStatus
+	resolution        rmcoc.Resolution
+	resolve, escalate bool
+	note              string
 }
 
 // decide turns the model's judgment into the finding's new state.

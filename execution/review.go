@@ -212,7 +212,7 @@ func (x *Executor) bodyOnly(rv snapshot.NewReview) snapshot.NewReview {
 // manualStatus creates or edits the bot's status comment for a manual
 // request; the blocks make a killed run's comment reusable. It returns the
 // comment's id (0 when it could not be written).
-func (x *Executor) manualStatus(ctx context.Context, rt *detector.ReviewTask, id int64, status, text string) int64 {
+func (x *Executor) manualStatus(ctx context.Context, rt *detector.ReviewTask, id int64, status rmcoc.ManualStatus, text string) int64 {
 	var blocks []rmcoc.Block
 	var who []string
 	for _, m := range rt.Requests {
@@ -238,7 +238,7 @@ func (x *Executor) manualStatus(ctx context.Context, rt *detector.ReviewTask, id
 }
 
 // manualBlock is the ManualReview block for a request, naming its id space.
-func manualBlock(ref state.Ref, status, head string) rmcoc.ManualReview {
+func manualBlock(ref state.Ref, status rmcoc.ManualStatus, head string) rmcoc.ManualReview {
 	b := rmcoc.ManualReview{RequestCommentID: rmcoc.ID(ref.ID), Status: status, HeadSHA: head}
 	switch ref.Source {
 	case state.SourceReview:

@@ -71,7 +71,7 @@ func (x *Executor) isFixed(ctx context.Context, f state.Finding) (bool, string, 
 // resolveFinding replies in the finding's thread with a dispute-resolution
 // block, then resolves the thread. The block is written first: if resolving
 // fails (a token without the permission), the state still says RESOLVED.
-func (x *Executor) resolveFinding(ctx context.Context, f state.Finding, resolution, text string) error {
+func (x *Executor) resolveFinding(ctx context.Context, f state.Finding, resolution rmcoc.Resolution, text string) error {
 	reply := f.Thread.Comments[len(f.Thread.Comments)-1].ID
 	block := rmcoc.DisputeResolution{ReplyToCommentID: rmcoc.ID(reply), FindingID: f.Block.ID, ThreadID: f.Thread.ID,
 		Status: rmcoc.FindingResolved, Resolution: resolution, ResolvedAt: x.now()}

@@ -63,24 +63,26 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Answer statuses. A bot comment first holds IN_PROGRESS (the visible "looking
+// AnswerStatus is an answer block's status. A bot comment first holds IN_PROGRESS (the visible "looking
 // into it" status), then the answer; a killed or failed run leaves it for the
 // next run to reuse, so a question never gets two bot comments.
+type AnswerStatus string
+
 const (
-	AnswerInProgress = "IN_PROGRESS"
-	AnswerFailed     = "FAILED"
-	AnswerAnswered   = "ANSWERED"
+	AnswerInProgress AnswerStatus = "IN_PROGRESS"
+	AnswerFailed     AnswerStatus = "FAILED"
+	AnswerAnswered   AnswerStatus = "ANSWERED"
 )
 
 // QuestionAnswer marks a question comment as answered, whatever later
 // happens to the question's text.
 type QuestionAnswer struct {
-	ReplyToCommentID ID        `json:"reply_to_comment_id"`
-	Status           string    `json:"status,omitempty"`    // "" is ANSWERED (rmc-oc wrote none)
-	Source           string    `json:"source,omitempty"`    // SourceReview when the question was a review body
-	ThreadID         string    `json:"thread_id,omitempty"` // set when answered inside a review thread
-	Asker            string    `json:"asker,omitempty"`
-	AnsweredAt       time.Time `json:"answered_at"`
+	ReplyToCommentID ID           `json:"reply_to_comment_id"`
+	Status           AnswerStatus `json:"status,omitempty"`    // "" is ANSWERED (rmc-oc wrote none)
+	Source           string       `json:"source,omitempty"`    // SourceReview when the question was a review body
+	ThreadID         string       `json:"thread_id,omitempty"` // set when answered inside a review thread
+	Asker            string       `json:"asker,omitempty"`
+	AnsweredAt       time.Time    `json:"answered_at"`
 }
 
 // SourceReview marks ids that name a pull request review rather than a comment
@@ -91,76 +93,84 @@ const (
 	SourceDispatch = "workflow-dispatch"
 )
 
+// ManualStatus is a manual review request's status.
+type ManualStatus string
+
 // Manual review request statuses.
 const (
-	ManualPending    = "PENDING"
-	ManualInProgress = "IN_PROGRESS"
-	ManualCompleted  = "COMPLETED"
-	ManualDismissed  = "DISMISSED_BY_AUTO_REVIEW"
+	ManualPending    ManualStatus = "PENDING"
+	ManualInProgress ManualStatus = "IN_PROGRESS"
+	ManualCompleted  ManualStatus = "COMPLETED"
+	ManualDismissed  ManualStatus = "DISMISSED_BY_AUTO_REVIEW"
 )
 
 // ManualReview records what happened to a "@rmc-bot review" request.
 type ManualReview struct {
-	RequestCommentID ID         `json:"request_comment_id"`
-	Source           string     `json:"source,omitempty"` // SourceReview for a review body, SourceDispatch for a workflow run
-	Status           string     `json:"status"`
-	HeadSHA          string     `json:"head_sha,omitempty"`
-	StartedAt        *time.Time `json:"started_at,omitempty"`
-	CompletedAt      *time.Time `json:"completed_at,omitempty"`
-	DismissedBy      string     `json:"dismissed_by,omitempty"`
+	RequestCommentID ID           `json:"request_comment_id"`
+	Source           string       `json:"source,omitempty"` // SourceReview for a review body, SourceDispatch for a workflow run
+	Status           ManualStatus `json:"status"`
+	HeadSHA          string       `json:"head_sha,omitempty"`
+	StartedAt        *time.Time   `json:"started_at,omitempty"`
+	CompletedAt      *time.Time   `json:"completed_at,omitempty"`
+	DismissedBy      string       `json:"dismissed_by,omitempty"`
 }
 
-// Finding statuses (the latest dispute-resolution block in a thread overrides).
+// FindingStatus is a finding's status (the latest dispute-resolution block in a thread overrides).
+type FindingStatus string
+
 const (
-	FindingOpen         = "PENDING"
-	FindingResolved     = "RESOLVED"
-	FindingDisputed     = "DISPUTED"
-	FindingEscalated    = "ESCALATED"
-	FindingAcknowledged = "ACKNOWLEDGED"
+	FindingOpen         FindingStatus = "PENDING"
+	FindingResolved     FindingStatus = "RESOLVED"
+	FindingDisputed     FindingStatus = "DISPUTED"
+	FindingEscalated    FindingStatus = "ESCALATED"
+	FindingAcknowledged FindingStatus = "ACKNOWLEDGED"
 )
 
 // Finding is the block on each inline review comment.
 type Finding struct {
-	ID          string    `json:"id"`
-	Fingerprint string    `json:"fingerprint,omitempty"`
-	Path        string    `json:"path,omitempty"`
-	Line        int       `json:"line,omitempty"`
-	StartLine   int       `json:"start_line,omitempty"`
-	Side        string    `json:"side,omitempty"`
-	Title       string    `json:"title,omitempty"`
-	Category    string    `json:"category,omitempty"`
-	Score       int       `json:"score"`
-	Blocking    bool      `json:"blocking"`
-	Status      string    `json:"status"`
-	HeadSHA     string    `json:"head_sha,omitempty"`
-	Pass        int       `json:"pass,omitempty"`
-	CreatedAt   time.Time `json:"created_at"`
+	ID          string        `json:"id"`
+	Fingerprint string        `json:"fingerprint,omitempty"`
+	Path        string        `json:"path,omitempty"`
+	Line        int           `json:"line,omitempty"`
+	StartLine   int           `json:"start_line,omitempty"`
+	Side        string        `json:"side,omitempty"`
+	Title       string        `json:"title,omitempty"`
+	Category    string        `json:"category,omitempty"`
+	Score       int           `json:"score"`
+	Blocking    bool          `json:"blocking"`
+	Status      FindingStatus `json:"status"`
+	HeadSHA     string        `json:"head_sha,omitempty"`
+	Pass        int           `json:"pass,omitempty"`
+	CreatedAt   time.Time     `json:"created_at"`
 }
+
+// Resolution is how the bot answered one reply on a finding.
+type Resolution string
 
 // Dispute resolutions.
 const (
-	ResolutionConcession   = "concession"
-	ResolutionMaintained   = "maintained"
-	ResolutionEscalated    = "escalated"
-	ResolutionAcknowledged = "acknowledged"
-	ResolutionAnswered     = "answered"
-	ResolutionFixed        = "fixed"
-	ResolutionDeferred     = "deferred" // accepted as out of scope for this PR
+	ResolutionConcession   Resolution = "concession"
+	ResolutionMaintained   Resolution = "maintained"
+	ResolutionEscalated    Resolution = "escalated"
+	ResolutionAcknowledged Resolution = "acknowledged"
+	ResolutionAnswered     Resolution = "answered"
+	ResolutionFixed        Resolution = "fixed"
+	ResolutionDeferred     Resolution = "deferred" // accepted as out of scope for this PR
 	// ResolutionReopened marks the bot's reply to a resolution that does not
 	// count (see state): the thread is reopened, the status is unchanged.
-	ResolutionReopened = "reopened"
+	ResolutionReopened Resolution = "reopened"
 )
 
 // DisputeResolution is the bot's reply to one developer reply on a finding.
 type DisputeResolution struct {
-	ReplyToCommentID ID        `json:"reply_to_comment_id"` // the developer's reply
-	FindingID        string    `json:"finding_id,omitempty"`
-	ThreadID         string    `json:"thread_id,omitempty"`
-	Status           string    `json:"status"`     // a Finding* status
-	Resolution       string    `json:"resolution"` // a Resolution* value
-	Reason           string    `json:"reason,omitempty"`
-	ResolvedBy       string    `json:"resolved_by,omitempty"` // with ResolutionReopened: whose resolution
-	ResolvedAt       time.Time `json:"resolved_at"`
+	ReplyToCommentID ID            `json:"reply_to_comment_id"` // the developer's reply
+	FindingID        string        `json:"finding_id,omitempty"`
+	ThreadID         string        `json:"thread_id,omitempty"`
+	Status           FindingStatus `json:"status"`
+	Resolution       Resolution    `json:"resolution"`
+	Reason           string        `json:"reason,omitempty"`
+	ResolvedBy       string        `json:"resolved_by,omitempty"` // with ResolutionReopened: whose resolution
+	ResolvedAt       time.Time     `json:"resolved_at"`
 }
 
 // AutoReviewTrigger records that an automatic review was requested for a head
@@ -172,10 +182,13 @@ type AutoReviewTrigger struct {
 	TriggeredAt time.Time `json:"triggered_at"`
 }
 
+// Mode is how a review was asked for.
+type Mode string
+
 // Review modes.
 const (
-	ModeAuto   = "auto"
-	ModeManual = "manual"
+	ModeAuto   Mode = "auto"
+	ModeManual Mode = "manual"
 )
 
 // ReviewRun is written in the body of a completed review.
@@ -183,7 +196,7 @@ type ReviewRun struct {
 	HeadSHA           string `json:"head_sha"`
 	BaseSHA           string `json:"base_sha,omitempty"`
 	FromSHA           string `json:"from_sha,omitempty"` // incremental reviews: the previously reviewed head
-	Mode              string `json:"mode"`
+	Mode              Mode   `json:"mode"`
 	RequestCommentIDs []ID   `json:"request_comment_ids,omitempty"`
 	// DismissedRequestIDs are manual requests this automatic review made
 	// redundant; each gets an explanation reply (a ManualReview block).

@@ -83,7 +83,7 @@ type Finding struct {
 	RootCommentID int64
 	// Status is the effective status: RESOLVED when the thread is resolved,
 	// else the latest dispute-resolution block's, else the finding's own.
-	Status string
+	Status rmcoc.FindingStatus
 	// PendingReplies are developer replies the bot has not answered yet:
 	// newer than the bot's last reply in the thread, with no dispute block
 	// referencing them.

@@ -153,7 +153,7 @@ func describe(st state.State) []string {
 			line += fmt.Sprintf(" pending=%d", r.ID)
 		}
 		if f.LastResolution != nil {
-			line += " last=" + f.LastResolution.Resolution
+			line += " last=" + string(f.LastResolution.Resolution)
 		}
 		if f.ResolvedBy != nil {
 			line += " resolved_by=" + f.ResolvedBy.Login
