@@ -98,9 +98,9 @@ func (x *Executor) composeReview(rt *detector.ReviewTask, res review.Result, sc 
 	}
 	// Only an automatic review requests changes: a manual one informs, and
 	// under branch protection a changes-requested review would block merging.
-	event := "COMMENT"
+	event := snapshot.ReviewEventComment
 	if blocking > 0 && rt.Mode == rmcoc.ModeAuto {
-		event = "REQUEST_CHANGES"
+		event = snapshot.ReviewEventRequestChanges
 	}
 	return snapshot.NewReview{CommitSHA: rt.HeadSHA, Event: event, Body: x.compose(b.String(), run), Comments: comments}
 }

@@ -116,7 +116,7 @@ func (r *recorder) CreateReview(_ context.Context, _ snapshot.Repo, _ int, rv sn
 	r.mu.Lock()
 	r.reviews = append(r.reviews, rv)
 	r.mu.Unlock()
-	return r.add(call{Op: "create-review", Body: rv.Body, Arg: rv.Event})
+	return r.add(call{Op: "create-review", Body: rv.Body, Arg: string(rv.Event)})
 }
 
 func (r *recorder) ResolveThread(_ context.Context, threadID string) error {
@@ -251,7 +251,7 @@ func TestComposeReview(t *testing.T) {
 		res     review.Result
 		scope   scope
 		wantRun rmcoc.ReviewRun // CompletedAt is always fixedNow in UTC
-		event   string
+		event   snapshot.ReviewEvent
 		inline  int
 	}{
 		"clean_auto": {

@@ -12,12 +12,22 @@ import (
 	"github.com/review-my-code-bot/rmc/state"
 )
 
+// Verdict is the model's judgment of a reply on a finding.
+type Verdict string
+
+const (
+	VerdictConcede  Verdict = "concede"
+	VerdictMaintain Verdict = "maintain"
+	VerdictEscalate Verdict = "escalate"
+	VerdictNone     Verdict = "none"
+)
+
 // verdict is the model's structured answer to a reply on a finding.
 type verdict struct {
 	Kind    ReplyKind `json:"kind"`
-	Verdict string    `json:"verdict"` // concede, maintain, escalate, none
-	Reply   string    `json:"reply"`   // markdown for the thread
-	Reason  string    `json:"reason"`  // one line, recorded in the block
+	Verdict Verdict   `json:"verdict"`
+	Reply   string    `json:"reply"`  // markdown for the thread
+	Reason  string    `json:"reason"` // one line, recorded in the block
 }
 
 var verdictSchema = map[string]any{
@@ -128,7 +138,7 @@ func (x *Executor) decide(f *state.Finding, v verdict) decision {
 	maintain := func() decision {
 		// A second round of disagreement, or the model's own doubt, goes to
 		// the humans when escalation is on.
-		if escalation && (v.Verdict == "escalate" || current == rmcoc.FindingDisputed) {
+		if escalation && (v.Verdict == VerdictEscalate || current == rmcoc.FindingDisputed) {
 			var who []string
 			for _, h := range x.Options.HumanReviewers {
 				who = append(who, "@"+h)
@@ -153,14 +163,14 @@ func (x *Executor) decide(f *state.Finding, v verdict) decision {
 			d := maintain()
 			d.note = "_This finding scores " + fmt.Sprint(f.Block.Score) + "/10: too severe to defer to another pull request._ " + d.note
 			return d
-		case !f.Block.Blocking, v.Verdict == "concede":
+		case !f.Block.Blocking, v.Verdict == VerdictConcede:
 			return decision{status: rmcoc.FindingResolved, resolution: rmcoc.ResolutionDeferred, resolve: true}
 		default:
 			return decision{status: current, resolution: rmcoc.ResolutionAnswered,
 				note: "_To defer a blocking finding, say why it is safe to merge without the fix (for example, the code path is unreachable until the follow-up lands)._"}
 		}
 	}
-	if v.Verdict == "concede" {
+	if v.Verdict == VerdictConcede {
 		return decision{status: rmcoc.FindingResolved, resolution: rmcoc.ResolutionConcession, resolve: true}
 	}
 	return maintain()

@@ -181,9 +181,9 @@ func ParseFiles(files []snapshot.ChangedFile) ([]diff.File, []review.Skip) {
 // an anchor is rejected after all.
 func (x *Executor) postReview(ctx context.Context, rv snapshot.NewReview) (int64, error) {
 	id, err := x.Reviews.CreateReview(ctx, x.repo(), x.number(), rv)
-	if err != nil && rv.Event == "REQUEST_CHANGES" && errors.Is(err, snapshot.ErrOwnPullRequest) {
+	if err != nil && rv.Event == snapshot.ReviewEventRequestChanges && errors.Is(err, snapshot.ErrOwnPullRequest) {
 		x.Log.Warningf("GitHub does not let the token's user request changes on their own pull request; posting the same review as COMMENT")
-		rv.Event = "COMMENT"
+		rv.Event = snapshot.ReviewEventComment
 		id, err = x.Reviews.CreateReview(ctx, x.repo(), x.number(), rv)
 	}
 	if err != nil && errors.Is(err, snapshot.ErrAnchorRejected) {

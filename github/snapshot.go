@@ -401,7 +401,7 @@ func thread(n threadNode) snapshot.Thread {
 }
 
 func review(n reviewNode) snapshot.Review {
-	r := snapshot.Review{ID: int64(n.FullDatabaseID), NodeID: n.ID, Author: actor(n.Author), State: n.State, Body: n.Body, Association: n.AuthorAssociation}
+	r := snapshot.Review{ID: int64(n.FullDatabaseID), NodeID: n.ID, Author: actor(n.Author), State: snapshot.ReviewState(n.State), Body: n.Body, Association: n.AuthorAssociation}
 	if n.SubmittedAt != nil {
 		r.SubmittedAt = n.SubmittedAt.Time
 	}

@@ -62,7 +62,7 @@ func (c *Client) React(ctx context.Context, repo snapshot.Repo, id int64, review
 // CreateReview posts a review with its inline comments in one request and
 // returns the review's id.
 func (c *Client) CreateReview(ctx context.Context, repo snapshot.Repo, number int, r snapshot.NewReview) (int64, error) {
-	req := &gogithub.PullRequestReviewRequest{Body: &r.Body, Event: &r.Event}
+	req := &gogithub.PullRequestReviewRequest{Body: &r.Body, Event: gogithub.String(string(r.Event))}
 	if r.CommitSHA != "" {
 		req.CommitID = &r.CommitSHA
 	}

@@ -139,12 +139,23 @@ func (t Thread) Root() *ReviewComment {
 	return &t.Comments[0]
 }
 
+// ReviewState is a submitted review's state, as GitHub names it.
+type ReviewState string
+
+const (
+	ReviewCommented        ReviewState = "COMMENTED"
+	ReviewApproved         ReviewState = "APPROVED"
+	ReviewChangesRequested ReviewState = "CHANGES_REQUESTED"
+	ReviewDismissed        ReviewState = "DISMISSED"
+	ReviewPending          ReviewState = "PENDING"
+)
+
 // Review is a submitted pull request review.
 type Review struct {
 	ID          int64
 	NodeID      string
 	Author      Actor
-	State       string // COMMENTED, APPROVED, CHANGES_REQUESTED, DISMISSED, PENDING
+	State       ReviewState
 	Body        string
 	CommitSHA   string
 	SubmittedAt time.Time

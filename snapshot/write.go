@@ -6,10 +6,19 @@ import "strings"
 // inline comments, in a single request.
 type NewReview struct {
 	CommitSHA string
-	Event     string // COMMENT, REQUEST_CHANGES or APPROVE
+	Event     ReviewEvent
 	Body      string
 	Comments  []NewReviewComment
 }
+
+// ReviewEvent is what a posted review does to the pull request.
+type ReviewEvent string
+
+const (
+	ReviewEventComment        ReviewEvent = "COMMENT"
+	ReviewEventRequestChanges ReviewEvent = "REQUEST_CHANGES"
+	ReviewEventApprove        ReviewEvent = "APPROVE"
+)
 
 // NewReviewComment is an inline comment anchored to a line or a range.
 type NewReviewComment struct {
