@@ -113,14 +113,14 @@ func Run(ctx context.Context, env Env) int {
 
 // forkPR reports whether the event is a pull_request from a fork.
 func forkPR(env Env) bool {
-	if env.Getenv("GITHUB_EVENT_NAME") != event.PullRequest {
+	if event.Name(env.Getenv("GITHUB_EVENT_NAME")) != event.PullRequest {
 		return false
 	}
 	payload, err := env.ReadFile(env.Getenv("GITHUB_EVENT_PATH"))
 	if err != nil {
 		return false
 	}
-	ev, err := github.ParseEvent(event.PullRequest, payload)
+	ev, err := github.ParseEvent(string(event.PullRequest), payload)
 	return err == nil && ev.Fork
 }
 

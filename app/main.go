@@ -60,7 +60,7 @@ func planCmd(ctx context.Context, env Env, args []string) int {
 	fs.SetOutput(&flagOut)
 	repoFlag := fs.String("repo", env.Getenv("GITHUB_REPOSITORY"), "repository, owner/name")
 	pr := fs.Int("pr", 0, "pull request number")
-	eventName := fs.String("event", event.IssueComment, "event to plan for: "+strings.Join(planEvents, ", ")+
+	eventName := fs.String("event", string(event.IssueComment), "event to plan for: "+strings.Join(planEvents, ", ")+
 		"\n(issue_comment: questions, disputes, owed reviews; pull_request: a new push; workflow_dispatch: a manual review)")
 	if err := fs.Parse(args); err != nil {
 		log.Print(flagOut.String())
@@ -91,8 +91,8 @@ func planCmd(ctx context.Context, env Env, args []string) int {
 		return ExitUsage
 	}
 	cfg.DryRun = true
-	ev := event.Event{Name: *eventName, Repo: repo.String(), PRNumber: *pr, Sender: env.Getenv("GITHUB_ACTOR")}
-	switch *eventName {
+	ev := event.Event{Name: event.Name(*eventName), Repo: repo.String(), PRNumber: *pr, Sender: env.Getenv("GITHUB_ACTOR")}
+	switch ev.Name {
 	case event.PullRequest, event.PullRequestTarget:
 		ev.Action = "synchronize"
 	case event.IssueComment, event.PullRequestReviewComment:
@@ -112,7 +112,7 @@ func planCmd(ctx context.Context, env Env, args []string) int {
 }
 
 // planEvents are the events `plan --event` accepts: the ones the action handles.
-var planEvents = []string{event.PullRequest, event.PullRequestTarget, event.IssueComment, event.PullRequestReviewComment, event.PullRequestReview, event.WorkflowDispatch}
+var planEvents = []string{string(event.PullRequest), string(event.PullRequestTarget), string(event.IssueComment), string(event.PullRequestReviewComment), string(event.PullRequestReview), string(event.WorkflowDispatch)}
 
 // envName is the variable the runner uses for an input.
 func envName(input string) string { return "INPUT_" + strings.ToUpper(input) }

@@ -47,7 +47,7 @@ type Report struct {
 }
 
 func (r Report) trigger() string {
-	t := r.Event.Name
+	t := string(r.Event.Name)
 	if r.Event.Action != "" {
 		t += "." + r.Event.Action
 	}

@@ -2,19 +2,22 @@
 // adapter decodes webhook payloads into it; nothing here knows go-github.
 package event
 
+// Name is an event's name, as GITHUB_EVENT_NAME spells it.
+type Name string
+
 // Names of the events the action handles.
 const (
-	PullRequest              = "pull_request"
-	PullRequestTarget        = "pull_request_target"
-	IssueComment             = "issue_comment"
-	PullRequestReviewComment = "pull_request_review_comment"
-	PullRequestReview        = "pull_request_review"
-	WorkflowDispatch         = "workflow_dispatch"
+	PullRequest              Name = "pull_request"
+	PullRequestTarget        Name = "pull_request_target"
+	IssueComment             Name = "issue_comment"
+	PullRequestReviewComment Name = "pull_request_review_comment"
+	PullRequestReview        Name = "pull_request_review"
+	WorkflowDispatch         Name = "workflow_dispatch"
 )
 
 // Event is a decoded trigger.
 type Event struct {
-	Name   string // GITHUB_EVENT_NAME
+	Name   Name   // GITHUB_EVENT_NAME
 	Action string // payload "action"; "" for workflow_dispatch
 	Repo   string // "owner/name"
 	Sender string // login of the actor, as REST spells it

@@ -23,11 +23,11 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 	if !json.Valid(payload) {
 		return event.Event{}, fmt.Errorf("event payload for %q is not JSON", name)
 	}
-	ev := event.Event{Name: name}
-	if name == event.WorkflowDispatch {
+	ev := event.Event{Name: event.Name(name)}
+	if ev.Name == event.WorkflowDispatch {
 		return parseDispatch(payload)
 	}
-	switch name {
+	switch ev.Name {
 	case event.PullRequest, event.PullRequestTarget, event.IssueComment,
 		event.PullRequestReviewComment, event.PullRequestReview:
 	default:
