@@ -63,9 +63,10 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// AnswerStatus is an answer block's status. A bot comment first holds IN_PROGRESS (the visible "looking
-// into it" status), then the answer; a killed or failed run leaves it for the
-// next run to reuse, so a question never gets two bot comments.
+// AnswerStatus is an answer block's status. A bot comment first holds
+// IN_PROGRESS (the visible "looking into it" status), then the answer; a
+// killed or failed run leaves it for the next run to reuse, so a question
+// never gets two bot comments.
 type AnswerStatus string
 
 const (
@@ -115,7 +116,8 @@ type ManualReview struct {
 	DismissedBy      string       `json:"dismissed_by,omitempty"`
 }
 
-// FindingStatus is a finding's status (the latest dispute-resolution block in a thread overrides).
+// FindingStatus is a finding's status (the latest dispute-resolution block
+// in a thread overrides).
 type FindingStatus string
 
 const (
