@@ -20,9 +20,9 @@ type Mention struct {
 //
 // Handles are matched case-insensitively; a missing leading '@' is added and
 // blank handles are ignored. When two handles match at the same place the
-// longer wins. A mention counts only in prose — never in fenced code, code
-// spans, quoted lines or HTML comments (see the package documentation) — and
-// only as a whole word outside a URL:
+// longer wins. A mention counts only in prose — never in code, block
+// quotes, HTML or links (see the package documentation) — and only as a
+// whole word outside a URL:
 //
 //   - before it: the start of the body, whitespace, one of ( [ { " ' < > , ; : ! ? |,
 //     or non-ASCII punctuation; emphasis markers * _ ~ in between are skipped.

@@ -196,3 +196,57 @@ func TestFindHostileInputs(t *testing.T) {
 		})
 	}
 }
+
+// TestFindCommonMark covers the block structure a line scanner would have to
+// guess at: indented code, lazy continuation lines, list items, HTML blocks,
+// links and images, read as CommonMark reads them.
+func TestFindCommonMark(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		body string
+		want bool
+		text string // checked when want
+	}{
+		"indented code":                {body: "    @rmc-bot review"},
+		"tab-indented code":            {body: "\t@rmc-bot review"},
+		"indented code after blank":    {body: "see:\n\n    x := 1 // @rmc-bot review"},
+		"indented line continues para": {body: "please look\n    @rmc-bot review", want: true, text: "review"},
+		"lazy quote continuation":      {body: "> quoting someone\n@rmc-bot review"},
+		"lazy continuation in list":    {body: "- > quote\n@rmc-bot review"},
+		"quote ended by blank line":    {body: "> quote\n\n@rmc-bot review", want: true, text: "review"},
+		"quote in list item":           {body: "- > @rmc-bot review"},
+		"list item":                    {body: "1. @rmc-bot review", want: true, text: "review"},
+		"nested list item":             {body: "- a\n  - @rmc-bot why?", want: true, text: "why?"},
+		"fence in list item":           {body: "- ```\n  @rmc-bot review\n  ```"},
+		"indented code in list item":   {body: "- a\n\n        @rmc-bot review"},
+		"list item fence ends with item": {
+			body: "- ```\n@rmc-bot review", want: true, text: "review",
+		},
+		"html block":             {body: "<div>\n@rmc-bot review\n</div>"},
+		"paragraph between html": {body: "<div hidden>\n\n@rmc-bot review\n\n</div>", want: true, text: "review\n\n</div>"},
+		"html attribute":         {body: "<img alt=\"@rmc-bot review\" src=\"x.png\">"},
+		"inline html attribute":  {body: "see <img alt=\"@rmc-bot review\"> here"},
+		"inline tag around":      {body: "<b>@rmc-bot</b> review", want: true, text: "</b> review"},
+		"comment in html block":  {body: "@rmc-bot explain\n<div>\n<!-- hidden -->\n</div>", want: true, text: "explain\n<div>\n\n</div>"},
+		"two comments then text": {body: "<!-- a --> <!-- b --> @rmc-bot go", want: true, text: "go"},
+		"comment then code":      {body: "<!-- a --> `@rmc-bot go`"},
+		"link text":              {body: "[@rmc-bot](https://example.test) review"},
+		"image alt":              {body: "![@rmc-bot review](x.png)"},
+		"autolink":               {body: "<https://example.test/@rmc-bot>"},
+		"reference definition":   {body: "[x]: https://example.test \"@rmc-bot review\""},
+		"setext heading":         {body: "@rmc-bot why?\n---", want: true, text: "why?\n---"},
+		"after a table row":      {body: "| a | b |\n|---|---|\n| @rmc-bot | why |", want: true, text: "| why |"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			m, ok := Find(tc.body, botHandles)
+			if ok != tc.want {
+				t.Fatalf("Find(%q) ok = %v, want %v (mention %+v)", tc.body, ok, tc.want, m)
+			}
+			if ok && (m.Handle != "@rmc-bot" || m.Text != tc.text) {
+				t.Errorf("Find(%q) = %+v, want {Handle:@rmc-bot Text:%q}", tc.body, m, tc.text)
+			}
+		})
+	}
+}
