@@ -51,6 +51,9 @@ func Find(body string, handles []string) (m Mention, ok bool) {
 		return Mention{}, false
 	}
 	s := normalize(body)
+	if !mayMention(s, hs) {
+		return Mention{}, false // most comments: no parse needed
+	}
 	lay := scan(s)
 	start, end, h, ok := locate(s, lay.prose, hs)
 	if !ok {
@@ -73,6 +76,23 @@ func normalizeHandles(handles []string) []string {
 	}
 	sort.SliceStable(hs, func(i, j int) bool { return len(hs[i]) > len(hs[j]) })
 	return hs
+}
+
+// mayMention reports whether a handle occurs anywhere in s.
+func mayMention(s string, hs []string) bool {
+	for p := 0; p < len(s); p++ {
+		k := strings.IndexByte(s[p:], '@')
+		if k < 0 {
+			return false
+		}
+		p += k
+		for _, h := range hs {
+			if p+len(h) <= len(s) && strings.EqualFold(s[p:p+len(h)], h) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // locate finds the first mention in the prose spans of s. It returns the
