@@ -22,6 +22,11 @@
 //
 // HTML comments, in HTML blocks or inline, are cut out of Mention.Text.
 //
+// goldmark takes time quadratic in a few shapes: container markers opened on
+// one line ("> > > …", "- - - …") and link destinations ("]("). A body with
+// more than 32 of the former on a line or more than 1024 of the latter is
+// read as not addressed to the bot; no hand-written comment comes near.
+//
 // Classify sorts the request into a Question, a ReviewRequest or a
 // FullReviewRequest with fixed rules, behind the Classifier interface an
 // LLM-backed classifier can share.

@@ -51,7 +51,7 @@ func Find(body string, handles []string) (m Mention, ok bool) {
 		return Mention{}, false
 	}
 	s := normalize(body)
-	if !mayMention(s, hs) {
+	if !mayMention(s, hs) || tooComplex(s) {
 		return Mention{}, false // most comments: no parse needed
 	}
 	lay := scan(s)

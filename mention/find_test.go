@@ -187,6 +187,9 @@ func TestFindHostileInputs(t *testing.T) {
 		"fences":                        strings.Repeat("```\n", 1<<16),
 		"quotes":                        strings.Repeat("> @rmc-bot\n", 1<<16),
 		"escapes":                       strings.Repeat("\\`", 1<<18),
+		"quotes on one line":            strings.Repeat(">", 1<<16) + " @rmc-bot",
+		"list markers on one line":      strings.Repeat("- ", 1<<15) + "@rmc-bot",
+		"open link destinations":        strings.Repeat("[a](<", 1<<14) + "@rmc-bot",
 	}
 	for name, body := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -248,5 +251,41 @@ func TestFindCommonMark(t *testing.T) {
 				t.Errorf("Find(%q) = %+v, want {Handle:@rmc-bot Text:%q}", tc.body, m, tc.text)
 			}
 		})
+	}
+}
+
+// TestFindTooComplex checks the limits on shapes the parser reads in
+// quadratic time: beyond them a body is not addressed to the bot, up to them
+// it is read normally.
+func TestFindTooComplex(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		body string
+		want bool
+	}{
+		"33 quotes":                 {body: strings.Repeat("> ", 33) + "x\n\n@rmc-bot hi"},
+		"33 list markers":           {body: strings.Repeat("- ", 33) + "x\n\n@rmc-bot hi"},
+		"33 mixed markers":          {body: strings.Repeat("> 1. ", 17) + "x\n\n@rmc-bot hi"},
+		"1025 links":                {body: strings.Repeat("[a](b) ", 1025) + "\n\n@rmc-bot hi"},
+		"32 markers are read":       {body: strings.Repeat("> - ", 16) + "x\n\n@rmc-bot hi", want: true},
+		"1024 links are read":       {body: strings.Repeat("[a](b) ", 1024) + "\n\n@rmc-bot hi", want: true},
+		"deep nesting over lines":   {body: strings.Repeat("> x\n", 1000) + "\n@rmc-bot hi", want: true},
+		"thematic breaks are not":   {body: strings.Repeat("--- ", 40) + "\n\n@rmc-bot hi", want: true},
+		"many markers over lines":   {body: strings.Repeat("- a\n", 1000) + "\n@rmc-bot hi", want: true},
+		"numbers that are not list": {body: strings.Repeat("1.5 ", 40) + "@rmc-bot hi", want: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if _, ok := Find(tc.body, botHandles); ok != tc.want {
+				t.Errorf("Find(%.60q…) ok = %v, want %v", tc.body, ok, tc.want)
+			}
+		})
+	}
+	// Classify still drops comments from a body too complex to parse, an
+	// unterminated one included.
+	body := strings.Repeat("- ", 40) + "why <!-- do a full review --> this `<!--` x <!-- full review"
+	if got := visible(body); strings.Contains(got, "full") || !strings.Contains(got, "why") {
+		t.Errorf("visible(%q) = %q, want comments cut", body, got)
 	}
 }

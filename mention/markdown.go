@@ -44,6 +44,101 @@ func scan(s string) layout {
 	return out
 }
 
+// commentSpans returns the HTML comments of s as scan reads them. A body
+// too complex to parse (see tooComplex) loses every "<!--" up to the next
+// "-->" or the end instead: more than a renderer hides, never less.
+func commentSpans(s string) []span {
+	if !strings.Contains(s, "<!--") {
+		return nil
+	}
+	if !tooComplex(s) {
+		return scan(s).comments
+	}
+	var out []span
+	for i := 0; i < len(s); {
+		k := strings.Index(s[i:], "<!--")
+		if k < 0 {
+			break
+		}
+		c := i + k
+		e := strings.Index(s[c+2:], "-->")
+		if e < 0 {
+			out = append(out, span{c, len(s)})
+			break
+		}
+		out = append(out, span{c, c + 2 + e + 3})
+		i = c + 2 + e + 3
+	}
+	return out
+}
+
+// Limits on the shapes goldmark reads in time quadratic in their count (a
+// 64 KiB comment of them takes seconds): container markers opened on one
+// line ("> > > …", "- - - …") and link destinations ("](").
+const (
+	maxNestingOnALine = 32
+	maxLinkOpeners    = 1024
+)
+
+// tooComplex reports a body beyond those limits. No comment written by hand
+// comes near them; such a body is read as not addressed to the bot.
+func tooComplex(s string) bool {
+	if strings.Count(s, "](") > maxLinkOpeners {
+		return true
+	}
+	for ls := 0; ls < len(s); {
+		depth := 0
+		i := ls
+		for i < len(s) {
+			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+				i++
+			}
+			if n := containerMarker(s[i:]); n > 0 {
+				depth++
+				i += n
+				continue
+			}
+			break
+		}
+		if depth > maxNestingOnALine {
+			return true
+		}
+		k := strings.IndexByte(s[i:], '\n')
+		if k < 0 {
+			break
+		}
+		ls = i + k + 1
+	}
+	return false
+}
+
+// containerMarker returns the length of a block quote or list item marker
+// at the start of t ("> ", ">", "- ", "12. "), or 0.
+func containerMarker(t string) int {
+	if t == "" {
+		return 0
+	}
+	if t[0] == '>' {
+		return 1
+	}
+	n := 0
+	for n < len(t) && n < 9 && t[n] >= '0' && t[n] <= '9' {
+		n++
+	}
+	switch {
+	case n == 0 && strings.IndexByte("-*+", t[0]) >= 0:
+		n = 1
+	case n > 0 && n < len(t) && (t[n] == '.' || t[n] == ')'):
+		n++
+	default:
+		return 0
+	}
+	if n < len(t) && t[n] != ' ' && t[n] != '\t' && t[n] != '\n' {
+		return 0
+	}
+	return n
+}
+
 // scanInto parses s[from:to] as a document of its own and records its spans.
 func scanInto(s string, from, to int, out *layout) {
 	src := []byte(s[from:to])
