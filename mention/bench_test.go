@@ -20,6 +20,8 @@ func BenchmarkFind(b *testing.B) {
 		"no mention":        strings.ReplaceAll(typical, "@rmc-bot", "@octocat"),
 		"backtick runs":     ticks.String() + " @rmc-bot",
 		"unclosed comments": "x " + strings.Repeat("<!-- y ", max/7) + " @rmc-bot",
+		"mixed emphasis":    strings.Repeat("_a*", max/3) + " @rmc-bot",
+		"at the limits":     strings.Repeat("> ", 32) + strings.Repeat("[a](", 1024) + strings.Repeat("x ", (max-4160)/2) + " @rmc-bot",
 	} {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(body)))

@@ -190,6 +190,8 @@ func TestFindHostileInputs(t *testing.T) {
 		"quotes on one line":            strings.Repeat(">", 1<<16) + " @rmc-bot",
 		"list markers on one line":      strings.Repeat("- ", 1<<15) + "@rmc-bot",
 		"open link destinations":        strings.Repeat("[a](<", 1<<14) + "@rmc-bot",
+		"mixed emphasis delimiters":     strings.Repeat("_a*", 1<<15) + "@rmc-bot",
+		"image openers":                 strings.Repeat("[![", 1<<15) + "@rmc-bot",
 	}
 	for name, body := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -1,12 +1,14 @@
 package mention
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // span is a half-open byte range [start, end) of a normalized body.
@@ -142,7 +144,7 @@ func containerMarker(t string) int {
 // scanInto parses s[from:to] as a document of its own and records its spans.
 func scanInto(s string, from, to int, out *layout) {
 	src := []byte(s[from:to])
-	doc := goldmark.DefaultParser().Parse(text.NewReader(src))
+	doc := newParser().Parse(text.NewReader(src))
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -171,6 +173,24 @@ func scanInto(s string, from, to int, out *layout) {
 		}
 		return ast.WalkContinue, nil
 	})
+}
+
+// newParser returns a CommonMark parser without emphasis. Emphasis binds
+// looser than code spans, links and HTML, so it never decides whether text
+// is prose, and goldmark resolves unmatched mixed delimiters ("_a*_a*…") in
+// quadratic time.
+func newParser() parser.Parser {
+	var inlines []util.PrioritizedValue
+	for _, p := range parser.DefaultInlineParsers() {
+		if !slices.Contains(p.Value.(parser.InlineParser).Trigger(), '*') {
+			inlines = append(inlines, p)
+		}
+	}
+	return parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(inlines...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)
 }
 
 // htmlBlock records the comments of an HTML block. Nothing in an HTML block
