@@ -20,9 +20,9 @@ type Mention struct {
 //
 // Handles are matched case-insensitively; a missing leading '@' is added and
 // blank handles are ignored. When two handles match at the same place the
-// longer wins. A mention counts only in prose — never in fenced code, code
-// spans, quoted lines or HTML comments (see the package documentation) — and
-// only as a whole word outside a URL:
+// longer wins. A mention counts only in prose — never in code, block
+// quotes, HTML or links (see the package documentation) — and only as a
+// whole word outside a URL:
 //
 //   - before it: the start of the body, whitespace, one of ( [ { " ' < > , ; : ! ? |,
 //     or non-ASCII punctuation; emphasis markers * _ ~ in between are skipped.
@@ -51,6 +51,9 @@ func Find(body string, handles []string) (m Mention, ok bool) {
 		return Mention{}, false
 	}
 	s := normalize(body)
+	if !mayMention(s, hs) || tooComplex(s) {
+		return Mention{}, false // most comments: no parse needed
+	}
 	lay := scan(s)
 	start, end, h, ok := locate(s, lay.prose, hs)
 	if !ok {
@@ -73,6 +76,23 @@ func normalizeHandles(handles []string) []string {
 	}
 	sort.SliceStable(hs, func(i, j int) bool { return len(hs[i]) > len(hs[j]) })
 	return hs
+}
+
+// mayMention reports whether a handle occurs anywhere in s.
+func mayMention(s string, hs []string) bool {
+	for p := 0; p < len(s); p++ {
+		k := strings.IndexByte(s[p:], '@')
+		if k < 0 {
+			return false
+		}
+		p += k
+		for _, h := range hs {
+			if p+len(h) <= len(s) && strings.EqualFold(s[p:p+len(h)], h) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // locate finds the first mention in the prose spans of s. It returns the

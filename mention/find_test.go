@@ -187,6 +187,11 @@ func TestFindHostileInputs(t *testing.T) {
 		"fences":                        strings.Repeat("```\n", 1<<16),
 		"quotes":                        strings.Repeat("> @rmc-bot\n", 1<<16),
 		"escapes":                       strings.Repeat("\\`", 1<<18),
+		"quotes on one line":            strings.Repeat(">", 1<<16) + " @rmc-bot",
+		"list markers on one line":      strings.Repeat("- ", 1<<15) + "@rmc-bot",
+		"open link destinations":        strings.Repeat("[a](<", 1<<14) + "@rmc-bot",
+		"mixed emphasis delimiters":     strings.Repeat("_a*", 1<<15) + "@rmc-bot",
+		"image openers":                 strings.Repeat("[![", 1<<15) + "@rmc-bot",
 	}
 	for name, body := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -194,5 +199,95 @@ func TestFindHostileInputs(t *testing.T) {
 			Find(body, botHandles)
 			Classify(body)
 		})
+	}
+}
+
+// TestFindCommonMark covers the block structure a line scanner would have to
+// guess at: indented code, lazy continuation lines, list items, HTML blocks,
+// links and images, read as CommonMark reads them.
+func TestFindCommonMark(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		body string
+		want bool
+		text string // checked when want
+	}{
+		"indented code":                {body: "    @rmc-bot review"},
+		"tab-indented code":            {body: "\t@rmc-bot review"},
+		"indented code after blank":    {body: "see:\n\n    x := 1 // @rmc-bot review"},
+		"indented line continues para": {body: "please look\n    @rmc-bot review", want: true, text: "review"},
+		"lazy quote continuation":      {body: "> quoting someone\n@rmc-bot review"},
+		"lazy continuation in list":    {body: "- > quote\n@rmc-bot review"},
+		"quote ended by blank line":    {body: "> quote\n\n@rmc-bot review", want: true, text: "review"},
+		"quote in list item":           {body: "- > @rmc-bot review"},
+		"list item":                    {body: "1. @rmc-bot review", want: true, text: "review"},
+		"nested list item":             {body: "- a\n  - @rmc-bot why?", want: true, text: "why?"},
+		"fence in list item":           {body: "- ```\n  @rmc-bot review\n  ```"},
+		"indented code in list item":   {body: "- a\n\n        @rmc-bot review"},
+		"list item fence ends with item": {
+			body: "- ```\n@rmc-bot review", want: true, text: "review",
+		},
+		"html block":             {body: "<div>\n@rmc-bot review\n</div>"},
+		"paragraph between html": {body: "<div hidden>\n\n@rmc-bot review\n\n</div>", want: true, text: "review\n\n</div>"},
+		"html attribute":         {body: "<img alt=\"@rmc-bot review\" src=\"x.png\">"},
+		"inline html attribute":  {body: "see <img alt=\"@rmc-bot review\"> here"},
+		"inline tag around":      {body: "<b>@rmc-bot</b> review", want: true, text: "</b> review"},
+		"comment in html block":  {body: "@rmc-bot explain\n<div>\n<!-- hidden -->\n</div>", want: true, text: "explain\n<div>\n\n</div>"},
+		"two comments then text": {body: "<!-- a --> <!-- b --> @rmc-bot go", want: true, text: "go"},
+		"comment then code":      {body: "<!-- a --> `@rmc-bot go`"},
+		"link text":              {body: "[@rmc-bot](https://example.test) review"},
+		"image alt":              {body: "![@rmc-bot review](x.png)"},
+		"autolink":               {body: "<https://example.test/@rmc-bot>"},
+		"reference definition":   {body: "[x]: https://example.test \"@rmc-bot review\""},
+		"setext heading":         {body: "@rmc-bot why?\n---", want: true, text: "why?\n---"},
+		"after a table row":      {body: "| a | b |\n|---|---|\n| @rmc-bot | why |", want: true, text: "| why |"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			m, ok := Find(tc.body, botHandles)
+			if ok != tc.want {
+				t.Fatalf("Find(%q) ok = %v, want %v (mention %+v)", tc.body, ok, tc.want, m)
+			}
+			if ok && (m.Handle != "@rmc-bot" || m.Text != tc.text) {
+				t.Errorf("Find(%q) = %+v, want {Handle:@rmc-bot Text:%q}", tc.body, m, tc.text)
+			}
+		})
+	}
+}
+
+// TestFindTooComplex checks the limits on shapes the parser reads in
+// quadratic time: beyond them a body is not addressed to the bot, up to them
+// it is read normally.
+func TestFindTooComplex(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		body string
+		want bool
+	}{
+		"33 quotes":                 {body: strings.Repeat("> ", 33) + "x\n\n@rmc-bot hi"},
+		"33 list markers":           {body: strings.Repeat("- ", 33) + "x\n\n@rmc-bot hi"},
+		"33 mixed markers":          {body: strings.Repeat("> 1. ", 17) + "x\n\n@rmc-bot hi"},
+		"1025 links":                {body: strings.Repeat("[a](b) ", 1025) + "\n\n@rmc-bot hi"},
+		"32 markers are read":       {body: strings.Repeat("> - ", 16) + "x\n\n@rmc-bot hi", want: true},
+		"1024 links are read":       {body: strings.Repeat("[a](b) ", 1024) + "\n\n@rmc-bot hi", want: true},
+		"deep nesting over lines":   {body: strings.Repeat("> x\n", 1000) + "\n@rmc-bot hi", want: true},
+		"thematic breaks are not":   {body: strings.Repeat("--- ", 40) + "\n\n@rmc-bot hi", want: true},
+		"many markers over lines":   {body: strings.Repeat("- a\n", 1000) + "\n@rmc-bot hi", want: true},
+		"numbers that are not list": {body: strings.Repeat("1.5 ", 40) + "@rmc-bot hi", want: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if _, ok := Find(tc.body, botHandles); ok != tc.want {
+				t.Errorf("Find(%.60q…) ok = %v, want %v", tc.body, ok, tc.want)
+			}
+		})
+	}
+	// Classify still drops comments from a body too complex to parse, an
+	// unterminated one included.
+	body := strings.Repeat("- ", 40) + "why <!-- do a full review --> this `<!--` x <!-- full review"
+	if got := visible(body); strings.Contains(got, "full") || !strings.Contains(got, "why") {
+		t.Errorf("visible(%q) = %q, want comments cut", body, got)
 	}
 }

@@ -115,7 +115,7 @@ func Classify(text string) Intent {
 // and quoted lines.
 func visible(text string) string {
 	s := normalize(text)
-	s = without(s, scan(s).comments, 0, len(s))
+	s = without(s, commentSpans(s), 0, len(s))
 	var b strings.Builder
 	for _, line := range strings.Split(s, "\n") {
 		if !isQuote(line) {

@@ -1,8 +1,14 @@
 package mention
 
 import (
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // span is a half-open byte range [start, end) of a normalized body.
@@ -25,113 +31,13 @@ func normalize(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }
 
-// Block states of the line scanner.
-const (
-	inNormal = iota
-	inFence
-	inHTMLBlock
-)
-
-// scan splits a normalized body into prose and non-prose the way GitHub's
-// CommonMark renderer would, closely enough for mention detection:
-//
-//   - fenced code blocks (``` or ~~~, three or more, opener indented at most
-//     three spaces; a backtick fence's info string has no backticks; the
-//     closer is the same character, at least as long, with nothing but
-//     spaces after it; an unterminated fence runs to the end);
-//   - quoted lines (first non-blank character is '>', any indentation);
-//   - HTML blocks opened by a line starting with "<!--" and running to the
-//     line containing "-->" (or to the end), blank lines included;
-//   - within paragraphs: code spans (a backtick run closed by the next run of
-//     the same length, across lines of the same paragraph; backslash escapes
-//     outside spans) and inline HTML comments closed in the same paragraph.
-//
-// Every step is a single forward pass or a binary search, so the scan is
-// linear (up to a log factor) whatever the input.
+// scan parses a normalized body as CommonMark (goldmark) and reports its
+// prose — the text of paragraphs and headings, list items included, outside
+// block quotes, code spans, links and images — and its HTML comments, both
+// in order.
 func scan(s string) layout {
 	var out layout
-	state := inNormal
-	var fenceChar byte
-	var fenceLen int
-	commentStart := 0
-	para := -1 // start of the paragraph being collected, -1 when none
-	paraEnd := 0
-	flush := func() {
-		if para >= 0 {
-			inline(s, para, paraEnd, &out)
-			para = -1
-		}
-	}
-	for ls := 0; ls <= len(s); {
-		le := strings.IndexByte(s[ls:], '\n')
-		next := 0
-		if le < 0 {
-			le = len(s)
-			next = len(s) + 1
-		} else {
-			le += ls
-			next = le + 1
-		}
-		line := s[ls:le]
-		switch state {
-		case inFence:
-			if closesFence(line, fenceChar, fenceLen) {
-				state = inNormal
-			}
-		case inHTMLBlock:
-			if i := strings.Index(line, "-->"); i >= 0 {
-				end := ls + i + 3
-				out.comments = append(out.comments, span{commentStart, end})
-				state = inNormal
-				// Text after the comment on its closing line is visible.
-				inline(s, end, le, &out)
-			}
-		default:
-			switch {
-			case strings.TrimSpace(line) == "":
-				flush()
-			case isQuote(line):
-				flush()
-			default:
-				if c, n, ok := opensFence(line); ok {
-					flush()
-					state, fenceChar, fenceLen = inFence, c, n
-					break
-				}
-				if t := strings.TrimLeft(line, " \t"); indent(line) <= 3 && strings.HasPrefix(t, "<!--") {
-					flush()
-					commentStart = ls + len(line) - len(t)
-					if i := strings.Index(t[2:], "-->"); i >= 0 {
-						end := commentStart + 2 + i + 3
-						out.comments = append(out.comments, span{commentStart, end})
-						inline(s, end, le, &out)
-					} else {
-						state = inHTMLBlock
-					}
-					break
-				}
-				// List items and headings start a new block, so a stray
-				// backtick in one cannot pair with one in the next.
-				if startsBlock(line) {
-					flush()
-				}
-				if para < 0 {
-					para = ls
-				}
-				paraEnd = le
-				if isHeading(line) {
-					flush()
-				}
-			}
-		}
-		ls = next
-	}
-	flush()
-	if state == inHTMLBlock {
-		out.comments = append(out.comments, span{commentStart, len(s)})
-	}
-	// Spans come out in order already; sorting keeps that true if the
-	// scanner ever changes, and callers rely on it.
+	scanInto(s, 0, len(s), &out)
 	byStart := func(v []span) func(i, j int) bool {
 		return func(i, j int) bool { return v[i].start < v[j].start }
 	}
@@ -140,176 +46,209 @@ func scan(s string) layout {
 	return out
 }
 
-// inline records the prose and comment spans of one paragraph s[start:end].
-func inline(s string, start, end int, out *layout) {
-	if start >= end {
-		return
+// commentSpans returns the HTML comments of s as scan reads them. A body
+// too complex to parse (see tooComplex) loses every "<!--" up to the next
+// "-->" or the end instead: more than a renderer hides, never less.
+func commentSpans(s string) []span {
+	if !strings.Contains(s, "<!--") {
+		return nil
 	}
-	runs := backtickRuns(s, start, end)
-	proseStart := start
-	emit := func(to int) {
-		if to > proseStart {
-			out.prose = append(out.prose, span{proseStart, to})
+	if !tooComplex(s) {
+		return scan(s).comments
+	}
+	var out []span
+	for i := 0; i < len(s); {
+		k := strings.Index(s[i:], "<!--")
+		if k < 0 {
+			break
 		}
+		c := i + k
+		e := strings.Index(s[c+2:], "-->")
+		if e < 0 {
+			out = append(out, span{c, len(s)})
+			break
+		}
+		out = append(out, span{c, c + 2 + e + 3})
+		i = c + 2 + e + 3
 	}
-	noCommentClose := false // once "-->" is missing, it is missing for every later "<!--"
-	for i := start; i < end; {
-		switch c := s[i]; {
-		case c == '\\' && i+1 < end && isASCIIPunct(s[i+1]):
-			i += 2
-		case c == '`':
-			n := 1
-			for i+n < end && s[i+n] == '`' {
-				n++
+	return out
+}
+
+// Limits on the shapes goldmark reads in time quadratic in their count (a
+// 64 KiB comment of them takes seconds): container markers opened on one
+// line ("> > > …", "- - - …") and link destinations ("](").
+const (
+	maxNestingOnALine = 32
+	maxLinkOpeners    = 1024
+)
+
+// tooComplex reports a body beyond those limits. No comment written by hand
+// comes near them; such a body is read as not addressed to the bot.
+func tooComplex(s string) bool {
+	if strings.Count(s, "](") > maxLinkOpeners {
+		return true
+	}
+	for ls := 0; ls < len(s); {
+		depth := 0
+		i := ls
+		for i < len(s) {
+			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+				i++
 			}
-			if j, ok := closingRun(runs[n], i+n); ok {
-				emit(i)
-				i = j + n
-				proseStart = i
-			} else {
+			if n := containerMarker(s[i:]); n > 0 {
+				depth++
 				i += n
+				continue
 			}
-		case c == '<' && !noCommentClose && strings.HasPrefix(s[i:end], "<!--"):
-			k := strings.Index(s[i+2:end], "-->")
-			if k < 0 {
-				noCommentClose = true
-				i += 4
-				break
-			}
-			e := i + 2 + k + 3
-			emit(i)
-			out.comments = append(out.comments, span{i, e})
-			i = e
-			proseStart = i
-		default:
-			i++
+			break
 		}
+		if depth > maxNestingOnALine {
+			return true
+		}
+		k := strings.IndexByte(s[i:], '\n')
+		if k < 0 {
+			break
+		}
+		ls = i + k + 1
 	}
-	emit(end)
+	return false
 }
 
-// backtickRuns maps each run length to the sorted start offsets of the
-// maximal backtick runs of that length in s[start:end].
-func backtickRuns(s string, start, end int) map[int][]int {
-	runs := map[int][]int{}
-	for i := start; i < end; {
-		if s[i] != '`' {
-			i++
-			continue
-		}
-		j := i
-		for j < end && s[j] == '`' {
-			j++
-		}
-		runs[j-i] = append(runs[j-i], i)
-		i = j
+// containerMarker returns the length of a block quote or list item marker
+// at the start of t ("> ", ">", "- ", "12. "), or 0.
+func containerMarker(t string) int {
+	if t == "" {
+		return 0
 	}
-	return runs
-}
-
-// closingRun finds the first run in starts (sorted) that begins at or after from.
-func closingRun(starts []int, from int) (int, bool) {
-	k := sort.SearchInts(starts, from)
-	if k == len(starts) {
-		return 0, false
+	if t[0] == '>' {
+		return 1
 	}
-	return starts[k], true
-}
-
-// indent counts leading spaces (tabs count as four, as in CommonMark).
-func indent(line string) int {
 	n := 0
-	for _, c := range []byte(line) {
-		switch c {
-		case ' ':
-			n++
-		case '\t':
-			n += 4
-		default:
-			return n
-		}
+	for n < len(t) && n < 9 && t[n] >= '0' && t[n] <= '9' {
+		n++
+	}
+	switch {
+	case n == 0 && strings.IndexByte("-*+", t[0]) >= 0:
+		n = 1
+	case n > 0 && n < len(t) && (t[n] == '.' || t[n] == ')'):
+		n++
+	default:
+		return 0
+	}
+	if n < len(t) && t[n] != ' ' && t[n] != '\t' && t[n] != '\n' {
+		return 0
 	}
 	return n
+}
+
+// scanInto parses s[from:to] as a document of its own and records its spans.
+func scanInto(s string, from, to int, out *layout) {
+	src := []byte(s[from:to])
+	doc := newParser().Parse(text.NewReader(src))
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Blockquote, *ast.CodeBlock, *ast.FencedCodeBlock, *ast.CodeSpan,
+			*ast.Link, *ast.Image, *ast.AutoLink:
+			// Quotes are someone else's words; code, link text and alt
+			// text are not addressed to anyone.
+			return ast.WalkSkipChildren, nil
+		case *ast.HTMLBlock:
+			htmlBlock(s, from, n, out)
+			return ast.WalkSkipChildren, nil
+		case *ast.RawHTML:
+			if seg := n.Segments; seg.Len() > 0 {
+				start, end := from+seg.At(0).Start, from+seg.At(seg.Len()-1).Stop
+				if strings.HasPrefix(s[start:end], "<!--") {
+					out.comments = append(out.comments, span{start, end})
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.Text:
+			if n.Segment.Len() > 0 {
+				out.prose = append(out.prose, span{from + n.Segment.Start, from + n.Segment.Stop})
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+// newParser returns a CommonMark parser without emphasis. Emphasis binds
+// looser than code spans, links and HTML, so it never decides whether text
+// is prose, and goldmark resolves unmatched mixed delimiters ("_a*_a*…") in
+// quadratic time.
+func newParser() parser.Parser {
+	var inlines []util.PrioritizedValue
+	for _, p := range parser.DefaultInlineParsers() {
+		if !slices.Contains(p.Value.(parser.InlineParser).Trigger(), '*') {
+			inlines = append(inlines, p)
+		}
+	}
+	return parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(inlines...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)
+}
+
+// htmlBlock records the comments of an HTML block. Nothing in an HTML block
+// is prose — its text may sit in an attribute or a hidden element — except
+// what follows a comment that opened the block and closed on its first line:
+// "<!-- note --> @rmc-bot why?" shows the mention as text.
+func htmlBlock(s string, from int, n *ast.HTMLBlock, out *layout) {
+	lines := n.Lines()
+	if lines.Len() == 0 {
+		return
+	}
+	start, end := from+lines.At(0).Start, from+lines.At(lines.Len()-1).Stop
+	if n.HasClosure() {
+		end = from + n.ClosureLine.Stop
+	}
+	first := len(out.comments)
+	for i := start; i < end; {
+		k := strings.Index(s[i:end], "<!--")
+		if k < 0 {
+			break
+		}
+		c := i + k
+		e := strings.Index(s[c+2:end], "-->")
+		if e < 0 {
+			out.comments = append(out.comments, span{c, end})
+			break
+		}
+		out.comments = append(out.comments, span{c, c + 2 + e + 3})
+		i = c + 2 + e + 3
+	}
+	if n.HTMLBlockType != ast.HTMLBlockType2 || first == len(out.comments) {
+		return
+	}
+	le := end
+	if k := strings.IndexByte(s[start:end], '\n'); k >= 0 {
+		le = start + k
+	}
+	// Comments side by side on the first line, then the rest is a paragraph.
+	rest := start
+	for _, c := range out.comments[first:] {
+		if c.end > le || strings.TrimLeft(s[rest:c.start], " \t") != "" {
+			break
+		}
+		rest = c.end
+	}
+	if rest == start {
+		return
+	}
+	for rest < le && (s[rest] == ' ' || s[rest] == '\t') {
+		rest++
+	}
+	if rest < le {
+		scanInto(s, rest, le, out)
+	}
 }
 
 // isQuote reports a quoted line. Any indentation counts: an indented '>' is
 // either a quote or code, and neither is addressed to the bot.
 func isQuote(line string) bool {
 	return strings.HasPrefix(strings.TrimLeft(line, " \t"), ">")
-}
-
-// opensFence recognizes a fence opener and returns its character and length.
-func opensFence(line string) (byte, int, bool) {
-	ind := indent(line)
-	if ind > 3 {
-		return 0, 0, false
-	}
-	t := strings.TrimLeft(line, " \t")
-	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
-		return 0, 0, false
-	}
-	n := 0
-	for n < len(t) && t[n] == t[0] {
-		n++
-	}
-	if n < 3 {
-		return 0, 0, false
-	}
-	// "```foo`" is an inline code span, not a fence.
-	if t[0] == '`' && strings.IndexByte(t[n:], '`') >= 0 {
-		return 0, 0, false
-	}
-	return t[0], n, true
-}
-
-// closesFence reports whether line closes a fence of n c characters.
-func closesFence(line string, c byte, n int) bool {
-	if indent(line) > 3 {
-		return false
-	}
-	t := strings.TrimLeft(line, " \t")
-	k := 0
-	for k < len(t) && t[k] == c {
-		k++
-	}
-	return k >= n && strings.TrimRight(t[k:], " \t") == ""
-}
-
-// startsBlock reports a list item or heading line.
-func startsBlock(line string) bool {
-	t := strings.TrimLeft(line, " \t")
-	if t == "" {
-		return false
-	}
-	if isHeading(line) {
-		return true
-	}
-	if strings.ContainsRune("-*+", rune(t[0])) {
-		return len(t) == 1 || t[1] == ' ' || t[1] == '\t'
-	}
-	d := 0
-	for d < len(t) && d < 9 && t[d] >= '0' && t[d] <= '9' {
-		d++
-	}
-	if d == 0 || d >= len(t) || (t[d] != '.' && t[d] != ')') {
-		return false
-	}
-	return d+1 == len(t) || t[d+1] == ' ' || t[d+1] == '\t'
-}
-
-// isHeading reports an ATX heading ("# Title").
-func isHeading(line string) bool {
-	if indent(line) > 3 {
-		return false
-	}
-	t := strings.TrimLeft(line, " \t")
-	n := 0
-	for n < len(t) && t[n] == '#' {
-		n++
-	}
-	return n >= 1 && n <= 6 && (n == len(t) || t[n] == ' ' || t[n] == '\t')
-}
-
-func isASCIIPunct(c byte) bool {
-	return c > ' ' && c < 0x7f && !(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z')
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/review-my-code-bot/rmc/internal/mdfence"
 )
 
 // Limits that keep a hostile comment cheap to parse.
@@ -106,28 +108,19 @@ func Parse(body string) (blocks []Block, errs []ParseError) {
 }
 
 // openFence recognizes "```rmcoc" (any indentation, backticks or tildes, three
-// or more) and returns the fence characters that close it.
-func openFence(line string) (string, bool) {
-	t := strings.TrimSpace(line)
-	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
-		return "", false
+// or more) and returns the fence that closes it.
+func openFence(line string) (mdfence.Fence, bool) {
+	f, ok := mdfence.Open(line, mdfence.Lenient)
+	if !ok || f.Info != "rmcoc" {
+		return mdfence.Fence{}, false
 	}
-	n := 0
-	for n < len(t) && t[n] == t[0] {
-		n++
-	}
-	if n < 3 || strings.TrimSpace(t[n:]) != "rmcoc" {
-		return "", false
-	}
-	return t[:n], true
+	return f, true
 }
 
-func closesFence(line, fence string) bool {
-	t := strings.TrimSpace(line)
-	if !strings.HasPrefix(t, fence) {
-		return false
-	}
-	return strings.Trim(t, fence[:1]) == ""
+// closesFence reports a line of nothing but the fence's character, at least
+// as many as opened it, at any indentation.
+func closesFence(line string, fence mdfence.Fence) bool {
+	return fence.Closes(line, mdfence.Lenient)
 }
 
 func decode(content string) (Block, string) {

@@ -3,6 +3,8 @@ package sanitize
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/review-my-code-bot/rmc/internal/mdfence"
 )
 
 // mdState is what is still open at some point of a Markdown body: a fenced
@@ -44,10 +46,7 @@ func (st mdState) reopener() string {
 }
 
 // after returns the state at the end of s, given st at its start. Fences
-// follow CommonMark (opener indented at most three spaces, three or more
-// backticks or tildes, no backtick in a backtick fence's info string; the
-// closer uses the same character, is at least as long and has nothing after
-// it). HTML comments are tracked outside fences; code spans are not, so a
+// follow CommonMark (mdfence.Strict). HTML comments are tracked outside fences; code spans are not, so a
 // "<!--" in inline code counts, which at worst adds a harmless " -->".
 func (st mdState) after(s string) mdState {
 	if st.open() {
@@ -63,12 +62,12 @@ func (st mdState) after(s string) mdState {
 		line := s[ls:le]
 		switch {
 		case st.fence != "":
-			if closesFence(line, st.char, st.n) {
+			if (mdfence.Fence{Char: st.char, Len: st.n}).Closes(line, mdfence.Strict) {
 				st.fence = ""
 			}
-		case !st.comment && opensFence(line) > 0:
-			n := opensFence(line)
-			st.fence, st.char, st.n, st.start = line, strings.TrimLeft(line, " \t")[0], n, ls
+		case !st.comment && opens(line):
+			f, _ := mdfence.Open(line, mdfence.Strict)
+			st.fence, st.char, st.n, st.start = line, f.Char, f.Len, ls
 		default:
 			for rest, off := line, ls; ; {
 				if st.comment {
@@ -93,51 +92,9 @@ func (st mdState) after(s string) mdState {
 	return st
 }
 
-// opensFence returns the length of the fence line opens, or 0.
-func opensFence(line string) int {
-	if indent(line) > 3 {
-		return 0
-	}
-	t := strings.TrimLeft(line, " \t")
-	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
-		return 0
-	}
-	n := 0
-	for n < len(t) && t[n] == t[0] {
-		n++
-	}
-	if n < 3 || t[0] == '`' && strings.IndexByte(t[n:], '`') >= 0 {
-		return 0
-	}
-	return n
-}
-
-func closesFence(line string, c byte, n int) bool {
-	if indent(line) > 3 {
-		return false
-	}
-	t := strings.TrimLeft(line, " \t")
-	k := 0
-	for k < len(t) && t[k] == c {
-		k++
-	}
-	return k >= n && strings.TrimRight(t[k:], " \t\r") == "" // CRLF bodies too
-}
-
-// indent counts leading spaces, a tab as four.
-func indent(line string) int {
-	n := 0
-	for i := 0; i < len(line); i++ {
-		switch line[i] {
-		case ' ':
-			n++
-		case '\t':
-			n += 4
-		default:
-			return n
-		}
-	}
-	return n
+func opens(line string) bool {
+	_, ok := mdfence.Open(line, mdfence.Strict)
+	return ok
 }
 
 // runes counts characters the way GitHub does; an invalid byte counts as one.
