@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/review-my-code-bot/rmc/sanitize"
 )
 
 // Mention is the first prose mention of the bot in a comment.
@@ -51,7 +53,7 @@ func Find(body string, handles []string) (m Mention, ok bool) {
 		return Mention{}, false
 	}
 	s := normalize(body)
-	if !mayMention(s, hs) || tooComplex(s) {
+	if !mayMention(s, hs) || sanitize.TooComplex(s) {
 		return Mention{}, false // most comments: no parse needed
 	}
 	lay := scan(s)

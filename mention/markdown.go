@@ -1,14 +1,13 @@
 package mention
 
 import (
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
+
+	"github.com/review-my-code-bot/rmc/sanitize"
 )
 
 // span is a half-open byte range [start, end) of a normalized body.
@@ -53,7 +52,7 @@ func commentSpans(s string) []span {
 	if !strings.Contains(s, "<!--") {
 		return nil
 	}
-	if !tooComplex(s) {
+	if !sanitize.TooComplex(s) {
 		return scan(s).comments
 	}
 	var out []span
@@ -74,77 +73,10 @@ func commentSpans(s string) []span {
 	return out
 }
 
-// Limits on the shapes goldmark reads in time quadratic in their count (a
-// 64 KiB comment of them takes seconds): container markers opened on one
-// line ("> > > …", "- - - …") and link destinations ("](").
-const (
-	maxNestingOnALine = 32
-	maxLinkOpeners    = 1024
-)
-
-// tooComplex reports a body beyond those limits. No comment written by hand
-// comes near them; such a body is read as not addressed to the bot.
-func tooComplex(s string) bool {
-	if strings.Count(s, "](") > maxLinkOpeners {
-		return true
-	}
-	for ls := 0; ls < len(s); {
-		depth := 0
-		i := ls
-		for i < len(s) {
-			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-				i++
-			}
-			if n := containerMarker(s[i:]); n > 0 {
-				depth++
-				i += n
-				continue
-			}
-			break
-		}
-		if depth > maxNestingOnALine {
-			return true
-		}
-		k := strings.IndexByte(s[i:], '\n')
-		if k < 0 {
-			break
-		}
-		ls = i + k + 1
-	}
-	return false
-}
-
-// containerMarker returns the length of a block quote or list item marker
-// at the start of t ("> ", ">", "- ", "12. "), or 0.
-func containerMarker(t string) int {
-	if t == "" {
-		return 0
-	}
-	if t[0] == '>' {
-		return 1
-	}
-	n := 0
-	for n < len(t) && n < 9 && t[n] >= '0' && t[n] <= '9' {
-		n++
-	}
-	switch {
-	case n == 0 && strings.IndexByte("-*+", t[0]) >= 0:
-		n = 1
-	case n > 0 && n < len(t) && (t[n] == '.' || t[n] == ')'):
-		n++
-	default:
-		return 0
-	}
-	if n < len(t) && t[n] != ' ' && t[n] != '\t' && t[n] != '\n' {
-		return 0
-	}
-	return n
-}
-
 // scanInto parses s[from:to] as a document of its own and records its spans.
 func scanInto(s string, from, to int, out *layout) {
 	src := []byte(s[from:to])
-	doc := newParser().Parse(text.NewReader(src))
+	doc := sanitize.Parser().Parse(text.NewReader(src))
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -173,24 +105,6 @@ func scanInto(s string, from, to int, out *layout) {
 		}
 		return ast.WalkContinue, nil
 	})
-}
-
-// newParser returns a CommonMark parser without emphasis. Emphasis binds
-// looser than code spans, links and HTML, so it never decides whether text
-// is prose, and goldmark resolves unmatched mixed delimiters ("_a*_a*…") in
-// quadratic time.
-func newParser() parser.Parser {
-	var inlines []util.PrioritizedValue
-	for _, p := range parser.DefaultInlineParsers() {
-		if !slices.Contains(p.Value.(parser.InlineParser).Trigger(), '*') {
-			inlines = append(inlines, p)
-		}
-	}
-	return parser.NewParser(
-		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(inlines...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-	)
 }
 
 // htmlBlock records the comments of an HTML block. Nothing in an HTML block

@@ -139,3 +139,34 @@ func FuzzRelay(f *testing.F) {
 		}
 	})
 }
+
+// A body goldmark would take seconds to parse (deep nesting on one line,
+// thousands of links) is relayed as plain text: every tag and comment shows,
+// every mention is inert.
+func TestRelayTooComplex(t *testing.T) {
+	t.Parallel()
+	for name, body := range map[string]string{
+		"nested quotes": strings.Repeat("> ", 40) + "hi @bob <!-- hidden --> <img src=x>",
+		"many links":    strings.Repeat("[a](b) ", 1100) + "\n@org/team <details>x</details>",
+	} {
+		if !TooComplex(body) {
+			t.Fatalf("%s: not too complex", name)
+		}
+		got := Relay(body)
+		for _, bad := range []string{"<!--", "<img", "<details", "@bob", "@org"} {
+			if strings.Contains(got, bad) {
+				t.Errorf("%s: %q survives:\n%.300s", name, bad, got)
+			}
+		}
+		if Relay(got) != got {
+			t.Errorf("%s: not idempotent", name)
+		}
+	}
+}
+
+func BenchmarkRelayHostile(b *testing.B) {
+	body := strings.Repeat("> ", 32<<10)
+	for b.Loop() {
+		Relay(body)
+	}
+}
