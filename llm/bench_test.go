@@ -56,7 +56,7 @@ func runReuse(tb testing.TB, mode string) []Usage {
 	system := "You review pull requests of this repository.\n\n" + repoContext(reuseContextTokens)
 	var out []Usage
 	ask := func(s *Session, i int) {
-		reply, err := s.Ask(ctx, reuseTasks[i].task, reuseTasks[i].prompt)
+		reply, err := s.Ask(ctx, Label{Task: reuseTasks[i].task}, reuseTasks[i].prompt)
 		if err != nil {
 			tb.Fatalf("%s: task %s: %v", mode, reuseTasks[i].task, err)
 		}
@@ -162,11 +162,10 @@ func TestJSONTaskKeepsPrefix(t *testing.T) {
 			f.AddRule(fakellm.Rule{LastUser: "verdict", Reply: fakellm.Reply{Text: goodJSON}})
 			s := newTestClient(t, f, func(o *Options) { o.PromptJSON = tc.promptJSON }).NewSession(repoContext(2000), nil)
 			ctx := context.Background()
-			if _, err := s.Ask(ctx, "question", reuseTasks[0].prompt); err != nil {
+			if _, err := s.Ask(ctx, Label{Task: "question"}, reuseTasks[0].prompt); err != nil {
 				t.Fatal(err)
 			}
-			var v verdict
-			reply, err := s.AskJSON(ctx, "review", "Give your verdict.", "verdict", verdictSchema, &v)
+			_, reply, err := AskJSON[verdict](ctx, s, Label{Task: "review"}, "Give your verdict.")
 			if err != nil {
 				t.Fatal(err)
 			}

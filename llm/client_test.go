@@ -76,7 +76,7 @@ func TestRequestHeadersAndBaseURLs(t *testing.T) {
 			f := newFake(t, fakellm.Config{APIKey: "sk-header-test"})
 			f.SetDefault(fakellm.Reply{Text: "hi"})
 			c := newTestClient(t, f, func(o *Options) { o.BaseURL, o.Referer, o.Title = tc.base(f), tc.referer, tc.title })
-			if _, err := c.NewSession("sys", nil).Ask(context.Background(), "t", "hello"); err != nil {
+			if _, err := c.NewSession("sys", nil).Ask(context.Background(), Label{Task: "t"}, "hello"); err != nil {
 				t.Fatalf("Ask: %v", err)
 			}
 			r, _ := f.LastRequest()

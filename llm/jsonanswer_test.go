@@ -7,22 +7,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
 
 type verdict struct {
-	Verdict string   `json:"verdict"`
-	Issues  []string `json:"issues"`
+	Verdict verdictKind `json:"verdict"`
+	Issues  []string    `json:"issues"`
 }
 
-var verdictSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"verdict": map[string]any{"type": "string", "enum": []string{"approve", "comment"}},
-		"issues":  map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-	},
-	"required":             []string{"verdict", "issues"},
-	"additionalProperties": false,
+// verdictKind is one of two strings: a constraint plain Go cannot state.
+type verdictKind string
+
+func (verdictKind) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", Enum: []any{"approve", "comment"}}
 }
 
 const goodJSON = `{"verdict":"comment","issues":["nil check missing"]}`
@@ -39,8 +38,10 @@ func TestAskJSON(t *testing.T) {
 		"fenced JSON":                 {replies: []string{"```json\n" + goodJSON + "\n```"}, wantRequests: 1},
 		"prose around a fence":        {replies: []string{"Here it is:\n```\n" + goodJSON + "\n```\nHope that helps."}, wantRequests: 1},
 		"invalid then valid":          {replies: []string{`{"verdict": "comment", `, goodJSON}, wantRequests: 2, wantFixNote: "not valid JSON"},
-		"schema mismatch then valid":  {replies: []string{`{"verdict":"maybe","issues":[]}`, goodJSON}, wantRequests: 2, wantFixNote: `$.verdict is "maybe", not one of ["approve","comment"]`},
-		"missing property then valid": {replies: []string{`{"verdict":"approve"}`, goodJSON}, wantRequests: 2, wantFixNote: `missing required property "issues"`},
+		"schema mismatch then valid":  {replies: []string{`{"verdict":"maybe","issues":[]}`, goodJSON}, wantRequests: 2, wantFixNote: `enum: maybe`},
+		"missing property then valid": {replies: []string{`{"verdict":"approve"}`, goodJSON}, wantRequests: 2, wantFixNote: `issues`},
+		"extra property then valid":   {replies: []string{`{"verdict":"approve","issues":[],"zzz":1}`, goodJSON}, wantRequests: 2, wantFixNote: `zzz`},
+		"wrong item type then valid":  {replies: []string{`{"verdict":"approve","issues":["a",2]}`, goodJSON}, wantRequests: 2, wantFixNote: `issues/items: type: 2`},
 		"extra text after JSON":       {replies: []string{goodJSON + " and more", goodJSON}, wantRequests: 2, wantFixNote: "extra text"},
 		"failing twice":               {replies: []string{"I think it looks fine.", "Still fine!"}, wantErr: ErrBadResponse, wantRequests: 2},
 	}
@@ -56,8 +57,7 @@ func TestAskJSON(t *testing.T) {
 				f.AddRule(fakellm.Rule{Times: times, Reply: fakellm.Reply{Text: r}})
 			}
 			s := newTestClient(t, f, nil).NewSession("sys", nil)
-			var got verdict
-			reply, err := s.AskJSON(context.Background(), "review", "Review this diff.", "verdict", verdictSchema, &got)
+			got, reply, err := AskJSON[verdict](context.Background(), s, Label{Task: "review-1", Step: "pass 1"}, "Review this diff.")
 			reqs := f.Requests()
 			if len(reqs) != tc.wantRequests {
 				t.Errorf("requests = %d, want %d", len(reqs), tc.wantRequests)
@@ -73,11 +73,12 @@ func TestAskJSON(t *testing.T) {
 				}
 			}
 			if tc.wantErr != nil {
-				if !errors.Is(err, tc.wantErr) || !strings.Contains(err.Error(), `schema "verdict" after one correction`) {
+				if !errors.Is(err, tc.wantErr) || !strings.Contains(err.Error(), `schema "verdict" after one correction`) ||
+					!strings.Contains(err.Error(), `task "review-1" (pass 1)`) {
 					t.Fatalf("AskJSON error = %v, want %v", err, tc.wantErr)
 				}
 				if got.Verdict != "" || got.Issues != nil {
-					t.Errorf("out was written on failure: %+v", got)
+					t.Errorf("a value was decoded on failure: %+v", got)
 				}
 				return
 			}
@@ -91,6 +92,103 @@ func TestAskJSON(t *testing.T) {
 	}
 }
 
+// rating has the constraints the library's validator must enforce:
+// minimum/maximum from a type's own schema, an enum, a nested object.
+type rating struct {
+	Score score    `json:"score"`
+	Kind  kind     `json:"kind"`
+	Note  string   `json:"note" jsonschema:"one sentence"`
+	Tags  []string `json:"tags"`
+	Where struct {
+		Line int `json:"line"`
+	} `json:"where"`
+}
+
+type score int
+
+func (score) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(10.0)}
+}
+
+type kind string
+
+func (kind) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", Enum: []any{"bug", "style"}}
+}
+
+const goodRating = `{"score":7,"kind":"bug","note":"n","tags":null,"where":{"line":3}}`
+
+// TestAskJSONCorrectsConstraints: an answer outside the type's minimum,
+// maximum or enum is sent back once, and the corrected one is decoded.
+func TestAskJSONCorrectsConstraints(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct{ first, note string }{
+		"above maximum":      {first: `{"score":11,"kind":"bug","note":"n","tags":[],"where":{"line":3}}`, note: "maximum"},
+		"below minimum":      {first: `{"score":0,"kind":"bug","note":"n","tags":[],"where":{"line":3}}`, note: "minimum"},
+		"not in the enum":    {first: `{"score":5,"kind":"nit","note":"n","tags":[],"where":{"line":3}}`, note: "enum"},
+		"nested wrong type":  {first: `{"score":5,"kind":"bug","note":"n","tags":[],"where":{"line":"3"}}`, note: "line"},
+		"fraction for int":   {first: `{"score":5.5,"kind":"bug","note":"n","tags":[],"where":{"line":3}}`, note: "integer"},
+		"too big for an int": {first: `{"score":5,"kind":"bug","note":"n","tags":[],"where":{"line":1e30}}`, note: "expected shape"},
+	}
+	for name, tc := range tests {
+		for _, promptJSON := range []bool{false, true} {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				f := newFake(t, fakellm.Config{})
+				f.AddRule(fakellm.Rule{Times: 1, Reply: fakellm.Reply{Text: tc.first}})
+				f.AddRule(fakellm.Rule{Reply: fakellm.Reply{Text: goodRating}})
+				s := newTestClient(t, f, func(o *Options) { o.PromptJSON = promptJSON }).NewSession("sys", nil)
+				got, _, err := AskJSON[rating](context.Background(), s, Label{Step: "rate"}, "Rate it.")
+				if err != nil {
+					t.Fatalf("AskJSON: %v", err)
+				}
+				reqs := f.Requests()
+				if len(reqs) != 2 {
+					t.Fatalf("requests = %d, want the answer and one correction", len(reqs))
+				}
+				if fix := reqs[1].LastUser(); !strings.Contains(fix, "could not be used") || !strings.Contains(fix, tc.note) {
+					t.Errorf("correction = %q, want it to mention %q", fix, tc.note)
+				}
+				if got.Score != 7 || got.Kind != "bug" || got.Where.Line != 3 {
+					t.Errorf("decoded %+v", got)
+				}
+			})
+		}
+	}
+}
+
+// TestAskJSONWireSchema pins the schema generated from the type, as sent
+// in response_format and, in prompt mode, in the prompt.
+func TestAskJSONWireSchema(t *testing.T) {
+	t.Parallel()
+	const want = `{"additionalProperties":false,"properties":{` +
+		`"kind":{"enum":["bug","style"],"type":"string"},` +
+		`"note":{"description":"one sentence","type":"string"},` +
+		`"score":{"maximum":10,"minimum":1,"type":"integer"},` +
+		`"tags":{"items":{"type":"string"},"type":["null","array"]},` +
+		`"where":{"additionalProperties":false,"properties":{"line":{"type":"integer"}},"required":["line"],"type":"object"}},` +
+		`"required":["score","kind","note","tags","where"],"type":"object"}`
+	for _, promptJSON := range []bool{false, true} {
+		f := newFake(t, fakellm.Config{})
+		f.AddRule(fakellm.Rule{Reply: fakellm.Reply{Text: goodRating}})
+		s := newTestClient(t, f, func(o *Options) { o.PromptJSON = promptJSON }).NewSession("sys", nil)
+		if _, _, err := AskJSON[rating](context.Background(), s, Label{Step: "rate"}, "Rate it."); err != nil {
+			t.Fatalf("AskJSON: %v", err)
+		}
+		req, _ := f.LastRequest()
+		if promptJSON {
+			wantPrompt := "Rate it.\n\nAnswer with only a JSON value matching the JSON Schema \"rating\" below; no prose, no code fences.\n" + want
+			if req.ResponseFormat != nil || req.LastUser() != wantPrompt {
+				t.Errorf("prompt = %q, want %q", req.LastUser(), wantPrompt)
+			}
+			continue
+		}
+		if rf := req.ResponseFormat; rf == nil || rf.Name != "rating" || !rf.Strict || string(rf.Schema) != want {
+			t.Errorf("response_format = %+v\nschema %s\nwant   %s", rf, rf.Schema, want)
+		}
+	}
+}
+
 func TestAskJSONFallsBackToPromptSchema(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, fakellm.Config{})
@@ -101,8 +199,8 @@ func TestAskJSONFallsBackToPromptSchema(t *testing.T) {
 	f.AddRule(fakellm.Rule{Reply: fakellm.Reply{JSON: map[string]any{"verdict": "approve", "issues": []string{}}}})
 	c := newTestClient(t, f, nil)
 	ctx := context.Background()
-	var got verdict
-	if _, err := c.NewSession("sys", nil).AskJSON(ctx, "review", "Review.", "verdict", verdictSchema, &got); err != nil {
+	got, _, err := AskJSON[verdict](ctx, c.NewSession("sys", nil), Label{Task: "review"}, "Review.")
+	if err != nil {
 		t.Fatalf("AskJSON: %v", err)
 	}
 	reqs := f.Requests()
@@ -114,7 +212,7 @@ func TestAskJSONFallsBackToPromptSchema(t *testing.T) {
 		t.Errorf("decoded %+v", got)
 	}
 	// The client remembers: the next session asks with the prompt at once.
-	if _, err := c.NewSession("sys", nil).AskJSON(ctx, "review", "Again.", "verdict", verdictSchema, &got); err != nil {
+	if _, _, err := AskJSON[verdict](ctx, c.NewSession("sys", nil), Label{Task: "review"}, "Again."); err != nil {
 		t.Fatalf("second AskJSON: %v", err)
 	}
 	if n := len(f.Requests()); n != 3 {
@@ -122,30 +220,113 @@ func TestAskJSONFallsBackToPromptSchema(t *testing.T) {
 	}
 }
 
-func TestAskJSONArguments(t *testing.T) {
+// Types strict structured output would reject.
+type (
+	withOmitempty struct {
+		A string `json:"a,omitempty"`
+	}
+	withMap struct {
+		M map[string]int `json:"m"`
+	}
+	withAny struct {
+		V any `json:"v"`
+	}
+	withFunc struct {
+		F func() `json:"f"`
+	}
+	nested struct {
+		Inner []withOmitempty `json:"inner"`
+	}
+	badName   struct{}
+	nilSchema struct {
+		N nilDefiner `json:"n"`
+	}
+	nilDefiner   int
+	withNot      struct{ X notDefiner }
+	notDefiner   int
+	topLevelList []string
+)
+
+func (badName) SchemaName() string                { return "my schema" }
+func (nilDefiner) JSONSchema() *jsonschema.Schema { return nil }
+func (notDefiner) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "integer", Not: &jsonschema.Schema{Const: jsonschema.Ptr[any](3)}}
+}
+
+// TestStrictSchemaRefused: a type that would break strict mode is refused
+// at its first use, before any request, with an error naming the place.
+func TestStrictSchemaRefused(t *testing.T) {
 	t.Parallel()
-	var v verdict
 	tests := map[string]struct {
-		name    string
-		schema  map[string]any
-		out     any
+		ask     func(context.Context, JSONAsker) error
 		wantErr string
 	}{
-		"bad schema name": {name: "my schema", schema: verdictSchema, out: &v, wantErr: `schema name "my schema"`},
-		"nil schema":      {name: "v", out: &v, wantErr: `schema "v" is nil`},
-		"non-pointer out": {name: "v", schema: verdictSchema, out: v, wantErr: "out must be a non-nil pointer"},
-		"nil out":         {name: "v", schema: verdictSchema, out: (*verdict)(nil), wantErr: "out must be a non-nil pointer"},
-		"unencodable":     {name: "v", schema: map[string]any{"f": func() {}}, out: &v, wantErr: "does not encode"},
+		"omitempty":           {ask: asker[withOmitempty], wantErr: "$.a: every property must be required"},
+		"map":                 {ask: asker[withMap], wantErr: `$.m: an object must have "additionalProperties": false`},
+		"any":                 {ask: asker[withAny], wantErr: "$.v: accepts anything"},
+		"func":                {ask: asker[withFunc], wantErr: "unsupported"},
+		"nested omitempty":    {ask: asker[nested], wantErr: "$.inner[].a: every property must be required"},
+		"unsupported keyword": {ask: asker[withNot], wantErr: `$.X: keyword "not" is not supported`},
+		"root not an object":  {ask: asker[topLevelList], wantErr: "the root must be an object"},
+		"root pointer":        {ask: asker[*verdict], wantErr: "the root must be an object"},
+		"anonymous root":      {ask: asker[struct{ A int }], wantErr: "unnamed type needs a SchemaName method"},
+		"bad name":            {ask: asker[badName], wantErr: `schema name "my schema"`},
+		"nil own schema":      {ask: asker[nilSchema], wantErr: "JSONSchema returned nil"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			f := newFake(t, fakellm.Config{})
-			_, err := newTestClient(t, f, nil).NewSession("", nil).AskJSON(context.Background(), "t", "p", tc.name, tc.schema, tc.out)
+			err := tc.ask(context.Background(), newTestClient(t, f, nil).NewSession("", nil))
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("AskJSON error = %v, want %q", err, tc.wantErr)
 			}
+			if n := len(f.Requests()); n != 0 {
+				t.Errorf("requests = %d, want none", n)
+			}
 		})
+	}
+}
+
+func asker[T any](ctx context.Context, s JSONAsker) error {
+	_, _, err := AskJSON[T](ctx, s, Label{Step: "t"}, "p")
+	return err
+}
+
+func TestSchemaFor(t *testing.T) {
+	t.Parallel()
+	a, err := SchemaFor[rating]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := SchemaFor[rating]()
+	if a != b {
+		t.Errorf("SchemaFor built the schema twice")
+	}
+	type matchResult struct {
+		OK bool `json:"ok"`
+	}
+	m, err := SchemaFor[matchResult]()
+	if err != nil || m.Name() != "match_result" {
+		t.Errorf("SchemaFor[matchResult] = %v, %v; want the name match_result", m, err)
+	}
+	if err := a.Validate(goodRating); err != nil {
+		t.Errorf("Validate(%s) = %v", goodRating, err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(a.JSON(), &back); err != nil || back["type"] != "object" {
+		t.Errorf("JSON() = %s (%v)", a.JSON(), err)
+	}
+}
+
+// TestAskSchemaNil: the session method refuses a nil schema; AskJSON is
+// the way to make one.
+func TestAskSchemaNil(t *testing.T) {
+	t.Parallel()
+	f := newFake(t, fakellm.Config{})
+	_, err := newTestClient(t, f, nil).NewSession("", nil).AskSchema(context.Background(), Label{Step: "t"}, "p", nil)
+	if err == nil || !strings.Contains(err.Error(), "nil schema") {
+		t.Fatalf("AskSchema error = %v, want nil schema", err)
 	}
 }
 
@@ -169,77 +350,15 @@ func TestStripFences(t *testing.T) {
 	}
 }
 
-func TestValidate(t *testing.T) {
+func TestLabelString(t *testing.T) {
 	t.Parallel()
-	schema := normalize(map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"n":     map[string]any{"type": "integer"},
-			"x":     map[string]any{"type": "number"},
-			"opt":   map[string]any{"type": []string{"string", "null"}},
-			"kind":  map[string]any{"const": "review"},
-			"tags":  map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-			"union": map[string]any{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "boolean"}}},
-			"meta":  map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "integer"}},
-		},
-		"required":             []string{"n"},
-		"additionalProperties": false,
-	})
-	tests := map[string]struct {
-		doc     string
-		wantErr string
-	}{
-		"valid":              {doc: `{"n":1,"x":2.5,"opt":null,"kind":"review","tags":["a"],"union":true,"meta":{"a":1}}`},
-		"integer for number": {doc: `{"n":1,"x":2}`},
-		"float for integer":  {doc: `{"n":1.5}`, wantErr: "$.n is number, want integer"},
-		"missing required":   {doc: `{}`, wantErr: `missing required property "n"`},
-		"extra property":     {doc: `{"n":1,"zzz":1}`, wantErr: `unexpected property "zzz"`},
-		"bad item":           {doc: `{"n":1,"tags":["a",2]}`, wantErr: "$.tags[1] is integer, want string"},
-		"bad const":          {doc: `{"n":1,"kind":"other"}`, wantErr: `$.kind must be "review"`},
-		"bad union":          {doc: `{"n":1,"union":3}`, wantErr: "matches none of anyOf"},
-		"bad extra value":    {doc: `{"n":1,"meta":{"a":"x"}}`, wantErr: "$.meta.a is string, want integer"},
-		"not an object":      {doc: `[1]`, wantErr: "$ is array, want object"},
-	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			var out map[string]any
-			_, err := decodeAnswer(tc.doc, schema, &out)
-			if tc.wantErr == "" {
-				if err != nil {
-					t.Fatalf("decodeAnswer: %v", err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Fatalf("decodeAnswer error = %v, want %q", err, tc.wantErr)
-			}
-		})
-	}
-}
-
-func TestDecodeAnswerReplacesOut(t *testing.T) {
-	t.Parallel()
-	tests := map[string]struct {
-		start map[string]int
-		doc   string
-		want  map[string]int
-	}{
-		"old keys dropped": {start: map[string]int{"old": 1}, doc: `{"new":2}`, want: map[string]int{"new": 2}},
-		"nil map filled":   {doc: `{"a":1}`, want: map[string]int{"a": 1}},
-	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			out := tc.start
-			if _, err := decodeAnswer(tc.doc, map[string]any{"type": "object"}, &out); err != nil {
-				t.Fatal(err)
-			}
-			got, _ := json.Marshal(out)
-			want, _ := json.Marshal(tc.want)
-			if string(got) != string(want) {
-				t.Errorf("out = %s, want %s", got, want)
-			}
-		})
+	for l, want := range map[Label]string{
+		{Task: "review-auto-1", Step: "pass 2"}: `task "review-auto-1" (pass 2)`,
+		{Task: "question-3"}:                    `task "question-3"`,
+		{Step: "classify"}:                      `"classify"`,
+	} {
+		if got := l.String(); got != want {
+			t.Errorf("%+v.String() = %q, want %q", l, got, want)
+		}
 	}
 }

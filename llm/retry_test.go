@@ -73,7 +73,7 @@ func TestRetriesTransientFailures(t *testing.T) {
 				f.InjectNext(1, fl)
 			}
 			c := newTestClient(t, f, func(o *Options) { o.MaxRetries = tc.maxRetries })
-			reply, err := c.NewSession("sys", nil).Ask(context.Background(), "q", "question")
+			reply, err := c.NewSession("sys", nil).Ask(context.Background(), Label{Task: "q"}, "question")
 			if got := len(f.Requests()); got != tc.wantRequests {
 				t.Errorf("requests = %d, want %d", got, tc.wantRequests)
 			}
@@ -116,7 +116,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 			f.InjectNext(1, tc.fault)
 			synctest.Test(t, func(t *testing.T) {
 				c := newInProcessClient(t, f, nil)
-				if _, err := c.NewSession("", nil).Ask(t.Context(), "q", "question"); err != nil {
+				if _, err := c.NewSession("", nil).Ask(t.Context(), Label{Task: "q"}, "question"); err != nil {
 					t.Fatalf("Ask: %v", err)
 				}
 				reqs := f.Requests()
@@ -157,7 +157,7 @@ func TestRetryAfterBeyondLimits(t *testing.T) {
 					defer cancel()
 				}
 				start := time.Now()
-				_, err := c.NewSession("", nil).Ask(ctx, "q", "question")
+				_, err := c.NewSession("", nil).Ask(ctx, Label{Task: "q"}, "question")
 				if !errors.Is(err, ErrRateLimited) || !strings.Contains(err.Error(), tc.wantDetail) {
 					t.Fatalf("Ask error = %v, want ErrRateLimited mentioning %q", err, tc.wantDetail)
 				}
@@ -196,7 +196,7 @@ func TestAuthErrorsHideTheKey(t *testing.T) {
 				f.InjectNext(1, *tc.fault)
 			}
 			c := newTestClient(t, f, func(o *Options) { o.APIKey = tc.clientKey })
-			_, err := c.NewSession("", nil).Ask(context.Background(), "q", "question")
+			_, err := c.NewSession("", nil).Ask(context.Background(), Label{Task: "q"}, "question")
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("Ask error = %v, want %v", err, tc.wantErr)
 			}
@@ -240,7 +240,7 @@ func TestRequestTimeout(t *testing.T) {
 					defer cancel()
 				}
 				start := time.Now()
-				reply, err := c.NewSession("", nil).Ask(ctx, "q", "question")
+				reply, err := c.NewSession("", nil).Ask(ctx, Label{Task: "q"}, "question")
 				if tc.wantErr == nil {
 					if err != nil || reply.Text != "answer" {
 						t.Fatalf("Ask = %q, %v; want the answer", reply.Text, err)
@@ -292,7 +292,7 @@ func BenchmarkRetryAfterWait(b *testing.B) {
 	c := newTestClient(b, f, nil)
 	for b.Loop() {
 		f.InjectNext(1, fakellm.Fault{Status: 429, RetryAfterMS: "20"})
-		if _, err := c.NewSession("", nil).Ask(context.Background(), "q", "question"); err != nil {
+		if _, err := c.NewSession("", nil).Ask(context.Background(), Label{Task: "q"}, "question"); err != nil {
 			b.Fatal(err)
 		}
 	}

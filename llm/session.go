@@ -68,23 +68,24 @@ func (s *Session) TaskUsage() []TaskUsage {
 }
 
 // Ask sends prompt as the next user message and runs the tool loop until
-// the model answers without calling a tool. task labels the usage. On
+// the model answers without calling a tool. label names the call in the
+// usage and in errors. On
 // failure the session's history is left as it was before the call, so
 // later tasks can go on.
-func (s *Session) Ask(ctx context.Context, task, prompt string) (Reply, error) {
+func (s *Session) Ask(ctx context.Context, label Label, prompt string) (Reply, error) {
 	s.askMu.Lock()
 	defer s.askMu.Unlock()
 	t := s.newTurn()
-	defer s.record(task, t)
+	defer s.record(label, t)
 	if err := s.precheck(prompt); err != nil {
-		return t.reply, fmt.Errorf("llm: task %q: %w", task, err)
+		return t.reply, fmt.Errorf("llm: %s: %w", label, err)
 	}
 	mark := len(s.history)
 	s.history = append(s.history, userMessage(prompt))
 	text, err := s.loop(ctx, t, nil)
 	if err != nil {
 		s.history = s.history[:mark]
-		return t.reply, fmt.Errorf("llm: task %q: %w", task, err)
+		return t.reply, fmt.Errorf("llm: %s: %w", label, err)
 	}
 	t.reply.Text = text
 	return t.reply, nil
@@ -101,10 +102,10 @@ func (s *Session) newTurn() *turn {
 	return &turn{runner: newToolRunner(s.tools, s.client.opts.MaxToolOutput)}
 }
 
-func (s *Session) record(task string, t *turn) {
+func (s *Session) record(label Label, t *turn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.tasks = append(s.tasks, TaskUsage{Task: task, Usage: t.reply.Usage})
+	s.tasks = append(s.tasks, TaskUsage{Label: label, Usage: t.reply.Usage})
 }
 
 func (s *Session) precheck(prompt string) error {

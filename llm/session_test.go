@@ -31,7 +31,7 @@ func TestToolLoop(t *testing.T) {
 		},
 	}
 	s := newTestClient(t, f, nil).NewSession("You review Go code.", []Tool{readFile})
-	reply, err := s.Ask(context.Background(), "question", "what does main do?")
+	reply, err := s.Ask(context.Background(), Label{Task: "question"}, "what does main do?")
 	if err != nil {
 		t.Fatalf("Ask: %v", err)
 	}
@@ -85,7 +85,7 @@ func TestToolResults(t *testing.T) {
 			runs := 0
 			c := newTestClient(t, f, func(o *Options) { o.MaxToolOutput = tc.maxOutput })
 			s := c.NewSession("sys", []Tool{staticTool("lookup", tc.out, tc.err, &runs)})
-			reply, err := s.Ask(context.Background(), "t", "go")
+			reply, err := s.Ask(context.Background(), Label{Task: "t"}, "go")
 			if err != nil || reply.Text != "done" {
 				t.Fatalf("Ask = %+v, %v; a tool problem must not end the Ask", reply, err)
 			}
@@ -130,7 +130,7 @@ func TestToolRoundCap(t *testing.T) {
 			runs := 0
 			c := newTestClient(t, f, func(o *Options) { o.MaxToolRounds = 2 })
 			s := c.NewSession("sys", []Tool{staticTool("lookup", "more", nil, &runs)})
-			reply, err := s.Ask(context.Background(), "t", "investigate")
+			reply, err := s.Ask(context.Background(), Label{Task: "t"}, "investigate")
 			reqs := f.Requests()
 			if runs != 2 || len(reqs) != 4 {
 				t.Errorf("tool runs = %d, requests = %d; want 2 rounds run, then the refused round and one final request", runs, len(reqs))
@@ -166,7 +166,7 @@ func TestRepeatedIdenticalCallsAreStopped(t *testing.T) {
 	runs := 0
 	s := newTestClient(t, f, nil).NewSession("sys", []Tool{staticTool("lookup", "same result", nil, &runs)})
 	ctx := context.Background()
-	reply, err := s.Ask(ctx, "t", "first task")
+	reply, err := s.Ask(ctx, Label{Task: "t"}, "first task")
 	if err != nil || reply.Text != "ok, answering" || reply.ToolCalls != 3 {
 		t.Fatalf("Ask = %+v, %v", reply, err)
 	}
@@ -180,7 +180,7 @@ func TestRepeatedIdenticalCallsAreStopped(t *testing.T) {
 	}
 
 	// The guard is per Ask: the next task may make the same call again.
-	if _, err := s.Ask(ctx, "t2", "second task"); err != nil {
+	if _, err := s.Ask(ctx, Label{Task: "t2"}, "second task"); err != nil {
 		t.Fatalf("second Ask: %v", err)
 	}
 	if runs != 3 {
@@ -198,10 +198,10 @@ func TestSessionReusesPrefix(t *testing.T) {
 	s := newTestClient(t, f, nil).NewSession(system, []Tool{staticTool("lookup", "module example", nil, nil)})
 
 	ctx := context.Background()
-	if _, err := s.Ask(ctx, "question", "first task"); err != nil {
+	if _, err := s.Ask(ctx, Label{Task: "question"}, "first task"); err != nil {
 		t.Fatal(err)
 	}
-	second, err := s.Ask(ctx, "review", "second task")
+	second, err := s.Ask(ctx, Label{Task: "review"}, "second task")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,11 +241,11 @@ func TestUsagePerTask(t *testing.T) {
 	s := newTestClient(t, f, nil).NewSession(strings.Repeat("context ", 50), []Tool{staticTool("lookup", "x", nil, nil)})
 	ctx := context.Background()
 	for _, p := range []string{"task one", "task two"} {
-		if _, err := s.Ask(ctx, p, p); err != nil {
+		if _, err := s.Ask(ctx, Label{Task: p}, p); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.Ask(ctx, "task three", "task three"); !errors.Is(err, ErrRejected) {
+	if _, err := s.Ask(ctx, Label{Task: "task three"}, "task three"); !errors.Is(err, ErrRejected) {
 		t.Fatalf("third Ask error = %v, want ErrRejected", err)
 	}
 
@@ -290,10 +290,10 @@ func TestFailedAskLeavesHistoryUnchanged(t *testing.T) {
 	f.AddRule(fakellm.Rule{Reply: fakellm.Reply{Text: "fine"}})
 	s := newTestClient(t, f, nil).NewSession("sys", []Tool{staticTool("lookup", "x", nil, nil)})
 	ctx := context.Background()
-	if _, err := s.Ask(ctx, "a", "doomed task"); !errors.Is(err, ErrRejected) || !strings.Contains(err.Error(), `task "a"`) {
+	if _, err := s.Ask(ctx, Label{Task: "a"}, "doomed task"); !errors.Is(err, ErrRejected) || !strings.Contains(err.Error(), `task "a"`) {
 		t.Fatalf("Ask error = %v, want ErrRejected naming the task", err)
 	}
-	if _, err := s.Ask(ctx, "b", "next task"); err != nil {
+	if _, err := s.Ask(ctx, Label{Task: "b"}, "next task"); err != nil {
 		t.Fatalf("next Ask: %v", err)
 	}
 	last, _ := f.LastRequest()
@@ -320,7 +320,7 @@ func TestSessionRejectsBadInput(t *testing.T) {
 			t.Parallel()
 			f := newFake(t, fakellm.Config{})
 			s := newTestClient(t, f, nil).NewSession("sys", tc.tools)
-			_, err := s.Ask(context.Background(), "t", tc.prompt)
+			_, err := s.Ask(context.Background(), Label{Task: "t"}, tc.prompt)
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("Ask error = %v, want %q", err, tc.wantErr)
 			}
@@ -345,7 +345,7 @@ func TestBadAnswers(t *testing.T) {
 			t.Parallel()
 			f := newFake(t, fakellm.Config{})
 			f.SetDefault(tc.reply)
-			_, err := newTestClient(t, f, nil).NewSession("", nil).Ask(context.Background(), "t", "p")
+			_, err := newTestClient(t, f, nil).NewSession("", nil).Ask(context.Background(), Label{Task: "t"}, "p")
 			if !errors.Is(err, ErrBadResponse) || !strings.Contains(err.Error(), tc.wantDetail) {
 				t.Fatalf("Ask error = %v, want ErrBadResponse with %q", err, tc.wantDetail)
 			}
@@ -374,7 +374,7 @@ func ExampleSession_Ask() {
 		},
 	}
 	s := c.NewSession("You answer questions about a repository.", []Tool{countLines})
-	reply, err := s.Ask(context.Background(), "question", "How long is main.go?")
+	reply, err := s.Ask(context.Background(), Label{Task: "question"}, "How long is main.go?")
 	fmt.Println(reply.Text, reply.ToolCalls, err)
 	// Output: main.go has 42 lines. 1 <nil>
 }

@@ -1,5 +1,7 @@
 package llm
 
+import "fmt"
+
 // Usage counts tokens as the provider reported them.
 type Usage struct {
 	Requests         int // model calls that returned a completion
@@ -22,8 +24,29 @@ func (u Usage) Add(o Usage) Usage {
 // the prompt that costs full price and time.
 func (u Usage) Uncached() int { return u.PromptTokens - u.CachedTokens }
 
-// TaskUsage is the usage of one Ask or AskJSON call, labelled with its task.
-type TaskUsage struct {
+// Label names one model call for the usage report and error messages.
+type Label struct {
+	// Task is the key of the plan task the call works for (detector.Task's
+	// Key); "" for a call that serves the whole run or no task.
 	Task string
+	// Step says which call of the task it is: "pass 2", "verify <id>",
+	// "classify"; "" when the task makes one call.
+	Step string
+}
+
+// String is the label as error messages show it.
+func (l Label) String() string {
+	switch {
+	case l.Task == "":
+		return fmt.Sprintf("%q", l.Step)
+	case l.Step == "":
+		return fmt.Sprintf("task %q", l.Task)
+	}
+	return fmt.Sprintf("task %q (%s)", l.Task, l.Step)
+}
+
+// TaskUsage is the usage of one Ask or AskJSON call, with its label.
+type TaskUsage struct {
+	Label
 	Usage
 }

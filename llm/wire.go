@@ -95,9 +95,9 @@ type responseFormat struct {
 }
 
 type jsonSchema struct {
-	Name   string         `json:"name"`
-	Schema map[string]any `json:"schema"`
-	Strict bool           `json:"strict"`
+	Name   string          `json:"name"`
+	Schema json.RawMessage `json:"schema"`
+	Strict bool            `json:"strict"`
 }
 
 // chatResponse is a completion. Error is set instead of Choices by gateways

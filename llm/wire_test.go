@@ -82,7 +82,7 @@ func TestTolerantDecoding(t *testing.T) {
 				ct = "application/json"
 			}
 			e := newRawEndpoint(t, 200, ct, completion(tc.message))
-			reply, err := rawClient(t, e.srv.URL, "sk-raw-test-key").NewSession("", nil).Ask(context.Background(), "t", "p")
+			reply, err := rawClient(t, e.srv.URL, "sk-raw-test-key").NewSession("", nil).Ask(context.Background(), Label{Task: "t"}, "p")
 			if err != nil || reply.Text != tc.want {
 				t.Fatalf("Ask = %q, %v; want %q", reply.Text, err, tc.want)
 			}
@@ -122,7 +122,7 @@ func TestNullContentWithToolCalls(t *testing.T) {
 		got = string(args)
 		return "ok", nil
 	}}
-	reply, err := rawClient(t, srv.URL, "sk-raw-test-key").NewSession("", []Tool{tool}).Ask(context.Background(), "t", "p")
+	reply, err := rawClient(t, srv.URL, "sk-raw-test-key").NewSession("", []Tool{tool}).Ask(context.Background(), Label{Task: "t"}, "p")
 	if err != nil || reply.Text != "done" {
 		t.Fatalf("Ask = %q, %v", reply.Text, err)
 	}
@@ -152,7 +152,7 @@ func TestErrorBodies(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			e := newRawEndpoint(t, tc.status, "application/json", tc.body)
-			_, err := rawClient(t, e.srv.URL, "sk-raw-test-key").NewSession("", nil).Ask(context.Background(), "t", "p")
+			_, err := rawClient(t, e.srv.URL, "sk-raw-test-key").NewSession("", nil).Ask(context.Background(), Label{Task: "t"}, "p")
 			if !errors.Is(err, tc.wantErr) || !strings.Contains(err.Error(), tc.wantDetail) {
 				t.Fatalf("Ask error = %v, want %v with %q", err, tc.wantErr, tc.wantDetail)
 			}
@@ -167,9 +167,10 @@ func TestRequestWireFormat(t *testing.T) {
 	t.Parallel()
 	e := newRawEndpoint(t, 200, "application/json", completion(`{"role":"assistant","content":"{\"ok\":true}"}`))
 	c := rawClient(t, e.srv.URL+"/v1/", "")
-	schema := map[string]any{"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}}, "required": []string{"ok"}, "additionalProperties": false}
-	var out struct{ OK bool }
-	if _, err := c.NewSession("sys <b>&", []Tool{staticTool("lookup", "x", nil, nil)}).AskJSON(context.Background(), "t", "p", "answer", schema, &out); err != nil {
+	type answer struct {
+		OK bool `json:"ok"`
+	}
+	if _, _, err := AskJSON[answer](context.Background(), c.NewSession("sys <b>&", []Tool{staticTool("lookup", "x", nil, nil)}), Label{Task: "t"}, "p"); err != nil {
 		t.Fatalf("AskJSON: %v", err)
 	}
 	want := `{"model":"test/model","messages":[{"role":"system","content":"sys <b>&"},{"role":"user","content":"p"}],` +
@@ -191,7 +192,7 @@ func TestCrossOriginRedirectKeepsTheKey(t *testing.T) {
 	elsewhere := newRawEndpoint(t, 200, "application/json", completion(`{"content":"stolen"}`))
 	redirector := httptest.NewServer(http.RedirectHandler(elsewhere.srv.URL+"/v1/chat/completions", http.StatusTemporaryRedirect))
 	defer redirector.Close()
-	_, err := rawClient(t, redirector.URL+"/v1", key).NewSession("", nil).Ask(context.Background(), "t", "p")
+	_, err := rawClient(t, redirector.URL+"/v1", key).NewSession("", nil).Ask(context.Background(), Label{Task: "t"}, "p")
 	if !errors.Is(err, ErrBadResponse) || !strings.Contains(err.Error(), "another origin") {
 		t.Fatalf("Ask error = %v, want ErrBadResponse for the redirect", err)
 	}
