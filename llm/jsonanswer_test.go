@@ -245,7 +245,21 @@ type (
 	withNot      struct{ X notDefiner }
 	notDefiner   int
 	topLevelList []string
+	badList      struct {
+		L badItems `json:"l"`
+	}
+	badItems []withMap
+	goodList struct {
+		L goodItems `json:"l"`
+	}
+	goodItems  []withNumber
+	withNumber struct {
+		N score `json:"n"`
+	}
 )
+
+func (badItems) JSONSchema() *jsonschema.Schema  { return ArrayOf[withFunc]() }
+func (goodItems) JSONSchema() *jsonschema.Schema { return ArrayOf[withNumber]() }
 
 func (badName) SchemaName() string                { return "my schema" }
 func (nilDefiner) JSONSchema() *jsonschema.Schema { return nil }
@@ -271,7 +285,7 @@ func TestStrictSchemaRefused(t *testing.T) {
 		"root pointer":        {ask: asker[*verdict], wantErr: "the root must be an object"},
 		"anonymous root":      {ask: asker[struct{ A int }], wantErr: "unnamed type needs a SchemaName method"},
 		"bad name":            {ask: asker[badName], wantErr: `schema name "my schema"`},
-		"nil own schema":      {ask: asker[nilSchema], wantErr: "JSONSchema returned nil"},
+		"nil own schema":      {ask: asker[nilSchema], wantErr: "JSONSchema: returned nil"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -295,6 +309,13 @@ func asker[T any](ctx context.Context, s JSONAsker) error {
 
 func TestSchemaFor(t *testing.T) {
 	t.Parallel()
+	l, err := SchemaFor[goodList]()
+	if want := `{"additionalProperties":false,"properties":{"l":{"items":{"additionalProperties":false,"properties":{"n":{"maximum":10,"minimum":1,"type":"integer"}},"required":["n"],"type":"object"},"type":"array"}},"required":["l"],"type":"object"}`; err != nil || string(l.JSON()) != want {
+		t.Errorf("SchemaFor[goodList] = %s, %v; want %s", l.JSON(), err, want)
+	}
+	if err := l.Validate(`{"l":null}`); err == nil {
+		t.Errorf("ArrayOf allows null")
+	}
 	a, err := SchemaFor[rating]()
 	if err != nil {
 		t.Fatal(err)

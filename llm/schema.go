@@ -104,11 +104,7 @@ func buildSchema(t reflect.Type) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	own := map[reflect.Type]*jsonschema.Schema{}
-	if err := collectSchemas(t, own, map[reflect.Type]bool{}); err != nil {
-		return nil, err
-	}
-	js, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: own})
+	js, err := generate(t)
 	if err != nil {
 		return nil, err
 	}
@@ -132,6 +128,27 @@ func buildSchema(t reflect.Type) (*Schema, error) {
 		return nil, fmt.Errorf("schema does not resolve: %w", err)
 	}
 	return &Schema{name: name, typ: t, wire: wire, resolved: resolved}, nil
+}
+
+// generate is jsonschema.ForType with the schemas t's types define.
+func generate(t reflect.Type) (*jsonschema.Schema, error) {
+	own := map[reflect.Type]*jsonschema.Schema{}
+	if err := collectSchemas(t, own, map[reflect.Type]bool{}); err != nil {
+		return nil, err
+	}
+	return jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: own})
+}
+
+// ArrayOf is the schema of an array of T that is never null, for the
+// JSONSchema method of a slice type (jsonschema.For allows null for a
+// slice, as encoding/json writes a nil one). It panics when T has no
+// schema; SchemaFor turns that into its error.
+func ArrayOf[T any]() *jsonschema.Schema {
+	items, err := generate(reflect.TypeFor[T]())
+	if err != nil {
+		panic(err)
+	}
+	return &jsonschema.Schema{Type: "array", Items: items}
 }
 
 func schemaName(t reflect.Type) (string, error) {
@@ -173,9 +190,9 @@ func collectSchemas(t reflect.Type, own map[reflect.Type]*jsonschema.Schema, see
 	seen[t] = true
 	if t.Name() != "" && t.Kind() != reflect.Interface {
 		if d, ok := reflect.Zero(t).Interface().(schemaDefiner); ok {
-			s := d.JSONSchema()
-			if s == nil {
-				return fmt.Errorf("%s.JSONSchema returned nil", t)
+			s, err := ownSchema(d)
+			if err != nil {
+				return fmt.Errorf("%s.JSONSchema: %w", t, err)
 			}
 			own[t] = s
 			return nil
@@ -194,6 +211,20 @@ func collectSchemas(t reflect.Type, own map[reflect.Type]*jsonschema.Schema, see
 		}
 	}
 	return nil
+}
+
+// ownSchema calls a type's JSONSchema method; a panic (ArrayOf's) is an
+// error.
+func ownSchema(d schemaDefiner) (s *jsonschema.Schema, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	if s = d.JSONSchema(); s == nil {
+		return nil, fmt.Errorf("returned nil")
+	}
+	return s, nil
 }
 
 // strictKeywords are the JSON Schema keywords OpenAI's strict structured

@@ -24,22 +24,18 @@ var tmpl = template.Must(template.New("").Option("missingkey=error").Funcs(templ
 	"lines": func(xs []string) string { return strings.Join(xs, "\n") },
 }).ParseFS(files, "templates/*.tmpl"))
 
-// Render executes the named template (file name without .tmpl).
-func Render(name string, v any) (string, error) {
+// render executes the named template: a file name without .tmpl, or a
+// template a file defines (system.tmpl's two parts). The typed renderers in
+// typed.go are the only callers.
+func render(name string, v any) (string, error) {
 	var b bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&b, name+".tmpl", v); err != nil {
-		return "", fmt.Errorf("prompt %s: %w", name, err)
+	if tmpl.Lookup(name) == nil {
+		name += ".tmpl"
+	}
+	if err := tmpl.ExecuteTemplate(&b, name, v); err != nil {
+		return "", fmt.Errorf("prompt %s: %w", strings.TrimSuffix(name, ".tmpl"), err)
 	}
 	return strings.TrimSpace(b.String()) + "\n", nil
-}
-
-// MustRender is Render for templates whose data cannot fail (tests prove it).
-func MustRender(name string, v any) string {
-	s, err := Render(name, v)
-	if err != nil {
-		panic(err)
-	}
-	return s
 }
 
 // Data fences untrusted text as data. The fence is an XML-like element whose

@@ -14,9 +14,7 @@ import (
 )
 
 // Asker is the run's model session.
-type Asker interface {
-	AskJSON(ctx context.Context, task, prompt string, schemaName string, schema map[string]any, out any) (llm.Reply, error)
-}
+type Asker = llm.JSONAsker
 
 // Options tune a review.
 type Options struct {
@@ -36,6 +34,9 @@ type Options struct {
 	Learnings []Learned
 	// Ceiling stops the review between requests at max_run_tokens.
 	Ceiling Ceiling
+	// Task is the plan task's key the review works for: it labels the
+	// model calls, so their usage is the task's.
+	Task string
 }
 
 // Input is what a review reads.
@@ -142,27 +143,25 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 run:
 	for n, p := range passes {
 		for i, c := range chunks {
-			in := passPrompt{Pass: p, Chunk: i + 1, Chunks: len(chunks), Diff: c, Problem: opt.ProblemThreshold, Blocking: opt.BlockingThreshold}
+			in := prompts.ReviewPassData{Pass: prompts.Pass{N: p.N, Name: p.Name, Focus: p.Focus}, Chunk: i + 1, Chunks: len(chunks), Diff: c, Problem: opt.ProblemThreshold, Blocking: opt.BlockingThreshold}
 			if n > 0 && len(chunks) == 1 {
 				// The session already holds the diff from pass 1: sending it
 				// again would pay for the same tokens twice.
 				in.Diff, in.SameDiff = "", true
 			}
-			prompt, err := prompts.Render("review_pass", in)
+			prompt, err := prompts.ReviewPass(in)
 			if err != nil {
 				return res, err
 			}
-			var out struct {
-				Findings []Finding `json:"findings"`
-			}
+			var out passAnswer
 			spent, over := opt.Ceiling.over(prompt, last)
 			if over {
 				res.Partial = partial(opt.Ceiling, spent, passes, n, i, paths)
 				break run
 			}
-			task := fmt.Sprintf("review-pass-%d", p.N)
+			label := llm.Label{Task: opt.Task, Step: fmt.Sprintf("pass %d", p.N)}
 			for try := 0; try <= opt.Retries; try++ {
-				if _, err = s.AskJSON(ctx, task, prompt, "findings", findingsSchema, &out); err == nil || ctx.Err() != nil {
+				if out, _, err = llm.AskJSON[passAnswer](ctx, s, label, prompt); err == nil || ctx.Err() != nil {
 					break
 				}
 			}
@@ -172,7 +171,8 @@ run:
 			if opt.Ceiling.Spent != nil {
 				last = tokens(opt.Ceiling.Spent()) - spent
 			}
-			for _, f := range out.Findings {
+			for _, a := range out.Findings {
+				f := a.finding()
 				f.Pass = p.N
 				if !keep(&f, opt, byPath, focus, known, seen) {
 					res.Dropped++

@@ -15,14 +15,16 @@ import (
 type scripted struct {
 	byPass  map[int][]Finding
 	prompts []string
+	labels  []llm.Label
 }
 
-func (s *scripted) AskJSON(_ context.Context, task, prompt string, _ string, _ map[string]any, out any) (llm.Reply, error) {
+func (s *scripted) AskSchema(_ context.Context, label llm.Label, prompt string, _ *llm.Schema) (llm.Reply, error) {
 	s.prompts = append(s.prompts, prompt)
+	s.labels = append(s.labels, label)
 	var n int
-	fmt.Sscanf(task, "review-pass-%d", &n)
-	b, _ := json.Marshal(map[string]any{"findings": s.byPass[n]})
-	return llm.Reply{}, json.Unmarshal(b, out)
+	fmt.Sscanf(label.Step, "pass %d", &n)
+	b, err := json.Marshal(map[string]any{"findings": s.byPass[n]})
+	return llm.Reply{Text: string(b)}, err
 }
 
 const goDiff = `diff --git a/svc/cache.go b/svc/cache.go
@@ -257,12 +259,12 @@ type flaky struct {
 	fail int
 }
 
-func (f *flaky) AskJSON(ctx context.Context, task, prompt, name string, schema map[string]any, out any) (llm.Reply, error) {
+func (f *flaky) AskSchema(ctx context.Context, label llm.Label, prompt string, schema *llm.Schema) (llm.Reply, error) {
 	if f.fail > 0 {
 		f.fail--
 		return llm.Reply{}, fmt.Errorf("pass failed")
 	}
-	return f.scripted.AskJSON(ctx, task, prompt, name, schema, out)
+	return f.scripted.AskSchema(ctx, label, prompt, schema)
 }
 
 func TestRetries(t *testing.T) {

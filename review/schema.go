@@ -1,40 +1,60 @@
 package review
 
-import "github.com/review-my-code-bot/rmc/diff"
+import (
+	"github.com/google/jsonschema-go/jsonschema"
 
-type passPrompt struct {
-	Pass              Pass
-	Chunk, Chunks     int
-	Diff              string
-	SameDiff          bool // the diff is the one shown in pass 1
-	Problem, Blocking int
+	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/llm"
+)
+
+// passAnswer is the structured answer of a pass. Its schema (strict: every
+// property required, optional ones empty) comes from the types below.
+type passAnswer struct {
+	Findings findingList `json:"findings"`
 }
 
-// findingsSchema is the structured answer of a pass (strict JSON schema:
-// every property required, optional ones nullable or empty).
-var findingsSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"findings": map[string]any{
-			"type": "array",
-			"items": map[string]any{
-				"type": "object",
-				"properties": map[string]any{
-					"path":        map[string]any{"type": "string", "description": "file path as in the diff header"},
-					"line":        map[string]any{"type": "integer", "description": "line number (R… for the new side, L… for the old)"},
-					"start_line":  map[string]any{"type": "integer", "description": "first line of a range in the same hunk, or 0"},
-					"side":        map[string]any{"type": "string", "enum": []any{string(diff.Right), string(diff.Left)}},
-					"title":       map[string]any{"type": "string", "description": "one line: what is wrong"},
-					"explanation": map[string]any{"type": "string", "description": "why it is wrong and what to do, in markdown"},
-					"score":       map[string]any{"type": "integer", "minimum": 1, "maximum": 10},
-					"category":    map[string]any{"type": "string", "enum": []any{"bug", "security", "performance", "contract", "maintainability", "testing", "style"}},
-					"suggestion":  map[string]any{"type": "string", "description": "replacement code for the anchored lines, or empty"},
-				},
-				"required":             []any{"path", "line", "start_line", "side", "title", "explanation", "score", "category", "suggestion"},
-				"additionalProperties": false,
-			},
-		},
-	},
-	"required":             []any{"findings"},
-	"additionalProperties": false,
+func (passAnswer) SchemaName() string { return "findings" }
+
+// findingList is an array, never null.
+type findingList []answerFinding
+
+func (findingList) JSONSchema() *jsonschema.Schema { return llm.ArrayOf[answerFinding]() }
+
+// answerFinding is a finding as the model reports it.
+type answerFinding struct {
+	Path        string   `json:"path" jsonschema:"file path as in the diff header"`
+	Line        int      `json:"line" jsonschema:"line number (R… for the new side, L… for the old)"`
+	StartLine   int      `json:"start_line" jsonschema:"first line of a range in the same hunk, or 0"`
+	Side        side     `json:"side"`
+	Title       string   `json:"title" jsonschema:"one line: what is wrong"`
+	Explanation string   `json:"explanation" jsonschema:"why it is wrong and what to do, in markdown"`
+	Score       score    `json:"score"`
+	Category    category `json:"category"`
+	Suggestion  string   `json:"suggestion" jsonschema:"replacement code for the anchored lines, or empty"`
+}
+
+func (a answerFinding) finding() Finding {
+	return Finding{Path: a.Path, Line: a.Line, StartLine: a.StartLine, Side: diff.Side(a.Side), Title: a.Title,
+		Explanation: a.Explanation, Score: int(a.Score), Category: string(a.Category), Suggestion: a.Suggestion}
+}
+
+// score is a finding's impact from 1 to 10.
+type score int
+
+func (score) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(10.0)}
+}
+
+// side is the diff side a finding sits on.
+type side string
+
+func (side) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", Enum: []any{string(diff.Right), string(diff.Left)}}
+}
+
+// category is what kind of problem a finding is.
+type category string
+
+func (category) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", Enum: []any{"bug", "security", "performance", "contract", "maintainability", "testing", "style"}}
 }

@@ -54,9 +54,9 @@ type metered struct {
 	per, spent int
 }
 
-func (m *metered) AskJSON(ctx context.Context, task, prompt, name string, schema map[string]any, out any) (llm.Reply, error) {
+func (m *metered) AskSchema(ctx context.Context, label llm.Label, prompt string, schema *llm.Schema) (llm.Reply, error) {
 	m.spent += m.per
-	return m.scripted.AskJSON(ctx, task, prompt, name, schema, out)
+	return m.scripted.AskSchema(ctx, label, prompt, schema)
 }
 
 func (m *metered) usage() llm.Usage {

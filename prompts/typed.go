@@ -1,0 +1,126 @@
+package prompts
+
+import "strings"
+
+// Each template has one typed renderer below, taking a struct with exactly
+// the fields it uses: a missing field or a wrong type is a compile error,
+// not a "<no value>" in a prompt.
+
+// Classify renders classify.tmpl: the intent of a comment mentioning the
+// bot.
+func Classify(comment string) (string, error) { return render("classify", comment) }
+
+// Turn is one message of a conversation shown to the model.
+type Turn struct {
+	Source string // "comment by @alice", "your earlier answer"
+	Body   string
+}
+
+// DisputeData is what dispute.tmpl shows: a finding and the replies on it.
+type DisputeData struct {
+	Path     string
+	Line     int // 0 when the thread is outdated
+	Score    int
+	Blocking bool
+	Status   string
+	Thread   []Turn // the thread so far, oldest first
+	Author   string // who replied
+	Replies  string // the unanswered replies
+}
+
+// Dispute renders dispute.tmpl.
+func Dispute(d DisputeData) (string, error) { return render("dispute", d) }
+
+// LocalSystemData is what local_system.tmpl shows: an agent's uncommitted
+// changes.
+type LocalSystemData struct {
+	Base  string
+	Files []string
+	Rules string
+}
+
+// LocalSystem renders local_system.tmpl.
+func LocalSystem(d LocalSystemData) (string, error) { return render("local_system", d) }
+
+// Thread is the review thread a question was asked in.
+type Thread struct {
+	Path     string
+	Line     int // 0 when outdated
+	DiffHunk string
+}
+
+// QuestionData is what question.tmpl shows.
+type QuestionData struct {
+	Asker, Question string
+	Conversation    []Turn
+	Thread          *Thread // nil for a PR comment
+}
+
+// Question renders question.tmpl.
+func Question(d QuestionData) (string, error) { return render("question", d) }
+
+// Pass is a review pass as review_pass.tmpl names it.
+type Pass struct {
+	N     int
+	Name  string
+	Focus string
+}
+
+// ReviewPassData is what review_pass.tmpl shows.
+type ReviewPassData struct {
+	Pass              Pass
+	Chunk, Chunks     int
+	Diff              string
+	SameDiff          bool // the diff is the one shown in pass 1
+	Problem, Blocking int
+}
+
+// ReviewPass renders review_pass.tmpl.
+func ReviewPass(d ReviewPassData) (string, error) { return render("review_pass", d) }
+
+// VerifyFixData is what verify_fix.tmpl shows.
+type VerifyFixData struct {
+	Path string
+	Line int
+	Body string // the finding's text
+	Head string // the head commit, short
+}
+
+// VerifyFix renders verify_fix.tmpl.
+func VerifyFix(d VerifyFixData) (string, error) { return render("verify_fix", d) }
+
+// SystemData is what system.tmpl shows.
+type SystemData struct {
+	Repo, Author, HeadRef, BaseRef, HeadShort, TitleAndBody string
+	Number                                                  int
+	Files                                                   []string
+	FilesTruncated                                          bool
+	Rules, RulesSource                                      string
+	Instructions, Language, Learnings                       string
+}
+
+// SystemPrompt is the run's system prompt in its two parts.
+type SystemPrompt struct {
+	// Instructions are the fixed rules: who the bot is, how it treats data,
+	// the language it writes in. No text from the pull request.
+	Instructions string
+	// Context is the pull request: data, fenced.
+	Context string
+}
+
+// String is the system message: the instructions, then the context.
+func (s SystemPrompt) String() string { return s.Instructions + s.Context }
+
+// System renders system.tmpl's two parts.
+func System(d SystemData) (SystemPrompt, error) {
+	instructions, err := render("system_instructions", d)
+	if err != nil {
+		return SystemPrompt{}, err
+	}
+	context, err := render("system_context", d)
+	if err != nil {
+		return SystemPrompt{}, err
+	}
+	// render ends each part with one newline; a blank line separates them.
+	return SystemPrompt{Instructions: strings.TrimSuffix(instructions, "\n") + "\n\n", Context: context}, nil
+}

@@ -1,0 +1,69 @@
+package review
+
+import (
+	"context"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/llm"
+)
+
+// TestFindingsSchema pins the pass answer's schema as the model sees it
+// (the bytes the hand-written schema it replaced had): score 1..10, the
+// side and category enums, every property required.
+func TestFindingsSchema(t *testing.T) {
+	t.Parallel()
+	const want = `{"additionalProperties":false,"properties":{"findings":{"items":{"additionalProperties":false,"properties":{` +
+		`"category":{"enum":["bug","security","performance","contract","maintainability","testing","style"],"type":"string"},` +
+		`"explanation":{"description":"why it is wrong and what to do, in markdown","type":"string"},` +
+		`"line":{"description":"line number (R… for the new side, L… for the old)","type":"integer"},` +
+		`"path":{"description":"file path as in the diff header","type":"string"},` +
+		`"score":{"maximum":10,"minimum":1,"type":"integer"},` +
+		`"side":{"enum":["right","left"],"type":"string"},` +
+		`"start_line":{"description":"first line of a range in the same hunk, or 0","type":"integer"},` +
+		`"suggestion":{"description":"replacement code for the anchored lines, or empty","type":"string"},` +
+		`"title":{"description":"one line: what is wrong","type":"string"}},` +
+		`"required":["path","line","start_line","side","title","explanation","score","category","suggestion"],"type":"object"},"type":"array"}},` +
+		`"required":["findings"],"type":"object"}`
+	s, err := llm.SchemaFor[passAnswer]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name() != "findings" || string(s.JSON()) != want {
+		t.Errorf("schema %q =\n%s\nwant\n%s", s.Name(), s.JSON(), want)
+	}
+	for doc, ok := range map[string]bool{
+		`{"findings":[]}`:   true,
+		`{"findings":null}`: false,
+		`{"findings":[{"path":"a","line":1,"start_line":0,"side":"right","title":"t","explanation":"e","score":11,"category":"bug","suggestion":""}]}`: false,
+		`{"findings":[{"path":"a","line":1,"start_line":0,"side":"up","title":"t","explanation":"e","score":5,"category":"bug","suggestion":""}]}`:    false,
+		`{"findings":[{"path":"a","line":1,"start_line":0,"side":"left","title":"t","explanation":"e","score":5,"category":"bug","suggestion":""}]}`:  true,
+	} {
+		if err := s.Validate(doc); (err == nil) != ok {
+			t.Errorf("Validate(%s) = %v, want ok %v", doc, err, ok)
+		}
+	}
+}
+
+// TestPassLabels: every pass request is labelled with the review task's
+// key and its pass, which is how the run report attributes its usage.
+func TestPassLabels(t *testing.T) {
+	t.Parallel()
+	files, err := diff.Parse(goDiff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &scripted{}
+	if _, err := Run(context.Background(), s, Input{Anchor: files}, Options{Task: "review-auto-abc"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []llm.Label{{Task: "review-auto-abc", Step: "pass 1"}, {Task: "review-auto-abc", Step: "pass 2"}, {Task: "review-auto-abc", Step: "pass 3"}}
+	if len(s.labels) != len(want) {
+		t.Fatalf("labels = %+v, want %+v", s.labels, want)
+	}
+	for i := range want {
+		if s.labels[i] != want[i] {
+			t.Errorf("label %d = %+v, want %+v", i, s.labels[i], want[i])
+		}
+	}
+}
