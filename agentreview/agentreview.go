@@ -66,7 +66,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		defer fs.Close()
 		toolset = append(toolset, tools.Workspace(fs)...)
 	}
-	system, err := prompts.Render("local_system", map[string]any{"Base": changes.Base, "Files": paths(changes.Files), "Rules": rules(ctx, changes.Root)})
+	system, err := prompts.LocalSystem(prompts.LocalSystemData{Base: changes.Base, Files: paths(changes.Files), Rules: rules(ctx, changes.Root)})
 	if err != nil {
 		return Result{}, err
 	}

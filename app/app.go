@@ -20,6 +20,7 @@ import (
 	"github.com/review-my-code-bot/rmc/github"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/mention"
+	"github.com/review-my-code-bot/rmc/prompts"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -243,11 +244,11 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	// A resolution that does not count is checked against the code first
 	// when the code changed, which needs the model even with no task.
 	if client != nil && (plan.NeedsModel() || len(st.Reopens()) > 0) {
-		var system string
+		var system prompts.SystemPrompt
 		if sess, system, err = session(ctx, p.Config, client, reads, log, p.Workspace, snap, learnings); err != nil {
 			log.Warningf("could not prepare the model session: %v", err)
 		} else {
-			x.Session, x.Instructions = sess, instructions(system)
+			x.Session, x.Instructions = sess, system.Instructions
 		}
 		if p.Config.InjectionDetection {
 			x.Screen = screener(p.Config, log)

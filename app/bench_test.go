@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/event"
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
 	"github.com/review-my-code-bot/rmc/llm"
@@ -110,11 +111,11 @@ var (
 )
 
 // uncached returns the prompt tokens, and those not served from the
-// provider's cache, that a task sent.
-func uncached(r Report, task string) (prompt, fresh int) {
+// provider's cache, that a task sent (in one step, when step is set).
+func uncached(r Report, task, step string) (prompt, fresh int) {
 	var u llm.Usage
 	for _, t := range r.Usage {
-		if t.Task == task || strings.HasPrefix(t.Task, task) {
+		if t.Task == task && (step == "" || t.Step == step) {
 			u = u.Add(t.Usage)
 		}
 	}
@@ -127,16 +128,15 @@ func uncached(r Report, task string) (prompt, fresh int) {
 //	go test ./app -run '^$' -bench SharedSession -benchtime 3x
 func BenchmarkSharedSession(b *testing.B) {
 	var shared, alone [3][2]int
-	tasks := []string{"question-issue-comment-", "question-issue-comment-", "review-pass-"}
 	for range b.N {
 		w := newBenchWorld(b, 2000, 5)
 		w.question("@rmc-bot why batch per tenant?")
 		w.question("@rmc-bot what is the flush interval?")
 		r := w.run(b, pushEv)
 		qs := questionKeys(r)
-		shared[0][0], shared[0][1] = uncached(r, qs[0])
-		shared[1][0], shared[1][1] = uncached(r, qs[1])
-		shared[2][0], shared[2][1] = uncached(r, tasks[2])
+		shared[0][0], shared[0][1] = uncached(r, qs[0], "")
+		shared[1][0], shared[1][1] = uncached(r, qs[1], "")
+		shared[2][0], shared[2][1] = uncached(r, reviewKey(r), "")
 
 		for i, setup := range []func(*benchWorld) event.Event{
 			func(w *benchWorld) event.Event { w.question("@rmc-bot why batch per tenant?"); return commentEv },
@@ -145,11 +145,11 @@ func BenchmarkSharedSession(b *testing.B) {
 		} {
 			w := newBenchWorld(b, 2000, 5)
 			r := w.run(b, setup(w))
-			key := tasks[i]
+			key := reviewKey(r)
 			if i < 2 {
 				key = questionKeys(r)[0]
 			}
-			alone[i][0], alone[i][1] = uncached(r, key)
+			alone[i][0], alone[i][1] = uncached(r, key, "")
 		}
 	}
 	b.ReportMetric(float64(shared[1][1]), "q2-uncached-shared")
@@ -161,6 +161,15 @@ func BenchmarkSharedSession(b *testing.B) {
 		"question 1", alone[0][0], shared[0][0], shared[0][1],
 		"question 2", alone[1][0], shared[1][0], shared[1][1],
 		"review (3 passes)", alone[2][0], shared[2][0], shared[2][1])
+}
+
+func reviewKey(r Report) string {
+	for _, t := range r.Plan.Tasks {
+		if t.Kind == detector.Review {
+			return t.Key
+		}
+	}
+	return ""
 }
 
 func questionKeys(r Report) []string {
@@ -185,18 +194,18 @@ func TestSharedSessionHalvesNewTokens(t *testing.T) {
 	if len(keys) != 2 {
 		t.Fatalf("planned %v", r.Plan.Tasks)
 	}
-	_, q2fresh := uncached(r, keys[1])
+	_, q2fresh := uncached(r, keys[1], "")
 
 	a := newBenchWorld(t, 2000, 5)
 	a.question("@rmc-bot what is the flush interval?")
 	ra := a.run(t, commentEv)
-	q2alone, _ := uncached(ra, questionKeys(ra)[0])
+	q2alone, _ := uncached(ra, questionKeys(ra)[0], "")
 	if q2alone == 0 || 2*q2fresh >= q2alone {
 		t.Errorf("question 2: %d new tokens shared vs %d alone; want less than half", q2fresh, q2alone)
 	}
 	// Passes 2 and 3 ride on pass 1's diff: they send little that is new.
-	p1, p1fresh := uncached(r, "review-pass-1")
-	_, p2fresh := uncached(r, "review-pass-2")
+	p1, p1fresh := uncached(r, reviewKey(r), "pass 1")
+	_, p2fresh := uncached(r, reviewKey(r), "pass 2")
 	if p1 == 0 || 10*p2fresh >= p1fresh {
 		t.Errorf("review pass 2 sent %d new tokens after pass 1's %d", p2fresh, p1fresh)
 	}

@@ -161,13 +161,12 @@ func (r Report) Markdown(dry bool) string {
 	return b.String()
 }
 
-// usage sums the model usage recorded for a task.
+// usage sums the model usage recorded for a task: every call labelled
+// with its key (a review's passes and fix checks included).
 func (r Report) usage(key string) llm.Usage {
 	var u llm.Usage
-	review := strings.HasPrefix(key, "review-")
 	for _, t := range r.Usage {
-		// A review's model calls are labelled by pass and by fix check.
-		if t.Task == key || (review && (strings.HasPrefix(t.Task, "review-pass-") || strings.HasPrefix(t.Task, "verify-"))) {
+		if t.Task == key {
 			u = u.Add(t.Usage)
 		}
 	}

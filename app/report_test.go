@@ -102,9 +102,9 @@ func reports() map[string]struct {
 		{Task: reviewTask, Err: fmt.Errorf("review pass 2 (structure), chunk 1 of 1: %w", &llm.Error{Kind: llm.ErrUnavailable, Status: 503, Attempts: 4, Detail: "upstream | down"})},
 	}}
 	r.Usage = []llm.TaskUsage{
-		{Task: questionTask.Key, Usage: llm.Usage{Requests: 1, PromptTokens: 700, CachedTokens: 600, CompletionTokens: 50}},
-		{Task: reviewTask.Key, Usage: llm.Usage{Requests: 1, PromptTokens: 3000, CachedTokens: 0, CompletionTokens: 10}},
-		{Task: questionTask.Key, Usage: llm.Usage{Requests: 1, PromptTokens: 500, CachedTokens: 400, CompletionTokens: 30}},
+		{Label: llm.Label{Task: questionTask.Key}, Usage: llm.Usage{Requests: 1, PromptTokens: 700, CachedTokens: 600, CompletionTokens: 50}},
+		{Label: llm.Label{Task: reviewTask.Key, Step: "pass 1"}, Usage: llm.Usage{Requests: 1, PromptTokens: 3000, CachedTokens: 0, CompletionTokens: 10}},
+		{Label: llm.Label{Task: questionTask.Key}, Usage: llm.Usage{Requests: 1, PromptTokens: 500, CachedTokens: 400, CompletionTokens: 30}},
 	}
 	r.Total = llm.Usage{Requests: 3, PromptTokens: 4200, CachedTokens: 1000, CompletionTokens: 90}
 	r.Counts = github.Counts{Reads: 6, Writes: 3, GraphQLCost: 3}
@@ -119,7 +119,7 @@ func reports() map[string]struct {
 	r.Result = &execution.Result{Outcomes: []execution.Outcome{
 		{Task: manualTask, Findings: 2, Blocking: 1, ReviewID: 9002, Note: "posted review 9002: 2 finding(s), 1 blocking (full review)"},
 	}}
-	r.Usage = []llm.TaskUsage{{Task: "review-pass-1", Usage: llm.Usage{Requests: 1, PromptTokens: 100}}}
+	r.Usage = []llm.TaskUsage{{Label: llm.Label{Task: manualTask.Key, Step: "pass 1"}, Usage: llm.Usage{Requests: 1, PromptTokens: 100}}}
 	r.Total = llm.Usage{Requests: 3, PromptTokens: 300, CachedTokens: 0, CompletionTokens: 20}
 	r.Gate = &app.Outcome{Gated: false, ReviewStatus: "blocking", IssuesFound: 2, BlockingIssues: 1, TasksExecuted: 1}
 	cases["executed_manual_blocking_not_gated"] = struct {
@@ -283,23 +283,28 @@ func TestReportWorkflowDispatchTrigger(t *testing.T) {
 	}
 }
 
-// TestReportReviewTokens: a review's model calls are labelled by the review
-// engine ("review-pass-1", …), not by the task key; the summary must still
-// show what the review spent.
+// TestReportReviewTokens: a review's model calls (its passes and fix
+// checks) carry its task key; the summary shows what the review spent, and
+// nothing another task or the run itself spent (a reopened finding's fix
+// check, the injection check).
 func TestReportReviewTokens(t *testing.T) {
 	t.Parallel()
 	r := baseReport()
-	r.Plan = detector.Plan{Tasks: []detector.Task{reviewTask}}
-	r.Result = &execution.Result{Outcomes: []execution.Outcome{{Task: reviewTask, Note: "posted review 9002: 0 finding(s), 0 blocking (full review)"}}}
-	r.Usage = []llm.TaskUsage{ // as llm.Session records a review
-		{Task: "review-pass-1", Usage: llm.Usage{Requests: 1, PromptTokens: 3000, CompletionTokens: 40}},
-		{Task: "review-pass-2", Usage: llm.Usage{Requests: 1, PromptTokens: 3100, CachedTokens: 2900, CompletionTokens: 30}},
-		{Task: "review-pass-3", Usage: llm.Usage{Requests: 1, PromptTokens: 3200, CachedTokens: 3000, CompletionTokens: 20}},
+	r.Plan = detector.Plan{Tasks: []detector.Task{reviewTask, disputeTask}}
+	r.Result = &execution.Result{Outcomes: []execution.Outcome{{Task: reviewTask, Note: "posted review 9002: 0 finding(s), 0 blocking (full review)"},
+		{Task: disputeTask, Note: "maintained"}}}
+	r.Usage = []llm.TaskUsage{ // as llm.Session records a run
+		{Label: llm.Label{Step: "verify f-1"}, Usage: llm.Usage{Requests: 1, PromptTokens: 900, CompletionTokens: 5}},
+		{Label: llm.Label{Task: disputeTask.Key}, Usage: llm.Usage{Requests: 1, PromptTokens: 1000, CompletionTokens: 7}},
+		{Label: llm.Label{Task: reviewTask.Key, Step: "pass 1"}, Usage: llm.Usage{Requests: 1, PromptTokens: 3000, CompletionTokens: 40}},
+		{Label: llm.Label{Task: reviewTask.Key, Step: "pass 2"}, Usage: llm.Usage{Requests: 1, PromptTokens: 3100, CachedTokens: 2900, CompletionTokens: 30}},
+		{Label: llm.Label{Task: reviewTask.Key, Step: "pass 3"}, Usage: llm.Usage{Requests: 1, PromptTokens: 3200, CachedTokens: 3000, CompletionTokens: 20}},
+		{Label: llm.Label{Task: reviewTask.Key, Step: "verify f-2"}, Usage: llm.Usage{Requests: 1, PromptTokens: 3300, CachedTokens: 3100, CompletionTokens: 4}},
 	}
-	r.Total = llm.Usage{Requests: 3, PromptTokens: 9300, CachedTokens: 5900, CompletionTokens: 90}
+	r.Total = llm.Usage{Requests: 6, PromptTokens: 14500, CachedTokens: 9000, CompletionTokens: 106}
 	r.Gate = &app.Outcome{Gated: true}
 	md := r.Markdown(false)
-	if !strings.Contains(md, "| 9300 / 5900 / 90 |") {
-		t.Errorf("the review row does not show the review's tokens:\n%s", md)
+	if !strings.Contains(md, "| 12600 / 9000 / 94 |") || !strings.Contains(md, "| 1000 / 0 / 7 |") {
+		t.Errorf("the task rows do not show each task's own tokens:\n%s", md)
 	}
 }

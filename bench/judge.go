@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/prompts"
 )
@@ -43,27 +41,11 @@ type groupsAnswer struct {
 	Groups [][]int `json:"groups" jsonschema:"groups of finding numbers; every finding in exactly one group"`
 }
 
-// The answers' schemas are derived from their types.
-var (
-	verdictSchema = schemaOf[Verdict]()
-	groupsSchema  = schemaOf[groupsAnswer]()
-)
+// The answers' schemas are derived from their types (llm.AskJSON); these
+// name them.
+func (groupsAnswer) SchemaName() string { return "duplicate_groups" }
 
-func schemaOf[T any]() map[string]any {
-	s, err := jsonschema.For[T](nil)
-	if err != nil {
-		panic(err) // the types above are plain structs: this cannot fail
-	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		panic(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		panic(err)
-	}
-	return m
-}
+func (Verdict) SchemaName() string { return "match_result" }
 
 // Same asks whether candidate describes the golden issue.
 func (j ModelJudge) Same(ctx context.Context, golden, candidate string) (Verdict, llm.Usage, error) {
@@ -73,8 +55,7 @@ func (j ModelJudge) Same(ctx context.Context, golden, candidate string) (Verdict
 		"The candidate matches when it identifies the SAME underlying issue: the same bug, concern or code problem. " +
 		"Different wording is fine; a different problem in the same code is not a match.\n\n" +
 		`Answer with JSON {"reasoning": "one or two sentences", "match": true|false, "confidence": 0.0-1.0}.`
-	var raw json.RawMessage
-	reply, err := j.Client.NewSession(judgeSystem, nil).AskJSON(ctx, "judge-match", prompt, "match_result", verdictSchema, &raw)
+	_, reply, err := llm.AskJSON[Verdict](ctx, j.Client.NewSession(judgeSystem, nil), llm.Label{Step: "judge match"}, prompt)
 	if err != nil {
 		return Verdict{}, reply.Usage, judgeError(err)
 	}
@@ -91,8 +72,7 @@ func (j ModelJudge) Group(ctx context.Context, candidates []string) ([][]int, ll
 		fmt.Fprintf(&b, "Finding %d:\n%s\n\n", i, prompts.Data(fmt.Sprintf("finding %d", i), c))
 	}
 	fmt.Fprintf(&b, `Answer with JSON {"groups": [[0, 2], [1], ...]}: every number from 0 to %d exactly once.`, len(candidates)-1)
-	var raw json.RawMessage
-	reply, err := j.Client.NewSession(judgeSystem, nil).AskJSON(ctx, "judge-dedupe", b.String(), "duplicate_groups", groupsSchema, &raw)
+	_, reply, err := llm.AskJSON[groupsAnswer](ctx, j.Client.NewSession(judgeSystem, nil), llm.Label{Step: "judge dedupe"}, b.String())
 	if err != nil {
 		return nil, reply.Usage, judgeError(err)
 	}

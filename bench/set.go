@@ -62,7 +62,7 @@ func runEngine(ctx context.Context, client *llm.Client, m *Material, opt EngineO
 	}
 	toolset := []llm.Tool{tools.Diff(func(context.Context) (string, error) { return m.Diff, nil })}
 	toolset = append(toolset, tools.Workspace(m.Code)...)
-	session := client.NewSession(system, toolset)
+	session := client.NewSession(system.String(), toolset)
 	anchor, skipped := execution.ParseFiles(m.Files)
 	res, err := review.Run(ctx, session, review.Input{Anchor: anchor}, review.Options{
 		ProblemThreshold: opt.ProblemThreshold, BlockingThreshold: opt.BlockingThreshold, Retries: opt.Retries,

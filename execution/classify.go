@@ -4,15 +4,15 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/mention"
 	"github.com/review-my-code-bot/rmc/prompts"
 )
 
 // Asker is one structured request to a model.
-type Asker interface {
-	AskJSON(ctx context.Context, task, prompt string, schemaName string, schema map[string]any, out any) (llm.Reply, error)
-}
+type Asker = llm.JSONAsker
 
 // Classifier decides a mention's intent with the model. It satisfies
 // mention.Classifier; detector.Classify falls back to the rules when it errs.
@@ -24,25 +24,27 @@ type Classifier struct {
 
 var _ mention.Classifier = Classifier{}
 
-var intentSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"intent": map[string]any{"type": "string", "enum": []any{"question", "review", "full-review"}},
-	},
-	"required":             []any{"intent"},
-	"additionalProperties": false,
+// intentAnswer is the model's answer.
+type intentAnswer struct {
+	Intent intent `json:"intent"`
+}
+
+func (intentAnswer) SchemaName() string { return "intent" }
+
+type intent string
+
+func (intent) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", Enum: []any{"question", "review", "full-review"}}
 }
 
 // Classify asks the model; nonsense is an error, so the rules decide.
 func (c Classifier) Classify(ctx context.Context, text string) (mention.Intent, error) {
-	prompt, err := prompts.Render("classify", text)
+	prompt, err := prompts.Classify(text)
 	if err != nil {
 		return "", err
 	}
-	var out struct {
-		Intent string `json:"intent"`
-	}
-	if _, err := c.NewSession().AskJSON(ctx, "classify", prompt, "intent", intentSchema, &out); err != nil {
+	out, _, err := llm.AskJSON[intentAnswer](ctx, c.NewSession(), llm.Label{Step: "classify"}, prompt)
+	if err != nil {
 		return "", fmt.Errorf("classify intent: %w", err)
 	}
 	switch out.Intent {

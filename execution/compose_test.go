@@ -2,7 +2,6 @@ package execution
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/review-my-code-bot/rmc/internal/golden"
@@ -162,28 +161,30 @@ func (l *testLog) Warningf(format string, args ...any) {
 type fakeSession struct {
 	mu      sync.Mutex
 	prompts []string
-	tasks   []string
+	tasks   []llm.Label
 	reply   llm.Reply
 	err     error
 	answers []string
 }
 
-func (s *fakeSession) Ask(_ context.Context, task, prompt string) (llm.Reply, error) {
+func (s *fakeSession) Ask(_ context.Context, label llm.Label, prompt string) (llm.Reply, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.prompts, s.tasks = append(s.prompts, prompt), append(s.tasks, task)
+	s.prompts, s.tasks = append(s.prompts, prompt), append(s.tasks, label)
 	return s.reply, s.err
 }
 
-func (s *fakeSession) AskJSON(_ context.Context, task, prompt string, _ string, _ map[string]any, out any) (llm.Reply, error) {
+// AskSchema answers with the next scripted JSON, checked against the
+// schema as the real session checks it.
+func (s *fakeSession) AskSchema(_ context.Context, label llm.Label, prompt string, schema *llm.Schema) (llm.Reply, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.prompts, s.tasks = append(s.prompts, prompt), append(s.tasks, task)
+	s.prompts, s.tasks = append(s.prompts, prompt), append(s.tasks, label)
 	if s.err != nil {
 		return llm.Reply{}, s.err
 	}
 	a := s.answers[min(len(s.tasks)-1, len(s.answers)-1)]
-	return llm.Reply{Text: a, Usage: s.reply.Usage}, json.Unmarshal([]byte(a), out)
+	return llm.Reply{Text: a, Usage: s.reply.Usage}, schema.Validate(a)
 }
 
 func testSnapshot() snapshot.Snapshot {
@@ -666,7 +667,7 @@ func TestReviewRun(t *testing.T) {
 	x := newTestExecutor(gh, log)
 	x.Options.ManualStartComment, x.Options.ManualEndComment = true, true
 	sess := &fakeSession{answers: []string{
-		`{"findings":[{"path":"src/cache.go","line":43,"side":"right","title":"Panics on a nil cache","explanation":"Callers pass nil.","score":9,"category":"correctness","suggestion":""}]}`,
+		`{"findings":[{"path":"src/cache.go","line":43,"side":"right","title":"Panics on a nil cache","explanation":"Callers pass nil.","score":9,"category":"bug","suggestion":"","start_line":0}]}`,
 		`{"findings":[]}`,
 	}}
 	x.Session = sess

@@ -27,17 +27,12 @@ type Rules struct {
 	Learnings string
 }
 
-// SystemPrompt is sent once per run: it is the shared prefix every task's
-// request starts with, so providers can cache it.
-func SystemPrompt(snap snapshot.Snapshot, files []snapshot.ChangedFile, rules Rules) (string, error) {
-	in := struct {
-		Repo, Author, HeadRef, BaseRef, HeadShort, TitleAndBody string
-		Number                                                  int
-		Files                                                   []string
-		FilesTruncated                                          bool
-		Rules, RulesSource                                      string
-		Instructions, Language, Learnings                       string
-	}{
+// SystemPrompt is sent once per run (its String()): it is the shared
+// prefix every task's request starts with, so providers can cache it. Its
+// Instructions part holds no pull request text: an answer that echoes it
+// is leaking the rules.
+func SystemPrompt(snap snapshot.Snapshot, files []snapshot.ChangedFile, rules Rules) (prompts.SystemPrompt, error) {
+	in := prompts.SystemData{
 		Repo: snap.Repo.String(), Number: snap.PR.Number, Author: snap.PR.Author.Login,
 		HeadRef: snap.PR.HeadRef, BaseRef: snap.PR.BaseRef, HeadShort: short(snap.PR.HeadSHA),
 		TitleAndBody: snap.PR.Title + "\n\n" + snap.PR.Body, Rules: rules.Text, RulesSource: rules.Source,
@@ -50,7 +45,7 @@ func SystemPrompt(snap snapshot.Snapshot, files []snapshot.ChangedFile, rules Ru
 		}
 		in.Files = append(in.Files, fmt.Sprintf("%s (%s, +%d -%d)", prompts.Path(f.Path), f.Status, f.Additions, f.Deletions))
 	}
-	return prompts.Render("system", in)
+	return prompts.System(in)
 }
 
 func short(sha string) string {

@@ -3,16 +3,14 @@ package execution
 import (
 	"fmt"
 
+	"github.com/review-my-code-bot/rmc/prompts"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
 
 // Turn is one message of the conversation shown to the model.
-type Turn struct {
-	Source string // "comment by @alice", "your earlier answer"
-	Body   string
-}
+type Turn = prompts.Turn
 
 // maxConversation bounds the history in characters; the oldest turns go
 // first (the session's own context holds earlier tasks anyway).

@@ -272,7 +272,7 @@ func TestAnswer(t *testing.T) {
 			if o.Err != nil || o.Usage != tc.reply.Usage {
 				t.Errorf("outcome = %+v, want done with the reply's usage", o)
 			}
-			if len(sess.tasks) != 1 || sess.tasks[0] != key {
+			if len(sess.tasks) != 1 || sess.tasks[0] != (llm.Label{Task: key}) {
 				t.Errorf("session tasks = %v, want [%s]", sess.tasks, key)
 			}
 		})
@@ -307,7 +307,7 @@ func TestPromptsFromRealData(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return s
+			return s.String()
 		},
 		"verify_fix": func(t *testing.T) string {
 			sess := &fakeSession{answers: []string{`{"fixed":true,"reason":"put now locks"}`}}
@@ -315,9 +315,12 @@ func TestPromptsFromRealData(t *testing.T) {
 			x.Session = sess
 			f := state.Finding{Block: rmcoc.Finding{ID: "f-c0ffee012345", Title: "Map written without the lock", Line: 42},
 				Thread: snapshot.Thread{ID: "PRRT_9", Path: "src/cache.go", Comments: []snapshot.ReviewComment{threadComment(401, 1, botAuthor, botSays("🔴 **Map written without the lock**\n\nRaces.", rmcoc.Finding{ID: "f-c0ffee012345"}))}}}
-			fixed, reason, err := x.isFixed(context.Background(), f)
+			fixed, reason, err := x.isFixed(context.Background(), "review-auto-1234567", f)
 			if err != nil || !fixed || reason != "put now locks" {
 				t.Fatalf("isFixed = %v, %q, %v", fixed, reason, err)
+			}
+			if want := (llm.Label{Task: "review-auto-1234567", Step: "verify f-c0ffee012345"}); sess.tasks[0] != want {
+				t.Errorf("label = %+v, want %+v", sess.tasks[0], want)
 			}
 			return sess.prompts[0]
 		},

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/prompts"
@@ -30,16 +32,13 @@ type verdict struct {
 	Reason  string    `json:"reason"` // one line, recorded in the block
 }
 
-var verdictSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"kind":    map[string]any{"type": "string", "enum": []any{"acknowledgment", "question", "out-of-scope", "dispute"}},
-		"verdict": map[string]any{"type": "string", "enum": []any{"concede", "maintain", "escalate", "none"}},
-		"reply":   map[string]any{"type": "string"},
-		"reason":  map[string]any{"type": "string"},
-	},
-	"required":             []any{"kind", "verdict", "reply", "reason"},
-	"additionalProperties": false,
+// The answer's schema: the kinds and verdicts are enums.
+func (ReplyKind) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", Enum: []any{string(ReplyAcknowledgment), string(ReplyQuestion), string(ReplyOutOfScope), string(ReplyDispute)}}
+}
+
+func (Verdict) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", Enum: []any{string(VerdictConcede), string(VerdictMaintain), string(VerdictEscalate), string(VerdictNone)}}
 }
 
 // dispute answers the developer replies on one finding: the model reads the
@@ -104,14 +103,13 @@ func (x *Executor) judge(ctx context.Context, key string, f *state.Finding) (ver
 	for _, r := range f.PendingReplies {
 		replies = append(replies, r.Body)
 	}
-	prompt, err := prompts.Render("dispute", map[string]any{"Path": f.Thread.Path, "Line": f.Thread.Line, "Score": f.Block.Score,
-		"Blocking": f.Block.Blocking, "Status": f.Status, "Thread": turns, "Author": f.PendingReplies[0].Author.Login,
-		"Replies": strings.Join(replies, "\n\n---\n\n")})
+	prompt, err := prompts.Dispute(prompts.DisputeData{Path: f.Thread.Path, Line: f.Thread.Line, Score: f.Block.Score,
+		Blocking: f.Block.Blocking, Status: string(f.Status), Thread: turns, Author: f.PendingReplies[0].Author.Login,
+		Replies: strings.Join(replies, "\n\n---\n\n")})
 	if err != nil {
 		return verdict{}, llm.Usage{}, err
 	}
-	var v verdict
-	reply, err := x.Session.AskJSON(ctx, key, prompt, "verdict", verdictSchema, &v)
+	v, reply, err := llm.AskJSON[verdict](ctx, x.Session, llm.Label{Task: key}, prompt)
 	if err != nil {
 		return v, reply.Usage, err
 	}

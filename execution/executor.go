@@ -30,8 +30,8 @@ type GitHub interface {
 
 // Session is the run's one conversation with the model.
 type Session interface {
-	Ask(ctx context.Context, task, prompt string) (llm.Reply, error)
-	AskJSON(ctx context.Context, task, prompt string, schemaName string, schema map[string]any, out any) (llm.Reply, error)
+	Ask(ctx context.Context, label llm.Label, prompt string) (llm.Reply, error)
+	llm.JSONAsker
 }
 
 // ReviewGitHub is what a review needs beyond GitHub's comment calls.

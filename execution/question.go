@@ -96,21 +96,15 @@ func (x *Executor) ask(ctx context.Context, key string, m *state.Mention) (llm.R
 	if x.Session == nil {
 		return llm.Reply{}, errors.New("no model session (llm_api_key missing?)")
 	}
-	in := questionPrompt{Asker: m.Author.Login, Question: m.Text, Conversation: conversation(x.Snap, x.State.Bot, m)}
+	in := prompts.QuestionData{Asker: m.Author.Login, Question: m.Text, Conversation: conversation(x.Snap, x.State.Bot, m)}
 	if m.Thread != nil {
-		in.Thread = m.Thread
+		in.Thread = &prompts.Thread{Path: m.Thread.Path, Line: m.Thread.Line, DiffHunk: m.Thread.DiffHunk}
 	}
-	prompt, err := prompts.Render("question", in)
+	prompt, err := prompts.Question(in)
 	if err != nil {
 		return llm.Reply{}, err
 	}
-	return x.Session.Ask(ctx, key, prompt)
-}
-
-type questionPrompt struct {
-	Asker, Question string
-	Conversation    []Turn
-	Thread          *state.ThreadRef
+	return x.Session.Ask(ctx, llm.Label{Task: key}, prompt)
 }
 
 // quote renders the start of the question as a markdown quote.

@@ -36,7 +36,7 @@ func (x *Executor) handleResolutions(ctx context.Context) []Resolution {
 		r := Resolution{Finding: *f}
 		if x.Session != nil && (f.Thread.IsOutdated || f.Block.HeadSHA != x.Snap.PR.HeadSHA) {
 			x.verified[f.Block.ID] = true
-			fixed, reason, err := x.isFixed(ctx, *f)
+			fixed, reason, err := x.isFixed(ctx, "", *f)
 			switch {
 			case err != nil:
 				x.Log.Warningf("could not verify the fix of finding %q; reopening its thread: %v", f.Block.Title, err)

@@ -55,7 +55,7 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	res, err := review.Run(ctx, x.Session, review.Input{Anchor: sc.anchor, Review: sc.review}, review.Options{
 		ProblemThreshold: x.Options.ProblemThreshold, BlockingThreshold: x.Options.BlockingThreshold, IgnorePaths: x.Options.IgnorePaths,
 		Retries: x.Options.ReviewRetries, Passes: x.Options.Tuning.Passes, MaxInline: x.Options.Tuning.MaxInline,
-		Learnings: learned, Ceiling: x.ceiling(),
+		Learnings: learned, Ceiling: x.ceiling(), Task: t.Key,
 	}, known)
 	if err != nil {
 		o.Err = err
@@ -66,7 +66,7 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	// Fixed findings are resolved before the review is posted: once the
 	// review exists the task is done, and a run killed in between would
 	// never come back to them.
-	x.verifyFixes(ctx, sc)
+	x.verifyFixes(ctx, t.Key, sc)
 	rv := x.composeReview(rt, res, sc)
 	if res.Partial != nil {
 		rv.Body = "⚠️ **" + res.Partial.Note() + "**\n\n" + rv.Body

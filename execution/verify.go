@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/prompts"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/state"
@@ -12,20 +13,18 @@ import (
 // maxVerify bounds how many open findings one run re-checks.
 const maxVerify = 20
 
-var fixedSchema = map[string]any{
-	"type": "object",
-	"properties": map[string]any{
-		"fixed":  map[string]any{"type": "boolean"},
-		"reason": map[string]any{"type": "string"},
-	},
-	"required":             []any{"fixed", "reason"},
-	"additionalProperties": false,
+// fixAnswer is the model's answer to verify_fix.
+type fixAnswer struct {
+	Fixed  bool   `json:"fixed"`
+	Reason string `json:"reason"`
 }
+
+func (fixAnswer) SchemaName() string { return "verdict" }
 
 // verifyFixes re-checks open findings whose code changed: the thread went
 // outdated, or an incremental review saw the file change. A fixed one is
 // answered and resolved; one not fixed stays open, outdated or not.
-func (x *Executor) verifyFixes(ctx context.Context, sc scope) {
+func (x *Executor) verifyFixes(ctx context.Context, task string, sc scope) {
 	changed := map[string]bool{}
 	if sc.from != "" {
 		for _, f := range sc.review {
@@ -38,7 +37,7 @@ func (x *Executor) verifyFixes(ctx context.Context, sc scope) {
 			continue
 		}
 		checked++
-		fixed, reason, err := x.isFixed(ctx, f)
+		fixed, reason, err := x.isFixed(ctx, task, f)
 		if err != nil {
 			x.Log.Warningf("could not re-check finding %q: %v", f.Block.Title, err)
 			continue
@@ -52,17 +51,16 @@ func (x *Executor) verifyFixes(ctx context.Context, sc scope) {
 	}
 }
 
-func (x *Executor) isFixed(ctx context.Context, f state.Finding) (bool, string, error) {
-	prompt, err := prompts.Render("verify_fix", map[string]any{"Title": f.Block.Title, "Path": f.Thread.Path, "Line": f.Block.Line,
-		"Body": rmcoc.Strip(f.Thread.Comments[0].Body), "Head": short(x.Snap.PR.HeadSHA)})
+// isFixed asks the model; task is the key of the task it works for ("" for
+// the run's own checks).
+func (x *Executor) isFixed(ctx context.Context, task string, f state.Finding) (bool, string, error) {
+	prompt, err := prompts.VerifyFix(prompts.VerifyFixData{Path: f.Thread.Path, Line: f.Block.Line,
+		Body: rmcoc.Strip(f.Thread.Comments[0].Body), Head: short(x.Snap.PR.HeadSHA)})
 	if err != nil {
 		return false, "", err
 	}
-	var out struct {
-		Fixed  bool   `json:"fixed"`
-		Reason string `json:"reason"`
-	}
-	if _, err := x.Session.AskJSON(ctx, "verify-"+f.Block.ID, prompt, "verdict", fixedSchema, &out); err != nil {
+	out, _, err := llm.AskJSON[fixAnswer](ctx, x.Session, llm.Label{Task: task, Step: "verify " + f.Block.ID}, prompt)
+	if err != nil {
 		return false, "", err
 	}
 	return out.Fixed, out.Reason, nil

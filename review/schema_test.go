@@ -36,8 +36,8 @@ func TestFindingsSchema(t *testing.T) {
 		`{"findings":[]}`:   true,
 		`{"findings":null}`: false,
 		`{"findings":[{"path":"a","line":1,"start_line":0,"side":"right","title":"t","explanation":"e","score":11,"category":"bug","suggestion":""}]}`: false,
-		`{"findings":[{"path":"a","line":1,"start_line":0,"side":"up","title":"t","explanation":"e","score":5,"category":"bug","suggestion":""}]}`:    false,
-		`{"findings":[{"path":"a","line":1,"start_line":0,"side":"left","title":"t","explanation":"e","score":5,"category":"bug","suggestion":""}]}`:  true,
+		`{"findings":[{"path":"a","line":1,"start_line":0,"side":"up","title":"t","explanation":"e","score":5,"category":"bug","suggestion":""}]}`:     false,
+		`{"findings":[{"path":"a","line":1,"start_line":0,"side":"left","title":"t","explanation":"e","score":5,"category":"bug","suggestion":""}]}`:   true,
 	} {
 		if err := s.Validate(doc); (err == nil) != ok {
 			t.Errorf("Validate(%s) = %v, want ok %v", doc, err, ok)
