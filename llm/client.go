@@ -6,6 +6,13 @@
 // task appends to the same history, so later tasks start with a prefix the
 // provider has already seen and can serve from its prompt cache.
 //
+// A structured answer is asked for with AskJSON[T]: the JSON Schema comes
+// from the Go type T (see Schema for how a type states minimum, maximum or
+// an enum), is checked once for strict structured output and cached, and
+// the answer is validated against it (jsonschema-go) before it is decoded.
+// Every call carries a Label: the plan task it works for and its step,
+// which is how usage is attributed to tasks.
+//
 // Nothing here knows about GitHub.
 package llm
 
