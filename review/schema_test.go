@@ -2,6 +2,8 @@ package review
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/diff"
@@ -64,6 +66,28 @@ func TestPassLabels(t *testing.T) {
 	for i := range want {
 		if s.labels[i] != want[i] {
 			t.Errorf("label %d = %+v, want %+v", i, s.labels[i], want[i])
+		}
+	}
+}
+
+// BenchmarkValidateFindings: checking and decoding a pass answer with 80
+// findings, as every pass answer is.
+//
+//	go test ./review -run '^$' -bench ValidateFindings
+func BenchmarkValidateFindings(b *testing.B) {
+	s, err := llm.SchemaFor[passAnswer]()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var fs []answerFinding
+	for i := range 80 {
+		fs = append(fs, answerFinding{Path: "svc/cache.go", Line: i + 1, Side: "right", Title: "t", Explanation: strings.Repeat("e", 400), Score: 7, Category: "bug"})
+	}
+	doc, _ := json.Marshal(passAnswer{Findings: fs})
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		if err := s.Validate(string(doc)); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
