@@ -116,16 +116,14 @@ func cutSuggestion(s string) (string, string) {
 	lines := strings.Split(s, "\n")
 	for i := len(lines) - 2; i >= 0; i-- {
 		fence, ok := strings.CutSuffix(lines[i], "suggestion")
-		if !ok || fence == "" || strings.Trim(fence, "`") != "" || (i > 0 && !(i >= 2 && lines[i-1] == "")) {
+		// Render puts a blank line before the block, even after an empty
+		// explanation.
+		if !ok || fence == "" || strings.Trim(fence, "`") != "" || i < 2 || lines[i-1] != "" {
 			continue
 		}
 		code := strings.Join(lines[i+1:len(lines)-1], "\n")
 		if i+1 <= len(lines)-1 && code != "" && sanitize.CodeBlock("suggestion", code) == strings.Join(lines[i:], "\n") {
-			before := ""
-			if i > 0 {
-				before = strings.Join(lines[:i-1], "\n")
-			}
-			return before, code
+			return strings.Join(lines[:i-1], "\n"), code
 		}
 	}
 	return s, ""
@@ -134,7 +132,7 @@ func cutSuggestion(s string) (string, string) {
 // cutMoved takes the moved note off the end of s, if s ends with one.
 func cutMoved(s string) (string, int) {
 	i := strings.LastIndex(s, "_Reported on line ")
-	if i < 0 || (i > 0 && !strings.HasSuffix(s[:i], "\n\n")) {
+	if i < 0 || !strings.HasSuffix(s[:i], "\n\n") { // as after the explanation, even an empty one
 		return s, 0
 	}
 	var n int
