@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/llm"
@@ -192,7 +192,7 @@ func TestQuestionRunner(t *testing.T) {
 		"new conversation question": {m: conv, wantOps: []string{"react-eyes-review=false 101", "create-comment", "edit-comment 9002"}},
 		"reuses the IN_PROGRESS holder, never posts twice": {m: &held,
 			wantOps: []string{"react-eyes-review=false 101", "edit-comment 555", "edit-comment 555"}},
-		"thread question answered in its thread": {m: thread, wantOps: []string{"react-eyes-review=true 205", "reply 201", "edit-review-comment 9002"}},
+		"thread question answered in its thread":      {m: thread, wantOps: []string{"react-eyes-review=true 205", "reply 201", "edit-review-comment 9002"}},
 		"question in a review body takes no reaction": {m: inReview, wantOps: []string{"create-comment", "edit-comment 9001"}},
 		"no model: the holder says so and the task stays pending": {m: conv, noModel: true, wantErr: "no model session",
 			wantOps: []string{"react-eyes-review=false 101", "create-comment", "edit-comment 9002"}, wantFinal: rmcoc.AnswerFailed},
