@@ -67,7 +67,6 @@ var runners = map[detector.Kind]func(r *run) Runner{
 	detector.Question: func(r *run) Runner { return newQuestionRunner(r) },
 	detector.Dispute:  func(r *run) Runner { return newDisputeRunner(r) },
 	detector.Review:   func(r *run) Runner { return newReviewRunner(r) },
-	detector.Kind(4):  func(r *run) Runner { return &ackRunner{env: r.env, GitHub: r.GitHub} },
 }
 
 // Config is what an Executor is built from.
