@@ -229,17 +229,21 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	ctx, cancel := context.WithTimeout(ctx, p.Config.ReviewTimeout)
 	defer cancel()
 	reads := newRunReader(p.GitHub)
-	x := &execution.Executor{GitHub: reads, Reviews: reads, Snap: snap, State: st, Model: p.Config.Model,
+	cfg := execution.Config{GitHub: reads, Snap: snap, State: st, Model: p.Config.Model,
 		Secrets: []string{p.Config.APIKey, p.Config.GitHubToken}, Log: log,
 		Options: execution.Options{ProblemThreshold: p.Config.ProblemThreshold, BlockingThreshold: p.Config.BlockingThreshold,
 			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
 			NotifyAgent: p.Config.NotifyAgent, EnableHumanEscalation: p.Config.EnableHumanEscalation, HumanReviewers: p.Config.HumanReviewers,
 			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings)}}
-	for _, n := range x.Commands(ctx, p.GitHub, &learnings) {
+	learner, err := execution.NewLearner(cfg, p.GitHub)
+	if err != nil {
+		return report, fail(log, failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}, cfg.Secrets...)
+	}
+	for _, n := range learner.Commands(ctx, &learnings) {
 		log.Infof("learnings: %s", n)
 		report.LearningNotes = append(report.LearningNotes, n)
 	}
-	x.Options.Tuning.Learnings = learnings
+	cfg.Options.Tuning.Learnings = learnings
 	var sess *llm.Session
 	// A resolution that does not count is checked against the code first
 	// when the code changed, which needs the model even with no task.
@@ -248,11 +252,15 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		if sess, system, err = session(ctx, p.Config, client, reads, log, p.Workspace, snap, learnings); err != nil {
 			log.Warningf("could not prepare the model session: %v", err)
 		} else {
-			x.Session, x.Instructions = sess, system.Instructions
+			cfg.Session, cfg.Instructions = sess, system.Instructions
 		}
 		if p.Config.InjectionDetection {
-			x.Screen = screener(p.Config, log)
+			cfg.Screen = screener(p.Config, log)
 		}
+	}
+	x, err := execution.New(cfg)
+	if err != nil {
+		return report, fail(log, failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}, cfg.Secrets...)
 	}
 	res := x.Run(ctx, plan)
 	report.Result = &res
@@ -262,7 +270,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	}
 	out, after := p.finish(ctx, log, states, reads, ev, plan, res, snap, st)
 	if after != nil {
-		lr := x.Learn(context.WithoutCancel(ctx), p.GitHub, *after, learnings)
+		lr := learner.Learn(context.WithoutCancel(ctx), *after, learnings)
 		report.Learned = &lr
 		for _, n := range lr.Notes {
 			log.Infof("learnings: %s", n)

@@ -16,9 +16,9 @@ import (
 // composeReview builds the one review a run posts: a summary body (counts,
 // scope, what was skipped, findings that could not go inline) and the inline
 // comments, each carrying its finding block.
-func (x *Executor) composeReview(rt *detector.ReviewTask, res review.Result, sc scope) snapshot.NewReview {
+func (x *reviewRunner) composeReview(rt *detector.ReviewTask, res review.Result, sc scope) snapshot.NewReview {
 	now := x.now()
-	run := rmcoc.ReviewRun{HeadSHA: rt.HeadSHA, BaseSHA: x.Snap.PR.BaseSHA, FromSHA: sc.from, Mode: rt.Mode,
+	run := rmcoc.ReviewRun{HeadSHA: rt.HeadSHA, BaseSHA: x.base, FromSHA: sc.from, Mode: rt.Mode,
 		Findings: len(res.Findings), Blocking: res.Blocking(), CompletedAt: now}
 	for _, m := range rt.Requests {
 		switch m.Ref.Source {
@@ -105,27 +105,40 @@ func (x *Executor) composeReview(rt *detector.ReviewTask, res review.Result, sc 
 	return snapshot.NewReview{CommitSHA: rt.HeadSHA, Event: event, Body: x.compose(b.String(), run), Comments: comments}
 }
 
-// findingBody is one inline comment.
-func (x *Executor) findingBody(f review.Finding, head string) string {
-	var b strings.Builder
-	tag := "should fix"
-	if f.Blocking {
-		tag = "blocking"
-	}
-	fmt.Fprintf(&b, "%s **%s**\n\n%s · score %d/10 · %s\n\n%s", severity(f), x.fromModelLine(f.Title), sanitize.Name(f.Category), f.Score, tag, strings.TrimSpace(x.fromModel(f.Explanation)))
-	if f.Moved > 0 {
-		fmt.Fprintf(&b, "\n\n_Reported on line %d, which is outside the diff; placed on the nearest changed line._", f.Moved)
-	}
+// findingText is what a finding's inline comment says: the model's text
+// vetted and relayed. A suggestion is offered only where GitHub can apply
+// it: on the line the model named, on the new side.
+func (x *reviewRunner) findingText(f review.Finding) FindingText {
+	t := FindingText{Title: x.fromModelLine(f.Title), Category: sanitize.Name(f.Category), Score: f.Score, Blocking: f.Blocking,
+		Explanation: strings.TrimSpace(x.fromModel(f.Explanation)), Moved: f.Moved}
 	if s := strings.TrimRight(f.Suggestion, "\n"); s != "" && f.Moved == 0 && f.Side == diff.Right {
-		// A suggestion is code: a fence longer than any in it keeps it one
-		// block, and GitHub reads neither mentions nor HTML in it.
-		b.WriteString("\n\n" + sanitize.CodeBlock("suggestion", sanitize.Text(s)))
+		t.Suggestion = sanitize.Text(s)
 	}
-	b.WriteString("\n\n<sub>Reply in this thread to dispute, ask, or say it is fixed; I will answer.</sub>")
-	block := rmcoc.Finding{ID: "f-" + f.Fingerprint[:12], Fingerprint: f.Fingerprint, Path: f.Path, Line: f.Line, StartLine: f.StartLine,
+	return t
+}
+
+// findingBody is one inline comment.
+func (x *reviewRunner) findingBody(f review.Finding, head string) string {
+	return x.compose(x.findingText(f).Render(), x.findingBlock(f, head))
+}
+
+func (x *reviewRunner) findingBlock(f review.Finding, head string) rmcoc.Finding {
+	return rmcoc.Finding{ID: "f-" + f.Fingerprint[:12], Fingerprint: f.Fingerprint, Path: f.Path, Line: f.Line, StartLine: f.StartLine,
 		Side: strings.ToUpper(string(f.Side)), Title: f.Title, Category: f.Category, Score: f.Score, Blocking: f.Blocking,
 		Status: rmcoc.FindingOpen, HeadSHA: head, Pass: f.Pass, CreatedAt: x.now()}
-	return x.compose(b.String(), block)
+}
+
+// agentFindingOf is a blocking finding this run posted, for the agent
+// notice: its text is the FindingText, or, when the poster changed the
+// prose on its way out (a redaction, a defanged fence, a cut), what the
+// posted comment says, as a later run would read it.
+func (x *reviewRunner) agentFindingOf(f review.Finding, head string) AgentFinding {
+	t := x.findingText(f)
+	text, prose := t.Notice(), t.Render()
+	if body := x.compose(prose, x.findingBlock(f, head)); rmcoc.Strip(body) != prose {
+		text = findingNotice(body)
+	}
+	return AgentFinding{Path: f.Path, StartLine: f.StartLine, Line: f.Line, Side: f.Side, Title: f.Title, Text: text, Score: f.Score}
 }
 
 func severity(f review.Finding) string {

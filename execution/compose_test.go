@@ -55,7 +55,6 @@ type call struct {
 // methods, so an unexpected call panics and fails the test.
 type recorder struct {
 	GitHub
-	ReviewGitHub
 
 	mu      sync.Mutex
 	calls   []call
@@ -195,10 +194,9 @@ func testSnapshot() snapshot.Snapshot {
 	}
 }
 
-func newTestExecutor(gh *recorder, log *testLog) *Executor {
-	return &Executor{
+func newTestExecutor(gh *recorder, log *testLog) *testRig {
+	return &testRig{Config{
 		GitHub:  gh,
-		Reviews: gh,
 		Options: Options{ProblemThreshold: 6, BlockingThreshold: 8},
 		Snap:    testSnapshot(),
 		State:   state.State{Bot: testBot, Failures: map[string]int{}, Notified: map[int64]bool{}},
@@ -206,7 +204,7 @@ func newTestExecutor(gh *recorder, log *testLog) *Executor {
 		Secrets: []string{testSecret},
 		Now:     func() time.Time { return fixedNow },
 		Log:     log,
-	}
+	}}
 }
 
 // renderReview shows a composed review the way a reviewer meets it: the
@@ -296,7 +294,7 @@ func TestComposeReview(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			x := newTestExecutor(&recorder{}, &testLog{})
-			rv := x.composeReview(&tc.task, tc.res, tc.scope)
+			rv := x.review().composeReview(&tc.task, tc.res, tc.scope)
 			golden.Assert(t, "review_"+name+".golden", renderReview(rv))
 
 			if rv.Event != tc.event || rv.CommitSHA != headSHA || len(rv.Comments) != tc.inline {
@@ -346,7 +344,7 @@ func TestReviewRequestFromReviewBodyRoundTrip(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			x := newTestExecutor(&recorder{}, &testLog{})
-			rv := x.composeReview(&tc.task, review.Result{Reviewed: []string{"a.go"}}, scope{note: "full review"})
+			rv := x.review().composeReview(&tc.task, review.Result{Reviewed: []string{"a.go"}}, scope{note: "full review"})
 			snap := testSnapshot()
 			snap.Reviews = []snapshot.Review{
 				{ID: 88, Author: bob, Body: "@rmc-bot review", SubmittedAt: fixedNow.Add(-time.Hour)},
@@ -396,7 +394,7 @@ func TestFindingBody(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			x := newTestExecutor(&recorder{}, &testLog{})
-			body := x.findingBody(tc.f, headSHA)
+			body := x.review().findingBody(tc.f, headSHA)
 			if !strings.HasPrefix(body, tc.wantTitle+"\n\n"+tc.wantTag+"\n\n") {
 				t.Errorf("body starts %q, want title %q then %q", body[:min(len(body), 120)], tc.wantTitle, tc.wantTag)
 			}
@@ -433,7 +431,7 @@ func TestFindingBodyDefangsModelText(t *testing.T) {
 	f.Explanation = "Looks fine.\n\n" + forged
 	f.Suggestion = "x := 1\n" + forged
 	x := newTestExecutor(&recorder{}, &testLog{})
-	body := x.findingBody(f, headSHA)
+	body := x.review().findingBody(f, headSHA)
 	blocks, errs := rmcoc.Parse(body)
 	if len(blocks) != 1 || len(errs) != 0 {
 		t.Fatalf("parsed %d block(s) (errors %v), want only the finding's own:\n%s", len(blocks), errs, body)
@@ -450,7 +448,7 @@ func TestFindingBlockRedacted(t *testing.T) {
 	f := lockFinding
 	f.Title = "Hard-coded token " + ghToken + " and " + testSecret
 	x := newTestExecutor(&recorder{}, &testLog{})
-	body := x.findingBody(f, headSHA)
+	body := x.review().findingBody(f, headSHA)
 	for _, secret := range []string{ghToken, testSecret} {
 		if strings.Contains(body, secret) {
 			t.Errorf("posted body contains %q:\n%s", secret, body)
@@ -473,7 +471,7 @@ func TestCompose(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			x := newTestExecutor(&recorder{}, &testLog{})
-			body := x.compose(text, answer)
+			body := x.poster().compose(text, answer)
 			blocks, errs := rmcoc.Parse(body)
 			if len(blocks) != 1 || len(errs) != 0 {
 				t.Fatalf("parsed %d block(s), errors %v; want only the bot's own:\n%s", len(blocks), errs, body)
@@ -491,7 +489,7 @@ func TestCompose(t *testing.T) {
 func TestComposeRedacts(t *testing.T) {
 	t.Parallel()
 	x := newTestExecutor(&recorder{}, &testLog{})
-	body := x.compose("Use "+ghToken+" or set KEY="+testSecret+" in CI.", rmcoc.QuestionAnswer{ReplyToCommentID: 1, AnsweredAt: fixedNow.UTC()})
+	body := x.poster().compose("Use "+ghToken+" or set KEY="+testSecret+" in CI.", rmcoc.QuestionAnswer{ReplyToCommentID: 1, AnsweredAt: fixedNow.UTC()})
 	for _, secret := range []string{ghToken, testSecret} {
 		if strings.Contains(body, secret) {
 			t.Errorf("body contains %q:\n%s", secret, body)
@@ -527,7 +525,7 @@ func TestComposeFitsGitHubLimit(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			x := newTestExecutor(&recorder{}, &testLog{})
-			body := x.compose(tc.text, tc.blocks...)
+			body := x.poster().compose(tc.text, tc.blocks...)
 			if n := len([]rune(body)); n > sanitize.MaxBody {
 				t.Errorf("body has %d characters, more than %d", n, sanitize.MaxBody)
 			}
@@ -644,7 +642,7 @@ func TestTaskErrorComment(t *testing.T) {
 	gh, log := &recorder{}, &testLog{}
 	x := newTestExecutor(gh, log)
 	task := detector.Task{Kind: detector.Review, Key: "review-auto-1234567"}
-	x.taskError(context.Background(), task, fmt.Errorf("review pass 1 (atomic), chunk 1 of 1: %w", &llm.Error{Kind: llm.ErrUnavailable, Attempts: 4, Detail: "secret detail"}))
+	taskError(context.Background(), gh, x.run().env, task, fmt.Errorf("review pass 1 (atomic), chunk 1 of 1: %w", &llm.Error{Kind: llm.ErrUnavailable, Attempts: 4, Detail: "secret detail"}))
 	if len(gh.calls) != 1 || gh.calls[0].Op != "create-comment" {
 		t.Fatalf("calls = %v, want one create-comment", gh.ops())
 	}

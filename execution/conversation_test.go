@@ -315,7 +315,7 @@ func TestPromptsFromRealData(t *testing.T) {
 			x.Session = sess
 			f := state.Finding{Block: rmcoc.Finding{ID: "f-c0ffee012345", Title: "Map written without the lock", Line: 42},
 				Thread: snapshot.Thread{ID: "PRRT_9", Path: "src/cache.go", Comments: []snapshot.ReviewComment{threadComment(401, 1, botAuthor, botSays("🔴 **Map written without the lock**\n\nRaces.", rmcoc.Finding{ID: "f-c0ffee012345"}))}}}
-			fixed, reason, err := x.isFixed(context.Background(), "review-auto-1234567", f)
+			fixed, reason, err := x.run().fixes.isFixed(context.Background(), "review-auto-1234567", f)
 			if err != nil || !fixed || reason != "put now locks" {
 				t.Fatalf("isFixed = %v, %q, %v", fixed, reason, err)
 			}

@@ -40,13 +40,13 @@ func TestDispatchRequestRoundTrip(t *testing.T) {
 		gh := &recorder{}
 		x := newTestExecutor(gh, &testLog{})
 		rt := &detector.ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: headSHA, Requests: []state.Mention{request}}
-		if id := x.manualStatus(context.Background(), rt, 0, rmcoc.ManualInProgress, "reviewing"); id == 0 {
+		if id := x.review().manualStatus(context.Background(), rt, 0, rmcoc.ManualInProgress, "reviewing"); id == 0 {
 			t.Fatal("no status comment")
 		}
 		if st := derive(t, gh, nil); !statusIs(st, ref, "", 100) {
 			t.Errorf("after the status comment: %v", describeRequest(st, ref))
 		}
-		rv := x.composeReview(rt, review.Result{Reviewed: []string{"a.go"}}, scope{note: "full review"})
+		rv := x.review().composeReview(rt, review.Result{Reviewed: []string{"a.go"}}, scope{note: "full review"})
 		st := derive(t, gh, &rv)
 		if !statusIs(st, ref, state.HandledReviewed, 0) {
 			t.Errorf("after the review: %v", describeRequest(st, ref))
@@ -60,7 +60,7 @@ func TestDispatchRequestRoundTrip(t *testing.T) {
 			t.Fatalf("unfinished = %+v", st.Unfinished)
 		}
 		x.State = st
-		x.catchUp(context.Background())
+		x.run().catchUp(context.Background())
 		last := gh.calls[len(gh.calls)-1]
 		blocks := rmcoc.All[rmcoc.ManualReview](last.Body)
 		if last.Op != "edit-comment" || len(blocks) != 1 || blocks[0].Source != rmcoc.SourceDispatch || blocks[0].Status != rmcoc.ManualCompleted {
@@ -73,12 +73,12 @@ func TestDispatchRequestRoundTrip(t *testing.T) {
 		gh := &recorder{}
 		x := newTestExecutor(gh, &testLog{})
 		rt := &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: headSHA, Dismissed: []state.Mention{request}}
-		rv := x.composeReview(rt, review.Result{Reviewed: []string{"a.go"}}, scope{note: "full review"})
+		rv := x.review().composeReview(rt, review.Result{Reviewed: []string{"a.go"}}, scope{note: "full review"})
 		st := derive(t, gh, &rv)
 		if !statusIs(st, ref, state.HandledDismissed, 0) || len(st.Unexplained) != 1 || st.Unexplained[0] != ref {
 			t.Fatalf("after the review: %v, unexplained %v", describeRequest(st, ref), st.Unexplained)
 		}
-		if err := x.explainDismissal(context.Background(), ref); err != nil {
+		if err := explainDismissal(context.Background(), gh, x.run().env, ref); err != nil {
 			t.Fatal(err)
 		}
 		if body := gh.calls[len(gh.calls)-1].Body; !strings.Contains(body, "This review request (workflow run 424242) was dismissed") {

@@ -11,6 +11,7 @@ import (
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/prompts"
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
 
@@ -41,11 +42,39 @@ func (Verdict) JSONSchema() *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "string", Enum: []any{string(VerdictConcede), string(VerdictMaintain), string(VerdictEscalate), string(VerdictNone)}}
 }
 
-// dispute answers the developer replies on one finding: the model reads the
+// disputeGitHub is what judging a reply on a finding writes.
+type disputeGitHub interface {
+	React(ctx context.Context, repo snapshot.Repo, id int64, review bool, content string) error
+	Reply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string) (snapshot.ReviewComment, error)
+	CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error) // error comments
+	ResolveThread(ctx context.Context, threadID string) error
+	RequestReviewers(ctx context.Context, repo snapshot.Repo, number int, logins []string) error
+}
+
+// disputeRunner judges the replies on findings.
+type disputeRunner struct {
+	env
+	GitHub  disputeGitHub
+	Session Session // nil: the task fails and stays pending
+	bot     snapshot.Actor
+	// humans are asked to decide a finding the author and the bot disagree
+	// on; nil when escalation is off.
+	humans []string
+}
+
+func newDisputeRunner(r *run) *disputeRunner {
+	d := &disputeRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, bot: r.State.Bot}
+	if r.Options.EnableHumanEscalation {
+		d.humans = r.Options.HumanReviewers
+	}
+	return d
+}
+
+// Run answers the developer replies on one finding: the model reads the
 // code and the thread, classifies the reply and judges it; the policy (what
 // each outcome does to the finding and the gate) is decided here, not by the
 // model.
-func (x *Executor) dispute(ctx context.Context, t detector.Task) Outcome {
+func (x *disputeRunner) Run(ctx context.Context, t detector.Task) Outcome {
 	f, o := t.Finding, Outcome{Task: t}
 	last := f.PendingReplies[len(f.PendingReplies)-1]
 	if err := x.GitHub.React(ctx, x.repo(), last.ID, true, "eyes"); err != nil {
@@ -59,7 +88,7 @@ func (x *Executor) dispute(ctx context.Context, t detector.Task) Outcome {
 	o.Usage = reply
 	if err != nil {
 		o.Err = err
-		x.taskError(ctx, t, err)
+		taskError(ctx, x.GitHub, x.env, t, err)
 		return o
 	}
 	outcome := x.decide(f, v)
@@ -76,13 +105,13 @@ func (x *Executor) dispute(ctx context.Context, t detector.Task) Outcome {
 		return o
 	}
 	if outcome.resolve {
-		if err := x.Reviews.ResolveThread(ctx, f.Thread.ID); err != nil {
+		if err := x.GitHub.ResolveThread(ctx, f.Thread.ID); err != nil {
 			x.Log.Warningf("the reply is posted and the finding is %s, but resolving its thread failed: the token needs pull-requests: write (a fine-grained token: Pull requests, read and write): %v", outcome.status, err)
 		}
 	}
 	if outcome.escalate {
-		if err := x.Reviews.RequestReviewers(ctx, x.repo(), x.number(), x.Options.HumanReviewers); err != nil {
-			x.Log.Warningf("could not request %v as reviewers: %v", x.Options.HumanReviewers, err)
+		if err := x.GitHub.RequestReviewers(ctx, x.repo(), x.number(), x.humans); err != nil {
+			x.Log.Warningf("could not request %v as reviewers: %v", x.humans, err)
 		}
 	}
 	o.Note = fmt.Sprintf("%s from @%s: %s (%s)", v.Kind, last.Author.Login, outcome.resolution, outcome.status)
@@ -90,11 +119,11 @@ func (x *Executor) dispute(ctx context.Context, t detector.Task) Outcome {
 }
 
 // judge asks the model; a kind it gets wrong falls back to the keyword rules.
-func (x *Executor) judge(ctx context.Context, key string, f *state.Finding) (verdict, llm.Usage, error) {
+func (x *disputeRunner) judge(ctx context.Context, key string, f *state.Finding) (verdict, llm.Usage, error) {
 	var turns []Turn
 	for _, c := range f.Thread.Comments {
 		src := fmt.Sprintf("reply by @%s", c.Author.Login)
-		if c.Author.Is(x.State.Bot) {
+		if c.Author.Is(x.bot) {
 			src = "you"
 		}
 		turns = append(turns, Turn{Source: src, Body: rmcoc.Strip(c.Body)})
@@ -127,18 +156,18 @@ type decision struct {
 }
 
 // decide turns the model's judgment into the finding's new state.
-func (x *Executor) decide(f *state.Finding, v verdict) decision {
+func (x *disputeRunner) decide(f *state.Finding, v verdict) decision {
 	current := f.Status
 	if current == "" || current == rmcoc.FindingResolved {
 		current = rmcoc.FindingOpen
 	}
-	escalation := x.Options.EnableHumanEscalation && len(x.Options.HumanReviewers) > 0
+	escalation := len(x.humans) > 0
 	maintain := func() decision {
 		// A second round of disagreement, or the model's own doubt, goes to
 		// the humans when escalation is on.
 		if escalation && (v.Verdict == VerdictEscalate || current == rmcoc.FindingDisputed) {
 			var who []string
-			for _, h := range x.Options.HumanReviewers {
+			for _, h := range x.humans {
 				who = append(who, "@"+h)
 			}
 			return decision{status: rmcoc.FindingEscalated, resolution: rmcoc.ResolutionEscalated, escalate: true,

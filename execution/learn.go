@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -23,6 +24,24 @@ type LearningsGitHub interface {
 	Permission(ctx context.Context, repo snapshot.Repo, login string) (string, error)
 }
 
+// Learner records what runs teach in the repository's learnings issue and
+// carries out the maintainers' commands there.
+type Learner struct {
+	env
+	comments commenter       // the run's writer, as for every other comment
+	GitHub   LearningsGitHub // the issue and permission calls
+	pr       snapshot.PullRequest
+}
+
+// NewLearner builds the run's Learner; it writes its comments through the
+// run's GitHub client and reads permissions through gh.
+func NewLearner(cfg Config, gh LearningsGitHub) (*Learner, error) {
+	if cfg.GitHub == nil || gh == nil || cfg.Log == nil {
+		return nil, errors.New("execution: a learner needs both GitHub clients and a log")
+	}
+	return &Learner{env: newEnv(cfg), comments: cfg.GitHub, GitHub: gh, pr: cfg.Snap.PR}, nil
+}
+
 // LearnResult is what Learn did, for the job summary.
 type LearnResult struct {
 	IssueURL string
@@ -40,7 +59,7 @@ const learningsIntro = "This issue holds what review-my-code-bot learned about t
 // maintainer resolved) in the learnings issue, creating it on first use, and
 // carries out the maintainers' remember/forget commands there. after is the
 // PR's state after the run's writes. Nothing happens when learning is off.
-func (x *Executor) Learn(ctx context.Context, gh LearningsGitHub, after state.State, ls state.Learnings) LearnResult {
+func (x *Learner) Learn(ctx context.Context, after state.State, ls state.Learnings) LearnResult {
 	res := LearnResult{IssueURL: ls.URL}
 	if ls.Off {
 		return res
@@ -48,13 +67,13 @@ func (x *Executor) Learn(ctx context.Context, gh LearningsGitHub, after state.St
 	var todo []rmcoc.Learning
 	writers := map[string]bool{}
 	for _, f := range after.Findings {
-		if ls.Learned[state.LearningKey(x.Snap.PR.Number, f.Block.ID)] {
+		if ls.Learned[state.LearningKey(x.pr.Number, f.Block.ID)] {
 			continue
 		}
-		if f.ResolvedBy == nil && f.LastResolution == nil && x.resolvedByWriter(ctx, gh, f, writers) {
+		if f.ResolvedBy == nil && f.LastResolution == nil && x.resolvedByWriter(ctx, f, writers) {
 			f.ResolvedBy = f.Thread.ResolvedBy // a non-blocking finding a maintainer resolved
 		}
-		if l, ok := learningFrom(f, x.Snap.PR.Number, x.now); ok {
+		if l, ok := learningFrom(f, x.pr.Number, x.now); ok {
 			todo = append(todo, l)
 		}
 	}
@@ -63,7 +82,7 @@ func (x *Executor) Learn(ctx context.Context, gh LearningsGitHub, after state.St
 	}
 	issue := ls.Issue
 	if issue == 0 {
-		n, url, err := gh.CreateLearningsIssue(ctx, x.repo(), x.compose(learningsIntro))
+		n, url, err := x.GitHub.CreateLearningsIssue(ctx, x.repo(), x.compose(learningsIntro))
 		if err != nil {
 			res.Notes = append(res.Notes, fmt.Sprintf("could not create the learnings issue (the token needs issues: write): %v", err))
 			return res
@@ -77,7 +96,7 @@ func (x *Executor) Learn(ctx context.Context, gh LearningsGitHub, after state.St
 		}
 		text := fmt.Sprintf("📚 Learned `%s` from [%s](%s) on #%d: **%s** is not to be reported on `%s`.\n\n%s\n\nMaintainers: `@rmc-bot forget %s` removes it.",
 			l.ID, what, l.Source, l.PR, oneLine(l.Title), l.PathGlob, l.Reason, l.ID)
-		if _, err := x.GitHub.CreateComment(ctx, x.repo(), issue, x.compose(text, l)); err != nil {
+		if _, err := x.comments.CreateComment(ctx, x.repo(), issue, x.compose(text, l)); err != nil {
 			res.Notes = append(res.Notes, fmt.Sprintf("could not record learning %s: %v", l.ID, err))
 			continue
 		}
@@ -89,13 +108,13 @@ func (x *Executor) Learn(ctx context.Context, gh LearningsGitHub, after state.St
 // Commands carries out the maintainers' remember/forget commands in the
 // learnings issue before the run's tasks, so they apply to this run's
 // review, and updates ls to match. It returns a note per command.
-func (x *Executor) Commands(ctx context.Context, gh LearningsGitHub, ls *state.Learnings) []string {
+func (x *Learner) Commands(ctx context.Context, ls *state.Learnings) []string {
 	if ls.Off || ls.Issue == 0 {
 		return nil
 	}
 	var notes []string
 	for _, c := range ls.Commands {
-		notes = append(notes, x.command(ctx, gh, ls, c))
+		notes = append(notes, x.command(ctx, ls, c))
 	}
 	ls.Commands = nil
 	return notes
@@ -133,16 +152,16 @@ func learningFrom(f state.Finding, pr int, now func() time.Time) (rmcoc.Learning
 // by someone with write access who did not write the PR. State settles this
 // for blocking findings; a non-blocking one anyone may close, so the
 // permission is read here, once per login.
-func (x *Executor) resolvedByWriter(ctx context.Context, gh LearningsGitHub, f state.Finding, writers map[string]bool) bool {
+func (x *Learner) resolvedByWriter(ctx context.Context, f state.Finding, writers map[string]bool) bool {
 	by := f.Thread.ResolvedBy
-	if !f.Thread.IsResolved || by == nil || by.IsBot || by.Login == "" || by.Is(x.Snap.PR.Author) || f.Thread.IsOutdated {
+	if !f.Thread.IsResolved || by == nil || by.IsBot || by.Login == "" || by.Is(x.pr.Author) || f.Thread.IsOutdated {
 		return false
 	}
 	key := strings.ToLower(by.Login)
 	if ok, known := writers[key]; known {
 		return ok
 	}
-	role, err := gh.Permission(ctx, x.repo(), by.Login)
+	role, err := x.GitHub.Permission(ctx, x.repo(), by.Login)
 	writers[key] = err == nil && (role == "admin" || role == "maintain" || role == "write")
 	return writers[key]
 }
@@ -162,9 +181,9 @@ func learningID(seed string) string {
 
 // command carries out one remember/forget command, or refuses it, and
 // records that in a reply so it is done once.
-func (x *Executor) command(ctx context.Context, gh LearningsGitHub, ls *state.Learnings, c state.LearningCommand) string {
+func (x *Learner) command(ctx context.Context, ls *state.Learnings, c state.LearningCommand) string {
 	done := rmcoc.LearningCommand{CommandCommentID: rmcoc.ID(c.CommentID), Command: c.Command, At: x.now(), Result: "done"}
-	role, err := gh.Permission(ctx, x.repo(), c.Author.Login)
+	role, err := x.GitHub.Permission(ctx, x.repo(), c.Author.Login)
 	if err != nil {
 		return fmt.Sprintf("could not read the permission of @%s for their %s command; it stays pending: %v", c.Author.Login, c.Command, err)
 	}
@@ -195,7 +214,7 @@ func (x *Executor) command(ctx context.Context, gh LearningsGitHub, ls *state.Le
 	if block == nil {
 		block = done
 	}
-	posted, err := x.GitHub.CreateComment(ctx, x.repo(), ls.Issue, x.compose(text, block))
+	posted, err := x.comments.CreateComment(ctx, x.repo(), ls.Issue, x.compose(text, block))
 	if err != nil {
 		return fmt.Sprintf("could not answer the %s command of @%s: %v", c.Command, c.Author.Login, err)
 	}

@@ -17,17 +17,27 @@ type AgentFinding struct {
 	Path            string
 	StartLine, Line int
 	Side            diff.Side
-	Title, Text     string
+	Title, Text     string // Text: the finding's FindingText.Notice
 	Score           int
 }
 
-// notifyAgent tells the PR's coding agent that a review requests changes:
-// one comment that mentions it, cites the review, and lists the blocking
-// findings in the agent-ready format every reviewer here uses. The comment
-// carries its own agent-notification block, so posting it is recording it.
-func (x *Executor) notifyAgent(ctx context.Context, reviewID int64, head string, findings []AgentFinding, files []diff.File) error {
-	handle := x.Options.NotifyAgent
-	if handle == "" || len(findings) == 0 || x.State.Notified[reviewID] {
+// notifier tells the PR's coding agent about a review that requests
+// changes, once per review: after the review in the same run, or in a later
+// run when a killed one never did.
+type notifier struct {
+	env
+	GitHub   commenter
+	handle   string         // e.g. "@claude"; "" = nobody
+	notified map[int64]bool // the state's: reviews already notified
+}
+
+// send posts one comment that mentions the agent, cites the review, and
+// lists the blocking findings in the agent-ready format every reviewer here
+// uses. The comment carries its own agent-notification block, so posting it
+// is recording it.
+func (n *notifier) send(ctx context.Context, reviewID int64, head string, findings []AgentFinding, files []diff.File) error {
+	handle := n.handle
+	if handle == "" || len(findings) == 0 || n.notified[reviewID] {
 		return nil
 	}
 	doc := agentmd.Review{Title: fmt.Sprintf("Blocking findings in review %d", reviewID)}
@@ -43,22 +53,23 @@ func (x *Executor) notifyAgent(ctx context.Context, reviewID int64, head string,
 		"2. reply in each finding's thread, referencing review %d, with what you changed (or why the finding is wrong: I will re-judge it).\n\n"+
 		"Leave the threads open: I verify each fix on your push and resolve its thread myself. A thread resolved by the pull request's author or its agent does not clear a blocking finding.\n\n%s",
 		handle, reviewID, head, len(findings), reviewID, sanitize.Relay(agentmd.Markdown(doc, files)))
-	block := rmcoc.AgentNotice{ReviewID: rmcoc.ID(reviewID), Handle: handle, SentAt: x.now()}
-	if _, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), x.compose(text, block)); err != nil {
+	block := rmcoc.AgentNotice{ReviewID: rmcoc.ID(reviewID), Handle: handle, SentAt: n.now()}
+	if _, err := n.GitHub.CreateComment(ctx, n.repo(), n.number(), n.compose(text, block)); err != nil {
 		return fmt.Errorf("notify %s: %w", handle, err)
 	}
-	x.State.Notified[reviewID] = true
+	n.notified[reviewID] = true
 	return nil
 }
 
-// pendingNotice finds an earlier review that requested changes but whose
-// agent notification a killed run never posted.
-func (x *Executor) pendingNotice() (reviewID int64, head string, findings []AgentFinding) {
-	last := x.State.LastReview()
-	if x.Options.NotifyAgent == "" || last == nil || last.ReviewID == 0 || last.Run.Blocking == 0 || x.State.Notified[last.ReviewID] {
+// pending finds an earlier review that requested changes but whose agent
+// notification a killed run never posted. Each finding's text is read back
+// from its posted comment.
+func (n *notifier) pending(st state.State) (reviewID int64, head string, findings []AgentFinding) {
+	last := st.LastReview()
+	if n.handle == "" || last == nil || last.ReviewID == 0 || last.Run.Blocking == 0 || n.notified[last.ReviewID] {
 		return 0, "", nil
 	}
-	for _, f := range x.State.Findings {
+	for _, f := range st.Findings {
 		if f.Blocks() && f.Block.HeadSHA == last.Run.HeadSHA {
 			findings = append(findings, agentFinding(f))
 		}
@@ -72,20 +83,5 @@ func agentFinding(f state.Finding) AgentFinding {
 		side = diff.Left
 	}
 	return AgentFinding{Path: f.Block.Path, StartLine: f.Block.StartLine, Line: f.Block.Line, Side: side, Title: f.Block.Title,
-		Text: explanationOf(f.Thread.Comments[0].Body), Score: f.Block.Score}
-}
-
-// explanationOf recovers what to do from a posted finding comment (see
-// findingBody): the text between its title and meta lines and its footer.
-// The notification is built from the posted comment both when it is sent
-// right after the review and when a later run sends it, so both read alike.
-func explanationOf(body string) string {
-	paras := strings.Split(rmcoc.Strip(body), "\n\n")
-	if len(paras) > 2 {
-		paras = paras[2:] // title, then "category · score · tag"
-	}
-	if n := len(paras); n > 0 && strings.HasPrefix(paras[n-1], "<sub>") {
-		paras = paras[:n-1]
-	}
-	return strings.TrimSpace(strings.Join(paras, "\n\n"))
+		Text: findingNotice(f.Thread.Comments[0].Body), Score: f.Block.Score}
 }

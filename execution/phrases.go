@@ -79,8 +79,8 @@ func HasPhrases(language string) bool {
 }
 
 // say renders a fixed text in the run's language, or in English.
-func (x *Executor) say(key string, args ...any) string {
-	f, ok := phrases[key][languageKey(x.Options.Tuning.Language)]
+func (p poster) say(key string, args ...any) string {
+	f, ok := phrases[key][languageKey(p.language)]
 	if !ok {
 		f = phrases[key]["english"]
 	}

@@ -34,7 +34,7 @@ func TestPhrasebookIsComplete(t *testing.T) {
 			t.Errorf("languageKey(%q) = %q, want %q", name, got, want)
 		}
 	}
-	x := &Executor{Options: Options{Tuning: Tuning{Language: "Klingon"}}}
+	x := poster{language: "Klingon"}
 	if got := x.say(phraseQuestionStart, "bob"); got != "⏳ @bob, looking into your question…" {
 		t.Errorf("fallback = %q", got)
 	}

@@ -15,11 +15,35 @@ import (
 	"github.com/review-my-code-bot/rmc/state"
 )
 
-// answer runs a question task: 👀 on the question, a visible placeholder in
+// questionGitHub is what answering a question writes.
+type questionGitHub interface {
+	React(ctx context.Context, repo snapshot.Repo, id int64, review bool, content string) error
+	CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error)
+	EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
+	Reply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string) (snapshot.ReviewComment, error)
+	EditReviewComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
+}
+
+// questionRunner answers questions.
+type questionRunner struct {
+	env
+	GitHub   questionGitHub
+	Session  Session // nil: the answer says the question could not be answered
+	Snap     snapshot.Snapshot
+	bot      snapshot.Actor
+	failures map[string]int // task-error blocks by task key
+	model    string
+}
+
+func newQuestionRunner(r *run) *questionRunner {
+	return &questionRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Snap: r.Snap, bot: r.State.Bot, failures: r.State.Failures, model: r.Model}
+}
+
+// Run runs a question task: 👀 on the question, a visible placeholder in
 // the bot's own comment, then the answer in its place. Every bot comment
 // carries a question-answer block keyed by the question, so a killed run's
 // placeholder is reused, and an answered question is never answered again.
-func (x *Executor) answer(ctx context.Context, t detector.Task) Outcome {
+func (x *questionRunner) Run(ctx context.Context, t detector.Task) Outcome {
 	m := t.Mention
 	o := Outcome{Task: t}
 	if m.Ref.Source != state.SourceReview { // reviews take no reactions
@@ -49,7 +73,7 @@ func (x *Executor) answer(ctx context.Context, t detector.Task) Outcome {
 	if err != nil {
 		failed := block
 		failed.Status = rmcoc.AnswerFailed
-		taskErr := rmcoc.TaskError{TaskKey: t.Key, Message: failureMessage(err), FailedAt: x.now(), Attempts: x.State.Failures[t.Key] + 1}
+		taskErr := rmcoc.TaskError{TaskKey: t.Key, Message: failureMessage(err), FailedAt: x.now(), Attempts: x.failures[t.Key] + 1}
 		body := x.compose(fmt.Sprintf("⚠️ @%s, I could not answer this question: %s\n\nThe question stays open: the next run of the action (any new comment, reply or push) tries again.", sanitize.Name(m.Author.Login), failureMessage(err)), failed, taskErr)
 		if _, _, werr := x.upsertAnswer(ctx, m, holder, body); werr != nil {
 			x.Log.Warningf("could not post the error message: %v", werr)
@@ -62,7 +86,7 @@ func (x *Executor) answer(ctx context.Context, t detector.Task) Outcome {
 		text = "_The model returned an empty answer._"
 	}
 	quoted := sanitize.Relay(quote(m.Text, 300))
-	body := x.compose(fmt.Sprintf("%s\n\n%s\n\n<sub>Answered by review-my-code-bot (%s) for @%s.</sub>", quoted, text, sanitize.Name(x.Model), sanitize.Name(m.Author.Login)), block)
+	body := x.compose(fmt.Sprintf("%s\n\n%s\n\n<sub>Answered by review-my-code-bot (%s) for @%s.</sub>", quoted, text, sanitize.Name(x.model), sanitize.Name(m.Author.Login)), block)
 	if _, _, err := x.upsertAnswer(ctx, m, holder, body); err != nil {
 		o.Err = fmt.Errorf("post the answer: %w", err)
 		return o
@@ -74,7 +98,7 @@ func (x *Executor) answer(ctx context.Context, t detector.Task) Outcome {
 // upsertAnswer edits the bot's answer comment for m (the given one, else a
 // placeholder a killed run left), or posts a new one where the question was
 // asked: in its review thread, or in the conversation.
-func (x *Executor) upsertAnswer(ctx context.Context, m *state.Mention, holder int64, body string) (int64, string, error) {
+func (x *questionRunner) upsertAnswer(ctx context.Context, m *state.Mention, holder int64, body string) (int64, string, error) {
 	if holder == 0 {
 		holder = m.Placeholder
 	}
@@ -92,11 +116,11 @@ func (x *Executor) upsertAnswer(ctx context.Context, m *state.Mention, holder in
 	return c.ID, c.URL, err
 }
 
-func (x *Executor) ask(ctx context.Context, key string, m *state.Mention) (llm.Reply, error) {
+func (x *questionRunner) ask(ctx context.Context, key string, m *state.Mention) (llm.Reply, error) {
 	if x.Session == nil {
 		return llm.Reply{}, errors.New("no model session (llm_api_key missing?)")
 	}
-	in := prompts.QuestionData{Asker: m.Author.Login, Question: m.Text, Conversation: conversation(x.Snap, x.State.Bot, m)}
+	in := prompts.QuestionData{Asker: m.Author.Login, Question: m.Text, Conversation: conversation(x.Snap, x.bot, m)}
 	if m.Thread != nil {
 		in.Thread = &prompts.Thread{Path: m.Thread.Path, Line: m.Thread.Line, DiffHunk: m.Thread.DiffHunk}
 	}

@@ -26,22 +26,22 @@ type Resolution struct {
 // the tasks run: a blocking finding stays blocking until a verified fix, a
 // concession or a maintainer closes it. When the code changed since the
 // finding was reported, the fix is verified first, as after a push.
-func (x *Executor) handleResolutions(ctx context.Context) []Resolution {
+func (x *run) handleResolutions(ctx context.Context) []Resolution {
 	var out []Resolution
 	for i := range x.State.Findings {
 		f := &x.State.Findings[i]
-		if f.Reopen == nil || x.Reviews == nil || ctx.Err() != nil {
+		if f.Reopen == nil || ctx.Err() != nil {
 			continue
 		}
 		r := Resolution{Finding: *f}
 		if x.Session != nil && (f.Thread.IsOutdated || f.Block.HeadSHA != x.Snap.PR.HeadSHA) {
-			x.verified[f.Block.ID] = true
-			fixed, reason, err := x.isFixed(ctx, "", *f)
+			x.fixes.verified[f.Block.ID] = true
+			fixed, reason, err := x.fixes.isFixed(ctx, "", *f)
 			switch {
 			case err != nil:
 				x.Log.Warningf("could not verify the fix of finding %q; reopening its thread: %v", f.Block.Title, err)
 			case fixed:
-				r.Fixed, r.Err = true, x.resolveFinding(ctx, *f, rmcoc.ResolutionFixed, "✅ Fixed: "+x.fromModelLine(reason))
+				r.Fixed, r.Err = true, x.fixes.resolveFinding(ctx, *f, rmcoc.ResolutionFixed, "✅ Fixed: "+x.fromModelLine(reason))
 				if r.Err == nil {
 					f.Status, f.Reopen = rmcoc.FindingResolved, nil
 				}
@@ -62,7 +62,7 @@ func (x *Executor) handleResolutions(ctx context.Context) []Resolution {
 // reopen replies once per resolution, then reopens the thread. The reply
 // comes first and is recognised by its block: a run killed between the two
 // reopens without replying again.
-func (x *Executor) reopen(ctx context.Context, f state.Finding) (replied bool, err error) {
+func (x *run) reopen(ctx context.Context, f state.Finding) (replied bool, err error) {
 	if !f.ReopenExplained {
 		who := "Someone"
 		if f.Reopen.Login != "" {
@@ -77,7 +77,7 @@ func (x *Executor) reopen(ctx context.Context, f state.Finding) (replied bool, e
 		}
 		replied = true
 	}
-	if err := x.Reviews.UnresolveThread(ctx, f.Thread.ID); err != nil {
+	if err := x.GitHub.UnresolveThread(ctx, f.Thread.ID); err != nil {
 		return replied, fmt.Errorf("the thread stays resolved, but the finding still blocks (reopening needs pull-requests: write): %w", err)
 	}
 	return replied, nil

@@ -24,12 +24,46 @@ type scope struct {
 	skip   []review.Skip
 }
 
-// review runs a review task: one review posted in one request, with every
+// reviewGitHub is what a review reads and writes (the fixes it verifies
+// and the agent notice write through their own).
+type reviewGitHub interface {
+	Files(ctx context.Context, repo snapshot.Repo, number int) ([]snapshot.ChangedFile, error)
+	Compare(ctx context.Context, repo snapshot.Repo, base, head string) (snapshot.Comparison, error)
+	CreateReview(ctx context.Context, repo snapshot.Repo, number int, r snapshot.NewReview) (int64, error)
+	CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error)
+	EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
+}
+
+// reviewRunner runs reviews.
+type reviewRunner struct {
+	env
+	GitHub  reviewGitHub
+	Session Session // nil: the task fails and stays pending
+	Options Options
+	base    string                 // the PR's base commit
+	last    *state.CompletedReview // the latest review, if any
+	known   map[string]bool        // fingerprints of the findings already reported
+	fixes   *fixes
+	notify  *notifier
+}
+
+func newReviewRunner(r *run) *reviewRunner {
+	known := map[string]bool{}
+	for _, f := range r.State.Findings {
+		if f.Block.Fingerprint != "" {
+			known[f.Block.Fingerprint] = true
+		}
+	}
+	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA,
+		last: r.State.LastReview(), known: known, fixes: r.fixes, notify: r.notify}
+}
+
+// Run runs a review task: one review posted in one request, with every
 // finding carrying its block, then the follow-ups that depend on it.
-func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
+func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 	rt, o := t.Review, Outcome{Task: t}
-	if x.Reviews == nil || x.Session == nil {
-		o.Err = errors.New("no model session or GitHub client for reviews")
+	if x.Session == nil {
+		o.Err = errors.New("no model session for reviews")
 		return o
 	}
 	var startID int64
@@ -46,27 +80,21 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 		paths = append(paths, f.Path())
 	}
 	learned, _ := Applicable(x.Options.Tuning.Learnings, paths)
-	known := map[string]bool{}
-	for _, f := range x.State.Findings {
-		if f.Block.Fingerprint != "" {
-			known[f.Block.Fingerprint] = true
-		}
-	}
 	res, err := review.Run(ctx, x.Session, review.Input{Anchor: sc.anchor, Review: sc.review}, review.Options{
 		ProblemThreshold: x.Options.ProblemThreshold, BlockingThreshold: x.Options.BlockingThreshold, IgnorePaths: x.Options.IgnorePaths,
 		Retries: x.Options.ReviewRetries, Passes: x.Options.Tuning.Passes, MaxInline: x.Options.Tuning.MaxInline,
 		Learnings: learned, Ceiling: x.ceiling(), Task: t.Key,
-	}, known)
+	}, x.known)
 	if err != nil {
 		o.Err = err
-		x.taskError(ctx, t, err)
+		taskError(ctx, x.GitHub, x.env, t, err)
 		return o
 	}
 	res.Skipped = append(sc.skip, res.Skipped...)
 	// Fixed findings are resolved before the review is posted: once the
 	// review exists the task is done, and a run killed in between would
 	// never come back to them.
-	x.verifyFixes(ctx, t.Key, sc)
+	x.fixes.verifyFixes(ctx, t.Key, sc)
 	rv := x.composeReview(rt, res, sc)
 	if res.Partial != nil {
 		rv.Body = "⚠️ **" + res.Partial.Note() + "**\n\n" + rv.Body
@@ -77,7 +105,7 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 	id, err := x.postReview(ctx, rv)
 	if err != nil {
 		o.Err = err
-		x.taskError(ctx, t, err)
+		taskError(ctx, x.GitHub, x.env, t, err)
 		return o
 	}
 	o.ReviewID, o.Findings, o.Blocking = id, len(res.Findings), res.Blocking()
@@ -94,11 +122,10 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 		var blocking []AgentFinding
 		for _, f := range res.Findings {
 			if f.Blocking {
-				blocking = append(blocking, AgentFinding{Path: f.Path, StartLine: f.StartLine, Line: f.Line, Side: f.Side, Title: f.Title,
-					Text: explanationOf(x.findingBody(f, rt.HeadSHA)), Score: f.Score})
+				blocking = append(blocking, x.agentFindingOf(f, rt.HeadSHA))
 			}
 		}
-		if err := x.notifyAgent(ctx, id, rt.HeadSHA, blocking, sc.anchor); err != nil {
+		if err := x.notify.send(ctx, id, rt.HeadSHA, blocking, sc.anchor); err != nil {
 			x.Log.Warningf("%v", err)
 		}
 	}
@@ -106,7 +133,7 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 		x.manualStatus(ctx, rt, startID, rmcoc.ManualCompleted, x.say(phraseReviewEnd, rt.HeadSHA, o.Findings, o.Blocking))
 	}
 	for _, m := range rt.Dismissed {
-		if err := x.explainDismissal(ctx, m.Ref); err != nil {
+		if err := explainDismissal(ctx, x.GitHub, x.env, m.Ref); err != nil {
 			x.Log.Warningf("could not explain the dismissed request %s: %v", m.Ref, err)
 		}
 	}
@@ -117,15 +144,15 @@ func (x *Executor) review(ctx context.Context, t detector.Task) Outcome {
 // one looks only at what changed since the head it reviewed, with the whole
 // PR as context; after a force-push or rebase, or when asked for a full
 // review, it looks at everything.
-func (x *Executor) scope(ctx context.Context, rt *detector.ReviewTask) (scope, error) {
+func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scope, error) {
 	var sc scope
-	files, err := x.Reviews.Files(ctx, x.repo(), x.number())
+	files, err := x.GitHub.Files(ctx, x.repo(), x.number())
 	if err != nil {
 		return sc, err
 	}
 	sc.anchor, sc.skip = ParseFiles(files)
 	sc.review, sc.note = sc.anchor, "full review"
-	last := x.State.LastReview()
+	last := x.last
 	switch {
 	case rt.Full:
 		sc.note = "full review, as requested"
@@ -133,7 +160,7 @@ func (x *Executor) scope(ctx context.Context, rt *detector.ReviewTask) (scope, e
 	case last.Run.HeadSHA == rt.HeadSHA:
 		sc.note = "full review (this head was reviewed before)"
 	default:
-		cmp, err := x.Reviews.Compare(ctx, x.repo(), last.Run.HeadSHA, rt.HeadSHA)
+		cmp, err := x.GitHub.Compare(ctx, x.repo(), last.Run.HeadSHA, rt.HeadSHA)
 		switch {
 		case err != nil:
 			sc.note = fmt.Sprintf("full review (could not compare with %.7s)", last.Run.HeadSHA)
@@ -179,17 +206,17 @@ func ParseFiles(files []snapshot.ChangedFile) ([]diff.File, []review.Skip) {
 // postReview posts the review, falling back to COMMENT when GitHub refuses
 // REQUEST_CHANGES on the token owner's own PR, and to a body-only review if
 // an anchor is rejected after all.
-func (x *Executor) postReview(ctx context.Context, rv snapshot.NewReview) (int64, error) {
-	id, err := x.Reviews.CreateReview(ctx, x.repo(), x.number(), rv)
+func (x *reviewRunner) postReview(ctx context.Context, rv snapshot.NewReview) (int64, error) {
+	id, err := x.GitHub.CreateReview(ctx, x.repo(), x.number(), rv)
 	if err != nil && rv.Event == snapshot.ReviewEventRequestChanges && errors.Is(err, snapshot.ErrOwnPullRequest) {
 		x.Log.Warningf("GitHub does not let the token's user request changes on their own pull request; posting the same review as COMMENT")
 		rv.Event = snapshot.ReviewEventComment
-		id, err = x.Reviews.CreateReview(ctx, x.repo(), x.number(), rv)
+		id, err = x.GitHub.CreateReview(ctx, x.repo(), x.number(), rv)
 	}
 	if err != nil && errors.Is(err, snapshot.ErrAnchorRejected) {
 		x.Log.Warningf("GitHub rejected an inline anchor (%v); posting every finding in the review body", err)
 		rv = x.bodyOnly(rv)
-		id, err = x.Reviews.CreateReview(ctx, x.repo(), x.number(), rv)
+		id, err = x.GitHub.CreateReview(ctx, x.repo(), x.number(), rv)
 	}
 	return id, err
 }
@@ -198,7 +225,7 @@ func (x *Executor) postReview(ctx context.Context, rv snapshot.NewReview) (int64
 // composed again, so its state blocks stay the trailing section; the
 // comments' finding blocks are dropped: a finding in a review body has no
 // thread, so it informs and is never tracked.
-func (x *Executor) bodyOnly(rv snapshot.NewReview) snapshot.NewReview {
+func (x *reviewRunner) bodyOnly(rv snapshot.NewReview) snapshot.NewReview {
 	var b strings.Builder
 	b.WriteString(rmcoc.Strip(rv.Body))
 	for _, c := range rv.Comments {
@@ -212,7 +239,7 @@ func (x *Executor) bodyOnly(rv snapshot.NewReview) snapshot.NewReview {
 // manualStatus creates or edits the bot's status comment for a manual
 // request; the blocks make a killed run's comment reusable. It returns the
 // comment's id (0 when it could not be written).
-func (x *Executor) manualStatus(ctx context.Context, rt *detector.ReviewTask, id int64, status rmcoc.ManualStatus, text string) int64 {
+func (x *reviewRunner) manualStatus(ctx context.Context, rt *detector.ReviewTask, id int64, status rmcoc.ManualStatus, text string) int64 {
 	var blocks []rmcoc.Block
 	var who []string
 	for _, m := range rt.Requests {
@@ -237,18 +264,6 @@ func (x *Executor) manualStatus(ctx context.Context, rt *detector.ReviewTask, id
 	return c.ID
 }
 
-// manualBlock is the ManualReview block for a request, naming its id space.
-func manualBlock(ref state.Ref, status rmcoc.ManualStatus, head string) rmcoc.ManualReview {
-	b := rmcoc.ManualReview{RequestCommentID: rmcoc.ID(ref.ID), Status: status, HeadSHA: head}
-	switch ref.Source {
-	case state.SourceReview:
-		b.Source = rmcoc.SourceReview
-	case state.SourceDispatch:
-		b.Source = rmcoc.SourceDispatch
-	}
-	return b
-}
-
 func dedupe(s []string) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -259,14 +274,4 @@ func dedupe(s []string) []string {
 		}
 	}
 	return out
-}
-
-// taskError posts one error comment for a failed task; the task stays
-// pending and its key counts the failure.
-func (x *Executor) taskError(ctx context.Context, t detector.Task, err error) {
-	block := rmcoc.TaskError{TaskKey: t.Key, Message: failureMessage(err), FailedAt: x.now(), Attempts: 1}
-	body := x.compose(fmt.Sprintf("⚠️ The %s task could not finish: %s\n\nIt stays pending: the next run of the action (any new comment, reply or push) tries again.", t.Kind, failureMessage(err)), block)
-	if _, werr := x.GitHub.CreateComment(ctx, x.repo(), x.number(), body); werr != nil {
-		x.Log.Warningf("could not post the error comment: %v", werr)
-	}
 }

@@ -45,7 +45,7 @@ func suppressedNote(sup []review.Suppressed) string {
 
 // ceiling is the review's token ceiling: max_run_tokens against the whole
 // session's usage.
-func (x *Executor) ceiling() review.Ceiling {
+func (x *reviewRunner) ceiling() review.Ceiling {
 	u, ok := x.Session.(interface{ Usage() llm.Usage })
 	if !ok || x.Options.Tuning.MaxRunTokens <= 0 {
 		return review.Ceiling{}

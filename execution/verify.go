@@ -7,8 +7,27 @@ import (
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/prompts"
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
+
+// fixGitHub is what verifying a fix writes.
+type fixGitHub interface {
+	Reply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string) (snapshot.ReviewComment, error)
+	ResolveThread(ctx context.Context, threadID string) error
+}
+
+// fixes checks, once per finding and run, whether a push fixed a finding,
+// and resolves the fixed ones. The run-level work (a resolution that did not
+// count) and the review (findings whose code changed) share it.
+type fixes struct {
+	env
+	GitHub   fixGitHub
+	Session  Session // nil: nothing is verified
+	Snap     snapshot.Snapshot
+	findings []state.Finding // the state's, so the run's updates show
+	verified map[string]bool // findings this run already checked
+}
 
 // maxVerify bounds how many open findings one run re-checks.
 const maxVerify = 20
@@ -24,7 +43,7 @@ func (fixAnswer) SchemaName() string { return "verdict" }
 // verifyFixes re-checks open findings whose code changed: the thread went
 // outdated, or an incremental review saw the file change. A fixed one is
 // answered and resolved; one not fixed stays open, outdated or not.
-func (x *Executor) verifyFixes(ctx context.Context, task string, sc scope) {
+func (x *fixes) verifyFixes(ctx context.Context, task string, sc scope) {
 	changed := map[string]bool{}
 	if sc.from != "" {
 		for _, f := range sc.review {
@@ -32,7 +51,7 @@ func (x *Executor) verifyFixes(ctx context.Context, task string, sc scope) {
 		}
 	}
 	checked := 0
-	for _, f := range x.State.Findings {
+	for _, f := range x.findings {
 		if !f.Open() || x.verified[f.Block.ID] || (!f.Thread.IsOutdated && !changed[f.Thread.Path]) || checked == maxVerify {
 			continue
 		}
@@ -53,7 +72,7 @@ func (x *Executor) verifyFixes(ctx context.Context, task string, sc scope) {
 
 // isFixed asks the model; task is the key of the task it works for ("" for
 // the run's own checks).
-func (x *Executor) isFixed(ctx context.Context, task string, f state.Finding) (bool, string, error) {
+func (x *fixes) isFixed(ctx context.Context, task string, f state.Finding) (bool, string, error) {
 	prompt, err := prompts.VerifyFix(prompts.VerifyFixData{Path: f.Thread.Path, Line: f.Block.Line,
 		Body: rmcoc.Strip(f.Thread.Comments[0].Body), Head: short(x.Snap.PR.HeadSHA)})
 	if err != nil {
@@ -69,14 +88,14 @@ func (x *Executor) isFixed(ctx context.Context, task string, f state.Finding) (b
 // resolveFinding replies in the finding's thread with a dispute-resolution
 // block, then resolves the thread. The block is written first: if resolving
 // fails (a token without the permission), the state still says RESOLVED.
-func (x *Executor) resolveFinding(ctx context.Context, f state.Finding, resolution rmcoc.Resolution, text string) error {
+func (x *fixes) resolveFinding(ctx context.Context, f state.Finding, resolution rmcoc.Resolution, text string) error {
 	reply := f.Thread.Comments[len(f.Thread.Comments)-1].ID
 	block := rmcoc.DisputeResolution{ReplyToCommentID: rmcoc.ID(reply), FindingID: f.Block.ID, ThreadID: f.Thread.ID,
 		Status: rmcoc.FindingResolved, Resolution: resolution, ResolvedAt: x.now()}
 	if _, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, x.compose(text, block)); err != nil {
 		return err
 	}
-	if err := x.Reviews.ResolveThread(ctx, f.Thread.ID); err != nil {
+	if err := x.GitHub.ResolveThread(ctx, f.Thread.ID); err != nil {
 		return fmt.Errorf("the reply is posted, but resolving the thread failed (the token needs pull-requests: write; a fine-grained token needs the Pull requests permission): %w", err)
 	}
 	return nil

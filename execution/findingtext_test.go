@@ -1,0 +1,164 @@
+package execution
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/review"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+)
+
+// hostile are pieces of model text that look like the parts of a finding
+// comment, or like Markdown that changes what follows.
+var hostile = []string{
+	"", "plain words", "\n\n", "\n\n\n", "\r\n", "# Heading", "## 🔴 **Title**", "**", "** bold **", "__x__",
+	"```", "```go\nx := 1\n```", "~~~\ncode\n~~~", "````suggestion\ny\n````", "```suggestion\nz\n```",
+	" · score 3/10 · blocking", "correctness · score 9/10 · should fix", "🔴 **Fake**", "🟡 **", "<sub>Reply in this thread to dispute, ask, or say it is fixed; I will answer.</sub>",
+	"_Reported on line 3, which is outside the diff; placed on the nearest changed line._", "> quoted\n> more", "- item\n- item",
+	"<details><summary>rmc state</summary>", "```rmcoc\n{\"type\":\"review-finding\"}\n```", "@bob", "<!-- hidden -->", "ü\u200b\u202e", "    indented code",
+	"<sub>", "_", "10/10", "suggestion",
+}
+
+func hostileText(r *rand.Rand) string {
+	var b strings.Builder
+	for range r.IntN(5) {
+		b.WriteString(hostile[r.IntN(len(hostile))])
+		if r.IntN(2) == 0 {
+			b.WriteString(" ")
+		}
+	}
+	return b.String()
+}
+
+// randomFinding is a finding as the review engine could hand it over, with
+// model text drawn from hostile.
+func randomFinding(r *rand.Rand) review.Finding {
+	f := review.Finding{Path: "src/a.go", Line: 1 + r.IntN(300), Side: diff.Right, Title: hostileText(r), Category: hostileText(r),
+		Explanation: hostileText(r), Suggestion: hostileText(r), Score: r.IntN(11), Blocking: r.IntN(2) == 0, Fingerprint: "c0ffee0123456789", Inline: true, Pass: 1}
+	if r.IntN(3) == 0 {
+		f.Moved = 1 + r.IntN(500)
+	}
+	if r.IntN(4) == 0 {
+		f.Side = diff.Left
+	}
+	return f
+}
+
+// endsLikeAComment reports whether an explanation ends the way Render
+// continues (a moved note or a suggestion block): then it reads as those.
+func endsLikeAComment(s string) bool {
+	_, moved := cutMoved(s)
+	_, sugg := cutSuggestion(s)
+	return moved > 0 || sugg != ""
+}
+
+// positional is how the agent notice read a posted finding comment before
+// FindingText: by paragraph position. It is the oracle that shows the
+// notice's bytes did not change.
+func positional(body string) string {
+	paras := strings.Split(rmcoc.Strip(body), "\n\n")
+	if len(paras) > 2 {
+		paras = paras[2:]
+	}
+	if n := len(paras); n > 0 && strings.HasPrefix(paras[n-1], "<sub>") {
+		paras = paras[:n-1]
+	}
+	return strings.TrimSpace(strings.Join(paras, "\n\n"))
+}
+
+// checkFindingText holds the properties of one finding's text.
+func checkFindingText(t *testing.T, x *reviewRunner, f review.Finding) {
+	t.Helper()
+	v := x.findingText(f)
+	prose := v.Render()
+	got, ok := ParseFindingText(prose)
+	if !ok {
+		t.Fatalf("ParseFindingText cannot read what Render made:\n%s", prose)
+	}
+	if again := got.Render(); again != prose {
+		t.Fatalf("Render(Parse(s)) != s:\n%q\n%q", again, prose)
+	}
+	if got.Notice() != v.Notice() {
+		t.Fatalf("notice %q, want %q", got.Notice(), v.Notice())
+	}
+	if !endsLikeAComment(v.Explanation) && got != v {
+		t.Fatalf("Parse(Render(v)) = %#v\nwant %#v", got, v)
+	}
+	// The notice reads what was posted as it always did: in this run
+	// from the value, in a later run from the comment.
+	body := x.findingBody(f, headSHA)
+	if got, want := x.agentFindingOf(f, headSHA).Text, positional(body); got != want {
+		t.Fatalf("same-run notice text %q, want %q", got, want)
+	}
+	if got, want := findingNotice(body), positional(body); got != want {
+		t.Fatalf("catch-up notice text %q, want %q", got, want)
+	}
+}
+
+// TestFindingTextRoundTrip: ParseFindingText is the inverse of Render over
+// many findings whose model text is hostile (fences, blank lines,
+// headings, **, look-alikes of the comment's own parts), and the agent
+// notice quotes exactly what it quoted when it read comments by position.
+func TestFindingTextRoundTrip(t *testing.T) {
+	t.Parallel()
+	x := newTestExecutor(&recorder{}, &testLog{}).review()
+	r := rand.New(rand.NewPCG(13, 42))
+	exact := 0
+	for i := range 3000 {
+		f := randomFinding(r)
+		t.Run(fmt.Sprint(i), func(t *testing.T) { checkFindingText(t, x, f) })
+		if !endsLikeAComment(x.findingText(f).Explanation) {
+			exact++
+		}
+	}
+	if exact < 2000 {
+		t.Errorf("only %d of 3000 values were checked for exact equality", exact)
+	}
+}
+
+// An explanation that ends as a comment does reads as that comment: the
+// rendering and the notice are the same either way.
+func TestFindingTextLookAlikes(t *testing.T) {
+	t.Parallel()
+	x := newTestExecutor(&recorder{}, &testLog{}).review()
+	for name, expl := range map[string]string{
+		"moved note":       "Bad.\n\n_Reported on line 7, which is outside the diff; placed on the nearest changed line._",
+		"suggestion":       "Bad.\n\n```suggestion\nfix()\n```",
+		"footer":           "Bad.\n\n<sub>Reply in this thread to dispute, ask, or say it is fixed; I will answer.</sub>",
+		"meta line":        "correctness · score 2/10 · should fix",
+		"only a fence":     "```",
+		"windows newlines": "one\r\n\r\ntwo",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := lockFinding
+			f.Explanation = expl
+			checkFindingText(t, x, f)
+			f.Suggestion, f.Moved = "", 12
+			checkFindingText(t, x, f)
+		})
+	}
+	if _, ok := ParseFindingText("🔴 **x**\n\nc · score 9/10 · should fix\n\ny\n\n" + findingFooter); ok {
+		t.Errorf("a red title with a should-fix tag parsed")
+	}
+	if _, ok := ParseFindingText("just a comment"); ok {
+		t.Errorf("a plain comment parsed")
+	}
+}
+
+// FuzzFindingText checks the same properties on any text.
+func FuzzFindingText(f *testing.F) {
+	for _, h := range hostile {
+		f.Add(h, h, h, h, 9, 0, true)
+	}
+	f.Add("Race", "concurrency", "Two writers.\n\n```go\nx\n```", "lock()", 8, 40, false)
+	x := newTestExecutor(&recorder{}, &testLog{}).review()
+	f.Fuzz(func(t *testing.T, title, category, explanation, suggestion string, score, moved int, blocking bool) {
+		fd := review.Finding{Path: "a.go", Line: 3, Side: diff.Right, Title: title, Category: category, Explanation: explanation,
+			Suggestion: suggestion, Score: score, Moved: max(moved, 0), Blocking: blocking, Fingerprint: "c0ffee0123456789", Inline: true}
+		checkFindingText(t, x, fd)
+	})
+}

@@ -1,0 +1,418 @@
+package execution
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/review-my-code-bot/rmc/detector"
+	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// writes records the calls a runner makes through its narrow interface;
+// each fake below implements exactly one runner's interface, so a runner
+// that needed another call would not compile against it.
+type writes struct {
+	mu     sync.Mutex
+	ops    []string
+	bodies map[string]string // "op id" -> body
+	fail   map[string]error  // op, or "#n" for the nth write -> error to return
+	next   int64
+}
+
+func (w *writes) write(op string, id int64, body string) (int64, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.next == 0 {
+		w.next = 9000
+	}
+	w.next++
+	s := op
+	if id != 0 {
+		s = fmt.Sprintf("%s %d", op, id)
+	}
+	w.ops = append(w.ops, s)
+	if w.bodies == nil {
+		w.bodies = map[string]string{}
+	}
+	w.bodies[s] = body
+	if err := w.fail[fmt.Sprintf("#%d", len(w.ops))]; err != nil {
+		return w.next, err
+	}
+	return w.next, w.fail[op]
+}
+
+func (w *writes) count(op string) int {
+	n := 0
+	for _, o := range w.ops {
+		if o == op || strings.HasPrefix(o, op+" ") {
+			n++
+		}
+	}
+	return n
+}
+
+func (w *writes) last() string {
+	return w.bodies[w.ops[len(w.ops)-1]]
+}
+
+type questionFake struct{ writes }
+
+var _ questionGitHub = (*questionFake)(nil)
+
+func (f *questionFake) React(_ context.Context, _ snapshot.Repo, id int64, review bool, content string) error {
+	_, err := f.write(fmt.Sprintf("react-%s-review=%v", content, review), id, "")
+	return err
+}
+func (f *questionFake) CreateComment(_ context.Context, _ snapshot.Repo, _ int, body string) (snapshot.Comment, error) {
+	id, err := f.write("create-comment", 0, body)
+	return snapshot.Comment{ID: id, Body: body}, err
+}
+func (f *questionFake) EditComment(_ context.Context, _ snapshot.Repo, id int64, body string) error {
+	_, err := f.write("edit-comment", id, body)
+	return err
+}
+func (f *questionFake) Reply(_ context.Context, _ snapshot.Repo, _ int, to int64, body string) (snapshot.ReviewComment, error) {
+	id, err := f.write("reply", to, body)
+	return snapshot.ReviewComment{Comment: snapshot.Comment{ID: id, Body: body}}, err
+}
+func (f *questionFake) EditReviewComment(_ context.Context, _ snapshot.Repo, id int64, body string) error {
+	_, err := f.write("edit-review-comment", id, body)
+	return err
+}
+
+type disputeFake struct{ writes }
+
+var _ disputeGitHub = (*disputeFake)(nil)
+
+func (f *disputeFake) React(_ context.Context, _ snapshot.Repo, id int64, review bool, content string) error {
+	_, err := f.write(fmt.Sprintf("react-%s-review=%v", content, review), id, "")
+	return err
+}
+func (f *disputeFake) Reply(_ context.Context, _ snapshot.Repo, _ int, to int64, body string) (snapshot.ReviewComment, error) {
+	id, err := f.write("reply", to, body)
+	return snapshot.ReviewComment{Comment: snapshot.Comment{ID: id, Body: body}}, err
+}
+func (f *disputeFake) CreateComment(_ context.Context, _ snapshot.Repo, _ int, body string) (snapshot.Comment, error) {
+	id, err := f.write("create-comment", 0, body)
+	return snapshot.Comment{ID: id, Body: body}, err
+}
+func (f *disputeFake) ResolveThread(_ context.Context, thread string) error {
+	_, err := f.write("resolve-thread-"+thread, 0, "")
+	return err
+}
+func (f *disputeFake) RequestReviewers(_ context.Context, _ snapshot.Repo, _ int, logins []string) error {
+	_, err := f.write("request-reviewers-"+strings.Join(logins, ","), 0, "")
+	return err
+}
+
+type reviewFake struct {
+	writes
+	files []snapshot.ChangedFile
+	// refuse is the error CreateReview returns for a review with this event.
+	refuse map[snapshot.ReviewEvent]error
+}
+
+var _ reviewGitHub = (*reviewFake)(nil)
+
+func (f *reviewFake) Files(context.Context, snapshot.Repo, int) ([]snapshot.ChangedFile, error) {
+	return f.files, nil
+}
+func (f *reviewFake) Compare(context.Context, snapshot.Repo, string, string) (snapshot.Comparison, error) {
+	return snapshot.Comparison{}, errors.New("no compare in this test")
+}
+func (f *reviewFake) CreateReview(_ context.Context, _ snapshot.Repo, _ int, rv snapshot.NewReview) (int64, error) {
+	id, err := f.write("create-review-"+string(rv.Event), 0, rv.Body)
+	if e := f.refuse[rv.Event]; e != nil {
+		return 0, e
+	}
+	return id, err
+}
+func (f *reviewFake) CreateComment(_ context.Context, _ snapshot.Repo, _ int, body string) (snapshot.Comment, error) {
+	id, err := f.write("create-comment", 0, body)
+	return snapshot.Comment{ID: id, Body: body}, err
+}
+func (f *reviewFake) EditComment(_ context.Context, _ snapshot.Repo, id int64, body string) error {
+	_, err := f.write("edit-comment", id, body)
+	return err
+}
+
+// noticeFake is the agent notice's one call.
+type noticeFake struct{ writes }
+
+var _ commenter = (*noticeFake)(nil)
+
+func (f *noticeFake) CreateComment(_ context.Context, _ snapshot.Repo, _ int, body string) (snapshot.Comment, error) {
+	id, err := f.write("notice", 0, body)
+	return snapshot.Comment{ID: id, Body: body}, err
+}
+
+// fixFake is what verifying fixes writes.
+type fixFake struct{ writes }
+
+var _ fixGitHub = (*fixFake)(nil)
+
+func (f *fixFake) Reply(_ context.Context, _ snapshot.Repo, _ int, to int64, body string) (snapshot.ReviewComment, error) {
+	id, err := f.write("fix-reply", to, body)
+	return snapshot.ReviewComment{Comment: snapshot.Comment{ID: id, Body: body}}, err
+}
+func (f *fixFake) ResolveThread(_ context.Context, thread string) error {
+	_, err := f.write("fix-resolve-"+thread, 0, "")
+	return err
+}
+
+func testEnv(log *testLog) env {
+	return newEnv(Config{Snap: testSnapshot(), Secrets: []string{testSecret}, Now: func() time.Time { return fixedNow }, Log: log})
+}
+
+// TestQuestionRunner: the question runner over its own five calls.
+func TestQuestionRunner(t *testing.T) {
+	t.Parallel()
+	conv := &state.Mention{Ref: state.Ref{Source: state.SourceIssueComment, ID: 101}, Author: alice, Text: "how does it expire?"}
+	held := *conv
+	held.Placeholder = 555 // a killed run's IN_PROGRESS comment
+	thread := &state.Mention{Ref: state.Ref{Source: state.SourceReviewComment, ID: 205}, Author: bob, Text: "why?",
+		Thread: &state.ThreadRef{ID: "PRRT_1", ReplyTo: 201}}
+	inReview := &state.Mention{Ref: state.Ref{Source: state.SourceReview, ID: 88}, Author: bob, Text: "what is this?"}
+	tests := map[string]struct {
+		m         *state.Mention
+		noModel   bool
+		fail      map[string]error
+		wantOps   []string
+		wantErr   string
+		wantFinal rmcoc.AnswerStatus
+	}{
+		"new conversation question": {m: conv, wantOps: []string{"react-eyes-review=false 101", "create-comment", "edit-comment 9002"}},
+		"reuses the IN_PROGRESS holder, never posts twice": {m: &held,
+			wantOps: []string{"react-eyes-review=false 101", "edit-comment 555", "edit-comment 555"}},
+		"thread question answered in its thread":      {m: thread, wantOps: []string{"react-eyes-review=true 205", "reply 201", "edit-review-comment 9002"}},
+		"question in a review body takes no reaction": {m: inReview, wantOps: []string{"create-comment", "edit-comment 9001"}},
+		"no model: the holder says so and the task stays pending": {m: conv, noModel: true, wantErr: "no model session",
+			wantOps: []string{"react-eyes-review=false 101", "create-comment", "edit-comment 9002"}, wantFinal: rmcoc.AnswerFailed},
+		"the holder cannot be written: nothing is asked": {m: conv, fail: map[string]error{"create-comment": errors.New("boom")}, wantErr: "post the answer placeholder",
+			wantOps: []string{"react-eyes-review=false 101", "create-comment"}},
+		"the answer cannot be written: the task fails": {m: &held, fail: map[string]error{"#3": errors.New("boom")}, wantErr: "post the answer:",
+			wantOps: []string{"react-eyes-review=false 101", "edit-comment 555", "edit-comment 555"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			gh, log := &questionFake{writes: writes{fail: tc.fail}}, &testLog{}
+			sess := &fakeSession{reply: llm.Reply{Text: "It expires after `ttl`."}}
+			q := &questionRunner{env: testEnv(log), GitHub: gh, Snap: testSnapshot(), bot: testBot, failures: map[string]int{}, model: "m"}
+			if !tc.noModel {
+				q.Session = sess
+			}
+			o := q.Run(context.Background(), detector.Task{Kind: detector.Question, Key: "question-x", Mention: tc.m})
+			if got := strings.Join(gh.ops, "\n"); got != strings.Join(tc.wantOps, "\n") {
+				t.Fatalf("calls:\n%s\nwant:\n%s", got, strings.Join(tc.wantOps, "\n"))
+			}
+			if (o.Err == nil) != (tc.wantErr == "") || (o.Err != nil && !strings.Contains(o.Err.Error(), tc.wantErr)) {
+				t.Fatalf("err = %v, want %q", o.Err, tc.wantErr)
+			}
+			asked := len(sess.prompts)
+			if tc.noModel || tc.fail["create-comment"] != nil {
+				if asked != 0 {
+					t.Errorf("the model was asked %d time(s)", asked)
+				}
+			} else if asked != 1 {
+				t.Errorf("the model was asked %d time(s), want once", asked)
+			}
+			if tc.wantErr == "" || tc.wantFinal != "" {
+				qa := rmcoc.All[rmcoc.QuestionAnswer](gh.last())
+				if len(qa) != 1 || qa[0].Status != tc.wantFinal || int64(qa[0].ReplyToCommentID) != tc.m.Ref.ID {
+					t.Errorf("final comment carries %+v, want status %q for %d", qa, tc.wantFinal, tc.m.Ref.ID)
+				}
+			}
+			if tc.wantFinal == rmcoc.AnswerFailed && len(rmcoc.All[rmcoc.TaskError](gh.last())) != 1 {
+				t.Errorf("a failed answer carries no task error:\n%s", gh.last())
+			}
+		})
+	}
+}
+
+// disputedFinding is a blocking finding with alice's reply pending.
+func disputedFinding(status rmcoc.FindingStatus) *state.Finding {
+	reply := threadComment(302, 2, alice, "This is fine: put is only called under the lock.")
+	return &state.Finding{Block: rmcoc.Finding{ID: "f-c0ffee012345", Title: "Map written without the lock", Score: 9, Blocking: true},
+		Thread: snapshot.Thread{ID: "PRRT_1", Path: "src/cache.go", Line: 42, Comments: []snapshot.ReviewComment{
+			threadComment(301, 1, botAuthor, botSays("🔴 **Map written without the lock**", rmcoc.Finding{ID: "f-c0ffee012345"})), reply}},
+		RootCommentID: 301, Status: status, PendingReplies: []snapshot.ReviewComment{reply}}
+}
+
+// TestDisputeRunner: the dispute runner concedes, stands or escalates
+// through its own five calls; the policy is decided here, not by the model.
+func TestDisputeRunner(t *testing.T) {
+	t.Parallel()
+	const concede = `{"kind":"dispute","verdict":"concede","reply":"You are right.","reason":"put runs under the lock"}`
+	const maintain = `{"kind":"dispute","verdict":"maintain","reply":"get reads without it.","reason":"still racy"}`
+	tests := map[string]struct {
+		status     rmcoc.FindingStatus
+		answer     string
+		humans     []string
+		modelErr   error
+		fail       map[string]error
+		wantOps    []string
+		wantStatus rmcoc.FindingStatus
+		wantErr    bool
+	}{
+		"concedes and resolves the thread": {answer: concede, wantStatus: rmcoc.FindingResolved,
+			wantOps: []string{"react-eyes-review=true 302", "reply 301", "resolve-thread-PRRT_1"}},
+		"stands on the first round": {answer: maintain, humans: []string{"carol"}, wantStatus: rmcoc.FindingDisputed,
+			wantOps: []string{"react-eyes-review=true 302", "reply 301"}},
+		"escalates the second round to the humans": {status: rmcoc.FindingDisputed, answer: maintain, humans: []string{"carol"}, wantStatus: rmcoc.FindingEscalated,
+			wantOps: []string{"react-eyes-review=true 302", "reply 301", "request-reviewers-carol"}},
+		"stands again when escalation is off": {status: rmcoc.FindingDisputed, answer: maintain, wantStatus: rmcoc.FindingDisputed,
+			wantOps: []string{"react-eyes-review=true 302", "reply 301"}},
+		"a model failure leaves an error comment and the reply pending": {answer: concede, modelErr: &llm.Error{Kind: llm.ErrUnavailable, Attempts: 3}, wantErr: true,
+			wantOps: []string{"react-eyes-review=true 302", "create-comment"}},
+		"a failed reply resolves nothing": {answer: concede, fail: map[string]error{"reply": errors.New("boom")}, wantErr: true,
+			wantOps: []string{"react-eyes-review=true 302", "reply 301"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			gh, log := &disputeFake{writes: writes{fail: tc.fail}}, &testLog{}
+			d := &disputeRunner{env: testEnv(log), GitHub: gh, Session: &fakeSession{answers: []string{tc.answer}, err: tc.modelErr}, bot: testBot, humans: tc.humans}
+			o := d.Run(context.Background(), detector.Task{Kind: detector.Dispute, Key: "dispute-f-c0ffee012345-302", Finding: disputedFinding(tc.status)})
+			if got := strings.Join(gh.ops, "\n"); got != strings.Join(tc.wantOps, "\n") {
+				t.Fatalf("calls:\n%s\nwant:\n%s", got, strings.Join(tc.wantOps, "\n"))
+			}
+			if (o.Err != nil) != tc.wantErr {
+				t.Fatalf("err = %v, want error %v", o.Err, tc.wantErr)
+			}
+			if tc.wantErr {
+				if tc.modelErr != nil && len(rmcoc.All[rmcoc.TaskError](gh.bodies["create-comment"])) != 1 {
+					t.Errorf("no task error in %q", gh.bodies["create-comment"])
+				}
+				return
+			}
+			dr := rmcoc.All[rmcoc.DisputeResolution](gh.bodies["reply 301"])
+			if len(dr) != 1 || dr[0].Status != tc.wantStatus || dr[0].ReplyToCommentID != 302 || dr[0].FindingID != "f-c0ffee012345" {
+				t.Errorf("reply carries %+v, want status %s for reply 302", dr, tc.wantStatus)
+			}
+		})
+	}
+	// Without a model nothing is judged and nothing is written but 👀.
+	gh := &disputeFake{}
+	d := &disputeRunner{env: testEnv(&testLog{}), GitHub: gh, bot: testBot}
+	if o := d.Run(context.Background(), detector.Task{Kind: detector.Dispute, Finding: disputedFinding("")}); o.Err == nil || len(gh.ops) != 1 {
+		t.Errorf("no model: err %v, calls %v", o.Err, gh.ops)
+	}
+}
+
+// reviewRig is a review runner over fakes of its own calls, the fixes' and
+// the notice's.
+func reviewRig(t *testing.T, opts Options, sess Session) (*reviewRunner, *reviewFake, *noticeFake) {
+	t.Helper()
+	gh := &reviewFake{files: []snapshot.ChangedFile{
+		{Path: "src/cache.go", Status: "modified", Patch: "@@ -40,3 +40,4 @@ func (c *Cache) put(k string, v int) {\n \tif c == nil {\n-\t\treturn\n+\t\tpanic(\"nil cache\")\n+\t}\n \tc.entries[k] = v\n"}}}
+	notices := &noticeFake{}
+	e := testEnv(&testLog{})
+	return &reviewRunner{env: e, GitHub: gh, Session: sess, Options: opts, base: baseSHA, known: map[string]bool{},
+		fixes:  &fixes{env: e, GitHub: &fixFake{}, Session: sess, Snap: testSnapshot(), verified: map[string]bool{}},
+		notify: &notifier{env: e, GitHub: notices, handle: opts.NotifyAgent, notified: map[int64]bool{}}}, gh, notices
+}
+
+// TestReviewRunner: the review runner posts one review and records the
+// manual status; a failing write leaves the task pending with a visible
+// error.
+func TestReviewRunner(t *testing.T) {
+	t.Parallel()
+	finding := `{"findings":[{"path":"src/cache.go","line":43,"side":"right","start_line":0,"title":"Panics on a nil cache","explanation":"Callers pass nil.","score":9,"category":"bug","suggestion":""}]}`
+	manual := &detector.ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: headSHA, Requests: []state.Mention{mentionOf(state.SourceIssueComment, 77, alice)}}
+	auto := &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: headSHA}
+	own := fmt.Errorf("create review: %w", snapshot.ErrOwnPullRequest)
+	tests := map[string]struct {
+		rt      *detector.ReviewTask
+		opts    Options
+		refuse  map[snapshot.ReviewEvent]error
+		fail    map[string]error
+		wantOps []string
+		notices int
+		wantErr bool
+	}{
+		"manual: one review, the status comment before and after": {rt: manual, opts: Options{ManualStartComment: true, ManualEndComment: true},
+			wantOps: []string{"create-comment", "create-review-COMMENT", "edit-comment 9001"}},
+		"automatic with a blocking finding: changes requested, the agent told once": {rt: auto, opts: Options{NotifyAgent: "@claude"},
+			wantOps: []string{"create-review-REQUEST_CHANGES"}, notices: 1},
+		"own pull request: the same review as a comment": {rt: auto, refuse: map[snapshot.ReviewEvent]error{snapshot.ReviewEventRequestChanges: own},
+			wantOps: []string{"create-review-REQUEST_CHANGES", "create-review-COMMENT"}},
+		"a failed review leaves an error comment and the task pending": {rt: manual, refuse: map[snapshot.ReviewEvent]error{snapshot.ReviewEventComment: errors.New("boom")},
+			wantOps: []string{"create-review-COMMENT", "create-comment"}, wantErr: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			tc.opts.ProblemThreshold, tc.opts.BlockingThreshold = 6, 8
+			r, gh, notices := reviewRig(t, tc.opts, &fakeSession{answers: []string{finding, `{"findings":[]}`}})
+			gh.refuse, gh.fail = tc.refuse, tc.fail
+			o := r.Run(context.Background(), detector.Task{Kind: detector.Review, Key: "review-x", Review: tc.rt})
+			if got := strings.Join(gh.ops, "\n"); got != strings.Join(tc.wantOps, "\n") {
+				t.Fatalf("calls:\n%s\nwant:\n%s", got, strings.Join(tc.wantOps, "\n"))
+			}
+			if (o.Err != nil) != tc.wantErr {
+				t.Fatalf("err = %v, want error %v", o.Err, tc.wantErr)
+			}
+			if len(notices.ops) != tc.notices {
+				t.Errorf("%d agent notice(s), want %d", len(notices.ops), tc.notices)
+			}
+			if tc.wantErr {
+				if te := rmcoc.All[rmcoc.TaskError](gh.last()); len(te) != 1 || te[0].TaskKey != "review-x" {
+					t.Errorf("error comment carries %+v", te)
+				}
+				return
+			}
+			if o.Findings != 1 || o.Blocking != 1 || o.ReviewID == 0 {
+				t.Errorf("outcome = %+v", o)
+			}
+			if tc.rt.Mode == rmcoc.ModeManual {
+				if mr := rmcoc.All[rmcoc.ManualReview](gh.last()); len(mr) != 1 || mr[0].Status != rmcoc.ManualCompleted {
+					t.Errorf("status comment carries %+v, want COMPLETED", mr)
+				}
+			}
+			if tc.notices > 0 {
+				body := notices.bodies["notice"]
+				if !strings.Contains(body, "**Panics on a nil cache**\nCallers pass nil.") || len(rmcoc.All[rmcoc.AgentNotice](body)) != 1 {
+					t.Errorf("notice does not quote the finding's text:\n%s", body)
+				}
+			}
+		})
+	}
+	r, gh, _ := reviewRig(t, Options{}, nil)
+	if o := r.Run(context.Background(), detector.Task{Kind: detector.Review, Review: auto}); o.Err == nil || len(gh.ops) != 0 {
+		t.Errorf("no model: err %v, calls %v", o.Err, gh.ops)
+	}
+}
+
+// TestRegistration: every kind the detector plans has a runner; a kind
+// without one stays pending; an executor without its GitHub client or log
+// is not built.
+func TestRegistration(t *testing.T) {
+	t.Parallel()
+	for _, k := range []detector.Kind{detector.Dispute, detector.Question, detector.Review} {
+		if runners[k] == nil {
+			t.Errorf("no runner for %s", k)
+		}
+	}
+	x := newTestExecutor(&recorder{}, &testLog{})
+	res := x.Run(context.Background(), detector.Plan{Tasks: []detector.Task{{Kind: detector.Kind(99), Key: "k"}}})
+	if len(res.Outcomes) != 1 || !errors.Is(res.Outcomes[0].Err, ErrNotBuilt) {
+		t.Errorf("outcomes = %+v", res.Outcomes)
+	}
+	for name, cfg := range map[string]Config{"no GitHub": {Log: &testLog{}}, "no log": {GitHub: &recorder{}}} {
+		if _, err := New(cfg); err == nil {
+			t.Errorf("%s: built", name)
+		}
+	}
+	if _, err := NewLearner(Config{GitHub: &recorder{}, Log: &testLog{}}, nil); err == nil {
+		t.Errorf("a learner without its permission client was built")
+	}
+}
