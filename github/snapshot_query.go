@@ -1,10 +1,9 @@
 package github
 
 import (
-	"encoding/json"
-	"strconv"
-
 	"github.com/shurcooL/githubv4"
+
+	"github.com/review-my-code-bot/rmc/internal/jsonnum"
 )
 
 // The GraphQL documents the snapshot is read with: githubv4 builds each query
@@ -17,28 +16,6 @@ const (
 	pageSize           = 100
 	threadCommentsPage = 20
 )
-
-// bigInt reads GraphQL's BigInt, which GitHub serializes as a string.
-// databaseId (Int, 32-bit) is deprecated because ids outgrew it.
-type bigInt int64
-
-func (b *bigInt) UnmarshalJSON(p []byte) error {
-	var s json.Number
-	if len(p) > 0 && p[0] == '"' {
-		var str string
-		if err := json.Unmarshal(p, &str); err != nil {
-			return err
-		}
-		s = json.Number(str)
-	} else if string(p) == "null" {
-		return nil
-	} else if err := json.Unmarshal(p, &s); err != nil {
-		return err
-	}
-	n, err := strconv.ParseInt(string(s), 10, 64)
-	*b = bigInt(n)
-	return err
-}
 
 type actorFields struct {
 	Login    string
@@ -53,8 +30,10 @@ type pageInfo struct {
 // commentFields are what every comment-like node carries; githubv4 inlines
 // an embedded struct's fields into the query.
 type commentFields struct {
-	ID                string
-	FullDatabaseID    bigInt `graphql:"fullDatabaseId"`
+	ID string
+	// FullDatabaseID is a BigInt, which GitHub sends as a string;
+	// databaseId (Int, 32-bit) is deprecated because ids outgrew it.
+	FullDatabaseID    jsonnum.Int `graphql:"fullDatabaseId"`
 	AuthorAssociation string
 	Body              string
 	URL               string
@@ -71,10 +50,10 @@ type issueCommentNode struct {
 type reviewCommentNode struct {
 	commentFields
 	ReplyTo *struct {
-		FullDatabaseID bigInt `graphql:"fullDatabaseId"`
+		FullDatabaseID jsonnum.Int `graphql:"fullDatabaseId"`
 	}
 	PullRequestReview *struct {
-		FullDatabaseID bigInt `graphql:"fullDatabaseId"`
+		FullDatabaseID jsonnum.Int `graphql:"fullDatabaseId"`
 	}
 	Path     string
 	Line     *int
@@ -101,7 +80,7 @@ type threadNode struct {
 
 type reviewNode struct {
 	ID                string
-	FullDatabaseID    bigInt `graphql:"fullDatabaseId"`
+	FullDatabaseID    jsonnum.Int `graphql:"fullDatabaseId"`
 	AuthorAssociation string
 	Author            *actorFields
 	Editor            *actorFields
