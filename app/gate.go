@@ -14,7 +14,7 @@ const GateContext = "rmc/merge-gate"
 
 // gatePublisher reads and sets a commit status.
 type gatePublisher interface {
-	Status(ctx context.Context, repo snapshot.Repo, sha, context string) (s snapshot.Status, found bool, err error)
+	Status(ctx context.Context, repo snapshot.Repo, sha, statusContext string) (s snapshot.Status, found bool, err error)
 	SetStatus(ctx context.Context, repo snapshot.Repo, sha string, s snapshot.Status) error
 }
 
