@@ -11,13 +11,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/event"
 	"github.com/review-my-code-bot/rmc/execution"
-	"github.com/review-my-code-bot/rmc/github"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/mention"
 	"github.com/review-my-code-bot/rmc/prompts"
@@ -42,12 +40,13 @@ const (
 	ExitUsage  = 2 // bad inputs or environment
 )
 
-// Run is the action's entry point on a runner. Every path writes the
-// outputs and the job summary, failures included.
-func Run(ctx context.Context, env Env) int {
+// Run is the action's entry point on a runner: gh reads its event and
+// reaches GitHub. Every path writes the outputs and the job summary,
+// failures included.
+func Run(ctx context.Context, env Env, gh Connector) int {
 	gha := newLog(env)
 	cfg, err := configFrom(env.Getenv)
-	if errors.Is(err, config.ErrNoAPIKey) && forkPR(env) {
+	if errors.Is(err, config.ErrNoAPIKey) && forkPR(env, gh) {
 		// GitHub passes no secrets to pull_request runs from forks, and the
 		// token is read-only: do what can be done, and say what would do the rest.
 		gha.Noticef("this pull request comes from a fork: GitHub gives pull_request runs from forks no secrets and a read-only token, so this run only plans. To review fork PRs, trigger on pull_request_target with the example workflow's checkout of refs/pull/N/head (safe: the action reads that code and never runs it).")
@@ -82,8 +81,8 @@ func Run(ctx context.Context, env Env) int {
 	if err != nil {
 		return stop("No event", fmt.Sprintf("read event file: %v", err))
 	}
-	ev, err := github.ParseEvent(name, payload)
-	if errors.Is(err, github.ErrUnsupported) {
+	ev, err := gh.ParseEvent(name, payload)
+	if errors.Is(err, event.ErrUnsupported) {
 		gha.Noticef("nothing to do: %v", err)
 		gha.Summary(fmt.Sprintf("## review-my-code-bot\n\nNothing to do: %s\n", mdEscape(err.Error())))
 		writeOutputs(gha, Outcome{ReviewStatus: "skipped"})
@@ -105,15 +104,15 @@ func Run(ctx context.Context, env Env) int {
 	if !ok {
 		return stop("Unknown repository", fmt.Sprintf("cannot tell the repository: the event names %q and GITHUB_REPOSITORY is %q", ev.Repo, env.Getenv("GITHUB_REPOSITORY")))
 	}
-	gh, err := githubClient(cfg, env.Getenv, gha)
+	client, err := gh.Connect(Connection{Token: cfg.GitHubToken, Getenv: env.Getenv, Warn: func(msg string) { gha.Warningf("%s", msg) }})
 	if err != nil {
 		return stop("Cannot use GitHub", err.Error())
 	}
-	return Pipeline{Config: cfg, GitHub: gh, Log: gha, Workspace: env.Getenv("GITHUB_WORKSPACE")}.Run(ctx, repo, ev)
+	return Pipeline{Config: cfg, GitHub: client, Log: gha, Workspace: env.Getenv("GITHUB_WORKSPACE")}.Run(ctx, repo, ev)
 }
 
 // forkPR reports whether the event is a pull_request from a fork.
-func forkPR(env Env) bool {
+func forkPR(env Env, gh Connector) bool {
 	if event.Name(env.Getenv("GITHUB_EVENT_NAME")) != event.PullRequest {
 		return false
 	}
@@ -121,7 +120,7 @@ func forkPR(env Env) bool {
 	if err != nil {
 		return false
 	}
-	ev, err := github.ParseEvent(string(event.PullRequest), payload)
+	ev, err := gh.ParseEvent(string(event.PullRequest), payload)
 	return err == nil && ev.Fork
 }
 
@@ -137,29 +136,10 @@ func configFrom(getenv func(string) string) (config.Config, error) {
 	return config.Load(get, true)
 }
 
-// githubClient builds the GitHub client from the runner's variables.
-func githubClient(cfg config.Config, getenv func(string) string, log *Log) (*github.Client, error) {
-	opts := github.Options{Token: cfg.GitHubToken, APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
-		Warn: func(msg string) { log.Warningf("%s", msg) }}
-	// RMC_WRITE_INTERVAL overrides the pacing of writes (e.g. "0s" on a
-	// GitHub Enterprise Server without secondary rate limits).
-	if v := getenv("RMC_WRITE_INTERVAL"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			return nil, fmt.Errorf("RMC_WRITE_INTERVAL %q is not a duration (e.g. 1s, 0s)", v)
-		}
-		opts.WriteInterval = d
-		if d == 0 {
-			opts.WriteInterval = -1
-		}
-	}
-	return github.New(opts)
-}
-
 // Pipeline is one run over one PR.
 type Pipeline struct {
 	Config config.Config
-	GitHub *github.Client
+	GitHub GitHub
 	Log    *Log
 	// Classifier decides mention intents; nil means the model when a key is
 	// configured and the run is not dry, else the rules.

@@ -94,7 +94,7 @@ func (w *benchWorld) run(tb testing.TB, ev event.Event) Report {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	gh, err := githubClient(cfg, getenv, log)
+	gh, err := realGitHub.Connect(Connection{Token: cfg.GitHubToken, Getenv: getenv, Warn: func(msg string) { log.Warningf("%s", msg) }})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/event"
-	"github.com/review-my-code-bot/rmc/github"
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
 
@@ -27,15 +26,16 @@ Usage:
   rmc version
 `
 
-// Main dispatches the subcommands and returns the exit code.
-func Main(ctx context.Context, env Env, args []string) int {
+// Main dispatches the subcommands and returns the exit code. gh reads the
+// event and reaches GitHub (cmd/action passes the real one).
+func Main(ctx context.Context, env Env, gh Connector, args []string) int {
 	if len(args) == 0 || args[0] == "run" {
-		return Run(ctx, env)
+		return Run(ctx, env, gh)
 	}
 	log := consoleLog(env)
 	switch args[0] {
 	case "plan":
-		return planCmd(ctx, env, args[1:])
+		return planCmd(ctx, env, gh, args[1:])
 	case "demo":
 		// The demo is its own command, so that the fakes it runs against
 		// stay out of the action's binary.
@@ -53,7 +53,7 @@ func Main(ctx context.Context, env Env, args []string) int {
 }
 
 // planCmd prints the plan of a real PR: the same pipeline, dry.
-func planCmd(ctx context.Context, env Env, args []string) int {
+func planCmd(ctx context.Context, env Env, gh Connector, args []string) int {
 	log := consoleLog(env)
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	var flagOut strings.Builder
@@ -103,12 +103,12 @@ func planCmd(ctx context.Context, env Env, args []string) int {
 		// A new run asks anew; GITHUB_RUN_ID plans as that run would.
 		ev.RunID, _ = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64)
 	}
-	gh, err := github.New(github.Options{Token: token, APIURL: env.Getenv("GITHUB_API_URL"), GraphQLURL: env.Getenv("GITHUB_GRAPHQL_URL")})
+	client, err := gh.Connect(Connection{Token: token, Getenv: env.Getenv, Warn: func(msg string) { log.Warningf("%s", msg) }})
 	if err != nil {
 		log.Print(err.Error())
 		return ExitUsage
 	}
-	return Pipeline{Config: cfg, GitHub: gh, Log: log}.Run(ctx, repo, ev)
+	return Pipeline{Config: cfg, GitHub: client, Log: log}.Run(ctx, repo, ev)
 }
 
 // planEvents are the events `plan --event` accepts: the ones the action handles.

@@ -32,7 +32,7 @@ func TestPlanRejectsWhatItDoesNotKnow(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
-			code := app.Main(context.Background(), envOf(map[string]string{"GITHUB_TOKEN": "tok"}, &out), tc.args)
+			code := app.Main(context.Background(), envOf(map[string]string{"GITHUB_TOKEN": "tok"}, &out), app.RealGitHub, tc.args)
 			if code != app.ExitUsage || !strings.Contains(out.String(), tc.want) {
 				t.Errorf("exit %d, output:\n%s\nwant exit 2 and %q", code, out.String(), tc.want)
 			}
@@ -51,7 +51,7 @@ func TestPlanWorkflowDispatch(t *testing.T) {
 	pr := f.AddPR("o/r", fakegithub.PR{Author: "alice"})
 	var out bytes.Buffer
 	vars := map[string]string{"GITHUB_TOKEN": "tok", "GITHUB_API_URL": f.URL, "GITHUB_GRAPHQL_URL": f.GraphQLURL(), "GITHUB_ACTOR": "alice", "GITHUB_RUN_ID": "77"}
-	code := app.Main(context.Background(), envOf(vars, &out), []string{"plan", "--repo", "o/r", "--pr", strconv.Itoa(pr.Number), "--event", "workflow_dispatch"})
+	code := app.Main(context.Background(), envOf(vars, &out), app.RealGitHub, []string{"plan", "--repo", "o/r", "--pr", strconv.Itoa(pr.Number), "--event", "workflow_dispatch"})
 	if code != app.ExitOK || !strings.Contains(out.String(), "[review] review-manual-") || !strings.Contains(out.String(), "requested by @alice by running the workflow (run 77") {
 		t.Errorf("exit %d, output:\n%s", code, out.String())
 	}
@@ -66,7 +66,7 @@ func TestRunOutsideARunnerFillsDefaults(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
 	vars := map[string]string{"INPUT_PROBLEM_SCORE_THRESHOLD": "0", "INPUT_LLM_API_KEY": "sk-local-key-123"}
-	code := app.Run(context.Background(), envOf(vars, &out))
+	code := app.Run(context.Background(), envOf(vars, &out), app.RealGitHub)
 	errs := strings.Count(out.String(), "::error::")
 	if code != app.ExitUsage || errs != 1 || !strings.Contains(out.String(), `problem_score_threshold: "0" must be a whole number from 1 to 10`) {
 		t.Errorf("exit %d, %d errors:\n%s", code, errs, out.String())
@@ -89,7 +89,7 @@ func TestDemoIsItsOwnCommand(t *testing.T) {
 	} {
 		var out bytes.Buffer
 		env := app.Env{Getenv: func(string) string { return "" }, Stdout: &out}
-		if code := app.Main(context.Background(), env, strings.Fields(args)); code != want.code || !strings.Contains(out.String(), want.out) {
+		if code := app.Main(context.Background(), env, app.RealGitHub, strings.Fields(args)); code != want.code || !strings.Contains(out.String(), want.out) {
 			t.Errorf("rmc %s: exit %d, output %q; want exit %d and %q", args, code, out.String(), want.code, want.out)
 		}
 		if args == "help" && strings.Contains(out.String(), "demo") {

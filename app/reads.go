@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/review-my-code-bot/rmc/github"
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
 
@@ -20,7 +19,7 @@ import (
 // end of the run knows the conversation without reading it again (see
 // conversation). Other calls go to the client.
 type runReader struct {
-	*github.Client
+	GitHub
 	mu       sync.Mutex
 	files    map[filesKey][]snapshot.ChangedFile
 	compares map[compareKey]snapshot.Comparison
@@ -45,8 +44,8 @@ type compareKey struct {
 	base, head string
 }
 
-func newRunReader(gh *github.Client) *runReader {
-	return &runReader{Client: gh, files: map[filesKey][]snapshot.ChangedFile{}, compares: map[compareKey]snapshot.Comparison{}}
+func newRunReader(gh GitHub) *runReader {
+	return &runReader{GitHub: gh, files: map[filesKey][]snapshot.ChangedFile{}, compares: map[compareKey]snapshot.Comparison{}}
 }
 
 // Files lists the PR's changed files, from GitHub the first time.
@@ -57,7 +56,7 @@ func (r *runReader) Files(ctx context.Context, repo snapshot.Repo, number int) (
 	if fs, ok := r.files[k]; ok {
 		return fs, nil
 	}
-	fs, err := r.Client.Files(ctx, repo, number)
+	fs, err := r.GitHub.Files(ctx, repo, number)
 	if err == nil {
 		r.files[k] = fs
 	}
@@ -72,7 +71,7 @@ func (r *runReader) Compare(ctx context.Context, repo snapshot.Repo, base, head 
 	if c, ok := r.compares[k]; ok {
 		return c, nil
 	}
-	c, err := r.Client.Compare(ctx, repo, base, head)
+	c, err := r.GitHub.Compare(ctx, repo, base, head)
 	if err == nil {
 		r.compares[k] = c
 	}
@@ -81,7 +80,7 @@ func (r *runReader) Compare(ctx context.Context, repo snapshot.Repo, base, head 
 
 // CreateComment posts a conversation comment and notes it.
 func (r *runReader) CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error) {
-	c, err := r.Client.CreateComment(ctx, repo, number, body)
+	c, err := r.GitHub.CreateComment(ctx, repo, number, body)
 	if err == nil {
 		r.mu.Lock()
 		r.writes = append(r.writes, commentWrite{number: number, created: &c})
@@ -92,7 +91,7 @@ func (r *runReader) CreateComment(ctx context.Context, repo snapshot.Repo, numbe
 
 // EditComment edits a conversation comment and notes it.
 func (r *runReader) EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error {
-	err := r.Client.EditComment(ctx, repo, id, body)
+	err := r.GitHub.EditComment(ctx, repo, id, body)
 	if err == nil {
 		r.mu.Lock()
 		r.writes = append(r.writes, commentWrite{id: id, body: body})

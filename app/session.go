@@ -7,7 +7,6 @@ import (
 
 	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/execution"
-	"github.com/review-my-code-bot/rmc/github"
 	"github.com/review-my-code-bot/rmc/injection"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/prompts"
@@ -36,7 +35,7 @@ func classifierFor(client *llm.Client) execution.Classifier {
 // reader picks how the model reads code: the checked-out workspace when it
 // holds the PR's head commit, else the head commit through the API (with a
 // warning saying how to check it out).
-func reader(log *Log, gh *github.Client, dir string, snap snapshot.Snapshot) workspace.Reader {
+func reader(log *Log, gh sourceOpener, dir string, snap snapshot.Snapshot) workspace.Reader {
 	remote := func(why string) workspace.Reader {
 		log.Warningf("%s; reading the PR's head %.7s through the GitHub API instead (check out refs/pull/%d/head, as the example workflow does, to read it locally)", why, snap.PR.HeadSHA, snap.PR.Number)
 		return workspace.NewRemote(gh.Source(snap.Repo, snap.PR.HeadSHA))
@@ -102,7 +101,7 @@ func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *run
 	if err != nil {
 		return nil, prompts.SystemPrompt{}, fmt.Errorf("list the PR's files: %w", err)
 	}
-	src, text := rules(ctx, gh.Client, snap)
+	src, text := rules(ctx, gh, snap)
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.Path
@@ -113,7 +112,7 @@ func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *run
 		return nil, prompts.SystemPrompt{}, err
 	}
 	toolset := []llm.Tool{tools.Diff(func(ctx context.Context) (string, error) { return gh.Diff(ctx, snap.Repo, snap.PR.Number) })}
-	toolset = append(toolset, tools.Workspace(reader(log, gh.Client, dir, snap))...)
+	toolset = append(toolset, tools.Workspace(reader(log, gh, dir, snap))...)
 	if cfg.EnableWeb {
 		toolset = append(toolset, tools.Web(tools.WebOptions{}))
 	}

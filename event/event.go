@@ -2,6 +2,13 @@
 // adapter decodes webhook payloads into it; nothing here knows go-github.
 package event
 
+import "errors"
+
+// ErrUnsupported marks an event the action does not handle. The caller logs
+// a notice and exits 0: a workflow that triggers on more events than needed
+// must not turn red.
+var ErrUnsupported = errors.New("unsupported event")
+
 // Name is an event's name, as GITHUB_EVENT_NAME spells it.
 type Name string
 

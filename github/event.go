@@ -12,10 +12,9 @@ import (
 	"github.com/review-my-code-bot/rmc/event"
 )
 
-// ErrUnsupported marks an event the action does not handle. The caller logs
-// a notice and exits 0: a workflow that triggers on more events than needed
-// must not turn red.
-var ErrUnsupported = errors.New("unsupported event")
+// ErrUnsupported marks an event the action does not handle (see
+// event.ErrUnsupported).
+var ErrUnsupported = event.ErrUnsupported
 
 // ParseEvent decodes a webhook payload (the file at GITHUB_EVENT_PATH) for the
 // event named by GITHUB_EVENT_NAME.

@@ -2,168 +2,12 @@ package github
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/shurcooL/githubv4"
 
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
-
-// Page sizes. Threads carry a first page of their comments inline; threads
-// with more are completed with one batched nodes(ids:) query. These sizes keep
-// a query's rate-limit cost near 20 points.
-const (
-	pageSize           = 100
-	threadCommentsPage = 20
-)
-
-// bigInt reads GraphQL's BigInt, which GitHub serializes as a string.
-// databaseId (Int, 32-bit) is deprecated because ids outgrew it.
-type bigInt int64
-
-func (b *bigInt) UnmarshalJSON(p []byte) error {
-	var s json.Number
-	if len(p) > 0 && p[0] == '"' {
-		var str string
-		if err := json.Unmarshal(p, &str); err != nil {
-			return err
-		}
-		s = json.Number(str)
-	} else if string(p) == "null" {
-		return nil
-	} else if err := json.Unmarshal(p, &s); err != nil {
-		return err
-	}
-	n, err := strconv.ParseInt(string(s), 10, 64)
-	*b = bigInt(n)
-	return err
-}
-
-type actorFields struct {
-	Login    string
-	Typename string `graphql:"__typename"`
-}
-
-type pageInfo struct {
-	HasNextPage bool
-	EndCursor   githubv4.String
-}
-
-// commentFields are what every comment-like node carries; githubv4 inlines
-// an embedded struct's fields into the query.
-type commentFields struct {
-	ID                string
-	FullDatabaseID    bigInt `graphql:"fullDatabaseId"`
-	AuthorAssociation string
-	Body              string
-	URL               string
-	CreatedAt         githubv4.DateTime
-	UpdatedAt         githubv4.DateTime
-	Author            *actorFields
-	Editor            *actorFields
-}
-
-type issueCommentNode struct {
-	commentFields
-}
-
-type reviewCommentNode struct {
-	commentFields
-	ReplyTo *struct {
-		FullDatabaseID bigInt `graphql:"fullDatabaseId"`
-	}
-	PullRequestReview *struct {
-		FullDatabaseID bigInt `graphql:"fullDatabaseId"`
-	}
-	Path     string
-	Line     *int
-	DiffHunk string
-	Commit   *struct{ Oid string }
-}
-
-type threadComments struct {
-	PageInfo pageInfo
-	Nodes    []reviewCommentNode
-}
-
-type threadNode struct {
-	ID         string
-	IsResolved bool
-	IsOutdated bool
-	Path       string
-	Line       *int
-	StartLine  *int
-	DiffSide   string
-	ResolvedBy *actorFields
-	Comments   threadComments `graphql:"comments(first: $threadCommentsFirst)"`
-}
-
-type reviewNode struct {
-	ID                string
-	FullDatabaseID    bigInt `graphql:"fullDatabaseId"`
-	AuthorAssociation string
-	Author            *actorFields
-	Editor            *actorFields
-	State             string
-	Body              string
-	SubmittedAt       *githubv4.DateTime
-	Commit            *struct{ Oid string }
-}
-
-type rateLimitFields struct {
-	Cost      int
-	Remaining int
-}
-
-// snapshotQuery reads the PR and the next page of every connection that still
-// has one. @include switches off the connections already read to the end, so
-// one request advances all of them.
-type snapshotQuery struct {
-	Viewer     actorFields
-	RateLimit  rateLimitFields
-	Repository struct {
-		configObjects
-		learningsObjects
-		PullRequest *struct {
-			ID                string
-			Number            int
-			Title             string
-			Body              string
-			URL               string
-			IsDraft           bool
-			State             string
-			CreatedAt         githubv4.DateTime
-			HeadRefOid        string
-			BaseRefOid        string
-			HeadRefName       string
-			BaseRefName       string
-			IsCrossRepository bool
-			HeadRepository    *struct{ NameWithOwner string }
-			Author            *actorFields
-			Comments          struct {
-				PageInfo pageInfo
-				Nodes    []issueCommentNode
-			} `graphql:"comments(first: $pageSize, after: $commentsAfter) @include(if: $withComments)"`
-			ReviewThreads struct {
-				PageInfo pageInfo
-				Nodes    []threadNode
-			} `graphql:"reviewThreads(first: $pageSize, after: $threadsAfter) @include(if: $withThreads)"`
-			Reviews struct {
-				PageInfo pageInfo
-				Nodes    []reviewNode
-			} `graphql:"reviews(first: $pageSize, after: $reviewsAfter) @include(if: $withReviews)"`
-			NewReviews newReviewsPage `graphql:"newReviews: reviews(last: $pageSize, before: $reviewsBefore) @include(if: $withNewReviews)"`
-		} `graphql:"pullRequest(number: $number)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
-
-// threadCommentsQuery completes threads whose comments did not fit inline.
-type threadCommentsQuery struct {
-	RateLimit rateLimitFields
-	Nodes     []threadCommentsNode `graphql:"nodes(ids: $ids)"`
-}
 
 // Snapshot reads the whole PR: metadata, conversation, review threads with
 // all their comments, and reviews. Every connection is paged to its end.
@@ -331,13 +175,6 @@ func (c *Client) completeThreads(ctx context.Context, snap *snapshot.Snapshot, i
 	return nil
 }
 
-type threadCommentsNode = struct {
-	Thread struct {
-		ID       string
-		Comments threadComments `graphql:"comments(first: $pageSize, after: $after)"`
-	} `graphql:"... on PullRequestReviewThread"`
-}
-
 func (c *Client) threadComments(ctx context.Context, ids []githubv4.ID, after *githubv4.String) ([]threadCommentsNode, error) {
 	var q threadCommentsQuery
 	if err := c.gql.Query(ctx, &q, map[string]any{"ids": ids, "pageSize": githubv4.Int(pageSize), "after": after}); err != nil {
@@ -345,74 +182,6 @@ func (c *Client) threadComments(ctx context.Context, ids []githubv4.ID, after *g
 	}
 	c.counts.cost.Add(int64(q.RateLimit.Cost))
 	return q.Nodes, nil
-}
-
-func actor(a *actorFields) snapshot.Actor {
-	if a == nil {
-		return snapshot.Actor{Login: "ghost"} // a deleted account
-	}
-	return snapshot.NewActor(a.Login, a.Typename)
-}
-
-func issueComment(n issueCommentNode) snapshot.Comment {
-	c := snapshot.Comment{ID: int64(n.FullDatabaseID), NodeID: n.ID, Author: actor(n.Author), Body: n.Body, URL: n.URL,
-		CreatedAt: n.CreatedAt.Time, UpdatedAt: n.UpdatedAt.Time, Association: n.AuthorAssociation}
-	if n.Editor != nil {
-		e := actor(n.Editor)
-		c.Editor = &e
-	}
-	return c
-}
-
-func reviewComment(n reviewCommentNode) snapshot.ReviewComment {
-	rc := snapshot.ReviewComment{Comment: issueComment(issueCommentNode{n.commentFields}),
-		Path: n.Path, DiffHunk: n.DiffHunk}
-	if n.ReplyTo != nil {
-		rc.ReplyToID = int64(n.ReplyTo.FullDatabaseID)
-	}
-	if n.PullRequestReview != nil {
-		rc.ReviewID = int64(n.PullRequestReview.FullDatabaseID)
-	}
-	if n.Line != nil {
-		rc.Line = *n.Line
-	}
-	if n.Commit != nil {
-		rc.CommitSHA = n.Commit.Oid
-	}
-	return rc
-}
-
-func thread(n threadNode) snapshot.Thread {
-	t := snapshot.Thread{ID: n.ID, IsResolved: n.IsResolved, IsOutdated: n.IsOutdated, Path: n.Path, DiffSide: n.DiffSide}
-	if n.Line != nil {
-		t.Line = *n.Line
-	}
-	if n.StartLine != nil {
-		t.StartLine = *n.StartLine
-	}
-	if n.ResolvedBy != nil {
-		a := actor(n.ResolvedBy)
-		t.ResolvedBy = &a
-	}
-	for _, cm := range n.Comments.Nodes {
-		t.Comments = append(t.Comments, reviewComment(cm))
-	}
-	return t
-}
-
-func review(n reviewNode) snapshot.Review {
-	r := snapshot.Review{ID: int64(n.FullDatabaseID), NodeID: n.ID, Author: actor(n.Author), State: snapshot.ReviewState(n.State), Body: n.Body, Association: n.AuthorAssociation}
-	if n.SubmittedAt != nil {
-		r.SubmittedAt = n.SubmittedAt.Time
-	}
-	if n.Editor != nil {
-		e := actor(n.Editor)
-		r.Editor = &e
-	}
-	if n.Commit != nil {
-		r.CommitSHA = n.Commit.Oid
-	}
-	return r
 }
 
 // gqlError adds a hint to GraphQL errors that usually mean a token problem.

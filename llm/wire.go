@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/review-my-code-bot/rmc/internal/jsonnum"
 )
 
 // This file is the Chat Completions wire format, as documented by OpenAI,
@@ -191,17 +192,18 @@ func (s *looseString) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// looseInt reads an integer, a float or a numeric string; anything else,
-// null included, reads as 0.
+// looseInt is a token count, read by jsonnum's rule. A count must not cost
+// the answer: one jsonnum cannot read (a fraction, a word), a negative one or
+// an absurd one (from 1e15 on, which summing could overflow) reads as 0, and
+// so does null.
 type looseInt int
 
 func (n *looseInt) UnmarshalJSON(b []byte) error {
-	text := strings.Trim(string(bytes.TrimSpace(b)), `"`)
-	if f, err := strconv.ParseFloat(text, 64); err == nil && f >= 0 && f < 1e15 {
-		*n = looseInt(f)
-	} else {
-		*n = 0
+	var v jsonnum.Int
+	if v.UnmarshalJSON(b) != nil || v < 0 || v >= 1e15 {
+		v = 0
 	}
+	*n = looseInt(v)
 	return nil
 }
 

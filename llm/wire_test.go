@@ -93,6 +93,33 @@ func TestTolerantDecoding(t *testing.T) {
 	}
 }
 
+// A token count a provider writes oddly reads as jsonnum reads it, and one
+// it cannot read, a negative one or an absurd one reads as 0: the answer is
+// never lost over a count.
+func TestUsageCountsTolerateQuirks(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		in   string
+		want int
+	}{
+		"integer": {`12`, 12}, "string": {`"12"`, 12}, "whole float": {`12.0`, 12}, "exponent": {`"1.2e1"`, 12},
+		"null": {`null`, 0}, "fraction": {`3.7`, 0}, "word": {`"many"`, 0}, "negative": {`-5`, 0},
+		"absurd": {`1e15`, 0}, "beyond int64": {`"99999999999999999999"`, 0}, "object": {`{"n":1}`, 0}, "bool": {`true`, 0},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var u usage
+			if err := json.Unmarshal([]byte(`{"prompt_tokens":`+tc.in+`,"completion_tokens":1}`), &u); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if int(u.PromptTokens) != tc.want || u.CompletionTokens != 1 {
+				t.Errorf("prompt_tokens %s read as %d (completion %d), want %d", tc.in, u.PromptTokens, u.CompletionTokens, tc.want)
+			}
+		})
+	}
+}
+
 func TestNullContentWithToolCalls(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int32

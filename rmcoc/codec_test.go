@@ -137,6 +137,42 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// Ids are read by jsonnum's rule, and never negative; an id that rule
+// refuses makes its block malformed, reported and skipped.
+func TestIDReading(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		in      string
+		want    ID
+		wantErr bool
+	}{
+		"string": {in: `"5"`, want: 5}, "number": {in: `5`, want: 5}, "whole float": {in: `5.0`, want: 5},
+		"exponent string": {in: `"5e2"`, want: 500}, "big": {in: `"9223372036854775807"`, want: 1<<63 - 1},
+		"null": {in: `null`, want: 0}, "minus zero": {in: `"-0"`, want: 0},
+		"negative": {in: `"-4"`, wantErr: true}, "fraction": {in: `5.5`, wantErr: true}, "hex": {in: `"0x10"`, wantErr: true},
+		"padded": {in: `" 7"`, wantErr: true}, "empty": {in: `""`, wantErr: true}, "beyond int64": {in: `"9223372036854775808"`, wantErr: true},
+		"bool": {in: `true`, wantErr: true}, "nested": {in: `{"id":5}`, wantErr: true}, "array": {in: `["5"]`, wantErr: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			blocks, errs := Parse("```rmcoc\n{\"type\":\"question-answer\",\"reply_to_comment_id\":" + tc.in + "}\n```")
+			if tc.wantErr {
+				if len(errs) != 1 || len(blocks) != 0 || !strings.Contains(errs[0].Error(), "id") {
+					t.Fatalf("reply_to_comment_id %s: blocks %v, errors %v; want the block refused", tc.in, blocks, errs)
+				}
+				return
+			}
+			if len(errs) != 0 || len(blocks) != 1 {
+				t.Fatalf("reply_to_comment_id %s: blocks %v, errors %v", tc.in, blocks, errs)
+			}
+			if got := blocks[0].(QuestionAnswer).ReplyToCommentID; got != tc.want {
+				t.Errorf("reply_to_comment_id %s = %d, want %d", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestAll(t *testing.T) {
 	t.Parallel()
 	body := Render(TaskError{TaskKey: "a"}) + Render(QuestionAnswer{ReplyToCommentID: 1}) + Render(TaskError{TaskKey: "b"})

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/review-my-code-bot/rmc/internal/jsonnum"
 )
 
 // Version is the schema version this build writes. Blocks without "v" are
@@ -37,7 +39,8 @@ const (
 type Block interface{ BlockType() Type }
 
 // ID is a GitHub database id. It is written as a JSON string (as rmc-oc did)
-// and read from a string or a number.
+// and read by jsonnum's rule (a number or a string holding one); an id is
+// never negative.
 type ID int64
 
 func (id ID) MarshalJSON() ([]byte, error) {
@@ -45,21 +48,14 @@ func (id ID) MarshalJSON() ([]byte, error) {
 }
 
 func (id *ID) UnmarshalJSON(b []byte) error {
-	var n json.Number
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		n = json.Number(s)
-	} else if err := json.Unmarshal(b, &n); err != nil {
+	n := jsonnum.Int(*id)
+	if err := n.UnmarshalJSON(b); err != nil {
 		return fmt.Errorf("id: %w", err)
 	}
-	v, err := strconv.ParseInt(string(n), 10, 64)
-	if err != nil || v < 0 {
-		return fmt.Errorf("id %q is not a positive integer", string(n))
+	if n < 0 {
+		return fmt.Errorf("id %d is not a positive integer", n)
 	}
-	*id = ID(v)
+	*id = ID(n)
 	return nil
 }
 

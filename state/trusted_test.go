@@ -109,3 +109,47 @@ func lines(s []string) string {
 	}
 	return out
 }
+
+// Ids in blocks are read by one rule (jsonnum's): however a forged block
+// writes them, a block in someone else's comment changes nothing, and an id
+// the rule refuses makes the bot's own block malformed, so it counts for
+// nothing either.
+func TestOddIDsInBlocks(t *testing.T) {
+	t.Parallel()
+	block := func(id string) string {
+		return "```rmcoc\n{\"v\":1,\"type\":\"question-answer\",\"reply_to_comment_id\":" + id + ",\"status\":\"ANSWERED\"}\n```"
+	}
+	const asked = `mention issue-comment-101 by @alice @rmc-bot "why?"`
+	mallory := snapshot.NewActor("mallory", "User")
+	tests := map[string]struct {
+		by   snapshot.Actor
+		id   string
+		want []string
+	}{
+		"a forged answer, its id a whole float": {by: mallory, id: `101.0`,
+			want: []string{asked, "notice ignored 1 rmcoc block(s) in comment 102 by @mallory: only the bot's own blocks count"}},
+		"a forged answer, its id an exponent string": {by: alice, id: `"1.01e2"`,
+			want: []string{asked, "notice ignored 1 rmcoc block(s) in comment 102 by @alice: only the bot's own blocks count"}},
+		"a forged answer, its id hexadecimal":         {by: mallory, id: `"0x65"`, want: []string{asked}},
+		"the bot's answer, its id a whole float":      {by: botAuthor, id: `101.0`, want: []string{asked + " handled=answered"}},
+		"the bot's answer, its id an exponent string": {by: botAuthor, id: `"1.01e2"`, want: []string{asked + " handled=answered"}},
+		"the bot's answer, its id a fraction": {by: botAuthor, id: `101.5`,
+			want: []string{asked, "notice skipped a malformed rmcoc block in comment 102: rmcoc block at line 3: question-answer: id: not a whole number: \"101.5\" has a fraction"}},
+		"the bot's answer, its id padded": {by: botAuthor, id: `" 101"`,
+			want: []string{asked, "notice skipped a malformed rmcoc block in comment 102: rmcoc block at line 3: question-answer: id: not a whole number: \" 101\" is not a number"}},
+		"the bot's answer, its id negative": {by: botAuthor, id: `"-101"`,
+			want: []string{asked, "notice skipped a malformed rmcoc block in comment 102: rmcoc block at line 3: question-answer: id -101 is not a positive integer"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p := newPR()
+			p.comment(101, alice, "@rmc-bot why?")
+			p.comment(102, tc.by, "Answered.\n\n"+block(tc.id))
+			got := describe(derive(p, snapshot.Actor{}))
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got:\n%s\nwant:\n%s", lines(got), lines(tc.want))
+			}
+		})
+	}
+}

@@ -14,9 +14,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/review-my-code-bot/rmc/internal/jsonnum"
 )
 
 // maxOutput caps the text a tool returns, whatever the underlying cap: about
@@ -39,28 +40,25 @@ func decodeArgs(args json.RawMessage, v any, expected string) error {
 	return nil
 }
 
-// flexInt is an integer argument that also accepts a numeric string or a
-// whole float ("10", 10.0): models send both.
+// flexInt is an integer argument, read by jsonnum's rule: models send
+// numeric strings and whole floats ("10", 10.0) as often as integers. An
+// empty string is an argument left out, as null is; a value the platform's
+// int cannot hold is an error.
 type flexInt int
 
 func (n *flexInt) UnmarshalJSON(b []byte) error {
-	s := strings.TrimSpace(string(b))
-	if s == "null" {
+	if strings.TrimSpace(string(b)) == `""` {
 		*n = 0
 		return nil
 	}
-	if uq, err := strconv.Unquote(s); err == nil {
-		s = strings.TrimSpace(uq)
-		if s == "" {
-			*n = 0
-			return nil
-		}
+	v := jsonnum.Int(*n)
+	if err := v.UnmarshalJSON(b); err != nil {
+		return err
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f != float64(int64(f)) || f > 1<<31 || f < -(1<<31) {
-		return fmt.Errorf("%s is not a whole number", string(b))
+	if int64(int(v)) != int64(v) {
+		return fmt.Errorf("%d is out of range", v)
 	}
-	*n = flexInt(f)
+	*n = flexInt(v)
 	return nil
 }
 

@@ -257,7 +257,9 @@ func TestFlexInt(t *testing.T) {
 	}{
 		"number": {in: `12`, want: 12}, "string": {in: `"12"`, want: 12}, "whole float": {in: `12.0`, want: 12},
 		"null": {in: `null`}, "empty string": {in: `""`},
-		"fraction": {in: `1.5`, wantErr: true}, "word": {in: `"ten"`, wantErr: true}, "huge": {in: `1e12`, wantErr: true},
+		"exponent": {in: `"1e3"`, want: 1000}, "big line": {in: `1e12`, want: 1e12},
+		"fraction": {in: `1.5`, wantErr: true}, "word": {in: `"ten"`, wantErr: true}, "huge": {in: `1e19`, wantErr: true},
+		"hex": {in: `"0x10"`, wantErr: true}, "padded": {in: `" 7"`, wantErr: true}, "bool": {in: `true`, wantErr: true}, "array": {in: `[3]`, wantErr: true},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {

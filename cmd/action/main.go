@@ -3,16 +3,20 @@
 //	rmc                          run as the action (reads the runner's environment)
 //	rmc plan --repo o/r --pr N   print what a run would do on a real PR (needs GITHUB_TOKEN); writes nothing
 //
-// The offline demo is its own command, cmd/demo.
+// The offline demo is its own command, cmd/demo. This is the one place that
+// builds the real GitHub client: package app declares what it needs.
 package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/app"
+	"github.com/review-my-code-bot/rmc/github"
 )
 
 func main() {
@@ -20,5 +24,32 @@ func main() {
 	// between writes.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	os.Exit(app.Main(ctx, app.OSEnv(), os.Args[1:]))
+	os.Exit(app.Main(ctx, app.OSEnv(), gitHub, os.Args[1:]))
+}
+
+// gitHub is the real GitHub: package github's webhook parser and client.
+var gitHub = app.Connector{ParseEvent: github.ParseEvent, Connect: connect}
+
+var _ app.GitHub = (*github.Client)(nil)
+
+// connect builds the GitHub client from the runner's variables.
+func connect(c app.Connection) (app.GitHub, error) {
+	opts := github.Options{Token: c.Token, APIURL: c.Getenv("GITHUB_API_URL"), GraphQLURL: c.Getenv("GITHUB_GRAPHQL_URL"), Warn: c.Warn}
+	// RMC_WRITE_INTERVAL overrides the pacing of writes (e.g. "0s" on a
+	// GitHub Enterprise Server without secondary rate limits).
+	if v := c.Getenv("RMC_WRITE_INTERVAL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return nil, fmt.Errorf("RMC_WRITE_INTERVAL %q is not a duration (e.g. 1s, 0s)", v)
+		}
+		opts.WriteInterval = d
+		if d == 0 {
+			opts.WriteInterval = -1
+		}
+	}
+	client, err := github.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	return client, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/app"
 	"github.com/review-my-code-bot/rmc/config"
+	"github.com/review-my-code-bot/rmc/github"
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
@@ -79,8 +80,6 @@ func (r *runner) run(ctx context.Context, eventName string, payload any) (job, e
 		"GITHUB_REPOSITORY": repoName, "GITHUB_WORKSPACE": filepath.Join(r.dir, "workspace"),
 		"GITHUB_OUTPUT": files["output"], "GITHUB_STEP_SUMMARY": files["summary"],
 		"GITHUB_API_URL": r.gh.URL, "GITHUB_GRAPHQL_URL": r.gh.GraphQLURL(),
-		// The fake has no secondary rate limit to pace writes for.
-		"RMC_WRITE_INTERVAL": "0s",
 	}
 	inputs := config.Defaults()
 	inputs["github_token"] = ghToken // the runner evaluates ${{ github.token }}
@@ -91,13 +90,24 @@ func (r *runner) run(ctx context.Context, eventName string, payload any) (job, e
 		env["INPUT_"+strings.ToUpper(k)] = v
 	}
 	var log bytes.Buffer
-	code := app.Run(ctx, app.Env{Getenv: func(k string) string { return env[k] }, Stdout: &log, ReadFile: os.ReadFile})
+	code := app.Run(ctx, app.Env{Getenv: func(k string) string { return env[k] }, Stdout: &log, ReadFile: os.ReadFile}, gitHub)
 	summary, err := os.ReadFile(files["summary"])
 	if err != nil {
 		return job{}, fmt.Errorf("read the job summary: %w", err)
 	}
 	return job{code: code, log: log.String(), summary: string(summary)}, nil
 }
+
+// gitHub is the real GitHub client and webhook parser, as the action uses
+// them, pointed at the fake through the runner's URLs.
+var gitHub = app.Connector{ParseEvent: github.ParseEvent, Connect: func(c app.Connection) (app.GitHub, error) {
+	client, err := github.New(github.Options{Token: c.Token, APIURL: c.Getenv("GITHUB_API_URL"), GraphQLURL: c.Getenv("GITHUB_GRAPHQL_URL"), Warn: c.Warn,
+		WriteInterval: -1}) // the fake has no secondary rate limit to pace writes for
+	if err != nil {
+		return nil, err
+	}
+	return client, nil
+}}
 
 // The event payloads carry the fields of GitHub's webhooks that the action
 // reads; a runner hands the action the whole payload in GITHUB_EVENT_PATH.

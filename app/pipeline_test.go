@@ -1,0 +1,166 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/review-my-code-bot/rmc/event"
+	"github.com/review-my-code-bot/rmc/llm/fakellm"
+	"github.com/review-my-code-bot/rmc/mention"
+	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// seamPR is a pull request by alice, read by the workflow token's bot.
+func seamPR(comments ...snapshot.Comment) snapshot.Snapshot {
+	created := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	return snapshot.Snapshot{Repo: snapshot.Repo{Owner: "acme", Name: "svc"},
+		PR: snapshot.PullRequest{Number: 7, Title: "Retry failed jobs", URL: "https://github.example/acme/svc/pull/7", State: "OPEN",
+			Author: snapshot.Actor{Login: "alice"}, HeadSHA: "1111111111111111111111111111111111111111", BaseSHA: "2222222222222222222222222222222222222222",
+			HeadRef: "retry", BaseRef: "main", HeadRepo: "acme/svc", CreatedAt: created},
+		Viewer:        snapshot.NewActor("github-actions[bot]", "Bot"),
+		IssueComments: comments,
+	}
+}
+
+var seamFiles = []snapshot.ChangedFile{{Path: "jobs/retry.go", Status: "added", Additions: 3,
+	Patch: "@@ -0,0 +1,3 @@\n+func retry(j Job) {\n+\tfor j.Run() != nil {\n+\t}\n+}"}}
+
+// seamPipeline is the pipeline over gh, with the model served by a
+// scripted fake and the mention rules deciding intents.
+func seamPipeline(t *testing.T, gh GitHub, model *fakellm.Server) (Pipeline, *bytes.Buffer) {
+	t.Helper()
+	dir := t.TempDir()
+	env := map[string]string{"INPUT_GITHUB_TOKEN": "tok", "INPUT_LLM_API_KEY": model.APIKey(), "INPUT_LLM_BASE_URL": model.BaseURL(),
+		"GITHUB_OUTPUT": filepath.Join(dir, "out"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary")}
+	getenv := func(k string) string { return env[k] }
+	cfg, err := configFrom(getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	return Pipeline{Config: cfg, GitHub: gh, Log: newLog(Env{Getenv: getenv, Stdout: &out, ReadFile: os.ReadFile}), Classifier: mention.Rules{}}, &out
+}
+
+func newSeamModel(t *testing.T, rules ...fakellm.Rule) *fakellm.Server {
+	t.Helper()
+	model := fakellm.New(fakellm.Config{APIKey: "sk-seam"})
+	t.Cleanup(model.Close)
+	for _, r := range rules {
+		model.AddRule(r)
+	}
+	return model
+}
+
+// A question run over the in-memory GitHub: the snapshot is read once, the
+// answer is posted in the conversation, the gate is published from the
+// state read at the start (no second read), and a second run finds nothing
+// to do and writes nothing.
+func TestPipelineAnswersAQuestionOverTheSeam(t *testing.T) {
+	t.Parallel()
+	asked := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+	question := snapshot.Comment{ID: 501, Author: snapshot.Actor{Login: "alice"}, Association: "OWNER", CreatedAt: asked, UpdatedAt: asked,
+		Body: "@rmc-bot why does retry never give up?", URL: "https://github.example/acme/svc/pull/7#issuecomment-501"}
+	gh := newMemGitHub(seamPR(question), seamFiles)
+	model := newSeamModel(t, fakellm.Rule{Name: "answer", LastUser: "why does retry never give up", Reply: fakellm.Reply{Text: "It loops until Run succeeds: jobs/retry.go:2 has no bound."}})
+	p, out := seamPipeline(t, gh, model)
+	ev := event.Event{Name: event.IssueComment, Action: "created", Repo: "acme/svc", PRNumber: 7, Sender: "alice",
+		Comment: &event.Comment{ID: 501, Body: question.Body, Author: "alice"}}
+
+	report, code := p.run(context.Background(), gh.pr.Repo, ev)
+	if code != ExitOK {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	calls := gh.calls()
+	if n := count(calls, "read acme/svc#7"); n != 1 {
+		t.Errorf("the PR was read %d times, want once: %q", n, calls)
+	}
+	if n := count(calls, "re-read"); n != 0 {
+		t.Errorf("an answer cannot change the findings, yet the PR was read again: %q", calls)
+	}
+	if n := count(calls, "status "); n != 1 || !slices.Contains(calls, "status 1111111 rmc/merge-gate success: No open blocking findings") {
+		t.Errorf("want the gate published once, green: %q", calls)
+	}
+	var answer *snapshot.Comment
+	for i, c := range gh.pr.IssueComments {
+		if c.Author.Is(gh.pr.Viewer) && strings.Contains(c.Body, "jobs/retry.go:2 has no bound") {
+			answer = &gh.pr.IssueComments[i]
+		}
+	}
+	if answer == nil {
+		t.Fatalf("no answer in the conversation; calls %q\nlog:\n%s", calls, out)
+	}
+	if !strings.Contains(answer.Body, "```rmcoc") || !strings.Contains(answer.Body, "question-answer") {
+		t.Errorf("the answer carries no question-answer block:\n%s", answer.Body)
+	}
+	if report.Result == nil || report.Result.Done() != 1 || report.Result.Failed() != 0 {
+		t.Errorf("result %+v", report.Result)
+	}
+	if report.Counts.Writes == 0 || report.Counts.Reads == 0 {
+		t.Errorf("the report's counts come from the client: %+v", report.Counts)
+	}
+
+	// The answer's block marks the question answered, and the gate's status
+	// is what the first read now sees: nothing to write.
+	if _, code := p.run(context.Background(), gh.pr.Repo, ev); code != ExitOK {
+		t.Fatalf("second run: exit %d:\n%s", code, out)
+	}
+	if again := gh.calls(); len(again) != 1 || again[0] != "read acme/svc#7" {
+		t.Errorf("a second run over an answered question did %q, want one read", again)
+	}
+}
+
+// A review over the in-memory GitHub: the finding is posted in one review,
+// the PR is read again (GitHub, not what the run meant to write, says what
+// landed), and the gate turns red, which fails the job.
+func TestPipelineReviewHoldsTheGateOverTheSeam(t *testing.T) {
+	t.Parallel()
+	gh := newMemGitHub(seamPR(), seamFiles)
+	finding := map[string]any{"path": "jobs/retry.go", "line": 2, "start_line": 0, "side": "right", "title": "retry never gives up",
+		"explanation": "A job that always fails loops forever.", "score": 8, "category": "bug", "suggestion": ""}
+	model := newSeamModel(t,
+		fakellm.Rule{Name: "pass 1", LastUser: "review pass 1 of 3", Reply: fakellm.Reply{JSON: map[string]any{"findings": []any{finding}}}},
+		fakellm.Rule{Name: "other passes", LastUser: "review pass", Reply: fakellm.Reply{JSON: map[string]any{"findings": []any{}}}})
+	p, out := seamPipeline(t, gh, model)
+	ev := event.Event{Name: event.PullRequest, Action: "opened", Repo: "acme/svc", PRNumber: 7, Sender: "alice",
+		HeadSHA: gh.pr.PR.HeadSHA, BaseSHA: gh.pr.PR.BaseSHA}
+
+	report, code := p.run(context.Background(), gh.pr.Repo, ev)
+	if code != ExitFailed {
+		t.Fatalf("exit %d, want %d (an automatic review with a blocking finding):\n%s", code, ExitFailed, out)
+	}
+	calls := gh.calls()
+	if count(calls, "review #7") != 1 || !slices.ContainsFunc(calls, func(c string) bool { return strings.HasSuffix(c, "with 1 comment(s)") }) {
+		t.Errorf("want one review with one comment: %q", calls)
+	}
+	if count(calls, "files #7") != 1 {
+		t.Errorf("the file list was read %d times, want once: %q", count(calls, "files #7"), calls)
+	}
+	if count(calls, "re-read acme/svc#7") != 1 {
+		t.Errorf("a review may change the findings: want one re-read, got %q", calls)
+	}
+	if last := calls[len(calls)-1]; !strings.HasPrefix(last, "status 1111111 rmc/merge-gate failure: 1 open blocking finding(s)") {
+		t.Errorf("the run's last call is %q, want the red gate; calls %q", last, calls)
+	}
+	if report.Gate == nil || report.Gate.BlockingIssues != 1 || report.After == nil || len(report.After.OpenBlocking()) != 1 {
+		t.Errorf("gate %+v, after %+v", report.Gate, report.After)
+	}
+	if len(gh.pr.Threads) != 1 || !strings.Contains(gh.pr.Threads[0].Comments[0].Body, "retry never gives up") {
+		t.Errorf("threads %+v", gh.pr.Threads)
+	}
+}
+
+func count(calls []string, prefix string) int {
+	n := 0
+	for _, c := range calls {
+		if strings.HasPrefix(c, prefix) {
+			n++
+		}
+	}
+	return n
+}

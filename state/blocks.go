@@ -1,0 +1,188 @@
+package state
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// blocks parses a body and returns its blocks only when the bot wrote it and
+// nobody else edited it since. Blocks in anyone else's comment are reported
+// and ignored: a developer who pastes {"status":"RESOLVED"} changes nothing.
+//
+// In the bot's own comments only the trailing state section counts (see
+// rmcoc.ParseTrusted): a block in the prose above it is relayed text, and two
+// blocks with one key mean the comment was edited; neither counts.
+func (d *deriver) blocks(author snapshot.Actor, editor *snapshot.Actor, body, where string) []rmcoc.Block {
+	if !d.isBot(author) {
+		if blocks, _ := rmcoc.Parse(body); len(blocks) > 0 {
+			d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored %d rmcoc block(s) in %s by @%s: only the bot's own blocks count", len(blocks), where, author.Login))
+		}
+		return nil
+	}
+	if d.tampered(editor) {
+		d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored the rmcoc blocks in %s: @%s edited the bot's comment, so its state cannot be trusted", where, editor.Login))
+		return nil
+	}
+	tr := rmcoc.ParseTrusted(body)
+	for _, e := range tr.Errs {
+		d.st.Notices = append(d.st.Notices, fmt.Sprintf("skipped a malformed rmcoc block in %s: %v", where, e))
+	}
+	if tr.Prose > 0 {
+		d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored %d rmcoc block(s) in the text of %s: only the state section the bot appends counts", tr.Prose, where))
+	}
+	for _, k := range tr.Tampered {
+		d.st.Notices = append(d.st.Notices, fmt.Sprintf("warning: %s holds more than one %s block, which the bot never writes: the comment was edited, and none of them counts", where, k))
+	}
+	return tr.Blocks
+}
+
+func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
+	d.handled = map[Ref]string{}
+	d.placeholders = map[Ref]int64{}
+	d.reviewedBy = map[Ref]rmcoc.ReviewRun{}
+	d.dismissed, d.explained = map[Ref]bool{}, map[Ref]bool{}
+	d.answeredReplies = map[int64]bool{}
+	var latestTrigger time.Time
+	for _, c := range snap.IssueComments {
+		for _, b := range d.blocks(c.Author, c.Editor, c.Body, fmt.Sprintf("comment %d", c.ID)) {
+			switch b := b.(type) {
+			case rmcoc.AutoReviewTrigger:
+				d.st.StatusComment = c.ID
+				if d.st.AutoTrigger == nil || !b.TriggeredAt.Before(latestTrigger) {
+					t := b
+					d.st.AutoTrigger, d.st.AutoTriggerComment, latestTrigger = &t, c.ID, b.TriggeredAt
+				}
+			case rmcoc.ReviewRun:
+				d.review(b, 0, c.CreatedAt)
+			default:
+				d.common(b, c.ID)
+			}
+		}
+	}
+	for _, r := range snap.Reviews {
+		for _, b := range d.blocks(r.Author, r.Editor, r.Body, fmt.Sprintf("review %d", r.ID)) {
+			if run, ok := b.(rmcoc.ReviewRun); ok {
+				d.review(run, r.ID, r.SubmittedAt)
+				continue
+			}
+			d.common(b, 0)
+		}
+	}
+	for _, t := range snap.Threads {
+		for _, c := range t.Comments {
+			for _, b := range d.blocks(c.Author, c.Editor, c.Body, fmt.Sprintf("review comment %d", c.ID)) {
+				d.common(b, c.ID)
+			}
+		}
+	}
+	for ref := range d.dismissed {
+		if !d.explained[ref] {
+			d.st.Unexplained = append(d.st.Unexplained, ref)
+		}
+	}
+	byComment := map[int64]*Unfinished{}
+	for ref, holder := range d.placeholders {
+		run, ok := d.reviewedBy[ref]
+		if !ok {
+			continue
+		}
+		u := byComment[holder]
+		if u == nil {
+			u = &Unfinished{CommentID: holder, Run: run}
+			byComment[holder] = u
+		}
+		u.Requests = append(u.Requests, ref)
+	}
+	for _, u := range byComment {
+		slices.SortFunc(u.Requests, func(a, b Ref) int { return int(a.ID - b.ID) })
+		d.st.Unfinished = append(d.st.Unfinished, *u)
+	}
+	slices.SortFunc(d.st.Unfinished, func(a, b Unfinished) int { return int(a.CommentID - b.CommentID) })
+	slices.SortFunc(d.st.Unexplained, func(a, b Ref) int { return int(a.ID - b.ID) })
+}
+
+// common handles the blocks that may sit in any bot comment; holder is the
+// comment's id (0 for a review body).
+func (d *deriver) common(b rmcoc.Block, holder int64) {
+	switch b := b.(type) {
+	case rmcoc.QuestionAnswer:
+		ref := refOf(b.Source, int64(b.ReplyToCommentID), b.ThreadID != "")
+		switch b.Status {
+		case rmcoc.AnswerInProgress, rmcoc.AnswerFailed:
+			if holder != 0 && d.placeholders[ref] == 0 {
+				d.placeholders[ref] = holder
+			}
+		default:
+			d.handled[ref] = HandledAnswered
+		}
+	case rmcoc.ManualReview:
+		ref := refOf(b.Source, int64(b.RequestCommentID), false)
+		switch b.Status {
+		case rmcoc.ManualCompleted:
+			d.handled[ref] = HandledReviewed
+		case rmcoc.ManualDismissed:
+			d.handled[ref] = HandledDismissed
+			d.explained[ref] = true
+		case rmcoc.ManualInProgress:
+			if holder != 0 && d.placeholders[ref] == 0 {
+				d.placeholders[ref] = holder
+			}
+		}
+	case rmcoc.DisputeResolution:
+		d.answeredReplies[int64(b.ReplyToCommentID)] = true
+	case rmcoc.TaskError:
+		d.st.Failures[b.TaskKey] += max(1, b.Attempts)
+	case rmcoc.AgentNotice:
+		d.st.Notified[int64(b.ReviewID)] = true
+	case rmcoc.AccessNotice:
+		d.st.Refused[strings.ToLower(b.User)] = true
+	}
+}
+
+func (d *deriver) review(run rmcoc.ReviewRun, reviewID int64, at time.Time) {
+	d.st.Reviews = append(d.st.Reviews, CompletedReview{Run: run, ReviewID: reviewID, At: at})
+	for _, id := range run.RequestCommentIDs {
+		d.handled[Ref{SourceIssueComment, int64(id)}] = HandledReviewed
+		d.reviewedBy[Ref{SourceIssueComment, int64(id)}] = run
+	}
+	for _, id := range run.RequestReviewIDs {
+		d.handled[Ref{SourceReview, int64(id)}] = HandledReviewed
+		d.reviewedBy[Ref{SourceReview, int64(id)}] = run
+	}
+	for _, id := range run.RequestRunIDs {
+		d.handled[Ref{SourceDispatch, int64(id)}] = HandledReviewed
+		d.reviewedBy[Ref{SourceDispatch, int64(id)}] = run
+	}
+	dismiss := func(ref Ref) {
+		if d.handled[ref] == "" {
+			d.handled[ref] = HandledDismissed
+		}
+		d.dismissed[ref] = true
+	}
+	for _, id := range run.DismissedRequestIDs {
+		dismiss(Ref{SourceIssueComment, int64(id)})
+	}
+	for _, id := range run.DismissedReviewIDs {
+		dismiss(Ref{SourceReview, int64(id)})
+	}
+	for _, id := range run.DismissedRunIDs {
+		dismiss(Ref{SourceDispatch, int64(id)})
+	}
+}
+
+func refOf(source string, id int64, inThread bool) Ref {
+	switch {
+	case source == rmcoc.SourceReview:
+		return Ref{SourceReview, id}
+	case source == rmcoc.SourceDispatch:
+		return Ref{SourceDispatch, id}
+	case inThread:
+		return Ref{SourceReviewComment, id}
+	}
+	return Ref{SourceIssueComment, id}
+}

@@ -1,0 +1,168 @@
+package state
+
+import (
+	"fmt"
+
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// Finding is a bot finding with its thread and effective status.
+type Finding struct {
+	Block         rmcoc.Finding
+	Thread        snapshot.Thread
+	RootCommentID int64
+	// Status is the effective status: RESOLVED when the thread is resolved,
+	// else the latest dispute-resolution block's, else the finding's own.
+	Status rmcoc.FindingStatus
+	// PendingReplies are developer replies the bot has not answered yet:
+	// newer than the bot's last reply in the thread, with no dispute block
+	// referencing them.
+	PendingReplies []snapshot.ReviewComment
+	// LastResolution is the latest dispute-resolution block, if any.
+	LastResolution *rmcoc.DisputeResolution
+	// ResolveDue is set when the bot decided the finding is resolved but
+	// its thread is still open, with no reply since: a run was killed
+	// between its reply and resolving the thread.
+	ResolveDue bool
+	// ResolvedBy is the maintainer whose resolution of the thread counts:
+	// a user with write access or more who is not the PR's author.
+	ResolvedBy *snapshot.Actor
+	// Reopen is set when the thread of a blocking finding was resolved by
+	// someone whose resolution does not count (the PR's author, a user
+	// without write access, an unknown account): the finding keeps
+	// blocking, and the thread is to be reopened. The Actor is the
+	// resolver (Login "" when GitHub did not say).
+	Reopen *snapshot.Actor
+	// ReopenExplained is set with Reopen when the bot already replied to
+	// this resolution (a run was killed before reopening the thread, or
+	// the thread was resolved again without a word since): reopen only.
+	ReopenExplained bool
+	// Unjudged is the login whose resolution of a blocking finding's thread
+	// cannot be judged yet: Options.Writers does not say whether it has
+	// write access. The finding blocks meanwhile; see State.Resolvers.
+	Unjudged string
+	// Tampered is set when someone other than the bot edited the finding's
+	// comment: its block cannot be trusted, so the finding blocks until a
+	// verified fix, a concession or a maintainer resolves it.
+	Tampered bool
+}
+
+// Open reports whether the finding still needs attention. A resolved thread
+// alone does not close a finding: Status says whether the resolution counts.
+func (f Finding) Open() bool { return f.Status != rmcoc.FindingResolved }
+
+// Blocks reports whether the finding holds the merge gate closed: a blocking
+// finding that is open (disputed, escalated and acknowledged ones still block).
+func (f Finding) Blocks() bool { return f.Block.Blocking && f.Open() }
+
+// findings reads the bot's finding threads and their dispute history.
+func (d *deriver) findings(snap snapshot.Snapshot) {
+	for _, t := range snap.Threads {
+		root := t.Root()
+		if root == nil {
+			continue
+		}
+		if root.ReplyToID != 0 {
+			// The thread's first comment is a reply: its root was deleted.
+			// If it was a finding, nothing trustworthy is left to judge.
+			d.st.Notices = append(d.st.Notices, fmt.Sprintf("skipped review thread %s on %s: its first comment was deleted", t.ID, t.Path))
+			continue
+		}
+		if !d.isBot(root.Author) {
+			continue
+		}
+		fs := rmcoc.TrustedAll[rmcoc.Finding](root.Body)
+		tampered := d.tampered(root.Editor)
+		if len(fs) == 0 {
+			// Two finding blocks in the bot's comment: it was edited, though
+			// GitHub did not say so. Dropping the finding would open the
+			// gate; holding it, as for any edit, keeps it shut.
+			if len(rmcoc.ParseTrusted(root.Body).Tampered) == 0 {
+				continue
+			}
+			if fs = rmcoc.All[rmcoc.Finding](root.Body); len(fs) == 0 {
+				continue
+			}
+			tampered = true
+		}
+		f := Finding{Block: fs[0], Thread: t, RootCommentID: root.ID, Status: fs[0].Status}
+		if f.Status == "" {
+			f.Status = rmcoc.FindingOpen
+		}
+		if tampered {
+			// Nothing in the block can be believed, its blocking flag and
+			// status least of all: the finding holds the gate until a
+			// verified fix, a concession or a maintainer closes it.
+			f.Tampered, f.Block.Blocking, f.Status = true, true, rmcoc.FindingOpen
+		}
+		lastBot := root.CreatedAt
+		var lastNotice *snapshot.ReviewComment
+		for i, c := range t.Comments[1:] {
+			if !d.isBot(c.Author) {
+				lastNotice = nil
+				continue
+			}
+			if d.tampered(c.Editor) {
+				continue // it answers nothing: the replies before it are pending again
+			}
+			res := rmcoc.TrustedAll[rmcoc.DisputeResolution](c.Body)
+			if len(res) > 0 && res[len(res)-1].Resolution == rmcoc.ResolutionReopened {
+				// A reopen notice answers no reply and changes no status.
+				lastNotice = &t.Comments[1+i]
+				continue
+			}
+			lastNotice, lastBot = nil, c.CreatedAt
+			if len(res) > 0 {
+				r := res[len(res)-1]
+				f.LastResolution, f.Status = &r, r.Status
+			}
+		}
+		if last := t.Comments[len(t.Comments)-1]; !t.IsResolved && f.Status == rmcoc.FindingResolved && d.isBot(last.Author) && len(rmcoc.TrustedAll[rmcoc.DisputeResolution](last.Body)) > 0 {
+			f.ResolveDue = true
+		}
+		if t.IsResolved {
+			d.resolution(&f, t.ResolvedBy, lastNotice != nil)
+		}
+		if f.Status != rmcoc.FindingResolved {
+			for _, c := range t.Comments[1:] {
+				if c.Author.IsBot || d.answeredReplies[c.ID] || !c.CreatedAt.After(lastBot) {
+					continue
+				}
+				if !d.trusted(c.Comment) {
+					// Anyone may comment on a public PR; only people with
+					// access may argue a finding off the merge gate.
+					d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored a reply by @%s on finding %q: not a collaborator or the PR's author", c.Author.Login, f.Block.Title))
+					continue
+				}
+				f.PendingReplies = append(f.PendingReplies, c)
+			}
+		}
+		d.st.Findings = append(d.st.Findings, f)
+	}
+}
+
+// resolution judges a resolved thread. The bot's own resolution (a verified
+// fix, a concession) is already in f.Status. Anyone may close a finding that
+// does not block; a blocking one is closed by a maintainer — write access or
+// more, and not the PR's author, who can resolve threads on their own PR
+// without any access. Any other resolution leaves the finding open, for the
+// thread to be reopened.
+func (d *deriver) resolution(f *Finding, by *snapshot.Actor, explained bool) {
+	if !f.Block.Blocking {
+		f.Status = rmcoc.FindingResolved
+	}
+	switch ok, known := d.entitled(by); {
+	case f.Status == rmcoc.FindingResolved:
+	case ok:
+		f.Status, f.ResolvedBy = rmcoc.FindingResolved, by
+	case !known:
+		f.Unjudged = by.Login
+	default:
+		who := snapshot.Actor{}
+		if by != nil {
+			who = *by
+		}
+		f.Reopen, f.ReopenExplained = &who, explained
+	}
+}
