@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/review-my-code-bot/rmc/github"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/workspace"
 )
@@ -93,10 +92,10 @@ func (g *memGitHub) SnapshotSince(_ context.Context, start snapshot.Snapshot) (s
 	return s, nil
 }
 
-func (g *memGitHub) Counts() github.Counts {
+func (g *memGitHub) Counts() snapshot.Counts {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return github.Counts{Reads: g.reads, Writes: g.writes}
+	return snapshot.Counts{Reads: g.reads, Writes: g.writes}
 }
 
 func (g *memGitHub) Permission(_ context.Context, _ snapshot.Repo, login string) (string, error) {

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/review-my-code-bot/rmc/event"
-	"github.com/review-my-code-bot/rmc/github"
+	"github.com/review-my-code-bot/rmc/execution"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/workspace"
 )
@@ -15,14 +15,13 @@ import (
 // in-memory fake.
 type GitHub interface {
 	prReader
-	permissionReader // trust.go: whose resolution of a finding counts
-	gatePublisher    // gate.go: the merge gate
-	contentsReader   // gate.go: the rules files, when the snapshot did not read them
-	sourceOpener     // session.go: the PR's head through the API
-	changeReader     // reads.go: what the PR changes
-	taskWriter       // what the tasks post
-	// CreateLearningsIssue starts the repository's learnings issue.
-	CreateLearningsIssue(ctx context.Context, repo snapshot.Repo, body string) (number int, url string, err error)
+	permissionReader          // trust.go: whose resolution of a finding counts
+	gatePublisher             // gate.go: the merge gate
+	contentsReader            // gate.go: the rules files, when the snapshot did not read them
+	sourceOpener              // session.go: the PR's head through the API
+	changeReader              // reads.go: what the PR changes
+	execution.GitHub          // what the tasks post
+	execution.LearningsGitHub // the learnings issue
 }
 
 // prReader reads the pull request: once at the start of a run with the
@@ -32,7 +31,7 @@ type prReader interface {
 	SnapshotWithConfig(ctx context.Context, repo snapshot.Repo, number int, base, head string) (snapshot.Snapshot, error)
 	SnapshotSince(ctx context.Context, start snapshot.Snapshot) (snapshot.Snapshot, error)
 	// Counts are the requests sent so far, for the job summary.
-	Counts() github.Counts
+	Counts() snapshot.Counts
 }
 
 // changeReader reads what a pull request changes.
@@ -46,20 +45,6 @@ type changeReader interface {
 // reads the PR's head that way when the workspace does not hold it.
 type sourceOpener interface {
 	Source(repo snapshot.Repo, sha string) workspace.Source
-}
-
-// taskWriter is what the tasks write: answers, replies, reactions, reviews,
-// thread resolutions and review requests.
-type taskWriter interface {
-	CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error)
-	EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
-	Reply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string) (snapshot.ReviewComment, error)
-	EditReviewComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
-	React(ctx context.Context, repo snapshot.Repo, id int64, review bool, content string) error
-	CreateReview(ctx context.Context, repo snapshot.Repo, number int, r snapshot.NewReview) (int64, error)
-	ResolveThread(ctx context.Context, threadID string) error
-	UnresolveThread(ctx context.Context, threadID string) error
-	RequestReviewers(ctx context.Context, repo snapshot.Repo, number int, logins []string) error
 }
 
 // Connector is how the action reaches GitHub. Only cmd/action builds the

@@ -8,7 +8,6 @@ import (
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/event"
 	"github.com/review-my-code-bot/rmc/execution"
-	"github.com/review-my-code-bot/rmc/github"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
@@ -23,7 +22,7 @@ type Report struct {
 	Bot      snapshot.Actor
 	State    state.State
 	Plan     detector.Plan
-	Counts   github.Counts
+	Counts   snapshot.Counts
 	Comments int
 	Threads  int
 	// Set after execution.

@@ -11,7 +11,6 @@ import (
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/event"
 	"github.com/review-my-code-bot/rmc/execution"
-	"github.com/review-my-code-bot/rmc/github"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
@@ -32,7 +31,7 @@ func baseReport() app.Report {
 		PR: snapshot.PullRequest{Number: 7, Title: "Cache <b>all</b> the | lookups", URL: "https://github.com/o/r/pull/7", HeadSHA: head,
 			Author: alice, State: "OPEN"},
 		Bot:      bot,
-		Counts:   github.Counts{Reads: 4, Writes: 0, GraphQLCost: 2},
+		Counts:   snapshot.Counts{Reads: 4, Writes: 0, GraphQLCost: 2},
 		Comments: 12,
 		Threads:  3,
 	}
@@ -107,7 +106,7 @@ func reports() map[string]struct {
 		{Label: llm.Label{Task: questionTask.Key}, Usage: llm.Usage{Requests: 1, PromptTokens: 500, CachedTokens: 400, CompletionTokens: 30}},
 	}
 	r.Total = llm.Usage{Requests: 3, PromptTokens: 4200, CachedTokens: 1000, CompletionTokens: 90}
-	r.Counts = github.Counts{Reads: 6, Writes: 3, GraphQLCost: 3}
+	r.Counts = snapshot.Counts{Reads: 6, Writes: 3, GraphQLCost: 3}
 	r.Gate = &app.Outcome{Gated: true, ReviewStatus: "failed", BlockingIssues: 2, TasksExecuted: 1}
 	cases["executed_failed_and_done_gated"] = struct {
 		report app.Report

@@ -48,12 +48,8 @@ type Client struct {
 	retry  RetryPolicy
 }
 
-// Counts are the requests a Client sent, for the job summary and benchmarks.
-type Counts struct {
-	Reads, Writes, Retries int64
-	// GraphQLCost is the rate-limit points the GraphQL queries cost.
-	GraphQLCost int64
-}
+// Counts are the requests the client made; see snapshot.Counts.
+type Counts = snapshot.Counts
 
 type counter struct{ reads, writes, retries, cost atomic.Int64 }
 

@@ -62,3 +62,11 @@ func BotIdentity(configured string, viewer Actor) Actor {
 	}
 	return DefaultBot
 }
+
+// Counts are the requests a GitHub client sent, for the job summary and
+// benchmarks.
+type Counts struct {
+	Reads, Writes, Retries int64
+	// GraphQLCost is the rate-limit points the GraphQL queries cost.
+	GraphQLCost int64
+}
