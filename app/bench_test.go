@@ -211,7 +211,7 @@ func TestSharedSessionHalvesNewTokens(t *testing.T) {
 	}
 }
 
-// BenchmarkReview40Findings: GitHub writes for a review with 40 findings, and
+// BenchmarkReview: GitHub writes for a review with 40 and 80 findings, and
 // the time a review of a 5,000-line diff spends outside the model (the
 // scripted model answers at once, so wall time is the action's own).
 //
@@ -220,7 +220,7 @@ func BenchmarkReview(b *testing.B) {
 	for _, tc := range []struct {
 		name            string
 		lines, findings int
-	}{{"40findings", 400, 40}, {"5000lines", 5000, 10}} {
+	}{{"40findings", 400, 40}, {"80findings", 800, 80}, {"5000lines", 5000, 10}} {
 		b.Run(tc.name, func(b *testing.B) {
 			var writes int
 			var elapsed time.Duration
