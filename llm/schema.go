@@ -116,7 +116,7 @@ func buildSchema(t reflect.Type) (*Schema, error) {
 	if err := json.Unmarshal(b, &generic); err != nil {
 		return nil, err
 	}
-	if err := checkStrict(generic, "$", true); err != nil {
+	if err := checkStrict(generic, "$", true, true); err != nil {
 		return nil, fmt.Errorf("not usable as strict structured output: %w", err)
 	}
 	wire, err := json.Marshal(generic)
@@ -239,8 +239,10 @@ var strictKeywords = map[string]bool{
 }
 
 // checkStrict reports the first place in a schema (decoded JSON) that
-// strict structured output would reject.
-func checkStrict(v any, path string, root bool) error {
+// strict structured output would reject. With strict false it checks a
+// tool's parameters instead, which are sent without strict: true and so may
+// have optional properties (omitempty fields); every other rule holds.
+func checkStrict(v any, path string, root, strict bool) error {
 	s, ok := v.(map[string]any)
 	if v == true {
 		return fmt.Errorf("%s: accepts anything (an interface or any field?)", path)
@@ -261,18 +263,18 @@ func checkStrict(v any, path string, root bool) error {
 		return fmt.Errorf("%s: the root must be an object, not %s", path, canonicalJSON(s["type"]))
 	}
 	if slices.Contains(types, "object") {
-		if err := checkObject(s, path); err != nil {
+		if err := checkObject(s, path, strict); err != nil {
 			return err
 		}
 	}
 	if items, ok := s["items"]; ok {
-		if err := checkStrict(items, path+"[]", false); err != nil {
+		if err := checkStrict(items, path+"[]", false, strict); err != nil {
 			return err
 		}
 	}
 	if alts, ok := s["anyOf"].([]any); ok {
 		for i, a := range alts {
-			if err := checkStrict(a, fmt.Sprintf("%s.anyOf[%d]", path, i), false); err != nil {
+			if err := checkStrict(a, fmt.Sprintf("%s.anyOf[%d]", path, i), false, strict); err != nil {
 				return err
 			}
 		}
@@ -280,7 +282,7 @@ func checkStrict(v any, path string, root bool) error {
 	return nil
 }
 
-func checkObject(s map[string]any, path string) error {
+func checkObject(s map[string]any, path string, strict bool) error {
 	if ap, ok := s["additionalProperties"].(bool); !ok || ap {
 		return fmt.Errorf("%s: an object must have \"additionalProperties\": false (a map is not allowed)", path)
 	}
@@ -298,10 +300,10 @@ func checkObject(s map[string]any, path string) error {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if !required[name] {
+		if strict && !required[name] {
 			return fmt.Errorf("%s.%s: every property must be required (drop omitempty; use a pointer for a value that may be null)", path, name)
 		}
-		if err := checkStrict(props[name], path+"."+name, false); err != nil {
+		if err := checkStrict(props[name], path+"."+name, false, strict); err != nil {
 			return err
 		}
 	}

@@ -10,7 +10,9 @@ import (
 	"unicode/utf8"
 )
 
-// Tool is a function the model may call.
+// Tool is a function the model may call. [MustTool] makes one whose
+// Parameters come from the Go struct its arguments decode into, and whose
+// Run validates them first; that is the way to write a tool.
 type Tool struct {
 	Name        string         // ^[a-zA-Z0-9_-]{1,64}$
 	Description string         // what it does and when to use it, for the model

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"github.com/review-my-code-bot/rmc/diff"
 	"strings"
@@ -13,31 +12,25 @@ import (
 // maxChangedFilesNamed bounds the file list in a truncation note.
 const maxChangedFilesNamed = 200
 
+// diffArgs are get_pr_diff's arguments.
+type diffArgs struct {
+	Path string `json:"path,omitempty" jsonschema:"Only show the changes to this file (its path in the repository, old or new name). Empty: the whole diff."`
+}
+
 // Diff returns the get_pr_diff tool, which shows the PR's unified diff as get
 // returns it, whole or for one file.
 func Diff(get func(ctx context.Context) (string, error)) llm.Tool {
-	const expected = `{"path": "src/main.go"}`
-	return llm.Tool{
-		Name: "get_pr_diff",
-		Description: "Get the pull request's unified diff (the changes under review). Give path to see the changes to one file only; " +
+	return llm.MustTool("get_pr_diff",
+		"Get the pull request's unified diff (the changes under review). Give path to see the changes to one file only; "+
 			fmt.Sprintf("a whole diff over about %d KB is cut, with a note listing every changed file.", maxOutput/1000),
-		Parameters: object(nil, map[string]any{
-			"path": str("Only show the changes to this file (its path in the repository, old or new name). Empty: the whole diff."),
-		}),
-		Run: func(ctx context.Context, raw json.RawMessage) (string, error) {
-			var a struct {
-				Path string `json:"path"`
-			}
-			if err := decodeArgs(raw, &a, expected); err != nil {
-				return "", err
-			}
+		`{"path": "src/main.go"}`,
+		func(ctx context.Context, a diffArgs) (string, error) {
 			d, err := get(ctx)
 			if err != nil {
 				return "", fmt.Errorf("the PR's diff could not be fetched: %w", err)
 			}
 			return diffAnswer(d, a.Path)
-		},
-	}
+		})
 }
 
 func diffAnswer(d, path string) (string, error) {

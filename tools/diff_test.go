@@ -73,7 +73,7 @@ func TestDiff(t *testing.T) {
 			wantErr: `the PR does not change "not/a/header.go"; changed files: main.go, new/name.go, docs/new file.md, logo.png, café.txt`},
 		"empty diff":       {diff: "", args: `{}`, want: []string{"The diff is empty"}},
 		"fetch failure":    {getErr: errors.New("HTTP 502"), args: `{}`, wantErr: "the PR's diff could not be fetched: HTTP 502"},
-		"unknown argument": {diff: sampleDiff, args: `{"file": "x"}`, wantErr: `unknown field "file"`},
+		"unknown argument": {diff: sampleDiff, args: `{"file": "x"}`, wantErr: `unknown argument "file"; the arguments are: path`},
 		"whole diff capped": {diff: big.String(), args: `{}`,
 			want: []string{"[diff truncated: ", "Call get_pr_diff with a path to see one file's changes. Changed files: f000.go, f001.go,", "f199.go, and 100 more]"},
 			not:  []string{"f299.go\n"}},

@@ -11,13 +11,11 @@
 package tools
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/review-my-code-bot/rmc/internal/jsonnum"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // maxOutput caps the text a tool returns, whatever the underlying cap: about
@@ -25,60 +23,13 @@ import (
 // model's context.
 const maxOutput = 100_000
 
-// decodeArgs reads a tool's JSON arguments into v, refusing unknown fields
-// so that a misnamed argument ("file" for "path") is reported instead of
-// silently ignored. Empty arguments count as {}.
-func decodeArgs(args json.RawMessage, v any, expected string) error {
-	if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
-		args = json.RawMessage("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("invalid arguments (%v); expected a JSON object like %s", err, expected)
-	}
-	return nil
-}
+// positive is a count or a line number the model gives: a whole number,
+// at least 1. llm.MustTool reads it by jsonnum's rule ("10", 10.0) and takes
+// "" or null as left out, which leaves it 0: the tool's default.
+type positive int
 
-// flexInt is an integer argument, read by jsonnum's rule: models send
-// numeric strings and whole floats ("10", 10.0) as often as integers. An
-// empty string is an argument left out, as null is; a value the platform's
-// int cannot hold is an error.
-type flexInt int
-
-func (n *flexInt) UnmarshalJSON(b []byte) error {
-	if strings.TrimSpace(string(b)) == `""` {
-		*n = 0
-		return nil
-	}
-	v := jsonnum.Int(*n)
-	if err := v.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	if int64(int(v)) != int64(v) {
-		return fmt.Errorf("%d is out of range", v)
-	}
-	*n = flexInt(v)
-	return nil
-}
-
-// object builds the JSON Schema of an arguments object.
-func object(required []string, props map[string]any) map[string]any {
-	s := map[string]any{
-		"type":                 "object",
-		"properties":           props,
-		"additionalProperties": false,
-	}
-	if len(required) > 0 {
-		s["required"] = required
-	}
-	return s
-}
-
-func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
-
-func integer(desc string, minimum int) map[string]any {
-	return map[string]any{"type": "integer", "description": desc, "minimum": minimum}
+func (positive) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(1.0)}
 }
 
 // lineCapper builds tool output line by line within maxOutput.

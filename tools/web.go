@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -71,30 +70,24 @@ func (o WebOptions) withDefaults() WebOptions {
 	return o
 }
 
+// webArgs are fetch_url's arguments.
+type webArgs struct {
+	URL string `json:"url" jsonschema:"Absolute http or https URL, without user name or password."`
+}
+
 // Web returns the fetch_url tool, for public http(s) pages. The action adds
 // it only when its enable_web input is on.
 func Web(opts WebOptions) llm.Tool {
 	f := newFetcher(opts.withDefaults())
-	const expected = `{"url": "https://pkg.go.dev/net/http"}`
-	return llm.Tool{
-		Name: "fetch_url",
-		Description: "Fetch a public web page over http(s) and return it as text (HTML is reduced to its readable text). " +
-			"Use it to check documentation, a changelog or an advisory the code depends on. Private, internal and " +
+	return llm.MustTool("fetch_url",
+		"Fetch a public web page over http(s) and return it as text (HTML is reduced to its readable text). "+
+			"Use it to check documentation, a changelog or an advisory the code depends on. Private, internal and "+
 			fmt.Sprintf("cloud-metadata addresses are refused; pages over %s are cut; fetches time out after %s.",
 				sizeText(f.opts.MaxBytes), f.opts.Timeout),
-		Parameters: object([]string{"url"}, map[string]any{
-			"url": str("Absolute http or https URL, without user name or password."),
-		}),
-		Run: func(ctx context.Context, raw json.RawMessage) (string, error) {
-			var a struct {
-				URL string `json:"url"`
-			}
-			if err := decodeArgs(raw, &a, expected); err != nil {
-				return "", err
-			}
+		`{"url": "https://pkg.go.dev/net/http"}`,
+		func(ctx context.Context, a webArgs) (string, error) {
 			return f.fetch(ctx, a.URL)
-		},
-	}
+		})
 }
 
 type fetcher struct {

@@ -248,9 +248,9 @@ func TestWebArguments(t *testing.T) {
 	t.Parallel()
 	tool := Web(WebOptions{Resolver: fakeResolver{}})
 	tests := map[string]struct{ args, wantErr string }{
-		"unknown field": {`{"link": "https://example.com"}`, `unknown field "link"`},
+		"unknown field": {`{"link": "https://example.com"}`, `unknown argument "link"; the arguments are: url`},
 		"not a URL":     {`{"url": "http://[::1"}`, "not a valid URL"},
-		"missing":       {`{}`, `not ":"`},
+		"missing":       {`{}`, "missing required argument url"},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {

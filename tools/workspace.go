@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -28,33 +27,27 @@ func Workspace(r workspace.Reader) []llm.Tool {
 	return []llm.Tool{listFiles(r), readFile(r), search(r)}
 }
 
+// listFilesArgs are list_files' arguments; the numbers in the tags are
+// defaultListEntries and maxListEntries (a test holds them to it).
+type listFilesArgs struct {
+	Path       string   `json:"path,omitempty" jsonschema:"Directory relative to the repository root, e.g. \"src/util\". Empty or \".\" for the root."`
+	MaxEntries positive `json:"max_entries,omitempty" jsonschema:"Most entries to return (default 500, at most 2000)."`
+}
+
 func listFiles(r workspace.Reader) llm.Tool {
-	const expected = `{"path": "src", "max_entries": 500}`
-	return llm.Tool{
-		Name: "list_files",
-		Description: "List the files and directories under a directory of the repository, recursively, with file sizes. " +
-			"Directories end in \"/\"; symlinks show their target. A big tree is cut breadth-first, so the top levels always show; " +
-			"list a subdirectory to see deeper. " + refusedSummary,
-		Parameters: object(nil, map[string]any{
-			"path":        str("Directory relative to the repository root, e.g. \"src/util\". Empty or \".\" for the root."),
-			"max_entries": integer(fmt.Sprintf("Most entries to return (default %d, at most %d).", defaultListEntries, maxListEntries), 1),
-		}),
-		Run: func(ctx context.Context, raw json.RawMessage) (string, error) {
-			var a struct {
-				Path       string  `json:"path"`
-				MaxEntries flexInt `json:"max_entries"`
-			}
-			if err := decodeArgs(raw, &a, expected); err != nil {
-				return "", err
-			}
+	return llm.MustTool("list_files",
+		"List the files and directories under a directory of the repository, recursively, with file sizes. "+
+			"Directories end in \"/\"; symlinks show their target. A big tree is cut breadth-first, so the top levels always show; "+
+			"list a subdirectory to see deeper. "+refusedSummary,
+		`{"path": "src", "max_entries": 500}`,
+		func(ctx context.Context, a listFilesArgs) (string, error) {
 			max := clamp(int(a.MaxEntries), defaultListEntries, maxListEntries)
 			l, err := r.List(ctx, a.Path, max)
 			if err != nil {
 				return "", err
 			}
 			return formatListing(l, max), nil
-		},
-	}
+		})
 }
 
 func formatListing(l workspace.Listing, max int) string {
@@ -95,28 +88,22 @@ func formatListing(l workspace.Listing, max int) string {
 	return c.String()
 }
 
+// readFileArgs are read_file's arguments.
+type readFileArgs struct {
+	Path      string   `json:"path" jsonschema:"File path relative to the repository root, e.g. \"src/main.go\"."`
+	StartLine positive `json:"start_line,omitempty" jsonschema:"First line to read, 1-based (default 1)."`
+	EndLine   positive `json:"end_line,omitempty" jsonschema:"Last line to read, inclusive (default: the end of the file)."`
+}
+
 func readFile(r workspace.Reader) llm.Tool {
 	const expected = `{"path": "src/main.go", "start_line": 1, "end_line": 200}`
-	return llm.Tool{
-		Name: "read_file",
-		Description: "Read a text file of the repository, as it is in the PR's head, with line numbers. " +
-			"Give start_line and end_line (1-based, inclusive) to read part of a big file; without them the whole file is read, " +
-			fmt.Sprintf("up to about %d KB per call, with a note saying where to continue; a line longer than that is cut. Binary files cannot be read. ", maxOutput/1000) +
+	return llm.MustTool("read_file",
+		"Read a text file of the repository, as it is in the PR's head, with line numbers. "+
+			"Give start_line and end_line (1-based, inclusive) to read part of a big file; without them the whole file is read, "+
+			fmt.Sprintf("up to about %d KB per call, with a note saying where to continue; a line longer than that is cut. Binary files cannot be read. ", maxOutput/1000)+
 			refusedSummary,
-		Parameters: object([]string{"path"}, map[string]any{
-			"path":       str("File path relative to the repository root, e.g. \"src/main.go\"."),
-			"start_line": integer("First line to read, 1-based (default 1).", 1),
-			"end_line":   integer("Last line to read, inclusive (default: the end of the file).", 1),
-		}),
-		Run: func(ctx context.Context, raw json.RawMessage) (string, error) {
-			var a struct {
-				Path      string  `json:"path"`
-				StartLine flexInt `json:"start_line"`
-				EndLine   flexInt `json:"end_line"`
-			}
-			if err := decodeArgs(raw, &a, expected); err != nil {
-				return "", err
-			}
+		expected,
+		func(ctx context.Context, a readFileArgs) (string, error) {
 			if a.Path == "" {
 				return "", fmt.Errorf("path is required; expected %s", expected)
 			}
@@ -125,8 +112,7 @@ func readFile(r workspace.Reader) llm.Tool {
 				return "", err
 			}
 			return formatText(t, int(a.EndLine)), nil
-		},
-	}
+		})
 }
 
 func formatText(t workspace.Text, asked int) string {
@@ -172,38 +158,29 @@ func formatText(t workspace.Text, asked int) string {
 // cutMarker ends a line read_file had to cut.
 const cutMarker = "…[line cut]"
 
+// searchArgs are search's arguments; the numbers in the tags are
+// defaultResults and maxResults (a test holds them to it).
+type searchArgs struct {
+	Pattern    string   `json:"pattern" jsonschema:"Go regular expression, e.g. \"func New[A-Z]\\\\w*\" or \"(?i)todo\"."`
+	PathGlob   string   `json:"path_glob,omitempty" jsonschema:"Only search files matching this glob. Without a \"/\" it matches file names at any depth (\"*.go\", \"Dockerfile\"); with one it matches the path from the root, \"**\" standing for any directories (\"cmd/**/*.go\"); a trailing \"/\" means everything below (\"internal/\"). Empty: all files."`
+	MaxResults positive `json:"max_results,omitempty" jsonschema:"Most matching lines to return (default 50, at most 500)."`
+}
+
 func search(r workspace.Reader) llm.Tool {
-	const expected = `{"pattern": "func \\w+Handler", "path_glob": "*.go", "max_results": 50}`
-	return llm.Tool{
-		Name: "search",
-		Description: "Search the repository's text files for lines matching a regular expression (Go RE2 syntax: no backreferences " +
-			"or lookaround). Case-sensitive; start the pattern with (?i) to ignore case. Each line is matched on its own. " +
-			"Answers are \"path:line: text\", in path order. Binary files and files over " + sizeText(workspace.MaxSearchFileSize) +
-			" are not searched. " + refusedSummary,
-		Parameters: object([]string{"pattern"}, map[string]any{
-			"pattern": str("Go regular expression, e.g. \"func New[A-Z]\\\\w*\" or \"(?i)todo\"."),
-			"path_glob": str("Only search files matching this glob. Without a \"/\" it matches file names at any depth " +
-				"(\"*.go\", \"Dockerfile\"); with one it matches the path from the root, \"**\" standing for any directories " +
-				"(\"cmd/**/*.go\"); a trailing \"/\" means everything below (\"internal/\"). Empty: all files."),
-			"max_results": integer(fmt.Sprintf("Most matching lines to return (default %d, at most %d).", defaultResults, maxResults), 1),
-		}),
-		Run: func(ctx context.Context, raw json.RawMessage) (string, error) {
-			var a struct {
-				Pattern    string  `json:"pattern"`
-				PathGlob   string  `json:"path_glob"`
-				MaxResults flexInt `json:"max_results"`
-			}
-			if err := decodeArgs(raw, &a, expected); err != nil {
-				return "", err
-			}
+	return llm.MustTool("search",
+		"Search the repository's text files for lines matching a regular expression (Go RE2 syntax: no backreferences "+
+			"or lookaround). Case-sensitive; start the pattern with (?i) to ignore case. Each line is matched on its own. "+
+			"Answers are \"path:line: text\", in path order. Binary files and files over "+sizeText(workspace.MaxSearchFileSize)+
+			" are not searched. "+refusedSummary,
+		`{"pattern": "func \\w+Handler", "path_glob": "*.go", "max_results": 50}`,
+		func(ctx context.Context, a searchArgs) (string, error) {
 			max := clamp(int(a.MaxResults), defaultResults, maxResults)
 			res, err := r.Search(ctx, a.Pattern, a.PathGlob, max)
 			if err != nil {
 				return "", err
 			}
 			return formatMatches(a.Pattern, a.PathGlob, res, max), nil
-		},
-	}
+		})
 }
 
 func formatMatches(pattern, glob string, res workspace.SearchResult, max int) string {
