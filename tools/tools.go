@@ -8,6 +8,11 @@
 // malformed arguments) are returned as errors whose text is written for the
 // model: package llm shows a tool's error to the model as its result, so it
 // can correct the call.
+//
+// Every tool is made with llm.MustTool from the struct its arguments decode
+// into: the JSON Schema the model is offered, and the check a call's
+// arguments pass before the tool runs, both come from that struct (field
+// tags for descriptions, [positive] for a minimum).
 package tools
 
 import (
