@@ -134,7 +134,9 @@ func (ts *toolSchema) parameters() map[string]any {
 }
 
 // decode normalises, validates and decodes a call's arguments into v. Its
-// error says what is wrong, for the model.
+// error says what is wrong, for the model: an integer argument jsonnum
+// cannot read first (normalising finds it), then the first problem the
+// validator's verdict has, in explain's order.
 func (ts *toolSchema) decode(raw []byte, v any) error {
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
 		raw = []byte("{}")
