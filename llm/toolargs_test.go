@@ -237,3 +237,26 @@ func TestMustToolInSession(t *testing.T) {
 		t.Errorf("parameters sent = %s", params)
 	}
 }
+
+// What checking a call's arguments costs, against decoding them alone.
+func BenchmarkMustToolArguments(b *testing.B) {
+	var got probeArgs
+	tool := probeTool(&got)
+	args := json.RawMessage(`{"path": "src/main.go", "line": "120", "span": {"from": 1, "to": 200.0}, "tags": ["a", "b"]}`)
+	b.Run("validate and decode", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := tool.Run(context.Background(), args); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("decode only", func(b *testing.B) {
+		plain := json.RawMessage(`{"path": "src/main.go", "line": 120, "span": {"from": 1, "to": 200}, "tags": ["a", "b"]}`)
+		for b.Loop() {
+			var a probeArgs
+			if err := json.Unmarshal(plain, &a); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
