@@ -110,6 +110,11 @@ func (r Report) Markdown(dry bool) string {
 			u := r.usage(o.Task.Key)
 			fmt.Fprintf(&b, "| %d | %s `%s` | %s | %s | %d / %d / %d |\n", i+1, taskIcon(o.Task.Kind), o.Task.Key, mdEscape(o.Task.Reason), mdEscape(result), u.PromptTokens, u.CachedTokens, u.CompletionTokens)
 		}
+		// Calls no task owns: fix checks of resolutions that did not count,
+		// made before the tasks run.
+		if n, u := r.runLevel(); n > 0 {
+			fmt.Fprintf(&b, "| | 🔁 resolutions | %d fix check(s) of findings resolved by someone whose resolution does not count | | %d / %d / %d |\n", n, u.PromptTokens, u.CachedTokens, u.CompletionTokens)
+		}
 		if r.Total.Requests > 0 {
 			fmt.Fprintf(&b, "| | **run** | one session, %d model calls | | **%d / %d / %d** |\n", r.Total.Requests, r.Total.PromptTokens, r.Total.CachedTokens, r.Total.CompletionTokens)
 		}
@@ -170,6 +175,17 @@ func (r Report) usage(key string) llm.Usage {
 		}
 	}
 	return u
+}
+
+// runLevel counts the model calls no task owns (Label.Task ""): the fix
+// checks of resolutions that did not count, made before the tasks.
+func (r Report) runLevel() (calls int, u llm.Usage) {
+	for _, t := range r.Usage {
+		if t.Task == "" {
+			calls, u = calls+1, u.Add(t.Usage)
+		}
+	}
+	return calls, u
 }
 
 func taskIcon(k detector.Kind) string {

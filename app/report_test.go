@@ -96,8 +96,7 @@ func reports() map[string]struct {
 	r.State = openBlocking()
 	r.Plan = detector.Plan{Tasks: []detector.Task{questionTask, reviewTask}}
 	r.Result = &execution.Result{Outcomes: []execution.Outcome{
-		{Task: questionTask, Note: "answered @alice (1200 prompt tokens, 1000 cached)", URL: "https://github.com/o/r/pull/7#discussion_r9001",
-			Usage: llm.Usage{Requests: 2, PromptTokens: 1200, CachedTokens: 1000, CompletionTokens: 80}},
+		{Task: questionTask, Note: "answered @alice (1200 prompt tokens, 1000 cached)", URL: "https://github.com/o/r/pull/7#discussion_r9001"},
 		{Task: reviewTask, Err: fmt.Errorf("review pass 2 (structure), chunk 1 of 1: %w", &llm.Error{Kind: llm.ErrUnavailable, Status: 503, Attempts: 4, Detail: "upstream | down"})},
 	}}
 	r.Usage = []llm.TaskUsage{
@@ -285,7 +284,7 @@ func TestReportWorkflowDispatchTrigger(t *testing.T) {
 // TestReportReviewTokens: a review's model calls (its passes and fix
 // checks) carry its task key; the summary shows what the review spent, and
 // nothing another task or the run itself spent (a reopened finding's fix
-// check, the injection check).
+// check, the injection check); the run's own fix checks have their row.
 func TestReportReviewTokens(t *testing.T) {
 	t.Parallel()
 	r := baseReport()
@@ -305,5 +304,12 @@ func TestReportReviewTokens(t *testing.T) {
 	md := r.Markdown(false)
 	if !strings.Contains(md, "| 12600 / 9000 / 94 |") || !strings.Contains(md, "| 1000 / 0 / 7 |") {
 		t.Errorf("the task rows do not show each task's own tokens:\n%s", md)
+	}
+	if !strings.Contains(md, "| | 🔁 resolutions | 1 fix check(s) of findings resolved by someone whose resolution does not count | | 900 / 0 / 5 |") {
+		t.Errorf("the run-level fix check has no row of its own:\n%s", md)
+	}
+	r.Usage = r.Usage[1:]
+	if md := r.Markdown(false); strings.Contains(md, "🔁 resolutions") {
+		t.Errorf("a run without run-level calls shows a resolutions row:\n%s", md)
 	}
 }

@@ -50,7 +50,7 @@ type call struct {
 	Arg  string // react: the content and kind; create-review: the event
 }
 
-// recorder is GitHub and ReviewGitHub for tests: it records every call and
+// recorder is GitHub for tests: it records every call and
 // hands out ids from 9001. Methods it does not define are nil interface
 // methods, so an unexpected call panics and fails the test.
 type recorder struct {

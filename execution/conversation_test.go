@@ -269,8 +269,8 @@ func TestAnswer(t *testing.T) {
 			if strings.Contains(final, ghToken) {
 				t.Errorf("the answer posts a token:\n%s", final)
 			}
-			if o.Err != nil || o.Usage != tc.reply.Usage {
-				t.Errorf("outcome = %+v, want done with the reply's usage", o)
+			if o.Err != nil {
+				t.Errorf("outcome = %+v, want done", o)
 			}
 			if len(sess.tasks) != 1 || sess.tasks[0] != (llm.Label{Task: key}) {
 				t.Errorf("session tasks = %v, want [%s]", sess.tasks, key)

@@ -84,8 +84,7 @@ func (x *disputeRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		o.Err = fmt.Errorf("no model session to judge the reply")
 		return o
 	}
-	v, reply, err := x.judge(ctx, t.Key, f)
-	o.Usage = reply
+	v, err := x.judge(ctx, t.Key, f)
 	if err != nil {
 		o.Err = err
 		taskError(ctx, x.GitHub, x.env, t, err)
@@ -119,7 +118,7 @@ func (x *disputeRunner) Run(ctx context.Context, t detector.Task) Outcome {
 }
 
 // judge asks the model; a kind it gets wrong falls back to the keyword rules.
-func (x *disputeRunner) judge(ctx context.Context, key string, f *state.Finding) (verdict, llm.Usage, error) {
+func (x *disputeRunner) judge(ctx context.Context, key string, f *state.Finding) (verdict, error) {
 	var turns []Turn
 	for _, c := range f.Thread.Comments {
 		src := fmt.Sprintf("reply by @%s", c.Author.Login)
@@ -136,16 +135,16 @@ func (x *disputeRunner) judge(ctx context.Context, key string, f *state.Finding)
 		Blocking: f.Block.Blocking, Status: string(f.Status), Thread: turns, Author: f.PendingReplies[0].Author.Login,
 		Replies: strings.Join(replies, "\n\n---\n\n")})
 	if err != nil {
-		return verdict{}, llm.Usage{}, err
+		return verdict{}, err
 	}
-	v, reply, err := llm.AskJSON[verdict](ctx, x.Session, llm.Label{Task: key}, prompt)
+	v, _, err := llm.AskJSON[verdict](ctx, x.Session, llm.Label{Task: key}, prompt)
 	if err != nil {
-		return v, reply.Usage, err
+		return v, err
 	}
 	if !v.Kind.valid() {
 		v.Kind = classifyReplyRules(replies[len(replies)-1])
 	}
-	return v, reply.Usage, nil
+	return v, nil
 }
 
 type decision struct {

@@ -25,20 +25,13 @@ import (
 )
 
 // GitHub is every GitHub call a run makes: the union of what the runners
-// and the run-level work declare (questionGitHub, disputeGitHub,
-// reviewGitHub, fixGitHub, commenter).
+// and the run-level work declare next to the code that makes the calls.
 type GitHub interface {
-	CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error)
-	EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
-	Reply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string) (snapshot.ReviewComment, error)
-	EditReviewComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
-	React(ctx context.Context, repo snapshot.Repo, id int64, review bool, content string) error
-	Files(ctx context.Context, repo snapshot.Repo, number int) ([]snapshot.ChangedFile, error)
-	Compare(ctx context.Context, repo snapshot.Repo, base, head string) (snapshot.Comparison, error)
-	CreateReview(ctx context.Context, repo snapshot.Repo, number int, r snapshot.NewReview) (int64, error)
-	ResolveThread(ctx context.Context, threadID string) error
-	UnresolveThread(ctx context.Context, threadID string) error
-	RequestReviewers(ctx context.Context, repo snapshot.Repo, number int, logins []string) error
+	questionGitHub
+	disputeGitHub
+	reviewGitHub
+	fixGitHub
+	runGitHub
 }
 
 // Session is the run's one conversation with the model.
@@ -134,9 +127,8 @@ type Outcome struct {
 	// Reviews: what the review posted.
 	Findings, Blocking int
 	ReviewID           int64
-	Usage              llm.Usage // tokens the task spent
-	URL                string    // where the result was posted
-	Note               string    // one line for the summary
+	URL                string // where the result was posted
+	Note               string // one line for the summary
 }
 
 // Result is what the run did.

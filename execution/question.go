@@ -69,7 +69,6 @@ func (x *questionRunner) Run(ctx context.Context, t detector.Task) Outcome {
 	o.URL = url
 
 	reply, err := x.ask(ctx, t.Key, m)
-	o.Usage = reply.Usage
 	if err != nil {
 		failed := block
 		failed.Status = rmcoc.AnswerFailed

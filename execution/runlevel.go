@@ -18,6 +18,19 @@ type commenter interface {
 	CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error)
 }
 
+// runGitHub is what the run-level work calls beyond the shared writers:
+// recording the automatic-review trigger, finishing what a killed run left
+// (status comments, thread resolutions), reading the files for a pending
+// agent notice, and reopening a thread whose resolution does not count.
+type runGitHub interface {
+	commenter
+	EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
+	Reply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string) (snapshot.ReviewComment, error)
+	ResolveThread(ctx context.Context, threadID string) error
+	UnresolveThread(ctx context.Context, threadID string) error
+	Files(ctx context.Context, repo snapshot.Repo, number int) ([]snapshot.ChangedFile, error)
+}
+
 // before is the run-level work that comes before the tasks: the
 // automatic-review trigger, the refusals, the explanations of dismissed
 // requests, and what a killed run left half done.

@@ -40,6 +40,25 @@ type Options struct {
 	Warn func(msg string)
 }
 
+// RunnerOptions are the Options a runner's variables set: GITHUB_API_URL
+// and GITHUB_GRAPHQL_URL (GitHub Enterprise Server), and RMC_WRITE_INTERVAL,
+// which overrides the pacing of writes ("0s" turns it off, e.g. on a server
+// without secondary rate limits).
+func RunnerOptions(token string, getenv func(string) string, warn func(string)) (Options, error) {
+	opts := Options{Token: token, APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"), Warn: warn}
+	if v := getenv("RMC_WRITE_INTERVAL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return opts, fmt.Errorf("RMC_WRITE_INTERVAL %q is not a duration (e.g. 1s, 0s)", v)
+		}
+		opts.WriteInterval = d
+		if d == 0 {
+			opts.WriteInterval = -1
+		}
+	}
+	return opts, nil
+}
+
 // Client talks to one GitHub instance with one token.
 type Client struct {
 	rest   *gogithub.Client
@@ -47,9 +66,6 @@ type Client struct {
 	counts *counter
 	retry  RetryPolicy
 }
-
-// Counts are the requests the client made; see snapshot.Counts.
-type Counts = snapshot.Counts
 
 type counter struct{ reads, writes, retries, cost atomic.Int64 }
 
@@ -102,8 +118,8 @@ func graphQLURL(api string) string {
 }
 
 // Counts returns the requests sent so far.
-func (c *Client) Counts() Counts {
-	return Counts{Reads: c.counts.reads.Load(), Writes: c.counts.writes.Load(), Retries: c.counts.retries.Load(), GraphQLCost: c.counts.cost.Load()}
+func (c *Client) Counts() snapshot.Counts {
+	return snapshot.Counts{Reads: c.counts.reads.Load(), Writes: c.counts.writes.Load(), Retries: c.counts.retries.Load(), GraphQLCost: c.counts.cost.Load()}
 }
 
 func firstDuration(d, def time.Duration) time.Duration {

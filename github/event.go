@@ -12,10 +12,6 @@ import (
 	"github.com/review-my-code-bot/rmc/event"
 )
 
-// ErrUnsupported marks an event the action does not handle (see
-// event.ErrUnsupported).
-var ErrUnsupported = event.ErrUnsupported
-
 // ParseEvent decodes a webhook payload (the file at GITHUB_EVENT_PATH) for the
 // event named by GITHUB_EVENT_NAME.
 func ParseEvent(name string, payload []byte) (event.Event, error) {
@@ -30,7 +26,7 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 	case event.PullRequest, event.PullRequestTarget, event.IssueComment,
 		event.PullRequestReviewComment, event.PullRequestReview:
 	default:
-		return ev, fmt.Errorf("%w: %q (the action handles pull_request, issue_comment, pull_request_review_comment, pull_request_review and workflow_dispatch)", ErrUnsupported, name)
+		return ev, fmt.Errorf("%w: %q (the action handles pull_request, issue_comment, pull_request_review_comment, pull_request_review and workflow_dispatch)", event.ErrUnsupported, name)
 	}
 	// pull_request_target has the pull_request payload; go-github knows it by
 	// that name too.
@@ -54,18 +50,18 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 			ev.PRNumber = e.GetNumber()
 		}
 		if !event.AutoReviewActions[ev.Action] {
-			return ev, fmt.Errorf("%w: pull_request action %q (reviews run on opened, synchronize, reopened and ready_for_review)", ErrUnsupported, ev.Action)
+			return ev, fmt.Errorf("%w: pull_request action %q (reviews run on opened, synchronize, reopened and ready_for_review)", event.ErrUnsupported, ev.Action)
 		}
 	case *gogithub.IssueCommentEvent:
 		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
 		if e.GetIssue().GetPullRequestLinks() == nil {
-			return ev, fmt.Errorf("%w: issue_comment on issue #%d, which is not a pull request", ErrUnsupported, e.GetIssue().GetNumber())
+			return ev, fmt.Errorf("%w: issue_comment on issue #%d, which is not a pull request", event.ErrUnsupported, e.GetIssue().GetNumber())
 		}
 		ev.PRNumber = e.GetIssue().GetNumber()
 		c := e.GetComment()
 		ev.Comment = &event.Comment{ID: c.GetID(), Body: c.GetBody(), Author: c.GetUser().GetLogin(), AuthorBot: c.GetUser().GetType() == "Bot"}
 		if ev.Action != "created" && ev.Action != "edited" {
-			return ev, fmt.Errorf("%w: issue_comment action %q (created and edited are handled)", ErrUnsupported, ev.Action)
+			return ev, fmt.Errorf("%w: issue_comment action %q (created and edited are handled)", event.ErrUnsupported, ev.Action)
 		}
 	case *gogithub.PullRequestReviewCommentEvent:
 		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
@@ -73,7 +69,7 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 		c := e.GetComment()
 		ev.Comment = &event.Comment{ID: c.GetID(), Body: c.GetBody(), Author: c.GetUser().GetLogin(), AuthorBot: c.GetUser().GetType() == "Bot", InReplyTo: c.GetInReplyTo(), IsReview: true}
 		if ev.Action != "created" {
-			return ev, fmt.Errorf("%w: pull_request_review_comment action %q (created is handled)", ErrUnsupported, ev.Action)
+			return ev, fmt.Errorf("%w: pull_request_review_comment action %q (created is handled)", event.ErrUnsupported, ev.Action)
 		}
 	case *gogithub.PullRequestReviewEvent:
 		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
@@ -81,10 +77,10 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 		r := e.GetReview()
 		ev.Comment = &event.Comment{ID: r.GetID(), Body: r.GetBody(), Author: r.GetUser().GetLogin(), AuthorBot: r.GetUser().GetType() == "Bot", IsReview: true}
 		if ev.Action != "submitted" {
-			return ev, fmt.Errorf("%w: pull_request_review action %q (submitted is handled)", ErrUnsupported, ev.Action)
+			return ev, fmt.Errorf("%w: pull_request_review action %q (submitted is handled)", event.ErrUnsupported, ev.Action)
 		}
 	default:
-		return ev, fmt.Errorf("%w: %q decoded as %T", ErrUnsupported, name, raw)
+		return ev, fmt.Errorf("%w: %q decoded as %T", event.ErrUnsupported, name, raw)
 	}
 	if ev.Repo == "" {
 		return ev, fmt.Errorf("%s payload has no repository.full_name", name)

@@ -2,6 +2,7 @@ package github
 
 import (
 	"errors"
+	"github.com/review-my-code-bot/rmc/event"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,7 +51,7 @@ func TestParseEventRealPayloads(t *testing.T) {
 			t.Parallel()
 			ev, err := ParseEvent(tc.event, payload(t, tc.file))
 			if tc.wantUnsupported != "" {
-				if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), tc.wantUnsupported) {
+				if !errors.Is(err, event.ErrUnsupported) || !strings.Contains(err.Error(), tc.wantUnsupported) {
 					t.Fatalf("err = %v, want unsupported containing %q", err, tc.wantUnsupported)
 				}
 				return

@@ -3,8 +3,9 @@ package prompts
 import "strings"
 
 // Each template has one typed renderer below, taking a struct with exactly
-// the fields it uses: a missing field or a wrong type is a compile error,
-// not a "<no value>" in a prompt.
+// the fields it uses: passing the wrong data is a compile error, and a
+// template naming a field its struct lacks fails every render (and so
+// TestTypedRenderersFullyPopulated), never a "<no value>" in a prompt.
 
 // Classify renders classify.tmpl: the intent of a comment mentioning the
 // bot.

@@ -19,8 +19,10 @@ import (
 // blocks with one key mean the comment was edited; neither counts.
 func (d *deriver) blocks(author snapshot.Actor, editor *snapshot.Actor, body, where string) []rmcoc.Block {
 	if !d.isBot(author) {
-		if blocks, _ := rmcoc.Parse(body); len(blocks) > 0 {
-			d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored %d rmcoc block(s) in %s by @%s: only the bot's own blocks count", len(blocks), where, author.Login))
+		// Malformed ones too: a forged block is reported whether or not
+		// it decodes.
+		if blocks, errs := rmcoc.Parse(body); len(blocks)+len(errs) > 0 {
+			d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored %d rmcoc block(s) in %s by @%s: only the bot's own blocks count", len(blocks)+len(errs), where, author.Login))
 		}
 		return nil
 	}

@@ -9,11 +9,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/review-my-code-bot/rmc/app"
 	"github.com/review-my-code-bot/rmc/github"
@@ -34,18 +32,9 @@ var _ app.GitHub = (*github.Client)(nil)
 
 // connect builds the GitHub client from the runner's variables.
 func connect(c app.Connection) (app.GitHub, error) {
-	opts := github.Options{Token: c.Token, APIURL: c.Getenv("GITHUB_API_URL"), GraphQLURL: c.Getenv("GITHUB_GRAPHQL_URL"), Warn: c.Warn}
-	// RMC_WRITE_INTERVAL overrides the pacing of writes (e.g. "0s" on a
-	// GitHub Enterprise Server without secondary rate limits).
-	if v := c.Getenv("RMC_WRITE_INTERVAL"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			return nil, fmt.Errorf("RMC_WRITE_INTERVAL %q is not a duration (e.g. 1s, 0s)", v)
-		}
-		opts.WriteInterval = d
-		if d == 0 {
-			opts.WriteInterval = -1
-		}
+	opts, err := github.RunnerOptions(c.Token, c.Getenv, c.Warn)
+	if err != nil {
+		return nil, err
 	}
 	client, err := github.New(opts)
 	if err != nil {

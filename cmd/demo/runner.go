@@ -101,8 +101,12 @@ func (r *runner) run(ctx context.Context, eventName string, payload any) (job, e
 // gitHub is the real GitHub client and webhook parser, as the action uses
 // them, pointed at the fake through the runner's URLs.
 var gitHub = app.Connector{ParseEvent: github.ParseEvent, Connect: func(c app.Connection) (app.GitHub, error) {
-	client, err := github.New(github.Options{Token: c.Token, APIURL: c.Getenv("GITHUB_API_URL"), GraphQLURL: c.Getenv("GITHUB_GRAPHQL_URL"), Warn: c.Warn,
-		WriteInterval: -1}) // the fake has no secondary rate limit to pace writes for
+	opts, err := github.RunnerOptions(c.Token, c.Getenv, c.Warn)
+	if err != nil {
+		return nil, err
+	}
+	opts.WriteInterval = -1 // the fake has no secondary rate limit to pace writes for
+	client, err := github.New(opts)
 	if err != nil {
 		return nil, err
 	}
