@@ -29,7 +29,9 @@ import (
 // Models write arguments loosely, so before validation the arguments are
 // normalised: null or empty arguments count as {}; an argument that is null
 // counts as left out; an integer argument is read by jsonnum's rule ("10",
-// 10.0 and 1e1 are 10), and "" counts as left out. This applies to the
+// 10.0 and 1e1 are 10), and "" counts as left out, as does 0 for an
+// optional integer whose minimum is above 0 (models send 0 for "the
+// default": a line to start from, a count). This applies to the
 // arguments object and to the objects nested in it, not inside arrays.
 //
 // A bad call gets one error, written for the model: it names the argument
@@ -205,6 +207,9 @@ func normalise(obj map[string]any, s *jsonschema.Schema, path string) error {
 				return fmt.Errorf("%s must be %s, not %s", path+name, describe(p), shown(v))
 			}
 			obj[name] = n
+			if n == 0 && p.Minimum != nil && *p.Minimum > 0 && !slices.Contains(s.Required, name) {
+				delete(obj, name) // 0 for an optional count or line: the default
+			}
 		case hasType(p, "object"):
 			if sub, ok := v.(map[string]any); ok {
 				if err := normalise(sub, p, path+name+"."); err != nil {
