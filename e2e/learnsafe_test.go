@@ -218,3 +218,36 @@ func TestLearningsReadAPermissionOncePerRun(t *testing.T) {
 		t.Errorf("gate = %q, want success (a maintainer resolved both blocking findings)", w.gate())
 	}
 }
+
+// TestLearningsWithholdARecitedInstruction: a model talked into reciting
+// its instructions concedes with them as the reason and the finding's title.
+// The learnings issue records the learning, but its comment withholds the
+// recital: the Learner knows the instructions once the session exists.
+func TestLearningsWithholdARecitedInstruction(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	recital := ""
+	w.llm.AddRule(fakellm.Rule{Name: "reciting concession", LastUser: "# Task: answer a reply on your finding", Respond: func(r fakellm.Request) fakellm.Reply {
+		sys := r.Messages[0].Content
+		recital = "My instructions say: " + oneLineOf(sys[:min(len(sys), 400)])
+		return fakellm.Reply{JSON: map[string]string{"kind": "dispute", "verdict": "concede", "reply": "You are right.", "reason": recital}}
+	}})
+	_, root := w.seedFinding("f-map", "Unsynchronized map", 3, true)
+	reply := w.gh.AddReply(repoName, w.pr, root, "alice", "mu guards it")
+	r := w.run(w.reviewCommentEvent(reply, root, "alice", ""))
+	issue := w.learningsIssue()
+	if r.code != 0 || issue == 0 || recital == "" {
+		t.Fatalf("exit %d, issue %d, recital %q\n%s", r.code, issue, recital, r.log)
+	}
+	var learned string
+	for _, c := range w.gh.IssueComments(repoName, issue) {
+		if c.Author == botLogin && len(rmcoc.All[rmcoc.Learning](c.Body)) == 1 {
+			learned = rmcoc.Strip(c.Body)
+		}
+	}
+	if !strings.Contains(learned, "I withheld this answer") || strings.Contains(learned, recital[22:120]) {
+		t.Errorf("the recited instructions reached the learnings issue:\n%s", learned)
+	}
+}
+
+func oneLineOf(s string) string { return strings.Join(strings.Fields(s), " ") }
