@@ -225,6 +225,17 @@ func TestEveryPostingPathHoldsNoHostileText(t *testing.T) {
 	run := rmcoc.ReviewRun{HeadSHA: headSHA, BaseSHA: baseSHA, Mode: rmcoc.ModeAuto, Findings: 2, Blocking: 2, CompletedAt: fixedNow.UTC()}
 	assertSafe(t, rv.Body, nil, run)
 	assertSafe(t, rig.review().bodyOnly(rv).Body, nil, run)
+	// A partial review naming a hostile file, and a suppressed finding:
+	// both notes are in the prose, above the state section, which trails.
+	partial := rig.review().composeReview(rt, review.Result{Findings: []review.Finding{f},
+		Partial:    &review.Partial{Max: 10, Spent: 11, StoppedAt: "pass 2", NotReviewed: []string{hostileFile}},
+		Suppressed: []review.Suppressed{{Finding: f, Learning: review.Learned{ID: "L-abc123", URL: "https://github.com/o/r/issues/9#c1"}}}}, scope{note: "full review"})
+	prun := rmcoc.ReviewRun{HeadSHA: headSHA, BaseSHA: baseSHA, Mode: rmcoc.ModeAuto, Findings: 1, Blocking: 1, CompletedAt: fixedNow.UTC()}
+	assertSafe(t, partial.Body, nil, prun)
+	if !strings.HasPrefix(partial.Body, "⚠️ **Partial review") || !strings.HasSuffix(partial.Body, "</details>") ||
+		!strings.Contains(rmcoc.Strip(partial.Body), "📚 1 finding suppressed by a learning ([L-abc123]") {
+		t.Errorf("the partial and suppressed notes are not in the prose above the state section:\n%s", partial.Body)
+	}
 	block := posted(rig.review().findingBlock(f, headSHA))
 	assertSafe(t, rv.Comments[0].Body, nil, block)
 
