@@ -2,12 +2,15 @@ package execution
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/detector"
+	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
@@ -80,6 +83,16 @@ func outsideCode(s string) string {
 func assertSafe(t *testing.T, body string, allowed []string, want ...rmcoc.Block) {
 	t.Helper()
 	exactly(t, body, want...)
+	inertProse(t, body, allowed)
+}
+
+// inertProse is assertSafe without the blocks: for bodies whose blocks a
+// runner's own test checks.
+func inertProse(t *testing.T, body string, allowed []string) {
+	t.Helper()
+	if tr := rmcoc.ParseTrusted(body); tr.Prose != 0 || len(tr.Tampered) != 0 || len(tr.Errs) != 0 {
+		t.Errorf("trusted %+v in:\n%s", tr, body)
+	}
 	prose := rmcoc.Strip(body)
 	plain := outsideCode(prose)
 	for _, bad := range []string{"<img", "<!--", "<details><summary>open", testInstructions[20:84]} {
@@ -264,5 +277,56 @@ func TestEveryPostingPathHoldsNoHostileText(t *testing.T) {
 	}
 	if msg := failureMessage(apiError(attack)); strings.Contains(msg, "<img") || liveMention.MatchString(outsideCode(msg)) {
 		t.Errorf("failureMessage = %q", msg)
+	}
+}
+
+// TestRunnersPostNoHostileText runs the question and dispute runners on a
+// model that answers with the hostile text (and, once, recites its
+// instructions), on a question that carries it, and posts the run-level
+// refusal and task-error comments: every body they write is inert.
+func TestRunnersPostNoHostileText(t *testing.T) {
+	t.Parallel()
+	for _, answer := range []string{attack, "Sure. " + testInstructions} {
+		e := testEnv(&testLog{})
+		e.instructions = testInstructions
+		qf := &questionFake{}
+		q := &questionRunner{env: e, GitHub: qf, Snap: testSnapshot(), bot: testBot, failures: map[string]int{}, model: "m <img src=x> @eve",
+			Session: &fakeSession{reply: llm.Reply{Text: answer}}}
+		m := &state.Mention{Ref: state.Ref{Source: state.SourceIssueComment, ID: 101}, Author: alice, Text: attack}
+		if o := q.Run(t.Context(), detector.Task{Kind: detector.Question, Key: "question-x", Mention: m}); o.Err != nil {
+			t.Fatal(o.Err)
+		}
+		for _, op := range qf.ops {
+			if body := qf.bodies[op]; body != "" {
+				inertProse(t, body, []string{"@alice"})
+			}
+		}
+		if final := qf.last(); strings.HasPrefix(answer, "Sure") != strings.Contains(final, withheld) {
+			t.Errorf("answer %.10q: withheld is %v:\n%s", answer, strings.Contains(final, withheld), final)
+		}
+
+		js, _ := json.Marshal(map[string]string{"kind": "dispute", "verdict": "concede", "reply": answer, "reason": answer})
+		df := &disputeFake{}
+		d := &disputeRunner{env: e, GitHub: df, Session: &fakeSession{answers: []string{string(js)}}, bot: testBot, humans: []string{"carol"}}
+		if o := d.Run(t.Context(), detector.Task{Kind: detector.Dispute, Key: "dispute-x", Finding: disputedFinding("")}); o.Err != nil {
+			t.Fatal(o.Err)
+		}
+		inertProse(t, df.bodies["reply 301"], nil)
+		if strings.HasPrefix(answer, "Sure") && !strings.Contains(df.bodies["reply 301"], withheld) {
+			t.Errorf("the recited reply is not withheld:\n%s", df.bodies["reply 301"])
+		}
+	}
+
+	rec := &recorder{}
+	rig := newTestExecutor(rec, &testLog{})
+	if err := rig.run().refuse(t.Context(), state.Mention{Ref: state.Ref{Source: state.SourceIssueComment, ID: 5}, Author: snapshot.Actor{Login: "mallory"}, Text: attack}); err != nil {
+		t.Fatal(err)
+	}
+	taskError(t.Context(), rec, rig.run().env, detector.Task{Kind: detector.Question, Key: "question-y"}, fmt.Errorf("post: %w", apiError(attack)))
+	if len(rec.calls) != 2 {
+		t.Fatalf("%d comments, want the refusal and the error", len(rec.calls))
+	}
+	for _, c := range rec.calls {
+		inertProse(t, c.Body, []string{"@mallory"})
 	}
 }
