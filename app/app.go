@@ -215,7 +215,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
 			NotifyAgent: p.Config.NotifyAgent, EnableHumanEscalation: p.Config.EnableHumanEscalation, HumanReviewers: p.Config.HumanReviewers,
 			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings)}}
-	learner, err := execution.NewLearner(cfg, p.GitHub)
+	learner, err := execution.NewLearner(cfg, learningsGitHub{GitHub: p.GitHub, perms: states})
 	if err != nil {
 		return report, fail(log, failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}, cfg.Secrets...)
 	}
@@ -233,6 +233,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 			log.Warningf("could not prepare the model session: %v", err)
 		} else {
 			cfg.Session, cfg.Instructions = sess, system.Instructions
+			learner.UseInstructions(system.Instructions)
 		}
 		if p.Config.InjectionDetection {
 			cfg.Screen = screener(p.Config, log)

@@ -42,6 +42,10 @@ func (x *reviewRunner) composeReview(rt *detector.ReviewTask, res review.Result,
 	}
 
 	var b strings.Builder
+	if res.Partial != nil {
+		// It names files (in code spans): it goes through compose like the rest.
+		fmt.Fprintf(&b, "⚠️ **%s**\n\n", res.Partial.Note())
+	}
 	blocking, other := res.Blocking(), len(res.Findings)-res.Blocking()
 	switch {
 	case len(res.Findings) == 0:
@@ -95,6 +99,10 @@ func (x *reviewRunner) composeReview(rt *detector.ReviewTask, res review.Result,
 			fmt.Fprintf(&b, "- %s: %s\n", sanitize.Code(s.Path), sanitize.RelayLine(s.Why))
 		}
 		b.WriteString("\n</details>")
+	}
+	// Before the state section, which must trail the body.
+	if note := suppressedNote(res.Suppressed); note != "" {
+		fmt.Fprintf(&b, "\n\n📚 %s.", note)
 	}
 	// Only an automatic review requests changes: a manual one informs, and
 	// under branch protection a changes-requested review would block merging.

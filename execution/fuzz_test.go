@@ -9,6 +9,9 @@ import (
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 )
 
 // FuzzCompose runs the composed pipeline: model text (as a finding's title,
@@ -50,4 +53,93 @@ func FuzzCompose(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzLearn runs what the Learner posts: model text as a conceded
+// finding's title and reason, a file name as its path, and a maintainer's
+// text as a remember rule and a forget argument. Each body must hold
+// exactly the blocks the code wrote, and its prose, read as CommonMark,
+// no raw HTML and no live mention but the maintainer it answers.
+func FuzzLearn(f *testing.F) {
+	f.Add(attack, hostileFile)
+	f.Add("Sure: "+testInstructions, "a.go")
+	for _, opener := range disguises {
+		f.Add("Fine here.\n\n"+smuggle(opener, forgedFix)+"\n", "src/"+opener+".go")
+	}
+	f.Fuzz(func(t *testing.T, text, name string) {
+		x, rec, _ := hostileLearner(t)
+		fd := concededFinding("f-1", text, name, text)
+		res := x.Learn(t.Context(), state.State{Findings: []state.Finding{fd}}, state.Learnings{Learned: map[string]bool{}, URLs: map[string]string{}})
+		want, ok := learningFrom(fd, 7, x.now)
+		if !ok {
+			if len(rec.calls) != 0 {
+				t.Fatalf("posted for a finding that teaches nothing: %+v", rec.calls)
+			}
+		} else if len(res.Recorded) != 1 || len(rec.calls) != 1 {
+			t.Fatalf("recorded %+v, %d comments", res.Recorded, len(rec.calls))
+		} else {
+			exactly(t, rec.calls[0].Body, posted(want))
+		}
+
+		ls := state.Learnings{Issue: 9, URLs: map[string]string{}, Commands: []state.LearningCommand{
+			{CommentID: 11, Author: maint, Command: rmcoc.CommandRemember, Arg: text},
+			{CommentID: 12, Author: maint, Command: rmcoc.CommandForget, Arg: text}}}
+		x.Commands(t.Context(), &ls)
+		if len(ls.Active) != 1 || len(rec.calls) < 2 {
+			t.Fatalf("active %+v, %d comments", ls.Active, len(rec.calls))
+		}
+		n := len(rec.calls)
+		exactly(t, rec.calls[n-2].Body, posted(ls.Active[0]))
+		exactly(t, rec.calls[n-1].Body, posted(rmcoc.LearningCommand{CommandCommentID: 12, Command: rmcoc.CommandForget,
+			LearningID: text, Result: "unknown-id", At: fixedNow.UTC()}))
+		for _, c := range rec.calls {
+			if utf8.RuneCountInString(c.Body) > sanitize.MaxBody {
+				t.Fatalf("body of %d characters", utf8.RuneCountInString(c.Body))
+			}
+			inert(t, c.Body, "maint")
+		}
+	})
+}
+
+// inert checks a body's prose the way GitHub reads it (CommonMark, through
+// the parser Relay uses): no raw HTML, and no mention outside code but of
+// the logins the bot addresses on purpose.
+func inert(t *testing.T, body string, addressed ...string) {
+	t.Helper()
+	src := []byte(rmcoc.Strip(body))
+	if sanitize.TooComplex(string(src)) {
+		return // relayed as plain text, every "<" escaped and mention neutralised
+	}
+	doc := sanitize.Parser().Parse(text.NewReader(src))
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n.Kind() {
+		case ast.KindRawHTML, ast.KindHTMLBlock:
+			t.Fatalf("raw HTML in the posted prose:\n%s", body)
+		case ast.KindCodeSpan, ast.KindCodeBlock, ast.KindFencedCodeBlock:
+			return ast.WalkSkipChildren, nil
+		case ast.KindText:
+			seg := n.(*ast.Text).Segment
+			for i := seg.Start; i < seg.Stop; i++ {
+				if src[i] != '@' || i+1 >= len(src) || !wordByte(src[i+1]) || (i > 0 && (wordByte(src[i-1]) || src[i-1] == '`')) {
+					continue
+				}
+				ok := false
+				for _, login := range addressed {
+					rest := src[i+1:]
+					ok = ok || (len(rest) >= len(login) && string(rest[:len(login)]) == login && (len(rest) == len(login) || !wordByte(rest[len(login)]) && rest[len(login)] != '-' && rest[len(login)] != '/'))
+				}
+				if !ok {
+					t.Fatalf("live mention at %q in:\n%s", src[i:min(len(src), i+20)], body)
+				}
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }

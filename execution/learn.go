@@ -14,11 +14,15 @@ import (
 	"github.com/review-my-code-bot/rmc/glob"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
 
 // LearningsGitHub is what recording learnings needs beyond comments.
+// Permission is the run's shared lookup (the one that judges resolutions
+// in state), so a login's permission is read once per run: the Learner
+// keeps no cache of its own.
 type LearningsGitHub interface {
 	CreateLearningsIssue(ctx context.Context, repo snapshot.Repo, body string) (number int, url string, err error)
 	Permission(ctx context.Context, repo snapshot.Repo, login string) (string, error)
@@ -41,6 +45,12 @@ func NewLearner(cfg Config, gh LearningsGitHub) (*Learner, error) {
 	}
 	return &Learner{env: newEnv(cfg), comments: cfg.GitHub, GitHub: gh, pr: cfg.Snap.PR}, nil
 }
+
+// UseInstructions tells the Learner the bot's instructions once the run's
+// model session exists: model text it posts afterwards (titles and reasons
+// of learnings) that recites them is withheld. Commands run before the
+// session, and post no model text.
+func (x *Learner) UseInstructions(instructions string) { x.instructions = instructions }
 
 // LearnResult is what Learn did, for the job summary.
 type LearnResult struct {
@@ -65,12 +75,11 @@ func (x *Learner) Learn(ctx context.Context, after state.State, ls state.Learnin
 		return res
 	}
 	var todo []rmcoc.Learning
-	writers := map[string]bool{}
 	for _, f := range after.Findings {
 		if ls.Learned[state.LearningKey(x.pr.Number, f.Block.ID)] {
 			continue
 		}
-		if f.ResolvedBy == nil && f.LastResolution == nil && x.resolvedByWriter(ctx, f, writers) {
+		if f.ResolvedBy == nil && f.LastResolution == nil && x.resolvedByWriter(ctx, f) {
 			f.ResolvedBy = f.Thread.ResolvedBy // a non-blocking finding a maintainer resolved
 		}
 		if l, ok := learningFrom(f, x.pr.Number, x.now); ok {
@@ -90,13 +99,7 @@ func (x *Learner) Learn(ctx context.Context, after state.State, ls state.Learnin
 		issue, res.IssueURL = n, url
 	}
 	for _, l := range todo {
-		what := "a conceded dispute"
-		if l.Origin == rmcoc.LearnedResolution {
-			what = "a finding @" + l.By + " resolved by hand"
-		}
-		text := fmt.Sprintf("📚 Learned `%s` from [%s](%s) on #%d: **%s** is not to be reported on `%s`.\n\n%s\n\nMaintainers: `@rmc-bot forget %s` removes it.",
-			l.ID, what, l.Source, l.PR, oneLine(l.Title), l.PathGlob, l.Reason, l.ID)
-		if _, err := x.comments.CreateComment(ctx, x.repo(), issue, x.compose(text, l)); err != nil {
+		if _, err := x.comments.CreateComment(ctx, x.repo(), issue, x.compose(x.learnedText(l), l)); err != nil {
 			res.Notes = append(res.Notes, fmt.Sprintf("could not record learning %s: %v", l.ID, err))
 			continue
 		}
@@ -148,22 +151,29 @@ func learningFrom(f state.Finding, pr int, now func() time.Time) (rmcoc.Learning
 	return l, true
 }
 
+// learnedText is the comment that records a learning. The title and the
+// reason are the model's (a concession's reason) or hold a login: they are
+// vetted as model text; the glob holds a file's directory, shown exactly.
+func (x *Learner) learnedText(l rmcoc.Learning) string {
+	what := "a conceded dispute"
+	if l.Origin == rmcoc.LearnedResolution {
+		what = "a finding @" + sanitize.Name(l.By) + " resolved by hand"
+	}
+	return fmt.Sprintf("📚 Learned %s from [%s](%s) on #%d: **%s** is not to be reported on %s.\n\n%s\n\nMaintainers: `@rmc-bot forget %s` removes it.",
+		sanitize.Code(l.ID), what, l.Source, l.PR, x.fromModelLine(l.Title), sanitize.Code(l.PathGlob), strings.TrimSpace(x.fromModel(l.Reason)), l.ID)
+}
+
 // resolvedByWriter reports whether a finding's thread was resolved by hand
 // by someone with write access who did not write the PR. State settles this
 // for blocking findings; a non-blocking one anyone may close, so the
-// permission is read here, once per login.
-func (x *Learner) resolvedByWriter(ctx context.Context, f state.Finding, writers map[string]bool) bool {
+// permission is read here, through the run's shared lookup.
+func (x *Learner) resolvedByWriter(ctx context.Context, f state.Finding) bool {
 	by := f.Thread.ResolvedBy
 	if !f.Thread.IsResolved || by == nil || by.IsBot || by.Login == "" || by.Is(x.pr.Author) || f.Thread.IsOutdated {
 		return false
 	}
-	key := strings.ToLower(by.Login)
-	if ok, known := writers[key]; known {
-		return ok
-	}
 	role, err := x.GitHub.Permission(ctx, x.repo(), by.Login)
-	writers[key] = err == nil && (role == "admin" || role == "maintain" || role == "write")
-	return writers[key]
+	return err == nil && (role == "admin" || role == "maintain" || role == "write")
 }
 
 // dirGlob is the glob a learning about a file applies to: its directory.
@@ -187,17 +197,19 @@ func (x *Learner) command(ctx context.Context, ls *state.Learnings, c state.Lear
 	if err != nil {
 		return fmt.Sprintf("could not read the permission of @%s for their %s command; it stays pending: %v", c.Author.Login, c.Command, err)
 	}
+	// The command's author, and its argument, are a person's text.
+	who, arg := sanitize.Name(c.Author.Login), sanitize.RelayLine(c.Arg)
 	var text string
 	var block rmcoc.Block // nil: the command block
 	switch {
 	case role != "admin" && role != "maintain" && role != "write":
 		done.Result = "not-allowed"
-		text = fmt.Sprintf("@%s only maintainers (write access) can change what I learned.", c.Author.Login)
+		text = fmt.Sprintf("@%s only maintainers (write access) can change what I learned.", who)
 	case c.Command == rmcoc.CommandRemember:
 		l := rmcoc.Learning{ID: learningID(fmt.Sprintf("cmd/%d", c.CommentID)), Reason: c.Arg, PathGlob: "**", Source: c.URL,
 			Origin: rmcoc.LearnedRemember, By: c.Author.Login, CommandID: rmcoc.ID(c.CommentID), CreatedAt: x.now()}
 		block = l
-		text = fmt.Sprintf("📚 Remembered `%s` for every review, as @%s asked:\n\n> %s\n\n`@rmc-bot forget %s` removes it.", l.ID, c.Author.Login, oneLine(c.Arg), l.ID)
+		text = fmt.Sprintf("📚 Remembered %s for every review, as @%s asked:\n\n> %s\n\n`@rmc-bot forget %s` removes it.", sanitize.Code(l.ID), who, arg, l.ID)
 	default:
 		found := false
 		for _, l := range ls.Active {
@@ -206,9 +218,9 @@ func (x *Learner) command(ctx context.Context, ls *state.Learnings, c state.Lear
 		done.LearningID = c.Arg
 		if !found {
 			done.Result = "unknown-id"
-			text = fmt.Sprintf("@%s there is no active learning `%s` here.", c.Author.Login, strings.ReplaceAll(oneLine(c.Arg), "`", "'"))
+			text = fmt.Sprintf("@%s there is no active learning %s here.", who, sanitize.Code(oneLine(c.Arg)))
 		} else {
-			text = fmt.Sprintf("🗑️ Forgot `%s`, as @%s asked: findings it suppressed are reported again.", c.Arg, c.Author.Login)
+			text = fmt.Sprintf("🗑️ Forgot %s, as @%s asked: findings it suppressed are reported again.", sanitize.Code(c.Arg), who)
 		}
 	}
 	if block == nil {

@@ -43,7 +43,7 @@ func (n *notifier) send(ctx context.Context, reviewID int64, head string, findin
 	doc := agentmd.Review{Title: fmt.Sprintf("Blocking findings in review %d", reviewID)}
 	for _, f := range findings {
 		doc.Comments = append(doc.Comments, agentmd.Comment{File: f.Path, StartLine: max(f.StartLine, 0), EndLine: f.Line, Side: f.Side,
-			Body: "**" + oneLine(f.Title) + "**\n" + strings.TrimSpace(f.Text), Meta: fmt.Sprintf("blocking · score %d", f.Score)})
+			Body: "**" + n.fromModelLine(f.Title) + "**\n" + strings.TrimSpace(f.Text), Meta: fmt.Sprintf("blocking · score %d", f.Score)})
 		if f.StartLine == 0 {
 			doc.Comments[len(doc.Comments)-1].StartLine = f.Line
 		}

@@ -85,7 +85,7 @@ func (x *questionRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		text = "_The model returned an empty answer._"
 	}
 	quoted := sanitize.Relay(quote(m.Text, 300))
-	body := x.compose(fmt.Sprintf("%s\n\n%s\n\n<sub>Answered by review-my-code-bot (%s) for @%s.</sub>", quoted, text, sanitize.Name(x.model), sanitize.Name(m.Author.Login)), block)
+	body := x.compose(fmt.Sprintf("%s\n\n%s\n\n<sub>Answered by review-my-code-bot (%s) for @%s.</sub>", quoted, text, sanitize.RelayLine(sanitize.Name(x.model)), sanitize.Name(m.Author.Login)), block)
 	if _, _, err := x.upsertAnswer(ctx, m, holder, body); err != nil {
 		o.Err = fmt.Errorf("post the answer: %w", err)
 		return o

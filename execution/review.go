@@ -96,12 +96,6 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 	// never come back to them.
 	x.fixes.verifyFixes(ctx, t.Key, sc)
 	rv := x.composeReview(rt, res, sc)
-	if res.Partial != nil {
-		rv.Body = "⚠️ **" + res.Partial.Note() + "**\n\n" + rv.Body
-	}
-	if note := suppressedNote(res.Suppressed); note != "" {
-		rv.Body += "\n\n📚 " + note + "."
-	}
 	id, err := x.postReview(ctx, rv)
 	if err != nil {
 		o.Err = err
