@@ -27,6 +27,7 @@ func TestToolArgumentsOnTheBuiltBinary(t *testing.T) {
 		fakellm.Call("get_pr_diff", `null`),
 		fakellm.Call("search", `{"pattern": "^package", "path_glob": null, "max_results": "1e1"}`),
 		fakellm.Call("list_files", `{"path": "limiter", "max_entries": "0"}`),
+		fakellm.Call("list_files", `{"path": "limiter", "max_entries": -1}`),
 	}
 	want := []string{
 		"limiter/bucket.go, lines 1-1 of 1:\n1\tpackage limiter\n",
@@ -35,7 +36,8 @@ func TestToolArgumentsOnTheBuiltBinary(t *testing.T) {
 		`error: invalid arguments (missing required argument pattern); expected a JSON object like {"pattern": "func \\w+Handler", "path_glob": "*.go", "max_results": 50}`,
 		"diff --git a/limiter/bucket.go b/limiter/bucket.go\n",
 		"1 matching lines for \"^package\" in all files:\nlimiter/bucket.go:1: package limiter\n",
-		`error: invalid arguments (max_entries must be a whole number of at least 1, not 0); expected a JSON object like {"path": "src", "max_entries": 500}`,
+		"1 entries under limiter:\nlimiter/bucket.go", // 0: the default count
+		`error: invalid arguments (max_entries must be a whole number of at least 1, not -1); expected a JSON object like {"path": "src", "max_entries": 500}`,
 	}
 	w.llm.AddRule(fakellm.Rule{Name: "classify", LastUser: "Decide what a developer wants", Reply: fakellm.Reply{JSON: map[string]string{"intent": "question"}}})
 	w.llm.AddRule(fakellm.Rule{Name: "answer", LastUser: "# Task: answer a question", Respond: func(r fakellm.Request) fakellm.Reply {
