@@ -71,23 +71,31 @@ func SchemaFor[T any]() (*Schema, error) {
 	return schemaOf(reflect.TypeFor[T]())
 }
 
-type cached struct {
-	schema *Schema
-	err    error
-}
-
-var schemaCache sync.Map // reflect.Type → cached
+var schemaCache typeCache[*Schema]
 
 func schemaOf(t reflect.Type) (*Schema, error) {
-	if c, ok := schemaCache.Load(t); ok {
-		return c.(cached).schema, c.(cached).err
+	return schemaCache.get(t, "answer type", buildSchema)
+}
+
+// typeCache holds what was built from each Go type, errors included: a
+// type's schema is built once per process.
+type typeCache[V any] struct{ m sync.Map } // reflect.Type → cacheEntry[V]
+
+type cacheEntry[V any] struct {
+	v   V
+	err error
+}
+
+func (c *typeCache[V]) get(t reflect.Type, what string, build func(reflect.Type) (V, error)) (V, error) {
+	if e, ok := c.m.Load(t); ok {
+		return e.(cacheEntry[V]).v, e.(cacheEntry[V]).err
 	}
-	s, err := buildSchema(t)
+	v, err := build(t)
 	if err != nil {
-		err = fmt.Errorf("answer type %s: %w", t, err)
+		err = fmt.Errorf("%s %s: %w", what, t, err)
 	}
-	c, _ := schemaCache.LoadOrStore(t, cached{s, err})
-	return c.(cached).schema, c.(cached).err
+	e, _ := c.m.LoadOrStore(t, cacheEntry[V]{v, err})
+	return e.(cacheEntry[V]).v, e.(cacheEntry[V]).err
 }
 
 // schemaDefiner is a type that supplies its own schema.
@@ -104,24 +112,9 @@ func buildSchema(t reflect.Type) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	js, err := generate(t)
+	js, wire, err := generateWire(t, true)
 	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(js)
-	if err != nil {
-		return nil, fmt.Errorf("schema does not encode: %w", err)
-	}
-	var generic any // through a map: sorted keys, the canonical form
-	if err := json.Unmarshal(b, &generic); err != nil {
-		return nil, err
-	}
-	if err := checkStrict(generic, "$", true, true); err != nil {
 		return nil, fmt.Errorf("not usable as strict structured output: %w", err)
-	}
-	wire, err := json.Marshal(generic)
-	if err != nil {
-		return nil, err
 	}
 	resolved, err := js.Resolve(nil)
 	if err != nil {
@@ -131,6 +124,32 @@ func buildSchema(t reflect.Type) (*Schema, error) {
 }
 
 // generate is jsonschema.ForType with the schemas t's types define.
+// generateWire generates t's schema and its canonical wire form (sorted
+// keys), checked for what the OpenAI API accepts: strict structured output
+// when strict, tool parameters otherwise.
+func generateWire(t reflect.Type, strict bool) (*jsonschema.Schema, []byte, error) {
+	js, err := generate(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := json.Marshal(js)
+	if err != nil {
+		return nil, nil, fmt.Errorf("schema does not encode: %w", err)
+	}
+	var generic any // through a map: sorted keys, the canonical form
+	if err := json.Unmarshal(b, &generic); err != nil {
+		return nil, nil, err
+	}
+	if err := checkStrict(generic, "$", true, strict); err != nil {
+		return nil, nil, err
+	}
+	wire, err := json.Marshal(generic)
+	if err != nil {
+		return nil, nil, err
+	}
+	return js, wire, nil
+}
+
 func generate(t reflect.Type) (*jsonschema.Schema, error) {
 	own := map[reflect.Type]*jsonschema.Schema{}
 	if err := collectSchemas(t, own, map[reflect.Type]bool{}); err != nil {

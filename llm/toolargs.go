@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/review-my-code-bot/rmc/internal/jsonnum"
@@ -71,47 +70,19 @@ type toolSchema struct {
 	props    map[string]*jsonschema.Resolved // each argument's schema alone, to name a bad one
 }
 
-var toolSchemaCache sync.Map // reflect.Type → cachedTool
-
-type cachedTool struct {
-	schema *toolSchema
-	err    error
-}
+var toolSchemaCache typeCache[*toolSchema]
 
 func toolSchemaOf(t reflect.Type) (*toolSchema, error) {
-	if c, ok := toolSchemaCache.Load(t); ok {
-		return c.(cachedTool).schema, c.(cachedTool).err
-	}
-	s, err := buildToolSchema(t)
-	if err != nil {
-		err = fmt.Errorf("argument type %s: %w", t, err)
-	}
-	c, _ := toolSchemaCache.LoadOrStore(t, cachedTool{s, err})
-	return c.(cachedTool).schema, c.(cachedTool).err
+	return toolSchemaCache.get(t, "argument type", buildToolSchema)
 }
 
 func buildToolSchema(t reflect.Type) (*toolSchema, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("the arguments must be a struct, not %s", t.Kind())
 	}
-	js, err := generate(t)
+	js, params, err := generateWire(t, false)
 	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(js)
-	if err != nil {
-		return nil, fmt.Errorf("schema does not encode: %w", err)
-	}
-	var generic any // through a map: sorted keys, the canonical form
-	if err := json.Unmarshal(b, &generic); err != nil {
-		return nil, err
-	}
-	if err := checkStrict(generic, "$", true, false); err != nil {
 		return nil, fmt.Errorf("not usable as tool parameters: %w", err)
-	}
-	params, err := json.Marshal(generic)
-	if err != nil {
-		return nil, err
 	}
 	ts := &toolSchema{params: params, schema: js, props: map[string]*jsonschema.Resolved{}}
 	if ts.resolved, err = js.CloneSchemas().Resolve(nil); err != nil {
