@@ -114,7 +114,7 @@ func buildSchema(t reflect.Type) (*Schema, error) {
 	}
 	js, wire, err := generateWire(t, true)
 	if err != nil {
-		return nil, fmt.Errorf("not usable as strict structured output: %w", err)
+		return nil, err
 	}
 	resolved, err := js.Resolve(nil)
 	if err != nil {
@@ -123,7 +123,6 @@ func buildSchema(t reflect.Type) (*Schema, error) {
 	return &Schema{name: name, typ: t, wire: wire, resolved: resolved}, nil
 }
 
-// generate is jsonschema.ForType with the schemas t's types define.
 // generateWire generates t's schema and its canonical wire form (sorted
 // keys), checked for what the OpenAI API accepts: strict structured output
 // when strict, tool parameters otherwise.
@@ -141,7 +140,10 @@ func generateWire(t reflect.Type, strict bool) (*jsonschema.Schema, []byte, erro
 		return nil, nil, err
 	}
 	if err := checkStrict(generic, "$", true, strict); err != nil {
-		return nil, nil, err
+		if strict {
+			return nil, nil, fmt.Errorf("not usable as strict structured output: %w", err)
+		}
+		return nil, nil, fmt.Errorf("not usable as tool parameters: %w", err)
 	}
 	wire, err := json.Marshal(generic)
 	if err != nil {
@@ -150,6 +152,7 @@ func generateWire(t reflect.Type, strict bool) (*jsonschema.Schema, []byte, erro
 	return js, wire, nil
 }
 
+// generate is jsonschema.ForType with the schemas t's types define.
 func generate(t reflect.Type) (*jsonschema.Schema, error) {
 	own := map[reflect.Type]*jsonschema.Schema{}
 	if err := collectSchemas(t, own, map[reflect.Type]bool{}); err != nil {

@@ -82,7 +82,7 @@ func buildToolSchema(t reflect.Type) (*toolSchema, error) {
 	}
 	js, params, err := generateWire(t, false)
 	if err != nil {
-		return nil, fmt.Errorf("not usable as tool parameters: %w", err)
+		return nil, err
 	}
 	ts := &toolSchema{params: params, schema: js, props: map[string]*jsonschema.Resolved{}}
 	if ts.resolved, err = js.CloneSchemas().Resolve(nil); err != nil {
