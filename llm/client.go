@@ -2,9 +2,10 @@
 // (OpenRouter by default; OpenAI, vLLM, Ollama through Options.BaseURL) and
 // runs the tool-calling loop.
 //
-// A run uses one Session: the system prompt goes first, once, and every
-// task appends to the same history, so later tasks start with a prefix the
-// provider has already seen and can serve from its prompt cache.
+// A run uses one Session: every request starts with the same prefix (the
+// system prompt and the tool definitions), which the provider can serve
+// from its prompt cache, followed by that task's own messages only; a
+// Sub adds a block several tasks share (a review chunk) to the prefix.
 //
 // A structured answer is asked for with AskJSON[T]: the JSON Schema comes
 // from the Go type T (see Schema for how a type states minimum, maximum or

@@ -26,6 +26,10 @@ var (
 	// ErrRejected: the endpoint refused the request itself (400, 404, 413,
 	// 422, ...): an unknown model, a prompt longer than the context window.
 	ErrRejected = errors.New("request rejected")
+	// ErrContextLength: the endpoint refused the request as longer than
+	// the model's context window. It is also an ErrRejected; a caller that
+	// can send less (a review chunk) splits and retries.
+	ErrContextLength = errors.New("prompt longer than the model's context window")
 	// ErrBadResponse: the endpoint answered something unusable: not a chat
 	// completion, no choices, an empty answer, or JSON that does not match
 	// the schema even after one correction.
@@ -101,6 +105,9 @@ func classify(err error, timedOut bool, key string) failure {
 			f.err.Kind, f.retryable = ErrUnavailable, true
 		default:
 			f.err.Kind = ErrRejected
+			if tooLong(statusErr) {
+				f.err.cause = ErrContextLength
+			}
 		}
 		return f
 	case errors.As(err, &redirectErr):
@@ -115,6 +122,27 @@ func classify(err error, timedOut bool, key string) failure {
 	default:
 		return failure{err: &Error{Kind: ErrBadResponse, Detail: redact(err.Error(), key), cause: err}}
 	}
+}
+
+// contextPhrases are how providers document a prompt over the window:
+// OpenAI's code, and the messages of OpenAI, OpenRouter and vLLM
+// ("maximum context length"), Anthropic ("prompt is too long"), Gemini
+// ("exceeds the maximum number of tokens") and llama.cpp ("exceeds the
+// available context size").
+var contextPhrases = []string{"context_length_exceeded", "maximum context length", "prompt is too long", "exceeds the maximum number of tokens", "exceeds the available context size", "exceed_context_size"}
+
+// tooLong reports a refusal of a prompt longer than the model's window.
+func tooLong(e *statusError) bool {
+	if e.status != http.StatusBadRequest && e.status != http.StatusRequestEntityTooLarge {
+		return false
+	}
+	text := strings.ToLower(e.code + " " + e.msg)
+	for _, p := range contextPhrases {
+		if strings.Contains(text, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // isTransport reports errors of reaching the endpoint or reading its

@@ -43,8 +43,6 @@ func AskJSON[T any](ctx context.Context, s JSONAsker, label Label, prompt string
 // match the schema is sent back once with the error; a second failure is
 // an ErrBadResponse. Reply.Text is the JSON, code fences removed.
 func (s *Session) AskSchema(ctx context.Context, label Label, prompt string, schema *Schema) (Reply, error) {
-	s.askMu.Lock()
-	defer s.askMu.Unlock()
 	t := s.newTurn()
 	defer s.record(label, t)
 	if err := s.precheck(prompt); err != nil {
@@ -73,17 +71,15 @@ func (s *Session) askJSON(ctx context.Context, t *turn, prompt string, schema *S
 	} else {
 		rf = &responseFormat{Type: "json_schema", JSONSchema: &jsonSchema{Name: name, Schema: schema.wire, Strict: true}}
 	}
-	mark := len(s.history)
-	s.history = append(s.history, userMessage(prompt))
+	t.msgs = []message{userMessage(prompt)}
 	var perr error
 	for try := 0; try < 2; try++ {
 		if try > 0 {
-			s.history = append(s.history, userMessage(fmt.Sprintf(
+			t.add(userMessage(fmt.Sprintf(
 				"Your answer could not be used: %v. Answer again with only the JSON value matching the schema %q.", perr, name)))
 		}
 		text, err := s.loop(ctx, t, rf)
 		if err != nil {
-			s.history = s.history[:mark]
 			return err
 		}
 		clean := stripFences(text)
@@ -92,7 +88,6 @@ func (s *Session) askJSON(ctx context.Context, t *turn, prompt string, schema *S
 			return nil
 		}
 	}
-	s.history = s.history[:mark]
 	return fmt.Errorf("%w: the answer does not match schema %q after one correction: %v", ErrBadResponse, name, perr)
 }
 

@@ -15,20 +15,26 @@ type Reply struct {
 	ToolCalls int    // tool calls the model requested, refused ones included
 }
 
-// Session is one conversation: the system prompt, then every task's
-// messages in order. A run keeps one session so that each request starts
-// with the previous one's messages, which providers serve from their
-// prompt cache. It is safe for concurrent use, but tasks run one at a time
-// because they share the history.
+// Session is a run's conversation with the model: one stable prefix (the
+// system prompt and the tool definitions, byte-identical on every request,
+// so a provider's prompt cache can serve it), shared usage accounting, and
+// one turn per Ask. A turn carries the prefix and its own messages only:
+// no task pays again for an earlier task's prompt, tool transcript or
+// answer, so the cost of a run grows with what each task reads, not with
+// the square of the run. Sub adds a stable block (a review chunk) to the
+// prefix for the tasks that share it. It is safe for concurrent use.
 type Session struct {
 	client  *Client
 	tools   []Tool
 	defs    []toolDef
 	toolErr error
 
-	askMu   sync.Mutex // held for a whole Ask: tasks append to one history
-	history []message
+	prefix []message // system prompt, then any Sub context
+	ledger *ledger   // shared by a session and its Subs
+}
 
+// ledger is the usage of every turn of a session and its Subs, in order.
+type ledger struct {
 	mu    sync.Mutex
 	tasks []TaskUsage
 }
@@ -38,22 +44,34 @@ type Session struct {
 // same order, so that the cached prefix stays identical. Invalid tools are
 // reported by the first Ask.
 func (c *Client) NewSession(system string, tools []Tool) *Session {
-	s := &Session{client: c, tools: append([]Tool(nil), tools...), toolErr: checkTools(tools)}
+	s := &Session{client: c, tools: append([]Tool(nil), tools...), toolErr: checkTools(tools), ledger: &ledger{}}
 	if s.toolErr == nil {
 		s.defs, s.toolErr = toolParams(s.tools)
 	}
 	if system != "" {
-		s.history = append(s.history, systemMessage(system))
+		s.prefix = append(s.prefix, systemMessage(system))
 	}
 	return s
 }
 
+// Sub is a view of the session whose turns start with the session's prefix
+// followed by context as a user message: the block several tasks share,
+// such as the diff every review pass reads. Its turns are accounted in the
+// session's usage. Keeping context in the prefix, instead of in each
+// task's prompt, lets the provider serve it from its cache after the
+// first task.
+func (s *Session) Sub(context string) *Session {
+	sub := *s
+	sub.prefix = append(append([]message(nil), s.prefix...), contextMessage(context))
+	return &sub
+}
+
 // Usage is the total of every task so far.
 func (s *Session) Usage() Usage {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.ledger.mu.Lock()
+	defer s.ledger.mu.Unlock()
 	var u Usage
-	for _, t := range s.tasks {
+	for _, t := range s.ledger.tasks {
 		u = u.Add(t.Usage)
 	}
 	return u
@@ -62,50 +80,49 @@ func (s *Session) Usage() Usage {
 // TaskUsage lists the usage of each Ask and AskJSON call, in order. A
 // failed call is listed too: its tokens were spent.
 func (s *Session) TaskUsage() []TaskUsage {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]TaskUsage(nil), s.tasks...)
+	s.ledger.mu.Lock()
+	defer s.ledger.mu.Unlock()
+	return append([]TaskUsage(nil), s.ledger.tasks...)
 }
 
-// Ask sends prompt as the next user message and runs the tool loop until
-// the model answers without calling a tool. label names the call in the
-// usage and in errors. On
-// failure the session's history is left as it was before the call, so
-// later tasks can go on.
+// Ask sends the prefix and prompt and runs the tool loop until the model
+// answers without calling a tool. label names the call in the usage and in
+// errors. Nothing of the turn stays in the session: the next Ask starts
+// from the prefix again.
 func (s *Session) Ask(ctx context.Context, label Label, prompt string) (Reply, error) {
-	s.askMu.Lock()
-	defer s.askMu.Unlock()
 	t := s.newTurn()
 	defer s.record(label, t)
 	if err := s.precheck(prompt); err != nil {
 		return t.reply, fmt.Errorf("llm: %s: %w", label, err)
 	}
-	mark := len(s.history)
-	s.history = append(s.history, userMessage(prompt))
+	t.add(userMessage(prompt))
 	text, err := s.loop(ctx, t, nil)
 	if err != nil {
-		s.history = s.history[:mark]
 		return t.reply, fmt.Errorf("llm: %s: %w", label, err)
 	}
 	t.reply.Text = text
 	return t.reply, nil
 }
 
-// turn is the state of one Ask: its tool budget, loop guard and usage.
+// turn is the state of one Ask: its messages after the prefix, its tool
+// budget, loop guard and usage.
 type turn struct {
+	msgs   []message
 	runner *toolRunner
 	rounds int
 	reply  Reply
 }
+
+func (t *turn) add(m ...message) { t.msgs = append(t.msgs, m...) }
 
 func (s *Session) newTurn() *turn {
 	return &turn{runner: newToolRunner(s.tools, s.client.opts.MaxToolOutput)}
 }
 
 func (s *Session) record(label Label, t *turn) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.tasks = append(s.tasks, TaskUsage{Label: label, Usage: t.reply.Usage})
+	s.ledger.mu.Lock()
+	defer s.ledger.mu.Unlock()
+	s.ledger.tasks = append(s.ledger.tasks, TaskUsage{Label: label, Usage: t.reply.Usage})
 }
 
 func (s *Session) precheck(prompt string) error {
@@ -128,9 +145,10 @@ func (s *Session) loop(ctx context.Context, t *turn, rf *responseFormat) (string
 			return "", err
 		}
 		if len(msg.ToolCalls) == 0 {
-			return s.answer(msg)
+			t.add(assistantMessage(msg)) // AskSchema's correction answers it
+			return answer(msg)
 		}
-		s.history = append(s.history, assistantMessage(msg))
+		t.add(assistantMessage(msg))
 		t.reply.ToolCalls += len(msg.ToolCalls)
 		if t.rounds >= limit {
 			return s.forceAnswer(ctx, t, rf, msg)
@@ -138,7 +156,7 @@ func (s *Session) loop(ctx context.Context, t *turn, rf *responseFormat) (string
 		t.rounds++
 		for _, c := range msg.ToolCalls {
 			result := t.runner.run(ctx, c.Function.Name, string(c.Function.Arguments))
-			s.history = append(s.history, toolMessage(result, c.ID))
+			t.add(toolMessage(result, c.ID))
 		}
 	}
 }
@@ -150,7 +168,7 @@ func (s *Session) forceAnswer(ctx context.Context, t *turn, rf *responseFormat, 
 	limit := s.client.opts.MaxToolRounds
 	note := fmt.Sprintf("error: not run: the limit of %d tool rounds for this task is reached; answer now with what you have", limit)
 	for _, c := range msg.ToolCalls {
-		s.history = append(s.history, toolMessage(note, c.ID))
+		t.add(toolMessage(note, c.ID))
 	}
 	final, err := s.call(ctx, t, rf, "none")
 	if err != nil {
@@ -159,13 +177,15 @@ func (s *Session) forceAnswer(ctx context.Context, t *turn, rf *responseFormat, 
 	if len(final.ToolCalls) > 0 {
 		return "", fmt.Errorf("%w: the model asked for tools again after %d rounds and tool_choice \"none\"", ErrToolRounds, limit)
 	}
-	return s.answer(final)
+	t.add(assistantMessage(final))
+	return answer(final)
 }
 
-// call makes one completion request with the current history and adds its
-// usage to the turn.
+// call makes one completion request, the prefix and the turn's messages,
+// and adds its usage to the turn.
 func (s *Session) call(ctx context.Context, t *turn, rf *responseFormat, toolChoice string) (responseMessage, error) {
-	req := &chatRequest{Model: s.client.opts.Model, Messages: s.history, ResponseFormat: rf}
+	msgs := append(append(make([]message, 0, len(s.prefix)+len(t.msgs)), s.prefix...), t.msgs...)
+	req := &chatRequest{Model: s.client.opts.Model, Messages: msgs, ResponseFormat: rf}
 	if len(s.defs) > 0 {
 		// tool_choice without tools is a 400 at OpenAI.
 		req.Tools = s.defs
@@ -192,9 +212,8 @@ func (s *Session) call(ctx context.Context, t *turn, rf *responseFormat, toolCho
 	return choice.Message, nil
 }
 
-// answer appends the model's final message to the history and returns its
-// text.
-func (s *Session) answer(msg responseMessage) (string, error) {
+// answer is the text of the model's final message.
+func answer(msg responseMessage) (string, error) {
 	text := string(msg.Content)
 	if strings.TrimSpace(text) == "" {
 		if msg.Refusal != "" {
@@ -202,7 +221,6 @@ func (s *Session) answer(msg responseMessage) (string, error) {
 		}
 		return "", &Error{Kind: ErrBadResponse, Detail: "the model returned an empty answer"}
 	}
-	s.history = append(s.history, assistantMessage(msg))
 	return text, nil
 }
 

@@ -209,18 +209,14 @@ func TestSessionReusesPrefix(t *testing.T) {
 	if len(reqs) != 3 {
 		t.Fatalf("requests = %d, want 3", len(reqs))
 	}
-	// The second task's request is the whole first exchange (system, user,
-	// tool call, tool result, answer) followed by the new prompt.
-	prev := reqs[1].Messages
+	// The second task's request is the prefix and its own prompt: nothing
+	// of the first task (prompt, tool call, result, answer) is paid again.
 	msgs := reqs[2].Messages
-	if len(msgs) != len(prev)+2 || !reflect.DeepEqual(msgs[:len(prev)], prev) {
-		t.Fatalf("second task's messages do not start with the first exchange:\nfirst:  %+v\nsecond: %+v", prev, msgs)
+	if len(msgs) != 2 || !reflect.DeepEqual(msgs[0], reqs[0].Messages[0]) || msgs[0].Role != "system" {
+		t.Fatalf("second task's messages = %+v, want the system prompt and the second prompt", msgs)
 	}
-	if a := msgs[len(prev)]; a.Role != "assistant" || a.Content != "first answer" {
-		t.Errorf("message after the first exchange = %+v, want the first answer", a)
-	}
-	if u := msgs[len(msgs)-1]; u.Role != "user" || u.Content != "second task" {
-		t.Errorf("last message = %+v, want the second prompt", u)
+	if u := msgs[1]; u.Role != "user" || u.Content != "second task" || reqs[2].Contains("first") {
+		t.Errorf("second task's request = %+v, want only the second prompt after the prefix", msgs)
 	}
 	if !reflect.DeepEqual(reqs[2].Tools, reqs[0].Tools) {
 		t.Errorf("tools changed between requests")
@@ -228,6 +224,42 @@ func TestSessionReusesPrefix(t *testing.T) {
 	got := reqs[2].Usage
 	if got.CachedTokens == 0 || second.Usage.CachedTokens != got.CachedTokens || second.Usage.Uncached() >= got.PromptTokens/2 {
 		t.Errorf("second task usage = %+v (server: %+v), want most of the prompt cached", second.Usage, got)
+	}
+}
+
+func TestSubSharesContextAndUsage(t *testing.T) {
+	t.Parallel()
+	f := newFake(t, fakellm.Config{CacheMinTokens: 16, CacheBlockTokens: 8})
+	f.AddRule(fakellm.Rule{Reply: fakellm.Reply{Text: "ok"}})
+	s := newTestClient(t, f, nil).NewSession("system prompt", nil)
+	chunk := strings.Repeat("diff line\n", 200)
+	sub := s.Sub(chunk)
+	ctx := context.Background()
+	for _, p := range []string{"pass one", "pass two"} {
+		if _, err := sub.Ask(ctx, Label{Task: "review", Step: p}, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Ask(ctx, Label{Task: "question"}, "a question"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("requests = %d, want 3", len(reqs))
+	}
+	for i, r := range reqs[:2] {
+		if len(r.Messages) != 3 || r.Messages[0].Role != "system" || r.Messages[1].Content != chunk {
+			t.Errorf("request %d = %+v, want system, the shared block, the prompt", i, r.Messages)
+		}
+	}
+	if len(reqs[2].Messages) != 2 || reqs[2].Contains("diff line") {
+		t.Errorf("the parent's turn carries the Sub's block: %+v", reqs[2].Messages)
+	}
+	if reqs[1].Usage.CachedTokens < reqs[1].Usage.PromptTokens/2 {
+		t.Errorf("second pass usage = %+v, want the shared block served from the cache", reqs[1].Usage)
+	}
+	if n := len(s.TaskUsage()); n != 3 || len(sub.TaskUsage()) != 3 {
+		t.Errorf("TaskUsage: session %d, sub %d entries, want 3 each (one ledger)", n, len(sub.TaskUsage()))
 	}
 }
 
@@ -377,4 +409,23 @@ func ExampleSession_Ask() {
 	reply, err := s.Ask(context.Background(), Label{Task: "question"}, "How long is main.go?")
 	fmt.Println(reply.Text, reply.ToolCalls, err)
 	// Output: main.go has 42 lines. 1 <nil>
+}
+
+// A prompt over the model's window is refused as ErrContextLength (and
+// ErrRejected), with the provider's message, and is not retried.
+func TestContextLengthRefusal(t *testing.T) {
+	t.Parallel()
+	f := newFake(t, fakellm.Config{ContextTokens: 100})
+	f.AddRule(fakellm.Rule{Reply: fakellm.Reply{Text: "ok"}})
+	s := newTestClient(t, f, nil).NewSession("sys", nil)
+	if _, err := s.Ask(context.Background(), Label{Task: "small"}, "short prompt"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Ask(context.Background(), Label{Task: "big"}, strings.Repeat("word ", 200))
+	if !errors.Is(err, ErrContextLength) || !errors.Is(err, ErrRejected) || !strings.Contains(err.Error(), "maximum context length is 100 tokens") {
+		t.Fatalf("error = %v, want ErrContextLength with the provider's message", err)
+	}
+	if n := len(f.Requests()); n != 2 {
+		t.Errorf("requests = %d, want 2 (a refusal for length is not retried)", n)
+	}
 }

@@ -38,6 +38,10 @@ type message struct {
 func systemMessage(text string) message { return message{Role: "system", Content: text} }
 func userMessage(text string) message   { return message{Role: "user", Content: text} }
 
+// contextMessage is a block several turns share after the system prompt
+// (see Session.Sub).
+func contextMessage(text string) message { return message{Role: "user", Content: text} }
+
 func toolMessage(result, callID string) message {
 	return message{Role: "tool", Content: result, ToolCallID: callID}
 }

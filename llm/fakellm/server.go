@@ -31,6 +31,10 @@ type Config struct {
 	// numbers.
 	CacheMinTokens   int
 	CacheBlockTokens int
+	// ContextTokens is the model's window: a request whose prompt is
+	// longer is refused with OpenAI's documented 400
+	// (code "context_length_exceeded"). Zero means no limit.
+	ContextTokens int
 }
 
 // Server is a running fake. Create it with New and Close it when done.
@@ -283,6 +287,14 @@ func (s *Server) pick(rec Request) (*Rule, bool) {
 
 func (s *Server) answer(w http.ResponseWriter, rec *Request) int {
 	s.mu.Lock()
+	if n := s.cfg.ContextTokens; n > 0 {
+		if prompt, _, _ := s.usageFor(rec); prompt > n {
+			s.mu.Unlock()
+			rec.Usage = Usage{PromptTokens: prompt}
+			return writeError(w, APIError{Status: http.StatusBadRequest, Code: "context_length_exceeded", Message: fmt.Sprintf(
+				"This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.", n, prompt)}, nil)
+		}
+	}
 	rule, ok := s.pick(*rec)
 	def := s.def
 	s.mu.Unlock()
