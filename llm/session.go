@@ -60,7 +60,9 @@ func (c *Client) NewSession(system string, tools []Tool) *Session {
 // session's usage. Keeping context in the prefix, instead of in each
 // task's prompt, lets the provider serve it from its cache after the
 // first task.
-func (s *Session) Sub(context string) *Session {
+func (s *Session) Sub(context string) JSONAsker { return s.sub(context) }
+
+func (s *Session) sub(context string) *Session {
 	sub := *s
 	sub.prefix = append(append([]message(nil), s.prefix...), contextMessage(context))
 	return &sub

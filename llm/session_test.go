@@ -233,7 +233,7 @@ func TestSubSharesContextAndUsage(t *testing.T) {
 	f.AddRule(fakellm.Rule{Reply: fakellm.Reply{Text: "ok"}})
 	s := newTestClient(t, f, nil).NewSession("system prompt", nil)
 	chunk := strings.Repeat("diff line\n", 200)
-	sub := s.Sub(chunk)
+	sub := s.sub(chunk)
 	ctx := context.Background()
 	for _, p := range []string{"pass one", "pass two"} {
 		if _, err := sub.Ask(ctx, Label{Task: "review", Step: p}, p); err != nil {
