@@ -173,6 +173,9 @@ func (s *fakeSession) Ask(_ context.Context, label llm.Label, prompt string) (ll
 	return s.reply, s.err
 }
 
+// Sub shares nothing: the fake answers every ask alike.
+func (s *fakeSession) Sub(string) llm.JSONAsker { return s }
+
 // AskSchema answers with the next scripted JSON, checked against the
 // schema as the real session checks it.
 func (s *fakeSession) AskSchema(_ context.Context, label llm.Label, prompt string, schema *llm.Schema) (llm.Reply, error) {

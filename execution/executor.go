@@ -38,6 +38,7 @@ type GitHub interface {
 type Session interface {
 	Ask(ctx context.Context, label llm.Label, prompt string) (llm.Reply, error)
 	llm.JSONAsker
+	Sub(block string) llm.JSONAsker // asks that share a review chunk
 }
 
 // Logger is the Action log.
@@ -117,6 +118,12 @@ type Options struct {
 	EnableHumanEscalation               bool
 	ReviewRetries                       int // max_review_retries
 	HumanReviewers                      []string
+	// ContextTokens is the model's context window (model_context_tokens):
+	// it sizes the review's chunks. 0 means the review's default size.
+	ContextTokens int
+	// PrefixChars is the size of the system prompt and tool definitions
+	// every request carries.
+	PrefixChars int
 	Tuning                              Tuning // what .github/rmc.yml may also set
 }
 

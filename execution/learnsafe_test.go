@@ -241,7 +241,7 @@ func TestEveryPostingPathHoldsNoHostileText(t *testing.T) {
 	// A partial review naming a hostile file, and a suppressed finding:
 	// both notes are in the prose, above the state section, which trails.
 	partial := rig.review().composeReview(rt, review.Result{Findings: []review.Finding{f},
-		Partial:    &review.Partial{Max: 10, Spent: 11, StoppedAt: "pass 2", NotReviewed: []string{hostileFile}},
+		Partial:    &review.Partial{Max: 10, Spent: 11, StoppedAt: "pass 2", NotCovered: []string{hostileFile}},
 		Suppressed: []review.Suppressed{{Finding: f, Learning: review.Learned{ID: "L-abc123", URL: "https://github.com/o/r/issues/9#c1"}}}}, scope{note: "full review"})
 	prun := rmcoc.ReviewRun{HeadSHA: headSHA, BaseSHA: baseSHA, Mode: rmcoc.ModeAuto, Findings: 1, Blocking: 1, CompletedAt: fixedNow.UTC()}
 	assertSafe(t, partial.Body, nil, prun)

@@ -41,6 +41,8 @@ type reviewRunner struct {
 	Session Session // nil: the task fails and stays pending
 	Options Options
 	base    string                 // the PR's base commit
+	// attributes is the base branch's .gitattributes.
+	attributes string
 	last    *state.CompletedReview // the latest review, if any
 	known   map[string]bool        // fingerprints of the findings already reported
 	fixes   *fixes
@@ -54,7 +56,7 @@ func newReviewRunner(r *run) *reviewRunner {
 			known[f.Block.Fingerprint] = true
 		}
 	}
-	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA,
+	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes,
 		last: r.State.LastReview(), known: known, fixes: r.fixes, notify: r.notify}
 }
 
@@ -84,6 +86,8 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		ProblemThreshold: x.Options.ProblemThreshold, BlockingThreshold: x.Options.BlockingThreshold, IgnorePaths: x.Options.IgnorePaths,
 		Retries: x.Options.ReviewRetries, Passes: x.Options.Tuning.Passes, MaxInline: x.Options.Tuning.MaxInline,
 		Learnings: learned, Ceiling: x.ceiling(), Task: t.Key,
+		ChunkChars: review.ChunkBudget(x.Options.ContextTokens, x.Options.PrefixChars), PrefixChars: x.Options.PrefixChars,
+		Generated: review.Generated{Attributes: x.attributes},
 	}, x.known)
 	if err != nil {
 		o.Err = err

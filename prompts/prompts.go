@@ -22,6 +22,7 @@ var tmpl = template.Must(template.New("").Option("missingkey=error").Funcs(templ
 	"data":  Data,
 	"path":  Path,
 	"lines": func(xs []string) string { return strings.Join(xs, "\n") },
+	"found": foundLines,
 }).ParseFS(files, "templates/*.tmpl"))
 
 // render executes the named template: a file name without .tmpl, or a

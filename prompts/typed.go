@@ -1,6 +1,9 @@
 package prompts
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Each template has one typed renderer below, taking a struct with exactly
 // the fields it uses: passing the wrong data is a compile error, and a
@@ -67,12 +70,44 @@ type Pass struct {
 	Focus string
 }
 
-// ReviewPassData is what review_pass.tmpl shows.
+// ReviewChunkData is what review_chunk.tmpl shows: the part of the diff
+// every pass over it shares, sent once before the passes' prompts.
+type ReviewChunkData struct {
+	Chunk, Chunks int
+	Diff          string
+}
+
+// ReviewChunk renders review_chunk.tmpl.
+func ReviewChunk(d ReviewChunkData) (string, error) { return render("review_chunk", d) }
+
+// Found is a finding an earlier request of the review reported: where and
+// what, so a later one does not report it again.
+type Found struct {
+	Path  string
+	Line  int
+	Title string
+}
+
+// maxFound bounds the list a pass prompt carries: the most recent ones.
+const maxFound = 60
+
+func foundLines(fs []Found) string {
+	if len(fs) > maxFound {
+		fs = fs[len(fs)-maxFound:]
+	}
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "%s:%d: %s\n", Path(f.Path), f.Line, strings.Join(strings.Fields(f.Title), " "))
+	}
+	return b.String()
+}
+
+// ReviewPassData is what review_pass.tmpl shows. The diff is not in it:
+// it comes before, in the chunk all passes share.
 type ReviewPassData struct {
 	Pass              Pass
 	Chunk, Chunks     int
-	Diff              string
-	SameDiff          bool // the diff is the one shown in pass 1
+	Found             []Found
 	Problem, Blocking int
 }
 

@@ -18,6 +18,7 @@ var full = map[string]struct {
 	"local_system": {func() (string, error) { return LocalSystem(fullLocal) }, fullLocal},
 	"question":     {func() (string, error) { return Question(fullQuestion) }, fullQuestion},
 	"review_pass":  {func() (string, error) { return ReviewPass(fullPass) }, fullPass},
+	"review_chunk": {func() (string, error) { return ReviewChunk(fullChunk) }, fullChunk},
 	"verify_fix":   {func() (string, error) { return VerifyFix(fullVerify) }, fullVerify},
 	"system": {func() (string, error) {
 		s, err := System(fullSystem)
@@ -31,8 +32,9 @@ var (
 	fullLocal    = LocalSystemData{Base: "main", Files: []string{"a.go (modified)"}, Rules: "rules"}
 	fullQuestion = QuestionData{Asker: "bob", Question: "why?", Conversation: []Turn{{Source: "comment by @bob", Body: "hi"}},
 		Thread: &Thread{Path: "a.go", Line: 4, DiffHunk: "@@ -1 +1 @@"}}
-	fullPass = ReviewPassData{Pass: Pass{N: 2, Name: "structure", Focus: "contracts"}, Chunk: 1, Chunks: 2, Diff: "R1 +x",
-		SameDiff: true, Problem: 5, Blocking: 8}
+	fullPass = ReviewPassData{Pass: Pass{N: 2, Name: "structure", Focus: "contracts"}, Chunk: 1, Chunks: 2,
+		Found: []Found{{Path: "a.go", Line: 3, Title: "nil map"}}, Problem: 5, Blocking: 8}
+	fullChunk  = ReviewChunkData{Chunk: 1, Chunks: 2, Diff: "R1 +x"}
 	fullVerify = VerifyFixData{Path: "a.go", Line: 5, Body: "finding", Head: "1234567"}
 	fullSystem = SystemData{Repo: "o/r", Author: "alice", HeadRef: "h", BaseRef: "main", HeadShort: "1234567", TitleAndBody: "t\n\nb",
 		Number: 7, Files: []string{"a.go (modified, +1 -0)"}, FilesTruncated: true, Rules: "r", RulesSource: "AGENTS.md",

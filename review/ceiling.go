@@ -2,7 +2,6 @@ package review
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/llm"
@@ -16,80 +15,34 @@ type Ceiling struct {
 	Spent func() llm.Usage // the run's usage so far; nil = no ceiling
 }
 
-// Partial says where a review stopped and what it left unreviewed.
+// Partial says where a review stopped and what it did not cover.
 type Partial struct {
 	Max, Spent int
-	StoppedAt  string       // "pass 2 (structure), part 1 of 1"
-	Unreviewed []Unreviewed // per pass, the files it did not look at
-	// NotReviewed are the files no pass looked at.
-	NotReviewed []string
-}
-
-// Unreviewed is what one pass did not look at.
-type Unreviewed struct {
-	Pass  string
-	Paths []string
+	StoppedAt  string // "pass 2 (structure), part 1 of 1"
+	// NotCovered are the files some pass did not see whole.
+	NotCovered []string
 }
 
 func tokens(u llm.Usage) int { return u.PromptTokens + u.CompletionTokens }
 
-// estimate is what the next request costs at least: the session sends its
-// whole history again, so as much as the last request plus the new prompt
-// (about four characters a token).
-func (c Ceiling) over(prompt string, last int) (spent int, over bool) {
-	if c.Max <= 0 || c.Spent == nil {
+// over reports whether a request of about next tokens would take the run
+// past the ceiling, and what the run spent so far.
+func (c Ceiling) over(next int) (spent int, over bool) {
+	if c.Spent == nil {
 		return 0, false
 	}
 	spent = tokens(c.Spent())
-	return spent, spent+last+len(prompt)/4 > c.Max
-}
-
-// partial describes a review stopped before pass n's chunk i.
-func partial(c Ceiling, spent int, passes []Pass, n, i int, paths [][]string) *Partial {
-	p := &Partial{Max: c.Max, Spent: spent, StoppedAt: fmt.Sprintf("pass %d (%s), part %d of %d", passes[n].N, passes[n].Name, i+1, len(paths))}
-	all := func(from int) []string {
-		var out []string
-		for _, ps := range paths[from:] {
-			for _, x := range ps {
-				if !slices.Contains(out, x) {
-					out = append(out, x)
-				}
-			}
-		}
-		return out
-	}
-	for k := n; k < len(passes); k++ {
-		from := 0
-		if k == n {
-			from = i
-		}
-		p.Unreviewed = append(p.Unreviewed, Unreviewed{Pass: fmt.Sprintf("%d (%s)", passes[k].N, passes[k].Name), Paths: all(from)})
-	}
-	if n == 0 {
-		var seen []string
-		for _, ps := range paths[:i] {
-			seen = append(seen, ps...)
-		}
-		for _, x := range all(i) {
-			if !slices.Contains(seen, x) {
-				p.NotReviewed = append(p.NotReviewed, x)
-			}
-		}
-	}
-	return p
+	return spent, c.Max > 0 && spent+next > c.Max
 }
 
 // Note is the partial review's label, for the review body and the summary.
 func (p *Partial) Note() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Partial review: the run reached max_run_tokens (%d tokens, %d spent) and stopped before %s.", p.Max, p.Spent, p.StoppedAt)
-	if len(p.NotReviewed) > 0 {
-		fmt.Fprintf(&b, " Not reviewed at all: %s.", strings.Join(quoted(p.NotReviewed), ", "))
+	if len(p.NotCovered) > 0 {
+		fmt.Fprintf(&b, " Not reviewed by every pass: %s.", strings.Join(quoted(p.NotCovered), ", "))
 	}
-	for _, u := range p.Unreviewed {
-		fmt.Fprintf(&b, " Pass %s did not look at: %s.", u.Pass, strings.Join(quoted(u.Paths), ", "))
-	}
-	b.WriteString(" The findings above gate the merge; the rest is unreviewed.")
+	b.WriteString(" The merge gate stays pending until the next run reviews them.")
 	return b.String()
 }
 

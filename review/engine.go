@@ -4,27 +4,38 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/glob"
 	"github.com/review-my-code-bot/rmc/llm"
-	"github.com/review-my-code-bot/rmc/prompts"
 )
 
-// Asker is the run's model session.
-type Asker = llm.JSONAsker
+// Asker is the run's model session as a review uses it: an *llm.Session,
+// or a fake. Sub starts the asks that share one chunk of the diff, so the
+// passes over a chunk carry it once, as a prefix the provider can cache.
+type Asker interface {
+	llm.JSONAsker
+	Sub(block string) llm.JSONAsker
+}
 
 // Options tune a review.
 type Options struct {
 	ProblemThreshold  int      // findings scoring below are dropped
 	BlockingThreshold int      // findings scoring at or above block
 	IgnorePaths       []string // ignore_paths: globs with .gitignore's rules (package glob)
-	// ChunkChars bounds the diff text sent in one request (~4 chars a
-	// token); a larger diff is reviewed in several chunks per pass.
+	// ChunkChars bounds the diff text sent in one request; a larger diff
+	// is reviewed in several chunks (see ChunkBudget). A chunk the model's
+	// window still refuses is split and sent again.
 	ChunkChars int
-	MaxInline  int // inline comments per review; the rest go in the body
+	// PrefixChars is the size of what every request carries before the
+	// chunk (the system prompt and tool definitions), for the ceiling's
+	// estimate of a request.
+	PrefixChars int
+	// Generated decides which files are generated or vendored (see
+	// Generated); the zero value knows lock files and binaries only.
+	Generated Generated
+	MaxInline int // inline comments per review; the rest go in the body
 	// Retries is how often a failed pass request is repeated
 	// (max_review_retries) before the review fails.
 	Retries int
@@ -48,6 +59,23 @@ type Input struct {
 	Review []diff.File
 }
 
+// ChunkBudget is the chunk size (characters) for a model with a window of
+// contextTokens, when every request also carries prefixChars: half the
+// window at a conservative three characters a token, the other half left
+// for the pass prompt, the tool transcript and the answer; at most the
+// default of 120,000 characters.
+func ChunkBudget(contextTokens, prefixChars int) int {
+	if contextTokens <= 0 {
+		return defaultChunkChars
+	}
+	return min(defaultChunkChars, max(minChunkChars, contextTokens*3/2-prefixChars))
+}
+
+const (
+	defaultChunkChars = 120_000
+	minChunkChars     = 2_000
+)
+
 func (o Options) withDefaults() Options {
 	if o.ProblemThreshold == 0 {
 		o.ProblemThreshold = 5
@@ -56,7 +84,7 @@ func (o Options) withDefaults() Options {
 		o.BlockingThreshold = o.ProblemThreshold
 	}
 	if o.ChunkChars == 0 {
-		o.ChunkChars = 120_000
+		o.ChunkChars = defaultChunkChars
 	}
 	if o.MaxInline == 0 {
 		o.MaxInline = 30
@@ -71,9 +99,16 @@ type Skip struct{ Path, Why string }
 type Result struct {
 	Findings []Finding // kept, anchored or not, most severe first
 	Dropped  int       // below the problem threshold, thinking aloud, or duplicates
-	Skipped  []Skip
-	Reviewed []string // paths reviewed
-	Chunks   int
+	// Skipped are the files left out by configuration or by their content,
+	// each with its reason: they do not count against coverage.
+	Skipped []Skip
+	// Reviewed are the files every enabled pass saw whole: the review's
+	// coverage.
+	Reviewed []string
+	// Unreviewed are the files to review that some pass did not see whole
+	// (the run's token ceiling stopped the review): not covered.
+	Unreviewed []string
+	Chunks     int // requests' chunks, after any split
 	// Suppressed are findings a learning kept from being reported.
 	Suppressed []Suppressed
 	// Partial is set when the ceiling stopped the review early.
@@ -99,103 +134,64 @@ type Pass struct {
 }
 
 // Passes are the review's three passes, in order.
-var Passes = []Pass{
-	{1, "atomic", "Defects visible in the changed lines themselves: bugs, wrong conditions, off-by-one errors, nil/null dereferences, unchecked errors, resource leaks, races, wrong API use."},
-	{2, "structure", "Structure and contracts: broken interfaces and callers, changed behaviour that callers or tests rely on, missing tests for new behaviour, error handling across boundaries, duplication, names that mislead."},
-	{3, "security", "Security and compliance: injection, path traversal, secrets in code, unsafe deserialization, authn/authz gaps, SSRF, insecure defaults, logging of sensitive data, licence or policy violations named in the project rules."},
+func Passes() []Pass {
+	return []Pass{
+		{1, "atomic", "Defects visible in the changed lines themselves: bugs, wrong conditions, off-by-one errors, nil/null dereferences, unchecked errors, resource leaks, races, wrong API use."},
+		{2, "structure", "Structure and contracts: broken interfaces and callers, changed behaviour that callers or tests rely on, missing tests for new behaviour, error handling across boundaries, duplication, names that mislead."},
+		{3, "security", "Security and compliance: injection, path traversal, secrets in code, unsafe deserialization, authn/authz gaps, SSRF, insecure defaults, logging of sensitive data, licence or policy violations named in the project rules."},
+	}
 }
 
-// Run reviews files in three passes. known holds fingerprints of findings
-// already posted on the PR: those are not reported again.
+// Run reviews files: every chunk of the diff through each enabled pass,
+// chunk by chunk, so the passes over one chunk share it as a cached
+// prefix. Each request carries the stable prefix, one chunk, and the titles
+// and places of what earlier requests found; never their diffs. known holds
+// fingerprints of findings already posted on the PR: those are not
+// reported again.
 func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]bool) (Result, error) {
 	opt = opt.withDefaults()
 	if in.Review == nil {
 		in.Review = in.Anchor
 	}
-	var res Result
 	ignore, err := glob.CompileAll(opt.IgnorePaths)
 	if err != nil {
-		return res, fmt.Errorf("ignore_paths: %w", err)
+		return Result{}, fmt.Errorf("ignore_paths: %w", err)
 	}
-	byPath := map[string]*diff.File{}
-	for i := range in.Anchor {
-		byPath[in.Anchor[i].Path()] = &in.Anchor[i]
-	}
-	focus := map[string]bool{}
+	r := newReviewer(s, opt, in.Anchor, known)
+	attrs := opt.Generated.attributes()
 	var review []diff.File
 	for _, f := range in.Review {
-		if why := skipReason(f, ignore); why != "" {
-			res.Skipped = append(res.Skipped, Skip{f.Path(), why})
+		if why := skipReason(f, ignore, attrs); why != "" {
+			r.res.Skipped = append(r.res.Skipped, Skip{f.Path(), why})
 			continue
 		}
-		focus[f.Path()] = true
+		r.focus[f.Path()] = true
 		review = append(review, f)
-		res.Reviewed = append(res.Reviewed, f.Path())
 	}
 	if len(review) == 0 {
-		return res, nil
+		return r.res, nil
 	}
-	chunks, paths := chunkPaths(review, opt.ChunkChars)
-	res.Chunks = len(chunks)
-	seen := map[string]bool{}
-	learned := compileLearnings(opt.Learnings)
-	passes, last := opt.passes(), 0
-run:
-	for n, p := range passes {
-		for i, c := range chunks {
-			in := prompts.ReviewPassData{Pass: prompts.Pass{N: p.N, Name: p.Name, Focus: p.Focus}, Chunk: i + 1, Chunks: len(chunks), Diff: c, Problem: opt.ProblemThreshold, Blocking: opt.BlockingThreshold}
-			if n > 0 && len(chunks) == 1 {
-				// The session already holds the diff from pass 1: sending it
-				// again would pay for the same tokens twice.
-				in.Diff, in.SameDiff = "", true
-			}
-			prompt, err := prompts.ReviewPass(in)
-			if err != nil {
-				return res, err
-			}
-			var out passAnswer
-			spent, over := opt.Ceiling.over(prompt, last)
-			if over {
-				res.Partial = partial(opt.Ceiling, spent, passes, n, i, paths)
-				break run
-			}
-			label := llm.Label{Task: opt.Task, Step: fmt.Sprintf("pass %d", p.N)}
-			for try := 0; try <= opt.Retries; try++ {
-				if out, _, err = llm.AskJSON[passAnswer](ctx, s, label, prompt); err == nil || ctx.Err() != nil {
-					break
-				}
-			}
-			if err != nil {
-				return res, fmt.Errorf("review pass %d (%s), chunk %d of %d: %w", p.N, p.Name, i+1, len(chunks), err)
-			}
-			if opt.Ceiling.Spent != nil {
-				last = tokens(opt.Ceiling.Spent()) - spent
-			}
-			for _, a := range out.Findings {
-				f := a.finding()
-				f.Pass = p.N
-				if !keep(&f, opt, byPath, focus, known, seen) {
-					res.Dropped++
-				} else if l, ok := suppressedBy(f, learned); ok {
-					res.Suppressed = append(res.Suppressed, Suppressed{f, l})
-				} else {
-					res.Findings = append(res.Findings, f)
-				}
-			}
-		}
+	r.units = units(review, opt.ChunkChars)
+	ids := make([]int, len(r.units))
+	for i := range ids {
+		ids[i] = i
 	}
-	sort.SliceStable(res.Findings, func(i, j int) bool { return res.Findings[i].Score > res.Findings[j].Score })
-	anchor(res.Findings, byPath, opt.MaxInline)
-	return res, nil
+	for _, c := range pack(r.units, ids, opt.ChunkChars) {
+		r.queue = append(r.queue, job{chunk: c})
+	}
+	if err := r.run(ctx); err != nil {
+		return r.res, err
+	}
+	return r.finish(review), nil
 }
 
 // passes are the passes the options ask for, in their fixed order.
 func (o Options) passes() []Pass {
 	if len(o.Passes) == 0 {
-		return Passes
+		return Passes()
 	}
 	var out []Pass
-	for _, p := range Passes {
+	for _, p := range Passes() {
 		if slices.Contains(o.Passes, p.Name) {
 			out = append(out, p)
 		}
@@ -224,26 +220,4 @@ func keep(f *Finding, opt Options, files map[string]*diff.File, focus, known, se
 	}
 	seen[f.Fingerprint] = true
 	return true
-}
-
-// generated lists paths that are generated or vendored: reviewing them wastes
-// tokens on code nobody wrote by hand.
-var generated = glob.MustCompile("vendor/", "node_modules/", "third_party/", "dist/", "*.pb.go", "*_generated.go", "*.gen.go", "zz_generated*", "*.min.js", "*.min.css", "*.map",
-	"go.sum", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.lock", "poetry.lock", "Gemfile.lock", "composer.lock")
-
-func skipReason(f diff.File, ignore glob.Set) string {
-	p := f.Path()
-	switch {
-	case f.Binary:
-		return "binary file"
-	case f.Status == diff.Deleted:
-		return "deleted"
-	case ignore.Match(p):
-		return "matches ignore_paths"
-	case generated.Match(p):
-		return "generated, vendored or a lock file"
-	case len(f.Hunks) == 0:
-		return "no textual changes (rename or mode change)"
-	}
-	return ""
 }

@@ -14,8 +14,15 @@ import (
 // scripted answers each pass with the findings listed for it.
 type scripted struct {
 	byPass  map[int][]Finding
+	blocks  []string // the chunks passed to Sub, in order
 	prompts []string
 	labels  []llm.Label
+}
+
+// Sub records the chunk; the passes over it are asked of s itself.
+func (s *scripted) Sub(block string) llm.JSONAsker {
+	s.blocks = append(s.blocks, block)
+	return s
 }
 
 func (s *scripted) AskSchema(_ context.Context, label llm.Label, prompt string, _ *llm.Schema) (llm.Reply, error) {
@@ -166,17 +173,17 @@ func TestRun(t *testing.T) {
 				}
 			},
 		},
-		"binary, vendored, generated and ignored files are skipped with reasons": {
-			opt: Options{IgnorePaths: []string{"docs/**"}},
+		"binary, generated and ignored files are skipped with reasons from the base; names alone skip nothing": {
+			opt: Options{IgnorePaths: []string{"docs/**"}, Generated: Generated{Attributes: "# generated code\ngen/** linguist-generated\n*.md -linguist-generated\n"}},
 			check: func(t *testing.T, r Result) {
-				want := map[string]string{"assets/logo.png": "binary file", "vendor/x/x.go": "generated, vendored or a lock file", "gen/api.pb.go": "generated, vendored or a lock file", "docs/notes.md": "matches ignore_paths"}
+				want := map[string]string{"assets/logo.png": "binary file", "gen/api.pb.go": "marked linguist-generated or linguist-vendored in the base branch's .gitattributes", "docs/notes.md": "matches ignore_paths in the base branch's configuration"}
 				for _, s := range r.Skipped {
 					if want[s.Path] != s.Why {
 						t.Errorf("skip %s: %q, want %q", s.Path, s.Why, want[s.Path])
 					}
 					delete(want, s.Path)
 				}
-				if len(want) > 0 || strings.Join(r.Reviewed, ",") != "svc/cache.go" {
+				if len(want) > 0 || strings.Join(r.Reviewed, ",") != "svc/cache.go,vendor/x/x.go" {
 					t.Errorf("not skipped: %v; reviewed %v", want, r.Reviewed)
 				}
 			},
@@ -211,8 +218,8 @@ func TestRun(t *testing.T) {
 			if len(s.prompts) != 3 {
 				t.Errorf("%d requests, want one per pass", len(s.prompts))
 			}
-			if len(s.prompts) == 3 && (!strings.Contains(s.prompts[0], `source="pull request diff"`) || strings.Contains(s.prompts[1], `source="pull request diff"`)) {
-				t.Errorf("pass 1 must carry the diff and pass 2 must not repeat it")
+			if len(s.blocks) != 1 || !strings.Contains(s.blocks[0], `source="pull request diff"`) || strings.Contains(strings.Join(s.prompts, ""), `source="pull request diff"`) {
+				t.Errorf("the diff must be the one shared chunk, and no pass prompt may repeat it: %d chunks", len(s.blocks))
 			}
 			tc.check(t, r)
 		})
@@ -240,7 +247,15 @@ func TestChunkSplitsLargeDiffs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chunks := chunk(fs, 50_000)
+	us := units(fs, 50_000)
+	ids := make([]int, len(us))
+	for i := range ids {
+		ids[i] = i
+	}
+	var chunks []string
+	for _, c := range pack(us, ids, 50_000) {
+		chunks = append(chunks, c.text(us))
+	}
 	total := 0
 	for _, c := range chunks {
 		if len(c) > 50_000 {
@@ -258,6 +273,8 @@ type flaky struct {
 	scripted
 	fail int
 }
+
+func (f *flaky) Sub(block string) llm.JSONAsker { f.blocks = append(f.blocks, block); return f }
 
 func (f *flaky) AskSchema(ctx context.Context, label llm.Label, prompt string, schema *llm.Schema) (llm.Reply, error) {
 	if f.fail > 0 {

@@ -17,6 +17,10 @@ type ConfigFile struct {
 	// Rules are the RulesPaths the base commit holds, in that order, read
 	// in the same query as the file.
 	Rules []RulesFile
+	// Attributes is the base commit's .gitattributes ("" when none): the
+	// paths it marks linguist-generated or linguist-vendored are not
+	// reviewed.
+	Attributes string
 	// HeadStatuses are the newest commit status of each context on the PR's
 	// head commit, read in the same query as the file.
 	HeadStatuses []Status

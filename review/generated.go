@@ -1,0 +1,125 @@
+package review
+
+import (
+	"path"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/glob"
+)
+
+// Generated recognises the files nobody writes by hand, from what the PR's
+// author cannot choose: the base branch's .gitattributes, a generated-code
+// marker the base version of the file already carried, a lock file's
+// well-known name, or lines too long for a person to have typed. A
+// directory or file name alone (vendor/, *.pb.go) is never enough: the
+// author picks those, and a file skipped by its name would leave the gate
+// green over code no pass read.
+type Generated struct {
+	// Attributes is the base branch's .gitattributes: paths marked
+	// linguist-generated or linguist-vendored are skipped.
+	Attributes string
+}
+
+// lockFiles are the package managers' lock files, by exact base name.
+var lockFiles = map[string]bool{
+	"go.sum": true, "package-lock.json": true, "npm-shrinkwrap.json": true, "yarn.lock": true, "pnpm-lock.yaml": true,
+	"bun.lockb": true, "Cargo.lock": true, "poetry.lock": true, "Pipfile.lock": true, "uv.lock": true, "Gemfile.lock": true,
+	"composer.lock": true, "mix.lock": true, "pubspec.lock": true, "Package.resolved": true, "flake.lock": true,
+	"gradle.lockfile": true, "packages.lock.json": true, "Podfile.lock": true,
+}
+
+// markers are generated-code markers: Go's "Code generated … DO NOT
+// EDIT." line and the @generated tag many generators write.
+var markers = []string{"DO NOT EDIT", "@generated"}
+
+// minifiedLine is a line length no person writes: a file whose added lines
+// average more, or hold one ten times longer, is minified.
+const minifiedLine = 500
+
+// attributes are the paths the base marks as generated or vendored.
+func (g Generated) attributes() glob.Set {
+	var pats []string
+	for _, line := range strings.Split(g.Attributes, "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 2 || strings.HasPrefix(fields[0], "#") {
+			continue
+		}
+		for _, a := range fields[1:] {
+			if a == "linguist-generated" || a == "linguist-generated=true" || a == "linguist-vendored" || a == "linguist-vendored=true" {
+				pats = append(pats, fields[0])
+				break
+			}
+		}
+	}
+	set, _ := glob.CompileAll(pats) // a pattern git would not read marks nothing
+	return set
+}
+
+// skipReason says why f is not reviewed, "" when it is.
+func skipReason(f diff.File, ignore, attrs glob.Set) string {
+	p := f.Path()
+	switch {
+	case f.Binary:
+		return "binary file"
+	case f.Status == diff.Deleted:
+		return "deleted"
+	case ignore.Match(p):
+		return "matches ignore_paths in the base branch's configuration"
+	case attrs.Match(p):
+		return "marked linguist-generated or linguist-vendored in the base branch's .gitattributes"
+	case lockFiles[path.Base(p)]:
+		return "lock file"
+	case len(f.Hunks) == 0:
+		return "no textual changes (rename or mode change)"
+	case markedOnBase(f):
+		return "generated (the base version already carries a generated-code marker)"
+	case minified(f):
+		return "minified (lines far longer than code a person writes)"
+	}
+	return ""
+}
+
+// markedOnBase reports a generated-code marker on a line the base version
+// of the file already had (shown as context or as deleted): one the PR
+// adds is the author's word, not the base's.
+func markedOnBase(f diff.File) bool {
+	if f.Status == diff.Added {
+		return false
+	}
+	for _, h := range f.Hunks {
+		for _, l := range h.Lines {
+			if l.Kind != diff.Add && l.OldLine > 0 && l.OldLine <= 10 && hasMarker(l.Text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasMarker(s string) bool {
+	for _, m := range markers {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// minified reports added lines that average over minifiedLine characters,
+// or one over ten times that.
+func minified(f diff.File) bool {
+	n, total := 0, 0
+	for _, h := range f.Hunks {
+		for _, l := range h.Lines {
+			if l.Kind != diff.Add {
+				continue
+			}
+			if len(l.Text) > 10*minifiedLine {
+				return true
+			}
+			n, total = n+1, total+len(l.Text)
+		}
+	}
+	return n > 0 && total/n > minifiedLine
+}
