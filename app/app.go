@@ -16,6 +16,7 @@ import (
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/event"
 	"github.com/review-my-code-bot/rmc/execution"
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/mention"
 	"github.com/review-my-code-bot/rmc/prompts"
@@ -271,6 +272,9 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	case out.Gated && out.BlockingIssues > 0:
 		log.Errorf("merge gate: %d open blocking finding(s) after the automatic review", out.BlockingIssues)
 		code = ExitFailed
+	case out.Gated && out.Gate.State == gate.Pending && res.Failed() == 0:
+		log.Errorf("merge gate pending: %s", out.Gate.Description)
+		code = ExitFailed
 	case out.ReviewStatus != "skipped" && out.BlockingIssues > 0:
 		log.Warningf("%d open blocking finding(s); this run's review was manual, so the job does not fail (the %s status does)", out.BlockingIssues, GateContext)
 	}
@@ -305,27 +309,78 @@ func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, reads *
 		out.ReviewStatus = "failed" // the summary's task table says why
 	}
 	ctx = context.WithoutCancel(ctx) // the gate is published even when the deadline ran out
-	start := snap
+	g := gateRun{p: p, states: states, reads: reads, start: snap, snap: snap, st: st}
 	if gateMayChange(plan, res, st) {
 		// The review threads, and the reviews posted since the start, are
 		// read again: GitHub, not what the run meant to write, says which of
 		// its findings, replies and resolutions landed (a write may fail, or
 		// land and time out). The conversation is not: what the run posted
 		// there is known, and nothing else in it changes the findings.
-		var err error
-		if snap, err = p.GitHub.SnapshotSince(ctx, start); err != nil {
+		if err := g.reread(ctx); err != nil {
 			log.Warningf("could not re-read the pull request to publish the merge gate: %v", err)
 			return out, nil
 		}
-		snap.IssueComments = reads.conversation(start)
-		st = states.derive(ctx, snap)
 	}
-	n, err := publishGate(ctx, p.GitHub, start, snap, st)
-	out.BlockingIssues = n
+	v, n, err := g.publish(ctx)
+	out.BlockingIssues, out.Gate = n, v
 	if err != nil {
 		log.Warningf("could not set the %s status (the token needs statuses: write): %v", GateContext, err)
 	}
-	return out, &st
+	return out, &g.st
+}
+
+// gateRun publishes the gate at the end of a run.
+type gateRun struct {
+	p           Pipeline
+	states      *deriver
+	reads       *runReader
+	start, snap snapshot.Snapshot
+	st          state.State
+	fresh       bool // snap was read again after the run's writes
+}
+
+func (g *gateRun) reread(ctx context.Context) error {
+	snap, err := g.p.GitHub.SnapshotSince(ctx, g.start)
+	if err != nil {
+		return err
+	}
+	snap.IssueComments = g.reads.conversation(g.start)
+	g.snap, g.st, g.fresh = snap, g.states.derive(ctx, snap), true
+	return nil
+}
+
+// publish writes the verdict on the head. A run whose verdict is what the
+// status said when it started writes nothing. A run that did not read the
+// PR again after its writes (its work could not change the findings) may
+// hold an older view than another run's (teams forget concurrency:): it
+// never writes success before it reads the status, and when another run
+// wrote it meanwhile, the verdict is derived again from a fresh read. A
+// stale verdict short of success is written as it is: it can only hold
+// the gate shut until the next run.
+func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
+	v, n := verdict(g.snap, g.st)
+	want := statusOf(v, g.snap.PR.URL)
+	was, found, known := startStatus(g.start, g.snap)
+	if known && same(was, found, want) {
+		return v, n, nil
+	}
+	if !g.fresh && v.State == gate.Success {
+		cur, curFound, err := g.p.GitHub.Status(ctx, g.snap.Repo, g.snap.PR.HeadSHA, GateContext)
+		if err != nil {
+			return v, n, err
+		}
+		if same(cur, curFound, want) {
+			return v, n, nil
+		}
+		if !known || curFound && !same(was, found, cur) {
+			if err := g.reread(ctx); err != nil {
+				return v, n, err
+			}
+			v, n = verdict(g.snap, g.st)
+			want = statusOf(v, g.snap.PR.URL)
+		}
+	}
+	return v, n, g.p.GitHub.SetStatus(ctx, g.snap.Repo, g.snap.PR.HeadSHA, want)
 }
 
 // trustedOnly keeps the mentions the bot may act on: classifying the others
@@ -343,6 +398,7 @@ func trustedOnly(ms []state.Mention) []state.Mention {
 // Outcome is what the run reports through the action's outputs.
 type Outcome struct {
 	Gated          bool // an automatic review ran: blocking findings fail the job
+	Gate           gate.Verdict
 	ReviewStatus   string
 	IssuesFound    int
 	BlockingIssues int

@@ -2,15 +2,16 @@ package app
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
 
 // GateContext is the commit status that carries the merge gate. Make it a
-// required check to block merging on open blocking findings.
-const GateContext = "rmc/merge-gate"
+// required check to block merging until the head is reviewed and nothing
+// blocking stands.
+const GateContext = gate.Context
 
 // gatePublisher reads and sets a commit status.
 type gatePublisher interface {
@@ -18,41 +19,41 @@ type gatePublisher interface {
 	SetStatus(ctx context.Context, repo snapshot.Repo, sha string, s snapshot.Status) error
 }
 
-// publishGate sets the gate on the head commit from the PR's state after
-// the run: red while a blocking finding is open (disputed and escalated ones
-// included), green otherwise. It runs on every run, so a dispute won or a fix
-// verified in a comment-triggered run turns it green without a new push.
-//
-// The status on the head is known from the run's first read when it asked
-// for it (start.Config.Read), so an unchanged gate costs no request. Only
-// this function writes GateContext, at the end of a run, so what the first
-// read saw is what this run left; a concurrent run's status is overwritten
-// as it would be by a later write.
-func publishGate(ctx context.Context, gh gatePublisher, start, snap snapshot.Snapshot, st state.State) (int, error) {
-	blocking := st.OpenBlocking()
-	s := snapshot.Status{Context: GateContext, State: "success", Description: "No open blocking findings", TargetURL: snap.PR.URL}
-	if n := len(blocking); n > 0 {
-		s.State = "failure"
-		s.Description = fmt.Sprintf("%d open blocking finding(s): fix, or reply in the thread to dispute", n)
+// verdict is the gate for the snapshot's head: what the PR's reviews
+// covered of it (against its current base) and what blocking findings
+// stand, fixes the head no longer contains and deleted threads included.
+func verdict(snap snapshot.Snapshot, st state.State) (gate.Verdict, int) {
+	cov := st.Coverage(snap.PR.HeadSHA, snap.PR.BaseRef)
+	in := gate.Input{Head: snap.PR.HeadSHA, Coverage: cov.Coverage, Why: cov.Why, Unreviewed: cov.Unreviewed}
+	if snap.PR.Draft && cov.Coverage != gate.Covered {
+		in.Coverage, in.Why = gate.Paused, "a draft is reviewed when marked ready for review"
 	}
-	if cur, found, err := headStatus(ctx, gh, start, snap); err == nil && found && cur.State == s.State && cur.Description == s.Description {
-		return len(blocking), nil // unchanged: a run that changes nothing writes nothing
-	}
-	return len(blocking), gh.SetStatus(ctx, snap.Repo, snap.PR.HeadSHA, s)
+	in.Missing = len(st.Missing())
+	in.Blocking = len(st.OpenBlocking()) + in.Missing
+	return gate.Derive(in), in.Blocking
 }
 
-// headStatus is the gate's status on the head commit: from the run's first
-// read when it holds it for this head, else read now.
-func headStatus(ctx context.Context, gh gatePublisher, start, snap snapshot.Snapshot) (snapshot.Status, bool, error) {
+// statusOf is the commit status a verdict sets.
+func statusOf(v gate.Verdict, url string) snapshot.Status {
+	return snapshot.Status{Context: GateContext, State: string(v.State), Description: v.Description, TargetURL: url}
+}
+
+// startStatus is the gate's status on the head as the run's first read
+// saw it, when that read asked for it and the head is the same.
+func startStatus(start, snap snapshot.Snapshot) (s snapshot.Status, found, known bool) {
 	if !start.Config.Read || start.PR.HeadSHA != snap.PR.HeadSHA {
-		return gh.Status(ctx, snap.Repo, snap.PR.HeadSHA, GateContext)
+		return snapshot.Status{}, false, false
 	}
 	for _, s := range start.Config.HeadStatuses {
 		if s.Context == GateContext {
-			return s, true, nil
+			return s, true, true
 		}
 	}
-	return snapshot.Status{}, false, nil
+	return snapshot.Status{}, false, true
+}
+
+func same(a snapshot.Status, found bool, b snapshot.Status) bool {
+	return found && a.State == b.State && a.Description == b.Description
 }
 
 // contentsReader reads a file of a repository at a commit.

@@ -124,7 +124,7 @@ type Options struct {
 	// PrefixChars is the size of the system prompt and tool definitions
 	// every request carries.
 	PrefixChars int
-	Tuning                              Tuning // what .github/rmc.yml may also set
+	Tuning      Tuning // what .github/rmc.yml may also set
 }
 
 // Outcome is what became of one task.

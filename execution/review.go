@@ -40,13 +40,13 @@ type reviewRunner struct {
 	GitHub  reviewGitHub
 	Session Session // nil: the task fails and stays pending
 	Options Options
-	base    string                 // the PR's base commit
+	base    string // the PR's base commit
 	// attributes is the base branch's .gitattributes.
 	attributes string
-	last    *state.CompletedReview // the latest review, if any
-	known   map[string]bool        // fingerprints of the findings already reported
-	fixes   *fixes
-	notify  *notifier
+	last       *state.CompletedReview // the latest review, if any
+	known      map[string]bool        // fingerprints of the findings already reported
+	fixes      *fixes
+	notify     *notifier
 }
 
 func newReviewRunner(r *run) *reviewRunner {

@@ -157,6 +157,10 @@ const (
 	// ResolutionReopened marks the bot's reply to a resolution that does not
 	// count (see state): the thread is reopened, the status is unchanged.
 	ResolutionReopened Resolution = "reopened"
+	// ResolutionRegressed marks the bot's reply reopening a fixed finding:
+	// the head no longer contains the commit its fix was verified on (a
+	// force-push), or the same problem came back (a revert).
+	ResolutionRegressed Resolution = "regressed"
 )
 
 // DisputeResolution is the bot's reply to one developer reply on a finding.
@@ -168,7 +172,10 @@ type DisputeResolution struct {
 	Resolution       Resolution    `json:"resolution"`
 	Reason           string        `json:"reason,omitempty"`
 	ResolvedBy       string        `json:"resolved_by,omitempty"` // with ResolutionReopened: whose resolution
-	ResolvedAt       time.Time     `json:"resolved_at"`
+	// HeadSHA is, with ResolutionFixed, the commit the fix was verified
+	// on: the fix holds while the PR's head contains it.
+	HeadSHA    string    `json:"head_sha,omitempty"`
+	ResolvedAt time.Time `json:"resolved_at"`
 }
 
 // AutoReviewTrigger records that an automatic review was requested for a head
@@ -207,11 +214,37 @@ type ReviewRun struct {
 	Blocking           int       `json:"blocking"`
 	CompletedAt        time.Time `json:"completed_at"`
 
+	// BaseRef is the branch the PR targeted when it was reviewed: a review
+	// covers its head against that base only.
+	BaseRef string `json:"base_ref,omitempty"`
+	// Unreviewed are files of the review's scope that some pass did not
+	// see whole (a partial review), at most MaxListed; UnreviewedCount is
+	// how many there were. A review with any is not coverage: the next
+	// run reviews them.
+	Unreviewed      []string `json:"unreviewed,omitempty"`
+	UnreviewedCount int      `json:"unreviewed_count,omitempty"`
+	// Posted are the findings the review posted in threads: a blocking one
+	// whose thread disappears keeps blocking.
+	Posted []PostedFinding `json:"posted,omitempty"`
+
 	// RequestRunIDs and DismissedRunIDs are requests made by running the
 	// workflow by hand (workflow_dispatch): the ids are workflow run ids.
 	RequestRunIDs   []ID `json:"request_run_ids,omitempty"`
 	DismissedRunIDs []ID `json:"dismissed_run_ids,omitempty"`
 }
+
+// MaxListed bounds the paths a review-run block lists.
+const MaxListed = 100
+
+// PostedFinding is a finding a review posted, as its run block records it.
+type PostedFinding struct {
+	ID          string `json:"id"`
+	Fingerprint string `json:"fingerprint,omitempty"`
+	Blocking    bool   `json:"blocking"`
+}
+
+// Covered reports whether the review saw every file of its scope whole.
+func (r ReviewRun) Covered() bool { return len(r.Unreviewed) == 0 && r.UnreviewedCount == 0 }
 
 // AgentNotice records that the PR's coding agent was told about a review.
 type AgentNotice struct {

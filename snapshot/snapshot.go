@@ -80,6 +80,11 @@ type PullRequest struct {
 	HeadRepo  string // "owner/name" of the head repository; "" when deleted
 	IsFork    bool   // head repository differs from the base repository
 	CreatedAt time.Time
+	// Commits are the oids of the PR's commits, oldest first: the head's
+	// history since the base (GitHub lists at most 250). CommitsTotal is
+	// how many the PR has.
+	Commits      []string
+	CommitsTotal int
 }
 
 // Comment is a top-level PR conversation comment (an "issue comment").

@@ -139,6 +139,7 @@ func (d *deriver) common(b rmcoc.Block, holder int64) {
 		d.answeredReplies[int64(b.ReplyToCommentID)] = true
 	case rmcoc.TaskError:
 		d.st.Failures[b.TaskKey] += max(1, b.Attempts)
+		d.st.FailureText[b.TaskKey] = b.Message
 	case rmcoc.AgentNotice:
 		d.st.Notified[int64(b.ReviewID)] = true
 	case rmcoc.AccessNotice:

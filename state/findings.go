@@ -46,11 +46,41 @@ type Finding struct {
 	// comment: its block cannot be trusted, so the finding blocks until a
 	// verified fix, a concession or a maintainer resolves it.
 	Tampered bool
+	// FixLost is set on a finding resolved as fixed whose fix was verified
+	// on a commit the head no longer contains (a force-push): it is open
+	// again, and the run says so in its thread.
+	FixLost bool
 }
 
 // Open reports whether the finding still needs attention. A resolved thread
 // alone does not close a finding: Status says whether the resolution counts.
-func (f Finding) Open() bool { return f.Status != rmcoc.FindingResolved }
+func (f Finding) Open() bool { return f.Status != rmcoc.FindingResolved || f.FixLost }
+
+// Fixed reports a finding resolved as fixed by a fix that still holds.
+func (f Finding) Fixed() bool {
+	r := f.LastResolution
+	return !f.Open() && r != nil && r.Resolution == rmcoc.ResolutionFixed
+}
+
+// fixesHeld marks the fixed findings whose fix was verified on a commit
+// the head no longer contains. Contains is only known from the PR's commit
+// list: a list GitHub cut short, or none, marks nothing.
+func (d *deriver) fixesHeld(pr snapshot.PullRequest) {
+	if len(pr.Commits) == 0 || pr.CommitsTotal > len(pr.Commits) {
+		return
+	}
+	in := map[string]bool{}
+	for _, c := range pr.Commits {
+		in[c] = true
+	}
+	for i := range d.st.Findings {
+		f := &d.st.Findings[i]
+		r := f.LastResolution
+		if f.Status == rmcoc.FindingResolved && r != nil && r.Resolution == rmcoc.ResolutionFixed && r.HeadSHA != "" && !in[r.HeadSHA] {
+			f.FixLost = true
+		}
+	}
+}
 
 // Blocks reports whether the finding holds the merge gate closed: a blocking
 // finding that is open (disputed, escalated and acknowledged ones still block).

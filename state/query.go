@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/review-my-code-bot/rmc/gate"
+
 	"github.com/review-my-code-bot/rmc/rmcoc"
 )
 
@@ -89,4 +91,103 @@ func (s State) Reopens() []Finding {
 		}
 	}
 	return out
+}
+
+// HeadCoverage is what the PR's reviews say about one head against one
+// base, for the merge gate.
+type HeadCoverage struct {
+	Coverage   gate.Coverage
+	Why        string // a failure's message
+	Unreviewed int    // files a partial review did not cover
+	// Run is the automatic review of the head, when one completed.
+	Run *rmcoc.ReviewRun
+}
+
+// maxChain bounds how many incremental reviews a coverage walks back.
+const maxChain = 100
+
+// Coverage says whether an automatic review covered head against baseRef:
+// the review of head saw every file of its scope, and, for an incremental
+// review, the review it built on reviewed the rest (against the same base,
+// and so on back to a full review). A review stopped short is Partial; the
+// task's recorded failure is Failed; a trigger without a review is Running.
+func (s State) Coverage(head, baseRef string) HeadCoverage {
+	if run := s.reviewOf(head, baseRef, rmcoc.ModeAuto); run != nil {
+		c := HeadCoverage{Coverage: gate.Covered, Run: run}
+		switch {
+		case !run.Covered():
+			c.Coverage, c.Unreviewed = gate.Partial, max(run.UnreviewedCount, len(run.Unreviewed))
+		case !s.chained(run.FromSHA, baseRef):
+			c.Coverage = gate.NotReviewed
+		}
+		return c
+	}
+	key := "review-" + string(rmcoc.ModeAuto) + "-" + short(head)
+	switch {
+	case s.Failures[key] > 0:
+		return HeadCoverage{Coverage: gate.Failed, Why: s.FailureText[key]}
+	case s.AutoTrigger != nil && s.AutoTrigger.HeadSHA == head:
+		return HeadCoverage{Coverage: gate.Running}
+	}
+	return HeadCoverage{Coverage: gate.NotReviewed}
+}
+
+// chained reports whether from ("" for a full review) was reviewed against
+// baseRef by a chain of reviews that ends in a full one.
+func (s State) chained(from, baseRef string) bool {
+	for i := 0; from != ""; i++ {
+		run := s.reviewOf(from, baseRef, "")
+		if run == nil || i == maxChain {
+			return false
+		}
+		from = run.FromSHA
+	}
+	return true
+}
+
+// reviewOf is the latest completed review of head against baseRef of the
+// given mode ("" for any). A run that recorded no base (older blocks)
+// counts for any.
+func (s State) reviewOf(head, baseRef string, mode rmcoc.Mode) *rmcoc.ReviewRun {
+	var out *CompletedReview
+	for i := range s.Reviews {
+		r := &s.Reviews[i]
+		if r.Run.HeadSHA != head || (mode != "" && r.Run.Mode != mode) || (r.Run.BaseRef != "" && baseRef != "" && r.Run.BaseRef != baseRef) {
+			continue
+		}
+		if out == nil || !r.At.Before(out.At) {
+			out = r
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	return &out.Run
+}
+
+// Missing are the blocking findings a review posted whose thread is gone
+// (someone deleted the bot's comment): they keep blocking.
+func (s State) Missing() []rmcoc.PostedFinding {
+	have := map[string]bool{}
+	for _, f := range s.Findings {
+		have[f.Block.ID] = true
+	}
+	var out []rmcoc.PostedFinding
+	seen := map[string]bool{}
+	for _, r := range s.Reviews {
+		for _, p := range r.Run.Posted {
+			if p.Blocking && !have[p.ID] && !seen[p.ID] && !s.Waived[p.ID] {
+				seen[p.ID] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
 }

@@ -38,8 +38,13 @@ type State struct {
 	AutoTriggerComment int64
 	// StatusComment is the bot's sticky status comment, 0 when none yet.
 	StatusComment int64
-	// Failures counts task-error blocks by task key.
-	Failures map[string]int
+	// Failures counts task-error blocks by task key; FailureText is the
+	// latest one's message.
+	Failures    map[string]int
+	FailureText map[string]string
+	// Waived holds the ids of findings a maintainer waived, and
+	// EvidenceNoticed those the bot already said were deleted.
+	Waived, EvidenceNoticed map[string]bool
 	// Notified holds review ids the coding agent was already told about.
 	Notified map[int64]bool
 	// Refused holds the logins already told they may not ask the bot for
@@ -80,11 +85,12 @@ type Options struct {
 // Derive computes the state. It never fails: what it cannot read it reports
 // in Notices and skips.
 func Derive(snap snapshot.Snapshot, opt Options) State {
-	st := State{Bot: opt.Bot, Failures: map[string]int{}, Notified: map[int64]bool{}, Refused: map[string]bool{}}
+	st := State{Bot: opt.Bot, Failures: map[string]int{}, FailureText: map[string]string{}, Waived: map[string]bool{}, EvidenceNoticed: map[string]bool{}, Notified: map[int64]bool{}, Refused: map[string]bool{}}
 	d := deriver{st: &st, opt: opt}
 	d.prAuthor, d.fork = snap.PR.Author, snap.PR.IsFork
 	d.readBotBlocks(snap)
 	d.findings(snap)
+	d.fixesHeld(snap.PR)
 	d.mentions(snap)
 	st.requests, st.placeholders = d.handled, d.placeholders
 	return st

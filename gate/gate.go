@@ -1,0 +1,120 @@
+// Package gate derives the merge gate, the rmc/merge-gate commit status,
+// from what was reviewed and what was found. It is one pure function:
+// a green gate is a claim about one exact commit, so it is made only when
+// an automatic review covered every changed file of that commit against
+// the PR's current base, and nothing blocking stands.
+package gate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Context is the commit status that carries the gate. Make it a required
+// check to block merging.
+const Context = "rmc/merge-gate"
+
+// State is a commit status state, as GitHub names it.
+type State string
+
+const (
+	Success State = "success"
+	Failure State = "failure"
+	Pending State = "pending"
+)
+
+// Coverage is what the PR's automatic reviews say about the head.
+type Coverage int
+
+const (
+	// NotReviewed: no automatic review of this head against this base
+	// has started.
+	NotReviewed Coverage = iota
+	// Running: an automatic review of this head was asked for and has not
+	// completed (it is running, or a cancelled run left it to the next).
+	Running
+	// Failed: the latest attempt at this head's review failed.
+	Failed
+	// Partial: a review of this head completed without seeing every file.
+	Partial
+	// Paused: automatic reviews are off for this PR (a draft).
+	Paused
+	// Covered: every changed file was reviewed, by every enabled pass.
+	Covered
+)
+
+// Input is everything the gate depends on.
+type Input struct {
+	Head     string // the commit the status is for
+	Coverage Coverage
+	// Why says more about a coverage short of Covered: the failure, or
+	// why reviews are paused.
+	Why string
+	// Unreviewed counts the files a partial review did not cover.
+	Unreviewed int
+	// Blocking counts the blocking findings that still stand: open ones,
+	// ones whose verified fix the head no longer contains, and ones whose
+	// thread is gone (Missing of them).
+	Blocking, Missing int
+}
+
+// Verdict is the status to set.
+type Verdict struct {
+	State       State
+	Description string // at most MaxDescription characters
+}
+
+// MaxDescription is GitHub's limit on a status description.
+const MaxDescription = 140
+
+// Derive is the gate. Blocking findings make it a failure whatever the
+// coverage; otherwise only a covered head is a success, and anything short
+// of that is pending with what unblocks it.
+func Derive(in Input) Verdict {
+	sha := short(in.Head)
+	switch {
+	case in.Missing > 0:
+		return verdict(Failure, fmt.Sprintf("%d blocking finding(s), %d with a deleted thread: see the PR; a maintainer can waive", in.Blocking, in.Missing))
+	case in.Blocking > 0:
+		return verdict(Failure, fmt.Sprintf("%d open blocking finding(s): fix, or reply in the thread to dispute", in.Blocking))
+	}
+	switch in.Coverage {
+	case Covered:
+		return verdict(Success, fmt.Sprintf("%s reviewed: no open blocking findings", sha))
+	case Running:
+		return verdict(Pending, fmt.Sprintf("automatic review of %s in progress", sha))
+	case Failed:
+		return verdict(Pending, fmt.Sprintf("review of %s failed (%s); the next run retries", sha, oneLine(in.Why)))
+	case Partial:
+		return verdict(Pending, fmt.Sprintf("%d changed file(s) of %s not reviewed yet; the next run reviews them", in.Unreviewed, sha))
+	case Paused:
+		return verdict(Pending, fmt.Sprintf("%s not reviewed: %s", sha, oneLine(in.Why)))
+	}
+	return verdict(Pending, fmt.Sprintf("%s not reviewed yet: a push or \"@rmc-bot review\" starts it", sha))
+}
+
+func verdict(s State, desc string) Verdict {
+	if r := []rune(desc); len(r) > MaxDescription {
+		desc = string(r[:MaxDescription-1]) + "…"
+	}
+	return Verdict{State: s, Description: desc}
+}
+
+// oneLine keeps a reason (an API error's text, say) to one short line.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:59]) + "…"
+	}
+	if s == "" {
+		return "no reason given"
+	}
+	return s
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
