@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/event"
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/mention"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
@@ -59,6 +60,9 @@ type ReviewTask struct {
 	Resumed bool   // restarting an automatic review a cancelled run left unfinished
 	Missed  bool   // a push whose run was cancelled before it recorded anything
 	Full    bool   // a full review was asked for explicitly
+	// Unreviewed counts the files an earlier review of this head did not
+	// cover: this review covers them.
+	Unreviewed int
 	// Requests are the manual requests this review answers.
 	Requests []state.Mention
 	// Dismissed are manual requests an automatic review makes redundant.
@@ -212,22 +216,28 @@ func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
 		}
 		return nil
 	}
+	cov := st.Coverage(head, in.PR.BaseRef)
+	covered := cov.Coverage == gate.Covered
 	var auto *ReviewTask
 	switch {
 	case ev.IsAutoReview() && in.PR.Draft:
 		p.Skipped = append(p.Skipped, Skip{"automatic review", "the pull request is a draft; it is reviewed when marked ready for review (or ask for a manual review)"})
-	case ev.IsAutoReview() && st.ReviewedAuto(head):
-		p.Skipped = append(p.Skipped, Skip{"automatic review", fmt.Sprintf("head %s was already reviewed", shortSHA(head))})
+	case ev.IsAutoReview() && covered:
+		p.Skipped = append(p.Skipped, Skip{"automatic review", fmt.Sprintf("head %s was already reviewed against %s", shortSHA(head), in.PR.BaseRef)})
 	case ev.IsAutoReview():
 		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: ev.Action}
 		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: ev.Action}
-	case in.PR.Draft || st.ReviewedAuto(head):
+	case in.PR.Draft || covered:
 		// Nothing owed.
+	case cov.Coverage == gate.Partial:
+		// A review stopped short: the files it did not cover are owed.
+		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "synchronize", Resumed: true, Unreviewed: cov.Unreviewed}
 	case st.AutoTrigger != nil && st.AutoTrigger.HeadSHA == head:
 		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: st.AutoTrigger.Action, Resumed: true}
 	case st.Enrolled():
 		// A push whose run was cancelled before it could record its trigger
-		// still owes an automatic review: the PR is enrolled, the head is new.
+		// still owes an automatic review: the PR is enrolled, the head is new
+		// (or the base is: the same head against another base).
 		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "synchronize", Resumed: true, Missed: true}
 		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: "synchronize"}
 	}
@@ -253,6 +263,8 @@ func reviewReason(rt *ReviewTask) string {
 		return fmt.Sprintf("manual review requested by @%s by running the workflow (run %d; informational: does not gate the merge)", rt.Requests[0].Author.Login, rt.Requests[0].Ref.ID)
 	case rt.Mode == rmcoc.ModeManual:
 		return fmt.Sprintf("manual review requested by @%s (informational: does not gate the merge)", rt.Requests[0].Author.Login)
+	case rt.Unreviewed > 0:
+		return fmt.Sprintf("the automatic review of %s stopped before covering %d changed file(s); reviewing them (gates the merge)", shortSHA(rt.HeadSHA), rt.Unreviewed)
 	case rt.Missed:
 		return fmt.Sprintf("head %s was pushed after the last automatic review and never reviewed (its run was cancelled); reviewing it (gates the merge)", shortSHA(rt.HeadSHA))
 	case rt.Resumed:

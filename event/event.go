@@ -36,6 +36,9 @@ type Event struct {
 	Fork     bool   // the PR's head is in another repository (known for pull_request events)
 	HeadSHA  string // head commit when the payload carries it
 	BaseSHA  string // base commit when the payload carries it
+	// Retargeted is set on a pull_request edited event that changed the
+	// PR's base branch.
+	Retargeted bool
 
 	// Comment is set for issue_comment, pull_request_review_comment and
 	// pull_request_review (the review body) events.
@@ -59,12 +62,23 @@ type Comment struct {
 	IsReview  bool   // a pull_request_review_comment or review body
 }
 
-// AutoReviewActions are the pull_request actions that request an automatic review.
-var AutoReviewActions = map[string]bool{
-	"opened": true, "synchronize": true, "reopened": true, "ready_for_review": true,
+// ActionEdited is the pull_request action of an edit; it asks for a review
+// when the edit changed the base (Event.Retargeted).
+const ActionEdited = "edited"
+
+// autoReview reports whether a pull_request action requests an automatic
+// review.
+func autoReview(action string) bool {
+	switch action {
+	case "opened", "synchronize", "reopened", "ready_for_review":
+		return true
+	}
+	return false
 }
 
-// IsAutoReview reports whether the event asks for an automatic review.
+// IsAutoReview reports whether the event asks for an automatic review: a
+// new head, a PR opened or ready, or a new base (the same head against
+// another base is another diff).
 func (e Event) IsAutoReview() bool {
-	return (e.Name == PullRequest || e.Name == PullRequestTarget) && AutoReviewActions[e.Action]
+	return (e.Name == PullRequest || e.Name == PullRequestTarget) && (autoReview(e.Action) || e.Action == ActionEdited && e.Retargeted)
 }

@@ -18,8 +18,15 @@ import (
 // comments, each carrying its finding block.
 func (x *reviewRunner) composeReview(rt *detector.ReviewTask, res review.Result, sc scope) snapshot.NewReview {
 	now := x.now()
-	run := rmcoc.ReviewRun{HeadSHA: rt.HeadSHA, BaseSHA: x.base, FromSHA: sc.from, Mode: rt.Mode,
-		Findings: len(res.Findings), Blocking: res.Blocking(), CompletedAt: now}
+	run := rmcoc.ReviewRun{HeadSHA: rt.HeadSHA, BaseSHA: x.base, BaseRef: x.baseRef, FromSHA: sc.from, Mode: rt.Mode,
+		Findings: len(res.Findings), Blocking: res.Blocking(), CompletedAt: now, UnreviewedCount: len(res.Unreviewed)}
+	run.Unreviewed = res.Unreviewed[:min(len(res.Unreviewed), rmcoc.MaxListed)]
+	for _, f := range res.Findings {
+		if f.Inline {
+			b := x.findingBlock(f, rt.HeadSHA)
+			run.Posted = append(run.Posted, rmcoc.PostedFinding{ID: b.ID, Fingerprint: b.Fingerprint, Blocking: b.Blocking})
+		}
+	}
 	for _, m := range rt.Requests {
 		switch m.Ref.Source {
 		case state.SourceReview:
@@ -59,7 +66,14 @@ func (x *reviewRunner) composeReview(rt *detector.ReviewTask, res review.Result,
 	if rt.Mode == rmcoc.ModeManual {
 		mode = "manual review (informational)"
 	}
-	fmt.Fprintf(&b, "\n\n%s of `%.7s` · %s · %d file(s) reviewed in 3 passes", mode, rt.HeadSHA, sc.note, len(res.Reviewed))
+	passes := len(x.Options.Tuning.Passes)
+	if passes == 0 {
+		passes = len(review.Passes())
+	}
+	fmt.Fprintf(&b, "\n\n%s of `%.7s` · %s · %d file(s) reviewed by each of %d passes", mode, rt.HeadSHA, sc.note, len(res.Reviewed), passes)
+	if n := len(res.Unreviewed); n > 0 {
+		fmt.Fprintf(&b, ", %d not reviewed yet", n)
+	}
 	if len(res.Findings) > 0 {
 		fmt.Fprintf(&b, "\n\n| Severity | Count |\n|---|---|\n| 🔴 blocking (score ≥ %d) | %d |\n| 🟡 should fix (score ≥ %d) | %d |", x.Options.BlockingThreshold, blocking, x.Options.ProblemThreshold, other)
 	}

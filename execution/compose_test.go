@@ -308,7 +308,13 @@ func TestComposeReview(t *testing.T) {
 				t.Fatalf("review body holds %d block(s), errors %v; want exactly the review-run block", len(blocks), errs)
 			}
 			want := tc.wantRun
-			want.CompletedAt = fixedNow.UTC()
+			want.CompletedAt, want.BaseRef = fixedNow.UTC(), "main"
+			// The run lists exactly the findings posted in threads.
+			for _, c := range rv.Comments {
+				if fs := rmcoc.All[rmcoc.Finding](c.Body); len(fs) == 1 {
+					want.Posted = append(want.Posted, rmcoc.PostedFinding{ID: fs[0].ID, Fingerprint: fs[0].Fingerprint, Blocking: fs[0].Blocking})
+				}
+			}
 			if got, want := rmcoc.Fence(blocks[0]), rmcoc.Fence(want); got != want {
 				t.Errorf("review-run block:\n%s\nwant:\n%s", got, want)
 			}

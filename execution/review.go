@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/detector"
@@ -43,6 +44,7 @@ type reviewRunner struct {
 	base    string // the PR's base commit
 	// attributes is the base branch's .gitattributes.
 	attributes string
+	baseRef    string // the branch the PR targets
 	last       *state.CompletedReview // the latest review, if any
 	known      map[string]bool        // fingerprints of the findings already reported
 	fixes      *fixes
@@ -56,7 +58,7 @@ func newReviewRunner(r *run) *reviewRunner {
 			known[f.Block.Fingerprint] = true
 		}
 	}
-	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes,
+	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, baseRef: r.Snap.PR.BaseRef,
 		last: r.State.LastReview(), known: known, fixes: r.fixes, notify: r.notify}
 }
 
@@ -155,6 +157,15 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 	case rt.Full:
 		sc.note = "full review, as requested"
 	case last == nil:
+	case last.Run.BaseRef != "" && last.Run.BaseRef != x.baseRef:
+		sc.note = "full review: the base changed since the last review"
+	case last.Run.UnreviewedCount > len(last.Run.Unreviewed):
+		sc.note = "full review: the last review left more files unreviewed than it could list"
+	case last.Run.HeadSHA == rt.HeadSHA && !last.Run.Covered():
+		// Resuming a partial review of this head: the files it did not
+		// cover, on the chain the partial review built on.
+		sc.review, sc.from = carry(sc.anchor, nil, last.Run.Unreviewed), last.Run.FromSHA
+		sc.note = fmt.Sprintf("resuming the review of %.7s: %d file(s) it did not cover", rt.HeadSHA, len(sc.review))
 	case last.Run.HeadSHA == rt.HeadSHA:
 		sc.note = "full review (this head was reviewed before)"
 	default:
@@ -165,12 +176,28 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 		case cmp.Status != "ahead":
 			sc.note = fmt.Sprintf("full review: history was rewritten since %.7s (%s)", last.Run.HeadSHA, cmp.Status)
 		default:
-			sc.review, _ = ParseFiles(cmp.Files)
-			sc.from = last.Run.HeadSHA
+			changed, _ := ParseFiles(cmp.Files)
+			sc.review, sc.from = carry(sc.anchor, changed, last.Run.Unreviewed), last.Run.HeadSHA
 			sc.note = fmt.Sprintf("incremental since %.7s: %d changed file(s)", last.Run.HeadSHA, len(sc.review))
 		}
 	}
 	return sc, nil
+}
+
+// carry is an incremental review's scope: what changed since the last
+// review, and every file that review did not cover, whole (as the PR's diff
+// shows it).
+func carry(anchor, changed []diff.File, unreviewed []string) []diff.File {
+	out := append([]diff.File(nil), changed...)
+	for _, p := range unreviewed {
+		if slices.ContainsFunc(out, func(f diff.File) bool { return f.Path() == p }) {
+			continue
+		}
+		if i := slices.IndexFunc(anchor, func(f diff.File) bool { return f.Path() == p }); i >= 0 {
+			out = append(out, anchor[i])
+		}
+	}
+	return out
 }
 
 // parseFiles turns GitHub's per-file patches into parsed diffs. GitHub sends
@@ -229,7 +256,14 @@ func (x *reviewRunner) bodyOnly(rv snapshot.NewReview) snapshot.NewReview {
 	for _, c := range rv.Comments {
 		fmt.Fprintf(&b, "\n\n---\n**%s:%d**\n\n%s", sanitize.Code(c.Path), c.Line, rmcoc.Strip(c.Body))
 	}
-	rv.Body = x.compose(b.String(), rmcoc.ParseTrusted(rv.Body).Blocks...)
+	blocks := rmcoc.ParseTrusted(rv.Body).Blocks
+	for i, bl := range blocks {
+		if run, ok := bl.(rmcoc.ReviewRun); ok {
+			run.Posted = nil // no thread was opened for them
+			blocks[i] = run
+		}
+	}
+	rv.Body = x.compose(b.String(), blocks...)
 	rv.Comments = nil
 	return rv
 }

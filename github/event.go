@@ -36,7 +36,7 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 	}
 	if t, ok := raw.(*gogithub.PullRequestTargetEvent); ok {
 		// Same payload as pull_request; read it through one path.
-		raw = &gogithub.PullRequestEvent{Action: t.Action, Number: t.Number, PullRequest: t.PullRequest, Repo: t.Repo, Sender: t.Sender}
+		raw = &gogithub.PullRequestEvent{Action: t.Action, Number: t.Number, PullRequest: t.PullRequest, Repo: t.Repo, Sender: t.Sender, Changes: t.Changes}
 	}
 	switch e := raw.(type) {
 	case *gogithub.PullRequestEvent:
@@ -49,8 +49,16 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 		if ev.PRNumber == 0 {
 			ev.PRNumber = e.GetNumber()
 		}
-		if !event.AutoReviewActions[ev.Action] {
-			return ev, fmt.Errorf("%w: pull_request action %q (reviews run on opened, synchronize, reopened and ready_for_review)", event.ErrUnsupported, ev.Action)
+		if ev.Action == event.ActionEdited {
+			// Only a new base is news to the review: the same head against
+			// another base is another diff.
+			if b := e.GetChanges().GetBase(); b == nil || b.GetRef().GetFrom() == "" && b.GetSHA().GetFrom() == "" {
+				return ev, fmt.Errorf("%w: pull_request edited without a change of base (a new title or body needs no review)", event.ErrUnsupported)
+			}
+			ev.Retargeted = true
+		}
+		if !ev.IsAutoReview() {
+			return ev, fmt.Errorf("%w: pull_request action %q (reviews run on opened, synchronize, reopened, ready_for_review, and edited with a new base)", event.ErrUnsupported, ev.Action)
 		}
 	case *gogithub.IssueCommentEvent:
 		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
