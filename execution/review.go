@@ -44,7 +44,7 @@ type reviewRunner struct {
 	base    string // the PR's base commit
 	// attributes is the base branch's .gitattributes.
 	attributes string
-	baseRef    string // the branch the PR targets
+	baseRef    string                 // the branch the PR targets
 	last       *state.CompletedReview // the latest review, if any
 	known      map[string]bool        // fingerprints of the findings already reported
 	fixes      *fixes

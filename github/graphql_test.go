@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"io"
 	"net/http"
 	"strings"
@@ -231,7 +232,7 @@ func TestSnapshotSince(t *testing.T) {
 	if fmt.Sprint(after.Reviews) != fmt.Sprint(full.Reviews) || len(after.Reviews) != len(start.Reviews)+131 {
 		t.Errorf("%d reviews, a full read %d (start %d)", len(after.Reviews), len(full.Reviews), len(start.Reviews))
 	}
-	if after.PR != full.PR {
+	if !reflect.DeepEqual(after.PR, full.PR) {
 		t.Errorf("PR = %+v, want %+v", after.PR, full.PR)
 	}
 	if errs := f.GraphQLErrors(); len(errs) > 0 {
