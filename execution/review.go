@@ -44,22 +44,28 @@ type reviewRunner struct {
 	base    string // the PR's base commit
 	// attributes is the base branch's .gitattributes.
 	attributes string
-	baseRef    string                 // the branch the PR targets
-	last       *state.CompletedReview // the latest review, if any
-	known      map[string]bool        // fingerprints of the findings already reported
+	baseRef    string                   // the branch the PR targets
+	last       *state.CompletedReview   // the latest review, if any
+	known      map[string]bool          // fingerprints of the findings already reported
+	fixed      map[string]state.Finding // findings resolved as fixed, by fingerprint: reported again, they regressed
 	fixes      *fixes
 	notify     *notifier
 }
 
 func newReviewRunner(r *run) *reviewRunner {
-	known := map[string]bool{}
+	known, fixed := map[string]bool{}, map[string]state.Finding{}
 	for _, f := range r.State.Findings {
-		if f.Block.Fingerprint != "" {
+		switch {
+		case f.Block.Fingerprint == "":
+		case f.Fixed():
+			// Reported again, it is the fix that was reverted.
+			fixed[f.Block.Fingerprint] = f
+		default:
 			known[f.Block.Fingerprint] = true
 		}
 	}
 	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, baseRef: r.Snap.PR.BaseRef,
-		last: r.State.LastReview(), known: known, fixes: r.fixes, notify: r.notify}
+		last: r.State.LastReview(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify}
 }
 
 // Run runs a review task: one review posted in one request, with every
@@ -97,6 +103,7 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		return o
 	}
 	res.Skipped = append(sc.skip, res.Skipped...)
+	res.Findings = x.regressions(ctx, res.Findings, rt.HeadSHA)
 	// Fixed findings are resolved before the review is posted: once the
 	// review exists the task is done, and a run killed in between would
 	// never come back to them.
@@ -303,6 +310,25 @@ func dedupe(s []string) []string {
 		if !seen[v] {
 			seen[v] = true
 			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// regressions takes out the findings that are a fixed finding again (the
+// fix was reverted) and reopens the fixed one instead of posting a second.
+func (x *reviewRunner) regressions(ctx context.Context, found []review.Finding, head string) []review.Finding {
+	var out []review.Finding
+	for _, f := range found {
+		old, ok := x.fixed[f.Fingerprint]
+		if !ok {
+			out = append(out, f)
+			continue
+		}
+		why := fmt.Sprintf("This problem is back in `%.7s`: the code its fix changed is as it was (a revert?).", head)
+		if err := x.fixes.regress(ctx, old, why); err != nil {
+			x.Log.Warningf("could not reopen finding %q, which came back: %v", old.Block.Title, err)
+			out = append(out, f) // reported anew rather than lost
 		}
 	}
 	return out

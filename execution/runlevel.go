@@ -51,6 +51,15 @@ func (r *run) before(ctx context.Context, plan detector.Plan) {
 		}
 	}
 	r.catchUp(ctx)
+	for _, f := range r.State.Findings {
+		if !f.FixLost {
+			continue
+		}
+		why := fmt.Sprintf("The fix of this finding was verified on `%.7s`, which the head of this pull request (`%.7s`) no longer contains: the branch was force-pushed or reset.", f.LastResolution.HeadSHA, r.Snap.PR.HeadSHA)
+		if err := r.fixes.regress(ctx, f, why); err != nil {
+			r.Log.Warningf("could not reopen finding %q, whose fix the head lost: %v", f.Block.Title, err)
+		}
+	}
 }
 
 // catchUp finishes what a killed run left half done: threads whose

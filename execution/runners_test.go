@@ -167,6 +167,10 @@ func (f *fixFake) ResolveThread(_ context.Context, thread string) error {
 	_, err := f.write("fix-resolve-"+thread, 0, "")
 	return err
 }
+func (f *fixFake) UnresolveThread(_ context.Context, thread string) error {
+	_, err := f.write("fix-unresolve-"+thread, 0, "")
+	return err
+}
 
 func testEnv(log *testLog) env {
 	return newEnv(Config{Snap: testSnapshot(), Secrets: []string{testSecret}, Now: func() time.Time { return fixedNow }, Log: log})

@@ -15,6 +15,7 @@ import (
 type fixGitHub interface {
 	Reply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string) (snapshot.ReviewComment, error)
 	ResolveThread(ctx context.Context, threadID string) error
+	UnresolveThread(ctx context.Context, threadID string) error
 }
 
 // fixes checks, once per finding and run, whether a push fixed a finding,
@@ -92,11 +93,33 @@ func (x *fixes) resolveFinding(ctx context.Context, f state.Finding, resolution 
 	reply := f.Thread.Comments[len(f.Thread.Comments)-1].ID
 	block := rmcoc.DisputeResolution{ReplyToCommentID: rmcoc.ID(reply), FindingID: f.Block.ID, ThreadID: f.Thread.ID,
 		Status: rmcoc.FindingResolved, Resolution: resolution, ResolvedAt: x.now()}
+	if resolution == rmcoc.ResolutionFixed {
+		block.HeadSHA = x.Snap.PR.HeadSHA // the fix holds while the head contains this commit
+	}
 	if _, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, x.compose(text, block)); err != nil {
 		return err
 	}
 	if err := x.GitHub.ResolveThread(ctx, f.Thread.ID); err != nil {
 		return fmt.Errorf("the reply is posted, but resolving the thread failed (the token needs pull-requests: write; a fine-grained token needs the Pull requests permission): %w", err)
+	}
+	return nil
+}
+
+// regress reopens a fixed finding whose fix no longer holds: one reply in
+// its thread, with a block that makes it open again, then the thread
+// reopened. The reply comes first: if reopening fails, the finding blocks
+// all the same and the next run reopens the thread.
+func (x *fixes) regress(ctx context.Context, f state.Finding, why string) error {
+	block := rmcoc.DisputeResolution{FindingID: f.Block.ID, ThreadID: f.Thread.ID, Status: rmcoc.FindingOpen,
+		Resolution: rmcoc.ResolutionRegressed, ResolvedAt: x.now()}
+	text := "🔁 " + why + "\n\nThis finding blocks the merge gate again: push a fix (I verify it), reply here to dispute it, or ask a maintainer to resolve it."
+	if _, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, x.compose(text, block)); err != nil {
+		return err
+	}
+	if f.Thread.IsResolved {
+		if err := x.GitHub.UnresolveThread(ctx, f.Thread.ID); err != nil {
+			return fmt.Errorf("the reply is posted, but reopening the thread failed: %w", err)
+		}
 	}
 	return nil
 }

@@ -1,0 +1,203 @@
+package e2e
+
+import (
+	"encoding/json"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/llm/fakellm"
+)
+
+// gateStatus is the latest merge-gate status on the head.
+func (w *world) gateStatus() fakegithub.Status {
+	pr, _ := w.gh.PR(repoName, w.pr)
+	var last fakegithub.Status
+	for _, s := range w.gh.Statuses(repoName, pr.HeadSHA) {
+		if s.Context == "rmc/merge-gate" {
+			last = s
+		}
+	}
+	return last
+}
+
+func wantGate(t *testing.T, w *world, state, desc string) {
+	t.Helper()
+	if s := w.gateStatus(); s.State != state || !strings.Contains(s.Description, desc) {
+		t.Fatalf("gate %s %q, want %s containing %q", s.State, s.Description, state, desc)
+	}
+}
+
+const patchClean = "@@ -0,0 +1,3 @@\n+package limiter\n+\n+func Take(k string) {}"
+
+// A review that fails leaves the gate pending with the reason, never
+// green; the next run reviews again and only then the gate turns.
+func TestGateFailedReviewIsPending(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.push("1111111111111111111111111111111111111111", patchClean)
+	var healthy atomic.Bool
+	w.llm.AddRule(fakellm.Rule{Name: "flaky pass 1", LastUser: "# Task: review pass 1 of 3", Respond: func(fakellm.Request) fakellm.Reply {
+		if healthy.Load() {
+			return fakellm.Reply{JSON: map[string]any{"findings": []finding{}}}
+		}
+		return fakellm.Reply{Error: &fakellm.APIError{Status: 400, Message: "upstream refused the request"}}
+	}})
+	w.scriptReview(true)
+	r := w.run(w.prEvent("opened"))
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "pending", "review of 1111111 failed")
+
+	healthy.Store(true)
+	if r := w.run(w.commentEvent(902, "alice", "thanks")); r.code != 0 {
+		t.Fatalf("second run: exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "1111111 reviewed")
+}
+
+// A review the token ceiling cut short is pending, says how many files it
+// did not cover, and the next run reviews those files (and only those).
+func TestGatePartialReviewIsPendingUntilCovered(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.push("1111111111111111111111111111111111111111", patchClean)
+	w.scriptReview(true)
+	w.inputs["max_run_tokens"] = "50"
+	if r := w.run(w.prEvent("opened")); r.code != 1 {
+		t.Fatalf("partial run: exit %d, want 1 (the gate is pending)\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "pending", "1 changed file(s) of 1111111 not reviewed yet")
+	var run map[string]any
+	for _, rv := range w.reviews() {
+		run = blockOf(t, rv.Body)
+	}
+	if run["unreviewed_count"] != float64(1) {
+		t.Fatalf("the run block does not record the uncovered file: %v", run)
+	}
+
+	delete(w.inputs, "max_run_tokens")
+	before := len(w.llm.Requests())
+	r := w.run(w.commentEvent(900, "alice", "thanks"))
+	if r.code != 0 {
+		t.Fatalf("resuming run: exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "1111111 reviewed")
+	if n := len(w.llm.Requests()) - before; n < 3 {
+		t.Errorf("the resuming run made %d model requests, want the three passes", n)
+	}
+}
+
+// A file skipped by its name in the past (vendor/, *.pb.go) is reviewed
+// now: only the base's .gitattributes or content skip a file.
+func TestGateSkipsNothingByName(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.push("1111111111111111111111111111111111111111", patchClean)
+	w.gh.SetFiles(repoName, w.pr, []fakegithub.File{{Path: "vendor/evil/evil.go", Status: "added", Additions: 3, Patch: patchClean}})
+	w.scriptReview(true)
+	if r := w.run(w.prEvent("opened")); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	if len(w.llm.RequestsContaining("vendor/evil/evil.go")) == 0 {
+		t.Fatalf("the vendored-by-name file never reached the model")
+	}
+	wantGate(t, w, "success", "reviewed")
+}
+
+// A fix verified on one commit does not hold once the same problem is
+// back (a revert): the fixed finding reopens, blocking, with one reply,
+// and no second thread is opened.
+func TestGateRevertAfterVerifiedFixReopens(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	th := reviewed(t, w, true)
+	w.passOne = []finding{}
+	w.push("2222222222222222222222222222222222222222", patchClean)
+	w.gh.SetThreadOutdated(th.ID, true)
+	if r := w.run(w.prEvent("synchronize")); r.code != 0 {
+		t.Fatalf("fix run: exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "2222222 reviewed")
+
+	w.passOne = []finding{bug(5, "Unsynchronized map write", 8)}
+	w.push("3333333333333333333333333333333333333333", patchV1)
+	r := w.run(w.prEvent("synchronize"))
+	if r.code != 1 {
+		t.Fatalf("revert run: exit %d, want 1\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "failure", "1 open blocking finding")
+	threads := findingThreads(w)
+	if len(threads) != 1 || threads[0].Resolved {
+		t.Fatalf("%d finding threads (resolved: %v), want the one, reopened", len(threads), len(threads) > 0 && threads[0].Resolved)
+	}
+	if got := resolutions(threads[0]); len(got) != 2 || got[1] != "PENDING" || !strings.Contains(threads[0].Comments[len(threads[0].Comments)-1].Body, "This problem is back in `3333333`") {
+		t.Errorf("thread resolutions %v, want the fix, then one reply that reopens it", got)
+	}
+}
+
+// A blocking finding whose thread someone deleted keeps blocking: the
+// review's run block recorded it.
+func TestGateDeletedFindingKeepsBlocking(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	th := reviewed(t, w, false)
+	w.gh.DeleteReviewComment(th.Comments[0].ID)
+	if len(findingThreads(w)) != 0 {
+		t.Fatal("the thread is still there")
+	}
+	r := w.run(w.commentEvent(901, "alice", "thanks"))
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "failure", "1 with a deleted thread")
+}
+
+// A new base is another diff: the head reviewed against main is owed a
+// review against the new base, and the gate waits for it.
+func TestGateRetargetNeedsAReview(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.push("1111111111111111111111111111111111111111", patchClean)
+	w.scriptReview(true)
+	if r := w.run(w.prEvent("opened")); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "1111111 reviewed")
+	before := len(w.llm.Requests())
+	w.gh.UpdatePR(repoName, w.pr, func(p *fakegithub.PR) { p.BaseRef = "release" })
+	name, payload := w.prEvent("edited")
+	var p map[string]any
+	json.Unmarshal(payload, &p)
+	p["changes"] = map[string]any{"base": map[string]any{"ref": map[string]any{"from": "main"}, "sha": map[string]any{"from": "0000000000000000000000000000000000000000"}}}
+	p["pull_request"].(map[string]any)["base"].(map[string]any)["ref"] = "release"
+	payload, _ = json.Marshal(p)
+	if r := w.run(name, payload); r.code != 0 {
+		t.Fatalf("retarget run: exit %d\n%s", r.code, r.log)
+	}
+	if n := len(w.llm.Requests()) - before; n < 3 {
+		t.Errorf("the retarget made %d model requests, want a full review", n)
+	}
+	wantGate(t, w, "success", "1111111 reviewed")
+	rv := w.reviews()
+	if run := blockOf(t, rv[len(rv)-1].Body); run["base_ref"] != "release" {
+		t.Errorf("the new review's base is %v", run["base_ref"])
+	}
+}
+
+// blockOf decodes the review-run block of a review body.
+func blockOf(t *testing.T, body string) map[string]any {
+	t.Helper()
+	i := strings.Index(body, "```rmcoc\n")
+	if i < 0 {
+		t.Fatalf("no block in %q", body)
+	}
+	rest := body[i+len("```rmcoc\n"):]
+	var out map[string]any
+	if err := json.Unmarshal([]byte(rest[:strings.Index(rest, "```")]), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
