@@ -55,14 +55,14 @@ func (d *deriver) Permission(ctx context.Context, repo snapshot.Repo, login stri
 func (d *deriver) derive(ctx context.Context, snap snapshot.Snapshot) state.State {
 	st := state.Derive(snap, d.opts)
 	asked := false
-	for _, login := range st.Resolvers() {
+	for _, login := range append(st.Resolvers(), st.Waivers()...) {
 		key := strings.ToLower(login)
 		if _, known := d.opts.Writers[key]; known {
 			continue
 		}
 		role, err := d.Permission(ctx, snap.Repo, login)
 		if err != nil {
-			d.log.Warningf("could not read the permission of @%s, who resolved a blocking finding's thread; the finding keeps blocking: %v", login, err)
+			d.log.Warningf("could not read the permission of @%s, who resolved a blocking finding's thread or waived one; the finding keeps blocking: %v", login, err)
 			continue
 		}
 		d.opts.Writers[key] = role == "admin" || role == "maintain" || role == "write"

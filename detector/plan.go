@@ -86,7 +86,13 @@ type Plan struct {
 	Explain []state.Ref
 	// Refuse lists mentions by people who may not ask the bot for work,
 	// one per person not told before: each gets a polite notice, once.
-	Refuse  []state.Mention
+	Refuse []state.Mention
+	// Waive lists waive commands to answer; whether they count is the
+	// state's (a maintainer's own comment), the answer only says so.
+	Waive []state.Mention
+	// Evidence lists blocking findings whose thread was deleted and that
+	// the PR was not told about yet.
+	Evidence []rmcoc.PostedFinding
 	Skipped []Skip
 }
 
@@ -105,7 +111,7 @@ func (p Plan) NeedsModel() bool { return len(p.Tasks) > 0 }
 
 // Empty reports whether there is nothing to write.
 func (p Plan) Empty() bool {
-	return len(p.Tasks) == 0 && p.RecordTrigger == nil && len(p.Explain) == 0 && len(p.Refuse) == 0
+	return len(p.Tasks) == 0 && p.RecordTrigger == nil && len(p.Explain) == 0 && len(p.Refuse) == 0 && len(p.Waive) == 0 && len(p.Evidence) == 0
 }
 
 // Input is everything Plan reads.
@@ -126,6 +132,9 @@ type Input struct {
 func Classify(ctx context.Context, c mention.Classifier, pending []state.Mention) map[state.Ref]mention.Intent {
 	out := make(map[state.Ref]mention.Intent, len(pending))
 	for _, m := range pending {
+		if m.Waive != "" {
+			continue // a command, not a request for model work
+		}
 		intent, err := c.Classify(ctx, m.Text)
 		if err != nil || !known(intent) {
 			intent = mention.Classify(m.Text)
@@ -177,6 +186,10 @@ func Build(in Input) Plan {
 			p.Skipped = append(p.Skipped, Skip{fmt.Sprintf("mention by @%s", m.Author.Login), "only collaborators and the pull request's author can ask for reviews and answers"})
 			continue
 		}
+		if m.Waive != "" {
+			p.Waive = append(p.Waive, m)
+			continue
+		}
 		switch in.Intents[m.Ref] {
 		case mention.ReviewRequest, mention.FullReviewRequest:
 			manual = append(manual, m)
@@ -203,6 +216,11 @@ func Build(in Input) Plan {
 		}
 	}
 	p.Explain = in.State.Unexplained
+	for _, f := range in.State.Missing() {
+		if !in.State.EvidenceNoticed[f.ID] {
+			p.Evidence = append(p.Evidence, f)
+		}
+	}
 	slices.SortStableFunc(p.Tasks, func(a, b Task) int { return int(a.Kind) - int(b.Kind) })
 	return p
 }

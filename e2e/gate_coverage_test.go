@@ -139,7 +139,8 @@ func TestGateRevertAfterVerifiedFixReopens(t *testing.T) {
 }
 
 // A blocking finding whose thread someone deleted keeps blocking: the
-// review's run block recorded it.
+// review's run block recorded it. The PR is told once, the PR's author
+// cannot waive it, and a maintainer can.
 func TestGateDeletedFindingKeepsBlocking(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -148,11 +149,54 @@ func TestGateDeletedFindingKeepsBlocking(t *testing.T) {
 	if len(findingThreads(w)) != 0 {
 		t.Fatal("the thread is still there")
 	}
-	r := w.run(w.commentEvent(901, "alice", "thanks"))
-	if r.code != 0 {
+	notices := func() int {
+		n := 0
+		for _, c := range w.botComments() {
+			if strings.Contains(c.Body, `"type": "evidence-notice"`) {
+				n++
+			}
+		}
+		return n
+	}
+	for i := range 2 {
+		if r := w.run(w.commentEvent(int64(901+i), "alice", "thanks")); r.code != 0 {
+			t.Fatalf("exit %d\n%s", r.code, r.log)
+		}
+		wantGate(t, w, "failure", "1 with a deleted thread")
+	}
+	if n := notices(); n != 1 {
+		t.Fatalf("%d notices of the deleted thread, want exactly one", n)
+	}
+	id := blockOf(t, w.reviews()[0].Body)["posted"].([]any)[0].(map[string]any)["id"].(string)
+
+	// The PR's author may not waive a finding of their own PR.
+	w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot waive "+id)
+	if r := w.run(w.commentEvent(lastCommentID(w), "alice", "@rmc-bot waive "+id)); r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.log)
 	}
 	wantGate(t, w, "failure", "1 with a deleted thread")
+
+	// A maintainer may.
+	w.gh.SetPermission(repoName, "bob", "write")
+	w.gh.AddIssueComment(repoName, w.pr, "bob", "@rmc-bot waive "+id)
+	if r := w.run(w.commentEvent(lastCommentID(w), "bob", "@rmc-bot waive "+id)); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "reviewed")
+	var answers []string
+	for _, c := range w.botComments() {
+		if strings.Contains(c.Body, `"type": "finding-waiver"`) {
+			answers = append(answers, blockOf(t, c.Body)["result"].(string))
+		}
+	}
+	if strings.Join(answers, ",") != "not-allowed,waived" {
+		t.Errorf("waiver answers %v, want one refusal for the author, then the maintainer's waiver", answers)
+	}
+}
+
+func lastCommentID(w *world) int64 {
+	cs := w.comments()
+	return cs[len(cs)-1].ID
 }
 
 // A new base is another diff: the head reviewed against main is owed a

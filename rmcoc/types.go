@@ -33,6 +33,8 @@ const (
 	TypeAccessNotice   Type = "access-notice"      // someone without access was told, once
 	TypeLearning       Type = "learning"           // a learning, in the learnings issue
 	TypeLearningCmd    Type = "learning-command"   // a remember/forget command was carried out
+	TypeEvidence       Type = "evidence-notice"    // blocking findings whose thread was deleted were reported
+	TypeWaiver         Type = "finding-waiver"     // a waive command was answered
 )
 
 // Block is one decoded block. Concrete types are the structs below.
@@ -246,6 +248,32 @@ type PostedFinding struct {
 // Covered reports whether the review saw every file of its scope whole.
 func (r ReviewRun) Covered() bool { return len(r.Unreviewed) == 0 && r.UnreviewedCount == 0 }
 
+// EvidenceNotice records that the bot told the PR that blocking findings
+// lost their thread (someone deleted the bot's comment), once for each.
+type EvidenceNotice struct {
+	FindingIDs []string  `json:"finding_ids"`
+	At         time.Time `json:"at"`
+}
+
+// Waiver results.
+const (
+	WaiverDone    = "waived"
+	WaiverRefused = "not-allowed" // not a maintainer
+	WaiverUnknown = "unknown-id"  // no finding of that id is missing
+)
+
+// Waiver answers a "waive <finding id>" command: a maintainer (write
+// access, not the PR's author) lets a blocking finding whose thread was
+// deleted stop holding the gate. What waives is the maintainer's own
+// comment, judged by their permission; this block says it was answered.
+type Waiver struct {
+	CommandCommentID ID        `json:"command_comment_id"`
+	FindingID        string    `json:"finding_id"`
+	By               string    `json:"by"`
+	Result           string    `json:"result"`
+	At               time.Time `json:"at"`
+}
+
 // AgentNotice records that the PR's coding agent was told about a review.
 type AgentNotice struct {
 	ReviewID ID        `json:"review_id"`
@@ -270,6 +298,8 @@ type AccessNotice struct {
 }
 
 func (AccessNotice) BlockType() Type      { return TypeAccessNotice }
+func (EvidenceNotice) BlockType() Type    { return TypeEvidence }
+func (Waiver) BlockType() Type            { return TypeWaiver }
 func (Learning) BlockType() Type          { return TypeLearning }
 func (LearningCommand) BlockType() Type   { return TypeLearningCmd }
 func (QuestionAnswer) BlockType() Type    { return TypeQuestionAnswer }
@@ -306,6 +336,10 @@ func newBlock(t Type) (Block, bool) {
 		return &Learning{}, true
 	case TypeLearningCmd:
 		return &LearningCommand{}, true
+	case TypeEvidence:
+		return &EvidenceNotice{}, true
+	case TypeWaiver:
+		return &Waiver{}, true
 	}
 	return nil, false
 }

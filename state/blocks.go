@@ -144,6 +144,12 @@ func (d *deriver) common(b rmcoc.Block, holder int64) {
 		d.st.Notified[int64(b.ReviewID)] = true
 	case rmcoc.AccessNotice:
 		d.st.Refused[strings.ToLower(b.User)] = true
+	case rmcoc.EvidenceNotice:
+		for _, id := range b.FindingIDs {
+			d.st.EvidenceNoticed[id] = true
+		}
+	case rmcoc.Waiver:
+		d.handled[Ref{SourceIssueComment, int64(b.CommandCommentID)}] = HandledAnswered
 	}
 }
 

@@ -2,7 +2,9 @@ package state
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/review-my-code-bot/rmc/mention"
@@ -50,7 +52,15 @@ type Mention struct {
 	// Trusted is set when the author may ask for work: a collaborator,
 	// owner or member, or the pull request's author.
 	Trusted bool
+	// Waive is the finding id of a "waive <id>" command; "" for anything
+	// else. It is a maintainer's decision, never the model's work.
+	Waive string
+	// Edited is set when someone other than the author edited the comment.
+	Edited bool
 }
+
+// waiveCommand is "waive <finding id>", the whole of what is asked.
+var waiveCommand = regexp.MustCompile(`(?i)^\s*waive\s+(f-[0-9a-f]{6,16})\s*[.!]?\s*$`)
 
 // ThreadRef locates a review thread.
 type ThreadRef struct {
@@ -70,11 +80,30 @@ const (
 	HandledDismissed = "dismissed"
 )
 
+// waive applies a waive command: a maintainer's (write access, not the
+// PR's author) own, unedited comment waives the finding. A login whose
+// permission Options.Writers does not hold is listed for the caller to
+// look up (Waivers), as for a resolution.
+func (d *deriver) waive(m Mention) {
+	ok, known := d.entitled(&m.Author)
+	switch {
+	case m.Edited:
+	case ok:
+		d.st.Waived[m.Waive] = true
+	case !known:
+		d.st.waivers = append(d.st.waivers, m.Author.Login)
+	}
+}
+
 // mentions collects developer comments addressed to the bot.
 func (d *deriver) mentions(snap snapshot.Snapshot) {
 	add := func(m Mention) {
 		if d.isBot(m.Author) || m.Author.IsBot {
 			return // the bot never answers itself; other bots are ignored
+		}
+		if w := waiveCommand.FindStringSubmatch(m.Text); w != nil && m.Ref.Source == SourceIssueComment {
+			m.Waive = strings.ToLower(w[1])
+			d.waive(m)
 		}
 		m.Handled = d.handled[m.Ref]
 		if m.Handled == "" {
@@ -84,7 +113,8 @@ func (d *deriver) mentions(snap snapshot.Snapshot) {
 	}
 	for _, c := range snap.IssueComments {
 		if mm, ok := mention.Find(c.Body, d.opt.Handles); ok {
-			add(Mention{Ref: Ref{SourceIssueComment, c.ID}, Author: c.Author, Body: c.Body, Text: mm.Text, Handle: mm.Handle, CreatedAt: c.CreatedAt, URL: c.URL, Trusted: d.trusted(c)})
+			add(Mention{Ref: Ref{SourceIssueComment, c.ID}, Author: c.Author, Body: c.Body, Text: mm.Text, Handle: mm.Handle, CreatedAt: c.CreatedAt, URL: c.URL, Trusted: d.trusted(c),
+				Edited: c.Editor != nil && !c.Editor.Is(c.Author)})
 		}
 	}
 	for _, r := range snap.Reviews {

@@ -80,6 +80,19 @@ func (s State) Resolvers() []string {
 	return out
 }
 
+// Waivers returns the logins of waive commands whose permission decides
+// whether they count, each once. The caller looks them up and derives
+// again with Options.Writers set, as for Resolvers.
+func (s State) Waivers() []string {
+	var out []string
+	for _, l := range s.waivers {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, l) }) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // Reopens returns the blocking findings whose thread was resolved by someone
 // whose resolution does not count: the run reopens them, unless a fix is
 // verified first.
@@ -166,8 +179,21 @@ func (s State) reviewOf(head, baseRef string, mode rmcoc.Mode) *rmcoc.ReviewRun 
 }
 
 // Missing are the blocking findings a review posted whose thread is gone
-// (someone deleted the bot's comment): they keep blocking.
+// (someone deleted the bot's comment): they keep blocking until a
+// maintainer waives them.
 func (s State) Missing() []rmcoc.PostedFinding {
+	var out []rmcoc.PostedFinding
+	for _, p := range s.Gone() {
+		if !s.Waived[p.ID] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Gone are the blocking findings a review posted whose thread is gone,
+// waived or not.
+func (s State) Gone() []rmcoc.PostedFinding {
 	have := map[string]bool{}
 	for _, f := range s.Findings {
 		have[f.Block.ID] = true
@@ -176,7 +202,7 @@ func (s State) Missing() []rmcoc.PostedFinding {
 	seen := map[string]bool{}
 	for _, r := range s.Reviews {
 		for _, p := range r.Run.Posted {
-			if p.Blocking && !have[p.ID] && !seen[p.ID] && !s.Waived[p.ID] {
+			if p.Blocking && !have[p.ID] && !seen[p.ID] {
 				seen[p.ID] = true
 				out = append(out, p)
 			}

@@ -65,6 +65,7 @@ type State struct {
 	// and its unfinished status comment (see Request).
 	requests     map[Ref]string
 	placeholders map[Ref]int64
+	waivers      []string // logins of waive commands whose permission is unknown
 }
 
 // Options are what Derive needs beyond the snapshot.

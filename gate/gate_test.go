@@ -1,0 +1,68 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+)
+
+const head = "0123456789abcdef0123456789abcdef01234567"
+
+// The gate over coverage × findings × history: only a covered head with
+// nothing blocking is green; anything blocking is red whatever the
+// coverage; everything else is pending with what unblocks it.
+func TestDerive(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		in    Input
+		state State
+		desc  string
+	}{
+		{"covered, nothing blocking", Input{Coverage: Covered}, Success, "0123456 reviewed: no open blocking findings"},
+		{"covered, one blocking", Input{Coverage: Covered, Blocking: 1}, Failure, "1 open blocking finding(s): fix, or reply in the thread to dispute"},
+		{"covered, a fix the head lost", Input{Coverage: Covered, Blocking: 1}, Failure, "1 open blocking finding(s)"},
+		{"covered, a deleted thread", Input{Coverage: Covered, Blocking: 2, Missing: 1}, Failure, "2 blocking finding(s), 1 with a deleted thread"},
+		{"never reviewed", Input{Coverage: NotReviewed}, Pending, "0123456 not reviewed yet"},
+		{"never reviewed, blocking from an earlier head", Input{Coverage: NotReviewed, Blocking: 3}, Failure, "3 open blocking"},
+		{"running", Input{Coverage: Running}, Pending, "automatic review of 0123456 in progress"},
+		{"failed", Input{Coverage: Failed, Why: "llm: task \"review\": endpoint unavailable (HTTP 503, 4 attempts)"}, Pending, "review of 0123456 failed (llm: task \"review\": endpoint unavailable (HTTP 503, 4 attem…); the next run retries"},
+		{"failed without a reason", Input{Coverage: Failed}, Pending, "(no reason given)"},
+		{"failed, blocking", Input{Coverage: Failed, Blocking: 1}, Failure, "1 open blocking"},
+		{"partial", Input{Coverage: Partial, Unreviewed: 12}, Pending, "12 changed file(s) of 0123456 not reviewed yet"},
+		{"partial, blocking", Input{Coverage: Partial, Unreviewed: 12, Blocking: 1}, Failure, "1 open blocking"},
+		{"paused", Input{Coverage: Paused, Why: "a draft is reviewed when marked ready for review"}, Pending, "0123456 not reviewed: a draft is reviewed"},
+	}
+	for _, tc := range tests {
+		tc.in.Head = head
+		v := Derive(tc.in)
+		if v.State != tc.state || !strings.Contains(v.Description, tc.desc) {
+			t.Errorf("%s: %s %q, want %s containing %q", tc.name, v.State, v.Description, tc.state, tc.desc)
+		}
+		if n := len([]rune(v.Description)); n > MaxDescription {
+			t.Errorf("%s: description of %d characters, GitHub keeps %d", tc.name, n, MaxDescription)
+		}
+	}
+}
+
+// Only Covered is ever green: every other coverage, with or without
+// findings, holds the gate.
+func TestOnlyCoverageIsGreen(t *testing.T) {
+	t.Parallel()
+	for c := NotReviewed; c <= Covered; c++ {
+		for _, blocking := range []int{0, 1} {
+			v := Derive(Input{Head: head, Coverage: c, Blocking: blocking})
+			if green := v.State == Success; green != (c == Covered && blocking == 0) {
+				t.Errorf("coverage %d, %d blocking: %s", c, blocking, v.State)
+			}
+		}
+	}
+}
+
+// A reason someone else wrote (an API's error text) stays one short line.
+func TestDescriptionIsBounded(t *testing.T) {
+	t.Parallel()
+	v := Derive(Input{Head: head, Coverage: Failed, Why: strings.Repeat("line\n", 500)})
+	if strings.Contains(v.Description, "\n") || len([]rune(v.Description)) > MaxDescription {
+		t.Errorf("description %q", v.Description)
+	}
+}
