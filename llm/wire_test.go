@@ -173,7 +173,7 @@ func TestErrorBodies(t *testing.T) {
 		"detail":            {status: 422, body: `{"detail":"invalid messages"}`, wantErr: ErrRejected, wantDetail: "invalid messages"},
 		"HTML page":         {status: 502, body: `<html><body>Bad Gateway</body></html>`, wantErr: ErrUnavailable, wantDetail: "(HTTP 502): Bad Gateway"},
 		"200 with HTML":     {status: 200, body: `<html></html>`, wantErr: ErrBadResponse, wantDetail: "is not a chat completion"},
-		"200 with an error": {status: 200, body: `{"error":{"message":"upstream failed"}}`, wantErr: ErrBadResponse, wantDetail: `the endpoint said: {"message":"upstream failed"}`},
+		"200 with an error": {status: 200, body: `{"error":{"message":"upstream failed"}}`, wantErr: ErrBadResponse, wantDetail: `answered HTTP 200 with an error instead of a completion: upstream failed`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -202,7 +202,7 @@ func TestRequestWireFormat(t *testing.T) {
 	}
 	want := `{"model":"test/model","messages":[{"role":"system","content":"sys <b>&"},{"role":"user","content":"p"}],` +
 		`"tools":[{"type":"function","function":{"name":"lookup","description":"test tool lookup","parameters":{"properties":{"path":{"type":"string"}},"type":"object"}}}],` +
-		`"response_format":{"type":"json_schema","json_schema":{"name":"answer","schema":{"additionalProperties":false,"properties":{"ok":{"type":"boolean"}},"required":["ok"],"type":"object"},"strict":true}}}` + "\n"
+		`"response_format":{"type":"json_schema","json_schema":{"name":"answer","schema":{"additionalProperties":false,"properties":{"ok":{"type":"boolean"}},"required":["ok"],"type":"object"},"strict":true}}}`
 	bodies, headers := e.received()
 	if len(bodies) != 1 || bodies[0] != want {
 		t.Fatalf("request body =\n%s\nwant\n%s", bodies, want)
