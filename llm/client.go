@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -134,8 +133,17 @@ type Client struct {
 	noTools atomic.Bool
 
 	warnMu   sync.Mutex
+	warned   map[warning]bool
 	warnings []string
 }
+
+// warning is a kind of notice the client gives once.
+type warning int
+
+const (
+	warnNoTools warning = iota
+	warnTruncated
+)
 
 // New validates opts and returns a client.
 func New(opts Options) (*Client, error) {
@@ -219,13 +227,18 @@ func (c *Client) Warnings() []string {
 	return append([]string(nil), c.warnings...)
 }
 
-// warn records msg once and passes it to Options.Warn.
-func (c *Client) warn(msg string) {
+// warn records msg, the first time a notice of its kind is given, and
+// passes it to Options.Warn.
+func (c *Client) warn(kind warning, msg string) {
 	c.warnMu.Lock()
-	if slices.Contains(c.warnings, msg) {
+	if c.warned[kind] {
 		c.warnMu.Unlock()
 		return
 	}
+	if c.warned == nil {
+		c.warned = map[warning]bool{}
+	}
+	c.warned[kind] = true
 	c.warnings = append(c.warnings, msg)
 	c.warnMu.Unlock()
 	if c.opts.Warn != nil {

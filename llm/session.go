@@ -304,7 +304,7 @@ func (s *Session) call(ctx context.Context, t *turn, rf *responseFormat, toolCho
 	res, err := s.client.complete(ctx, req)
 	if err != nil && req.Tools != nil && errors.Is(err, ErrToolsUnsupported) {
 		s.client.noTools.Store(true)
-		s.client.warn(fmt.Sprintf("the model endpoint refused tool definitions, so the model reviews from the prompt alone, without reading files: %v", err))
+		s.client.warn(warnNoTools, fmt.Sprintf("the model endpoint refused tool definitions, so the model reviews from the prompt alone, without reading files: %v", err))
 		req.Tools, req.ToolChoice = nil, ""
 		res, err = s.client.complete(ctx, req)
 	}
@@ -336,7 +336,7 @@ func (s *Session) account(t *turn, u usage, size int) {
 	})
 	// 8 bytes a token is beyond any tokenizer on prose or code.
 	if p := int(u.PromptTokens); p > 0 && size > 8*1024 && p < size/8 {
-		s.client.warn(fmt.Sprintf("the model endpoint counted %d prompt tokens for a %d-byte request: it cuts prompts to a smaller context window than the model has, "+
+		s.client.warn(warnTruncated, fmt.Sprintf("the model endpoint counted %d prompt tokens for a %d-byte request: it cuts prompts to a smaller context window than the model has, "+
 			"so the model sees only part of each prompt. Ollama: start the server with OLLAMA_CONTEXT_LENGTH set to the model's window (or set num_ctx in a Modelfile); "+
 			"llama.cpp: raise --ctx-size; then set model_context_tokens to match", p, size))
 	}

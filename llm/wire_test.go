@@ -34,6 +34,7 @@ func newRawEndpoint(t *testing.T, status int, contentType, body string) *rawEndp
 	e := &rawEndpoint{}
 	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
+		checkRequestBody(t, b)
 		e.mu.Lock()
 		e.bodies = append(e.bodies, string(b))
 		e.headers = append(e.headers, r.Header.Clone())
@@ -131,6 +132,7 @@ func TestNullContentWithToolCalls(t *testing.T) {
 			return
 		}
 		body, _ := io.ReadAll(r.Body)
+		checkRequestBody(t, body)
 		var req struct {
 			Messages []map[string]any `json:"messages"`
 		}
