@@ -4,9 +4,9 @@ import "fmt"
 
 // Usage counts tokens as the provider reported them.
 type Usage struct {
-	Requests         int // model calls that returned a completion
-	PromptTokens     int // all prompt tokens, cached ones included
-	CachedTokens     int // prompt tokens served from the provider's prefix cache
+	Requests     int // model calls that returned a completion
+	PromptTokens int // all prompt tokens, cached ones included
+	CachedTokens int // prompt tokens served from the provider's prefix cache
 	// CacheWriteTokens are prompt tokens written to the cache (Anthropic
 	// bills them above the input price); included in PromptTokens.
 	CacheWriteTokens int
