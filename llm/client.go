@@ -287,7 +287,7 @@ func withDefaults(o Options) (Options, error) {
 			errs = append(errs, err)
 		}
 	}
-	errs = append(errs, checkExtras(o)...)
+	errs = append(errs, CheckExtras(o)...)
 	if o.ReasoningEffort != "" && !effortPattern.MatchString(o.ReasoningEffort) {
 		errs = append(errs, fmt.Errorf("ReasoningEffort %q is not a word such as low, medium or high", o.ReasoningEffort))
 	}

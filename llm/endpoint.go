@@ -80,15 +80,18 @@ var (
 	effortPattern = regexp.MustCompile(`^[a-z][a-z_-]{0,19}$`)
 )
 
-// checkExtras validates ExtraBody and ExtraHeaders.
-func checkExtras(o Options) []error {
+// CheckExtras validates o's ExtraBody and ExtraHeaders, as New does: a
+// member or header the client sets itself is refused, and so is a member
+// another option sets (reasoning_effort, max_completion_tokens). Each
+// error names the option.
+func CheckExtras(o Options) []error {
 	var errs []error
 	for k, v := range o.ExtraBody {
 		switch {
 		case slices.Contains(reservedBody, k):
 			errs = append(errs, fmt.Errorf("ExtraBody may not set %q: the client sets it", k))
 		case k == "reasoning_effort" && o.ReasoningEffort != "", k == "max_completion_tokens" && o.MaxOutputTokens != 0:
-			errs = append(errs, fmt.Errorf("ExtraBody sets %q, which another option sets too: set it once", k))
+			errs = append(errs, fmt.Errorf("ExtraBody sets %q, which ReasoningEffort or MaxOutputTokens sets too: set it once", k))
 		case !json.Valid(v):
 			errs = append(errs, fmt.Errorf("ExtraBody %q is not valid JSON", k))
 		}
