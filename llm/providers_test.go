@@ -233,6 +233,9 @@ func (tc providerCase) run(t *testing.T) {
 		replies = append(replies, r)
 	}
 	tc.checkReplies(t, c, replies)
+	total := replies[0].Usage.Add(replies[1].Usage)
+	t.Logf("requests %d (answered %d), prompt tokens %d, cached %d, cache writes %d, completion %d",
+		len(f.Requests()), total.Requests, total.PromptTokens, total.CachedTokens, total.CacheWriteTokens, total.CompletionTokens)
 	if tc.check != nil {
 		tc.check(t, f, replies)
 	}
