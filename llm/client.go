@@ -1,6 +1,17 @@
 // Package llm talks to any OpenAI-compatible Chat Completions endpoint
-// (OpenRouter by default; OpenAI, vLLM, Ollama through Options.BaseURL) and
-// runs the tool-calling loop.
+// (OpenRouter by default; OpenAI, Azure OpenAI, Gemini, DeepSeek, LiteLLM,
+// vLLM, llama.cpp, Ollama through Options.BaseURL) and runs the
+// tool-calling loop.
+//
+// Providers differ in what they need back and how they fail, and the
+// client follows each one's documentation: an assistant message goes back
+// in the turn as the provider sent it, unknown fields included (thought
+// signatures, reasoning); errors are read from every documented body shape
+// and sorted by meaning (a moderation 403 is not a bad key, an error inside
+// a 200 is retried when its code is transient, finish_reason "error" is a
+// failed attempt); a server that refuses tools is asked again without them;
+// Anthropic-family models get cache_control breakpoints on the stable
+// prefix; and no request is sent over Options.ContextTokens.
 //
 // A run uses one Session: every request starts with the same prefix (the
 // system prompt and the tool definitions), which the provider can serve
@@ -60,8 +71,8 @@ type Options struct {
 	// the API key goes nowhere else.
 	HTTPClient *http.Client
 
-	// RequestTimeout bounds one attempt; the caller's context bounds the
-	// whole call, retries included.
+	// RequestTimeout bounds one attempt (the model_timeout input); the
+	// caller's context bounds the whole call, retries included.
 	RequestTimeout time.Duration
 	// MaxRetries is how many times a failed attempt (429, 5xx, network
 	// error, timeout) is retried. Zero means DefaultMaxRetries; negative
@@ -69,9 +80,11 @@ type Options struct {
 	MaxRetries int
 	// RetryBaseDelay is the first backoff; it doubles on each retry.
 	RetryBaseDelay time.Duration
-	// MaxRetryDelay caps the backoff. A Retry-After asking for longer than
-	// this fails the call at once with ErrRateLimited rather than holding
-	// the run.
+	// MaxRetryDelay caps the backoff. A pause the endpoint asks for
+	// (Retry-After, retry-after-ms, Gemini's RetryInfo) is honoured up to
+	// what is left of the caller's deadline; without a deadline, up to
+	// MaxRetryDelay. A longer one fails the call at once with
+	// ErrRateLimited rather than holding the run.
 	MaxRetryDelay time.Duration
 
 	MaxToolRounds int // tool-call rounds per Ask before answering is forced
