@@ -208,7 +208,7 @@ func (s *Session) loop(ctx context.Context, t *turn, rf *responseFormat) (string
 		for i, c := range msg.ToolCalls {
 			results[i] = toolMessage(t.runner.run(ctx, c.Function.Name, string(c.Function.Arguments)), c.ID)
 		}
-		if kept, fits := s.fit(t, results); !fits {
+		if kept, fits := s.fit(t, rf, results); !fits {
 			return s.forceAnswer(ctx, t, rf, kept, "when the context window was full")
 		}
 		t.add(results...)
@@ -231,9 +231,9 @@ func (s *Session) notes(calls []toolCall, note string) []message {
 // window. When it does not, kept has the results that fit, in order, and
 // contextNote for the others: every call still gets an answer, because the
 // API rejects a history with unanswered calls.
-func (s *Session) fit(t *turn, results []message) (kept []message, fits bool) {
+func (s *Session) fit(t *turn, rf *responseFormat, results []message) (kept []message, fits bool) {
 	budget := s.client.promptBudget()
-	size := s.prefixBytes + t.bytes + requestOverhead
+	size := s.requestSize(t, rf)
 	if estimateTokens(size+encodedSize(results...)) <= budget {
 		return results, true
 	}
@@ -267,6 +267,16 @@ func (s *Session) forceAnswer(ctx context.Context, t *turn, rf *responseFormat, 
 	return answer(final)
 }
 
+// requestSize is the encoded size of the turn's next request, before
+// any messages still to be added.
+func (s *Session) requestSize(t *turn, rf *responseFormat) int {
+	n := s.prefixBytes + t.bytes + requestOverhead
+	if rf != nil && rf.JSONSchema != nil {
+		n += len(rf.JSONSchema.Schema) + len(rf.JSONSchema.Name)
+	}
+	return n
+}
+
 // requestOverhead is the encoded size of a request besides its messages
 // and tools: model, tool_choice, the JSON punctuation.
 const requestOverhead = 256
@@ -287,7 +297,7 @@ func (c *Client) promptBudget() int {
 // not sent (ErrContextLength). An endpoint that refuses tools is asked
 // again without them, and every later request of the client goes without.
 func (s *Session) call(ctx context.Context, t *turn, rf *responseFormat, toolChoice string) (responseMessage, error) {
-	size := s.prefixBytes + t.bytes + requestOverhead
+	size := s.requestSize(t, rf)
 	if est, budget := estimateTokens(size), s.client.promptBudget(); est > budget {
 		return responseMessage{}, &Error{Kind: ErrRejected, cause: ErrContextLength, Detail: fmt.Sprintf(
 			"not sent: the request would be about %d tokens (%d bytes at 3 a token), over the %d-token window less room for the answer (%d)",
