@@ -58,12 +58,12 @@ func Run(ctx context.Context, env Env, gh Connector) int {
 			return env.Getenv(k)
 		})
 	}
-	for _, secret := range []string{cfg.APIKey, cfg.GitHubToken} {
+	for _, secret := range cfg.Secrets() {
 		if secret != "" {
 			gha.AddMask(secret)
 		}
 	}
-	secrets := []string{cfg.APIKey, cfg.GitHubToken, env.Getenv("GITHUB_TOKEN")}
+	secrets := append(cfg.Secrets(), env.Getenv("GITHUB_TOKEN"))
 	if err != nil {
 		return fail(gha, inputFailure(err), secrets...)
 	}
@@ -176,7 +176,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	st := states.derive(ctx, snap)
 	var client *llm.Client
 	if !p.Config.DryRun && p.Config.APIKey != "" {
-		if client, err = newLLM(p.Config); err != nil {
+		if client, err = newLLM(p.Config, log); err != nil {
 			return report, fail(log, failure{code: ExitUsage, title: "Cannot use the model", problems: []string{fmt.Sprintf("model: %v", err)}}, secrets...)
 		}
 	}

@@ -16,13 +16,16 @@ import (
 	"github.com/review-my-code-bot/rmc/workspace"
 )
 
-// newLLM builds the model client from the inputs.
-func newLLM(cfg config.Config) (*llm.Client, error) {
-	return llm.New(llm.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model,
-		Referer: "https://github.com/review-my-code-bot/rmc", Title: "review-my-code-bot",
-		// Structured answers go in the prompt, not response_format: providers
-		// cache the request prefix, and a schema there would change it.
-		PromptJSON: true})
+// newLLM builds the model client from the inputs; its notices (tools
+// refused, prompts cut by the server) become warnings in the log.
+func newLLM(cfg config.Config, log *Log) (*llm.Client, error) {
+	opts := cfg.LLMOptions(cfg.Model)
+	opts.Referer, opts.Title = "https://github.com/review-my-code-bot/rmc", "review-my-code-bot"
+	// Structured answers go in the prompt, not response_format: providers
+	// cache the request prefix, and a schema there would change it.
+	opts.PromptJSON = true
+	opts.Warn = func(msg string) { log.Warningf("%s", msg) }
+	return llm.New(opts)
 }
 
 // classifier decides intents with a fresh, tool-less session per mention.
@@ -60,8 +63,9 @@ func reader(log *Log, gh sourceOpener, dir string, snap snapshot.Snapshot) works
 // screener flags likely injection with rules and has a second model confirm
 // or dismiss each flag (injection_detection_enabled).
 func screener(cfg config.Config, log *Log) func(ctx context.Context, text string) string {
-	verifier, err := llm.New(llm.Options{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.InjectionModel, PromptJSON: true,
-		Referer: "https://github.com/review-my-code-bot/rmc", Title: "review-my-code-bot"})
+	opts := cfg.LLMOptions(cfg.InjectionModel)
+	opts.PromptJSON, opts.Referer, opts.Title = true, "https://github.com/review-my-code-bot/rmc", "review-my-code-bot"
+	verifier, err := llm.New(opts)
 	if err != nil {
 		log.Warningf("injection verification is off: %v", err)
 		return nil

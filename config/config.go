@@ -3,6 +3,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -62,6 +63,15 @@ type Config struct {
 	MaxInlineComments int
 	Language          string // "" = English
 	MaxRunTokens      int    // 0 = no ceiling
+
+	// Model client settings (inputs only; model.go).
+	ModelTimeout       time.Duration              // one model request; 0 = the client's default
+	ReasoningEffort    string                     // "" = the model's default
+	MaxOutputTokens    int                        // 0 = the provider's default
+	ModelContextTokens int                        // the model's window
+	ExtraBody          map[string]json.RawMessage // merged into every request
+	ExtraHeaders       map[string]string          // sent with every request; secrets
+	ModelPrices        *llm.Prices                // nil = not set
 	// Sources says where each of FileKeys' values came from.
 	Sources map[string]Source
 	// File is what reading the config file found (WithFile).
@@ -105,6 +115,13 @@ var Inputs = []Input{
 	{"max_run_tokens", "", "Most prompt + completion tokens a run may spend; a review that reaches it posts what it found as a partial review. Empty = .github/rmc.yml, else no limit."},
 	{"language", "", "Language the bot writes in (e.g. French); code and identifiers stay as they are. Empty = .github/rmc.yml, else English."},
 	{"fork_authors_can_ask", "false", "Let the author of a pull request from a fork ask questions, request reviews and dispute findings without write access (each spends the model key)."},
+	{"model_timeout", "", "Longest wait for one model request: seconds (300) or a duration (90s, 10m), 10s to 2h. Raise it for slow local or high-effort reasoning models. Empty = 3m."},
+	{"reasoning_effort", "", "Sent as reasoning_effort: none, minimal, low, medium, high or xhigh (what the model supports). Empty = the model's default."},
+	{"max_output_tokens", "", "Most tokens of one answer, sent as max_completion_tokens. Empty = the provider's default."},
+	{"model_context_tokens", "128000", "The model's context window in tokens: no request is sent over it. Set it to the server's window for local models (Ollama, llama.cpp, vLLM)."},
+	{"extra_body", "", "JSON object merged into every model request, for a provider's own settings, e.g. {\"provider\": {\"order\": [\"anthropic\"]}} on OpenRouter. Members the action sets (model, messages, tools...) are refused."},
+	{"extra_headers", "", "JSON object of headers sent with every model request, e.g. a gateway's key; the values are masked in the log. Pass secrets from a secret."},
+	{"model_prices", "", "Model prices in USD per million tokens, as JSON: {\"input\": 3, \"cached\": 0.3, \"output\": 15} (\"cache_write\" optional); the summary then shows the run's cost."},
 }
 
 var (
@@ -133,6 +150,7 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 		ForkAuthorsCanAsk:  p.boolean("fork_authors_can_ask"),
 	}
 	c.APIKey = p.apiKey()
+	p.modelSettings(&c)
 	c.ReviewTimeout = time.Duration(p.intIn("review_timeout_minutes", 1, 360)) * time.Minute
 	c.MaxReviewRetries = p.intIn("max_review_retries", 0, 5)
 	c.EnableHumanEscalation = p.boolean("enable_human_escalation")

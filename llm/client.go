@@ -1,6 +1,17 @@
 // Package llm talks to any OpenAI-compatible Chat Completions endpoint
-// (OpenRouter by default; OpenAI, vLLM, Ollama through Options.BaseURL) and
-// runs the tool-calling loop.
+// (OpenRouter by default; OpenAI, Azure OpenAI, Gemini, DeepSeek, LiteLLM,
+// vLLM, llama.cpp, Ollama through Options.BaseURL) and runs the
+// tool-calling loop.
+//
+// Providers differ in what they need back and how they fail, and the
+// client follows each one's documentation: an assistant message goes back
+// in the turn as the provider sent it, unknown fields included (thought
+// signatures, reasoning); errors are read from every documented body shape
+// and sorted by meaning (a moderation 403 is not a bad key, an error inside
+// a 200 is retried when its code is transient, finish_reason "error" is a
+// failed attempt); a server that refuses tools is asked again without them;
+// Anthropic-family models get cache_control breakpoints on the stable
+// prefix; and no request is sent over Options.ContextTokens.
 //
 // A run uses one Session: every request starts with the same prefix (the
 // system prompt and the tool definitions), which the provider can serve
@@ -18,11 +29,13 @@
 package llm
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -36,6 +49,13 @@ const (
 	DefaultMaxRetryDelay  = time.Minute
 	DefaultMaxToolRounds  = 25
 	DefaultMaxToolOutput  = 20000
+	// DefaultContextTokens is the window assumed when Options.ContextTokens
+	// is zero: what current hosted models offer at least.
+	DefaultContextTokens = 128000
+	// DefaultAzureAPIVersion is the api-version sent to an Azure OpenAI
+	// deployment URL that names none: the latest generally available one
+	// Azure documents for chat completions with tools.
+	DefaultAzureAPIVersion = "2024-10-21"
 )
 
 // Options configure a Client. Zero values take the defaults above.
@@ -51,8 +71,8 @@ type Options struct {
 	// the API key goes nowhere else.
 	HTTPClient *http.Client
 
-	// RequestTimeout bounds one attempt; the caller's context bounds the
-	// whole call, retries included.
+	// RequestTimeout bounds one attempt (the model_timeout input); the
+	// caller's context bounds the whole call, retries included.
 	RequestTimeout time.Duration
 	// MaxRetries is how many times a failed attempt (429, 5xx, network
 	// error, timeout) is retried. Zero means DefaultMaxRetries; negative
@@ -60,9 +80,11 @@ type Options struct {
 	MaxRetries int
 	// RetryBaseDelay is the first backoff; it doubles on each retry.
 	RetryBaseDelay time.Duration
-	// MaxRetryDelay caps the backoff. A Retry-After asking for longer than
-	// this fails the call at once with ErrRateLimited rather than holding
-	// the run.
+	// MaxRetryDelay caps the backoff. A pause the endpoint asks for
+	// (Retry-After, retry-after-ms, Gemini's RetryInfo) is honoured up to
+	// what is left of the caller's deadline; without a deadline, up to
+	// MaxRetryDelay. A longer one fails the call at once with
+	// ErrRateLimited rather than holding the run.
 	MaxRetryDelay time.Duration
 
 	MaxToolRounds int // tool-call rounds per Ask before answering is forced
@@ -80,18 +102,61 @@ type Options struct {
 	// headers, which attribute usage to the app.
 	Referer string
 	Title   string
+
+	// ReasoningEffort is sent as reasoning_effort (OpenAI, Gemini, DeepSeek,
+	// OpenRouter and vLLM read it: "minimal", "low", "medium", "high", or
+	// what the provider documents); "" sends none.
+	ReasoningEffort string
+	// MaxOutputTokens caps each answer, sent as max_completion_tokens; 0
+	// sends none, so the provider's default applies.
+	MaxOutputTokens int
+	// ContextTokens is the model's context window in tokens; zero means
+	// DefaultContextTokens. No request estimated over it (at 3 characters a
+	// token, leaving room for the answer) is sent: see Client.ContextTokens.
+	ContextTokens int
+	// ExtraBody members are added to every request body: a provider's own
+	// knobs, e.g. OpenRouter's "provider" routing, vLLM's
+	// "chat_template_kwargs", Ollama's "options". Each value is JSON. A
+	// member the client sets itself (model, messages, tools, ...) is refused.
+	ExtraBody map[string]json.RawMessage
+	// ExtraHeaders are sent with every request, e.g. a gateway's own
+	// authentication. The headers the client sets itself are refused.
+	ExtraHeaders map[string]string
+
+	// Warn, when set, receives each notice once as it happens: the endpoint
+	// refused tools and the session went on without them; the endpoint
+	// counted fewer prompt tokens than were sent (it truncates prompts).
+	// Client.Warnings lists them too.
+	Warn func(string)
 }
 
 // Client is a configured endpoint. It is safe for concurrent use.
 type Client struct {
-	http     *http.Client
-	endpoint string      // {BaseURL}/chat/completions
-	header   http.Header // sent with every request: auth, attribution
-	opts     Options
+	http      *http.Client
+	endpoint  string      // {BaseURL}/chat/completions, with Azure's api-version
+	header    http.Header // sent with every request: auth, attribution, ExtraHeaders
+	opts      Options
+	extraBody map[string]json.RawMessage // compacted ExtraBody
+	// breakpoints: the model caches only at cache_control breakpoints.
+	breakpoints bool
 	// promptJSON latches once an endpoint rejects response_format, so
 	// later sessions do not pay for the rejected request again.
 	promptJSON atomic.Bool
+	// noTools latches once the endpoint refuses tool definitions.
+	noTools atomic.Bool
+
+	warnMu   sync.Mutex
+	warned   map[warning]bool
+	warnings []string
 }
+
+// warning is a kind of notice the client gives once.
+type warning int
+
+const (
+	warnNoTools warning = iota
+	warnTruncated
+)
 
 // New validates opts and returns a client.
 func New(opts Options) (*Client, error) {
@@ -111,12 +176,37 @@ func New(opts Options) (*Client, error) {
 	}
 	hc.CheckRedirect = sameOriginRedirects(base, hc.CheckRedirect)
 
+	az := azureOf(base)
+	c := &Client{
+		http:        &hc,
+		header:      requestHeader(opts, az),
+		opts:        opts,
+		extraBody:   compactBody(opts.ExtraBody),
+		breakpoints: cachesAtBreakpoints(opts.Model),
+	}
+	endpoint := *base
+	endpoint.RawQuery = ""
+	endpoint = *endpoint.JoinPath("chat", "completions")
+	if az.deployment {
+		endpoint.RawQuery = url.Values{"api-version": {az.apiVersion}}.Encode()
+	}
+	c.endpoint = endpoint.String()
+	c.promptJSON.Store(opts.PromptJSON)
+	return c, nil
+}
+
+// requestHeader is the header of every request.
+func requestHeader(opts Options, az azure) http.Header {
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
-	if opts.APIKey != "" {
+	switch {
+	case opts.APIKey == "":
 		// Local servers run without a key; an empty bearer token would
 		// only make some of them answer 401.
+	case az.host:
+		h.Set("api-key", opts.APIKey) // Azure OpenAI's key header
+	default:
 		h.Set("Authorization", "Bearer "+opts.APIKey)
 	}
 	if opts.Referer != "" {
@@ -125,14 +215,67 @@ func New(opts Options) (*Client, error) {
 	if opts.Title != "" {
 		h.Set("X-Title", opts.Title)
 	}
-	c := &Client{
-		http:     &hc,
-		endpoint: base.JoinPath("chat", "completions").String(),
-		header:   h,
-		opts:     opts,
+	for k, v := range opts.ExtraHeaders {
+		h.Set(k, v)
 	}
-	c.promptJSON.Store(opts.PromptJSON)
-	return c, nil
+	return h
+}
+
+// ContextTokens is the model's context window the client keeps every
+// request under (Options.ContextTokens, or DefaultContextTokens).
+func (c *Client) ContextTokens() int { return c.opts.ContextTokens }
+
+// EstimateTokens is the client's conservative token estimate of text: one
+// token per 3 bytes, rounded up. Real tokenizers average about 4 bytes a
+// token on code and English, so text sized by this estimate fits.
+func (c *Client) EstimateTokens(text string) int { return estimateTokens(len(text)) }
+
+func estimateTokens(bytes int) int { return (bytes + 2) / 3 }
+
+// Warnings are the notices the client gave so far (see Options.Warn), in
+// order, each once.
+func (c *Client) Warnings() []string {
+	c.warnMu.Lock()
+	defer c.warnMu.Unlock()
+	return append([]string(nil), c.warnings...)
+}
+
+// warn records msg, the first time a notice of its kind is given, and
+// passes it to Options.Warn.
+func (c *Client) warn(kind warning, msg string) {
+	c.warnMu.Lock()
+	if c.warned[kind] {
+		c.warnMu.Unlock()
+		return
+	}
+	if c.warned == nil {
+		c.warned = map[warning]bool{}
+	}
+	c.warned[kind] = true
+	c.warnings = append(c.warnings, msg)
+	c.warnMu.Unlock()
+	if c.opts.Warn != nil {
+		c.opts.Warn(msg)
+	}
+}
+
+// cachesAtBreakpoints reports an Anthropic-family model, which caches a
+// prompt prefix only where a cache_control breakpoint marks it: "claude-…"
+// directly, "anthropic/claude-…" on OpenRouter, and LiteLLM's routes such as
+// "anthropic/…", "bedrock/anthropic.claude-…" or "vertex_ai/claude-…".
+// Other providers cache by themselves and get no breakpoints.
+func cachesAtBreakpoints(model string) bool {
+	m := strings.ToLower(strings.TrimSpace(model))
+	if strings.HasPrefix(m, "anthropic/") || strings.HasPrefix(m, "anthropic.") {
+		return true
+	}
+	for _, seg := range strings.Split(m, "/") {
+		seg = strings.TrimPrefix(seg, "anthropic.")
+		if strings.HasPrefix(seg, "claude") {
+			return true
+		}
+	}
+	return false
 }
 
 // Model is the model the client asks.
@@ -149,9 +292,17 @@ func withDefaults(o Options) (Options, error) {
 		errs = append(errs, fmt.Errorf("BaseURL %q is not a URL: %w", o.BaseURL, err))
 	case u.Scheme != "http" && u.Scheme != "https", u.Host == "":
 		errs = append(errs, fmt.Errorf("BaseURL %q must be an absolute http(s) URL such as %s", o.BaseURL, DefaultBaseURL))
-	case u.User != nil || u.RawQuery != "":
+	case u.User != nil:
 		// Credentials in the URL would end up in transport errors.
-		errs = append(errs, fmt.Errorf("BaseURL must not carry credentials or a query; pass the key as APIKey"))
+		errs = append(errs, fmt.Errorf("BaseURL must not carry credentials; pass the key as APIKey"))
+	default:
+		if err := checkAzure(u); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	errs = append(errs, CheckExtras(o)...)
+	if o.ReasoningEffort != "" && !effortPattern.MatchString(o.ReasoningEffort) {
+		errs = append(errs, fmt.Errorf("ReasoningEffort %q is not a word such as low, medium or high", o.ReasoningEffort))
 	}
 	if o.APIKey == "" && strings.TrimRight(o.BaseURL, "/") == DefaultBaseURL {
 		errs = append(errs, errors.New("APIKey is required for "+DefaultBaseURL))
@@ -176,7 +327,7 @@ func withDefaults(o Options) (Options, error) {
 	for _, n := range []struct {
 		name string
 		v    int
-	}{{"MaxToolRounds", o.MaxToolRounds}, {"MaxToolOutput", o.MaxToolOutput}} {
+	}{{"MaxToolRounds", o.MaxToolRounds}, {"MaxToolOutput", o.MaxToolOutput}, {"MaxOutputTokens", o.MaxOutputTokens}, {"ContextTokens", o.ContextTokens}} {
 		if n.v < 0 {
 			errs = append(errs, fmt.Errorf("%s %d is negative", n.name, n.v))
 		}
@@ -194,6 +345,10 @@ func withDefaults(o Options) (Options, error) {
 	o.MaxRetryDelay = orDefault(o.MaxRetryDelay, DefaultMaxRetryDelay)
 	o.MaxToolRounds = orDefault(o.MaxToolRounds, DefaultMaxToolRounds)
 	o.MaxToolOutput = orDefault(o.MaxToolOutput, DefaultMaxToolOutput)
+	o.ContextTokens = orDefault(o.ContextTokens, DefaultContextTokens)
+	if o.MaxOutputTokens >= o.ContextTokens {
+		return o, fmt.Errorf("llm: invalid options: MaxOutputTokens %d leaves no room for a prompt in the %d-token window (ContextTokens)", o.MaxOutputTokens, o.ContextTokens)
+	}
 	switch {
 	case o.MaxRetries == 0:
 		o.MaxRetries = DefaultMaxRetries

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // Kinds of failure. Errors returned by this package match one of them with
@@ -30,6 +31,16 @@ var (
 	// the model's context window. It is also an ErrRejected; a caller that
 	// can send less (a review chunk) splits and retries.
 	ErrContextLength = errors.New("prompt longer than the model's context window")
+	// ErrModeration: the provider's moderation flagged the prompt (an
+	// OpenRouter 403 with moderation metadata, Azure's content_filter). It
+	// is also an ErrRejected and never an ErrAuth: the key is fine, and the
+	// next prompt may pass.
+	ErrModeration = errors.New("flagged by the provider's moderation")
+	// ErrToolsUnsupported: the server or model refuses tool definitions
+	// (vLLM without --enable-auto-tool-choice, llama.cpp without --jinja,
+	// an Ollama model without tool support). It is also an ErrRejected.
+	// A Session answers it by going on without tools; see Client.Warnings.
+	ErrToolsUnsupported = errors.New("the endpoint does not accept tools")
 	// ErrBadResponse: the endpoint answered something unusable: not a chat
 	// completion, no choices, an empty answer, or JSON that does not match
 	// the schema even after one correction.
@@ -52,7 +63,12 @@ var _ error = (*Error)(nil)
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.Kind.Error())
+	if e.cause == ErrModeration || e.cause == ErrToolsUnsupported {
+		// More telling than "request rejected", and still a rejection.
+		b.WriteString(e.cause.Error())
+	} else {
+		b.WriteString(e.Kind.Error())
+	}
 	switch {
 	case e.Status != 0 && e.Attempts > 1:
 		fmt.Fprintf(&b, " (HTTP %d, %d attempts)", e.Status, e.Attempts)
@@ -81,6 +97,10 @@ type failure struct {
 	err       *Error
 	retryable bool
 	header    http.Header // response headers, for Retry-After
+	// wait is the body's own retry delay (Gemini's RetryInfo); waitOK
+	// says one was given.
+	wait   time.Duration
+	waitOK bool
 }
 
 // classify sorts an attempt's error (see Client.send). timedOut says the
@@ -95,21 +115,7 @@ func classify(err error, timedOut bool, key string) failure {
 	case timedOut:
 		return failure{err: &Error{Kind: ErrUnavailable, cause: err}, retryable: true}
 	case errors.As(err, &statusErr):
-		f := failure{err: &Error{Status: statusErr.status, Detail: apiDetail(statusErr, key)}, header: statusErr.header}
-		switch s := statusErr.status; {
-		case s == http.StatusUnauthorized || s == http.StatusForbidden:
-			f.err.Kind = ErrAuth
-		case s == http.StatusTooManyRequests:
-			f.err.Kind, f.retryable = ErrRateLimited, true
-		case s == http.StatusRequestTimeout || s >= 500:
-			f.err.Kind, f.retryable = ErrUnavailable, true
-		default:
-			f.err.Kind = ErrRejected
-			if tooLong(statusErr) {
-				f.err.cause = ErrContextLength
-			}
-		}
-		return f
+		return classifyStatus(statusErr, key)
 	case errors.As(err, &redirectErr):
 		// Checked before isTransport, which would match the *url.Error
 		// around it: following the redirect is refused, and a retry would
@@ -122,6 +128,67 @@ func classify(err error, timedOut bool, key string) failure {
 	default:
 		return failure{err: &Error{Kind: ErrBadResponse, Detail: redact(err.Error(), key), cause: err}}
 	}
+}
+
+// classifyStatus sorts an HTTP error answer by what its body says first
+// and by its status second: a moderation 403 is not a bad key, and
+// llama.cpp's 500 for tools without --jinja is not worth a retry.
+func classifyStatus(e *statusError, key string) failure {
+	f := failure{err: &Error{Status: e.status, Detail: apiDetail(e, key)}, header: e.header, wait: e.retryDelay, waitOK: e.retryDelayOK}
+	switch s := e.status; {
+	case moderated(e):
+		f.err.Kind, f.err.cause = ErrRejected, ErrModeration
+	case toolsRefused(e) != "":
+		f.err.Kind, f.err.cause = ErrRejected, ErrToolsUnsupported
+		f.err.Detail += "; " + toolsRefused(e)
+	case s == http.StatusUnauthorized || s == http.StatusForbidden:
+		f.err.Kind = ErrAuth
+	case s == http.StatusTooManyRequests:
+		f.err.Kind, f.retryable = ErrRateLimited, true
+	case s == http.StatusRequestTimeout || s >= 500:
+		f.err.Kind, f.retryable = ErrUnavailable, true
+	default:
+		f.err.Kind = ErrRejected
+		if tooLong(e) {
+			f.err.cause = ErrContextLength
+		}
+	}
+	return f
+}
+
+// moderated reports a refusal by the provider's moderation: OpenRouter's
+// 403 with metadata.reasons and flagged_input, or Azure OpenAI's 400 with
+// code content_filter.
+func moderated(e *statusError) bool {
+	if e.moderation && (e.status == http.StatusForbidden || e.status == http.StatusBadRequest) {
+		return true
+	}
+	return e.status == http.StatusBadRequest && e.code == "content_filter"
+}
+
+// toolsRefusals are the documented error messages of servers that refuse
+// tool definitions, and the setting that makes each accept them.
+var toolsRefusals = []struct{ phrase, fix string }{
+	{"--enable-auto-tool-choice", "vLLM serves tools only when started with --enable-auto-tool-choice and a --tool-call-parser for the model"},
+	{"requires --jinja", "llama.cpp's llama-server serves tools only when started with --jinja"},
+	{"unsupported param: tool_choice", "llama.cpp's llama-server serves tools only when started with --jinja"},
+	{"does not support tools", "this Ollama model has no tool support; pick a model whose page lists the tools capability"},
+	{"no endpoints found that support tool use", "no OpenRouter provider of this model supports tool use; pick another model"},
+}
+
+// toolsRefused returns the setting that enables tools when e is a server
+// refusing them, else "".
+func toolsRefused(e *statusError) string {
+	if e.status != http.StatusBadRequest && e.status != http.StatusNotFound && e.status < 500 {
+		return ""
+	}
+	msg := strings.ToLower(e.msg)
+	for _, r := range toolsRefusals {
+		if strings.Contains(msg, r.phrase) {
+			return r.fix
+		}
+	}
+	return ""
 }
 
 // contextPhrases are how providers document a prompt over the window:

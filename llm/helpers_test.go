@@ -3,9 +3,15 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/review-my-code-bot/rmc/internal/inproc"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
@@ -18,6 +24,7 @@ func newFake(t testing.TB, cfg fakellm.Config) *fakellm.Server {
 	t.Helper()
 	f := fakellm.New(cfg)
 	t.Cleanup(f.Close)
+	checkBodiesAtEnd(t, f) // runs first: cleanups run last-in first-out
 	return f
 }
 
@@ -68,4 +75,50 @@ func staticTool(name, out string, err error, runs *int) Tool {
 			return out, err
 		},
 	}
+}
+
+// requestSchema is the chat completions request body as OpenAI's API
+// reference documents it (testdata), resolved once.
+var requestSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "chat_completions_request.schema.json"))
+	if err != nil {
+		return nil, err
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, err
+	}
+	return s.Resolve(nil)
+})
+
+// checkRequestBody fails t unless body is a documented chat completions
+// request.
+func checkRequestBody(t testing.TB, body []byte) {
+	t.Helper()
+	if err := validateRequestBody(body); err != nil {
+		t.Errorf("request body is not a documented chat completions request: %v\n%.2000s", err, body)
+	}
+}
+
+func validateRequestBody(body []byte) error {
+	rs, err := requestSchema()
+	if err != nil {
+		return fmt.Errorf("load the request schema: %w", err)
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return err
+	}
+	return rs.Validate(v)
+}
+
+// checkBodiesAtEnd checks, when t ends, every request body f received.
+func checkBodiesAtEnd(t testing.TB, f *fakellm.Server) {
+	t.Cleanup(func() {
+		for _, r := range f.Requests() {
+			if len(r.Body) > 0 {
+				checkRequestBody(t, r.Body)
+			}
+		}
+	})
 }

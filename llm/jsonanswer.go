@@ -71,7 +71,7 @@ func (s *Session) askJSON(ctx context.Context, t *turn, prompt string, schema *S
 	} else {
 		rf = &responseFormat{Type: "json_schema", JSONSchema: &jsonSchema{Name: name, Schema: schema.wire, Strict: true}}
 	}
-	t.msgs = []message{userMessage(prompt)}
+	t.reset(userMessage(prompt))
 	var perr error
 	for try := 0; try < 2; try++ {
 		if try > 0 {

@@ -53,10 +53,23 @@ func TestRetriesTransientFailures(t *testing.T) {
 			wantErr:      ErrBadResponse,
 			wantRequests: 1,
 		},
-		"error object with status 200": {
+		"error object with status 200 and a transient code is retried": {
 			faults:       []fakellm.Fault{{Body: `{"error":{"message":"upstream provider failed","code":502}}`}},
+			wantRequests: 2,
+		},
+		"error object with status 200 and code 400 is not retried": {
+			faults:       []fakellm.Fault{{Body: `{"error":{"message":"invalid tool schema","code":400}}`}},
+			wantErr:      ErrRejected,
+			wantRequests: 1,
+		},
+		"error object with status 200 and no code is a bad response": {
+			faults:       []fakellm.Fault{{Body: `{"error":{"message":"upstream provider failed"}}`}},
 			wantErr:      ErrBadResponse,
 			wantRequests: 1,
+		},
+		"finish_reason error is a failed attempt": {
+			faults:       []fakellm.Fault{{Body: `{"id":"gen-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"The first half of"},"finish_reason":"error","error":{"code":502,"message":"Upstream stream ended"}}]}`}},
+			wantRequests: 2,
 		},
 		"no choices is a bad response": {
 			faults:       []fakellm.Fault{{Body: `{"id":"x","object":"chat.completion","choices":[]}`}},
@@ -275,9 +288,9 @@ func TestBackoffGrowsAndIsCapped(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			for range 50 {
-				d, ok := c.retryWait(http.Header{}, tc.attempt)
-				if !ok || d < tc.min || d > tc.max {
-					t.Fatalf("retryWait(attempt %d) = %v, %v; want within [%v, %v]", tc.attempt, d, ok, tc.min, tc.max)
+				d, why := c.retryWait(context.Background(), failure{header: http.Header{}}, tc.attempt)
+				if why != "" || d < tc.min || d > tc.max {
+					t.Fatalf("retryWait(attempt %d) = %v, %q; want within [%v, %v]", tc.attempt, d, why, tc.min, tc.max)
 				}
 			}
 		})

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -29,8 +30,9 @@ type Session struct {
 	defs    []toolDef
 	toolErr error
 
-	prefix []message // system prompt, then any Sub context
-	ledger *ledger   // shared by a session and its Subs
+	prefix      []message // system prompt, then any Sub context
+	prefixBytes int       // encoded size of prefix and tool definitions
+	ledger      *ledger   // shared by a session and its Subs
 }
 
 // ledger is the usage of every turn of a session and its Subs, in order.
@@ -49,9 +51,31 @@ func (c *Client) NewSession(system string, tools []Tool) *Session {
 		s.defs, s.toolErr = toolParams(s.tools)
 	}
 	if system != "" {
-		s.prefix = append(s.prefix, systemMessage(system))
+		m := systemMessage(system)
+		m.cache = c.breakpoints
+		s.prefix = append(s.prefix, m)
+	}
+	s.prefixBytes = encodedSize(s.prefix...)
+	for _, d := range s.defs {
+		b, _ := json.Marshal(d)
+		s.prefixBytes += len(b) + 1
 	}
 	return s
+}
+
+// maxBreakpoints is how many cache_control breakpoints Anthropic allows in
+// one request.
+const maxBreakpoints = 4
+
+// encodedSize is the encoded size of msgs in a request, separators
+// included.
+func encodedSize(msgs ...message) int {
+	n := 0
+	for _, m := range msgs {
+		b, _ := json.Marshal(m)
+		n += len(b) + 1
+	}
+	return n
 }
 
 // Sub is a view of the session whose turns start with the session's prefix
@@ -64,8 +88,21 @@ func (s *Session) Sub(context string) JSONAsker { return s.sub(context) }
 
 func (s *Session) sub(context string) *Session {
 	sub := *s
-	sub.prefix = append(append([]message(nil), s.prefix...), contextMessage(context))
+	m := contextMessage(context)
+	m.cache = s.client.breakpoints && breakpoints(s.prefix) < maxBreakpoints
+	sub.prefix = append(append([]message(nil), s.prefix...), m)
+	sub.prefixBytes += encodedSize(m)
 	return &sub
+}
+
+func breakpoints(msgs []message) int {
+	n := 0
+	for _, m := range msgs {
+		if m.cache {
+			n++
+		}
+	}
+	return n
 }
 
 // Usage is the total of every task so far.
@@ -110,12 +147,22 @@ func (s *Session) Ask(ctx context.Context, label Label, prompt string) (Reply, e
 // budget, loop guard and usage.
 type turn struct {
 	msgs   []message
+	bytes  int // encoded size of msgs
 	runner *toolRunner
 	rounds int
 	reply  Reply
 }
 
-func (t *turn) add(m ...message) { t.msgs = append(t.msgs, m...) }
+func (t *turn) add(m ...message) {
+	t.msgs = append(t.msgs, m...)
+	t.bytes += encodedSize(m...)
+}
+
+// reset replaces the turn's messages.
+func (t *turn) reset(m ...message) {
+	t.msgs, t.bytes = nil, 0
+	t.add(m...)
+}
 
 func (s *Session) newTurn() *turn {
 	return &turn{runner: newToolRunner(s.tools, s.client.opts.MaxToolOutput)}
@@ -146,72 +193,163 @@ func (s *Session) loop(ctx context.Context, t *turn, rf *responseFormat) (string
 		if err != nil {
 			return "", err
 		}
+		msg = withCallIDs(msg, t.rounds)
+		t.add(echo(msg)) // AskSchema's correction answers a final one
 		if len(msg.ToolCalls) == 0 {
-			t.add(assistantMessage(msg)) // AskSchema's correction answers it
 			return answer(msg)
 		}
-		t.add(assistantMessage(msg))
 		t.reply.ToolCalls += len(msg.ToolCalls)
 		if t.rounds >= limit {
-			return s.forceAnswer(ctx, t, rf, msg)
+			note := fmt.Sprintf("error: not run: the limit of %d tool rounds for this task is reached; answer now with what you have", limit)
+			return s.forceAnswer(ctx, t, rf, s.notes(msg.ToolCalls, note), fmt.Sprintf("after %d rounds", limit))
 		}
 		t.rounds++
-		for _, c := range msg.ToolCalls {
-			result := t.runner.run(ctx, c.Function.Name, string(c.Function.Arguments))
-			t.add(toolMessage(result, c.ID))
+		results := make([]message, len(msg.ToolCalls))
+		for i, c := range msg.ToolCalls {
+			results[i] = toolMessage(t.runner.run(ctx, c.Function.Name, string(c.Function.Arguments)), c.ID)
 		}
+		if kept, fits := s.fit(t, rf, results); !fits {
+			return s.forceAnswer(ctx, t, rf, kept, "when the context window was full")
+		}
+		t.add(results...)
 	}
 }
 
-// forceAnswer refuses the calls in msg, which came after the last allowed
-// round, and makes one request that forbids tools. Every call still gets a
-// result, because the API rejects a history with unanswered calls.
-func (s *Session) forceAnswer(ctx context.Context, t *turn, rf *responseFormat, msg responseMessage) (string, error) {
-	limit := s.client.opts.MaxToolRounds
-	note := fmt.Sprintf("error: not run: the limit of %d tool rounds for this task is reached; answer now with what you have", limit)
-	for _, c := range msg.ToolCalls {
-		t.add(toolMessage(note, c.ID))
+// contextNote answers a tool call whose result would not fit the window.
+const contextNote = "error: not run: the result would not fit the model's context window; answer now with what you have"
+
+// notes answers every call with note.
+func (s *Session) notes(calls []toolCall, note string) []message {
+	out := make([]message, len(calls))
+	for i, c := range calls {
+		out[i] = toolMessage(note, c.ID)
 	}
+	return out
+}
+
+// fit reports whether the next request, with results, stays under the
+// window. When it does not, kept has the results that fit, in order, and
+// contextNote for the others: every call still gets an answer, because the
+// API rejects a history with unanswered calls.
+func (s *Session) fit(t *turn, rf *responseFormat, results []message) (kept []message, fits bool) {
+	budget := s.client.promptBudget()
+	size := s.requestSize(t, rf)
+	if estimateTokens(size+encodedSize(results...)) <= budget {
+		return results, true
+	}
+	kept = make([]message, len(results))
+	for i, r := range results {
+		note := toolMessage(contextNote, r.ToolCallID)
+		rest := encodedSize(note) * (len(results) - i - 1)
+		if estimateTokens(size+encodedSize(r)+rest) <= budget {
+			kept[i] = r
+		} else {
+			kept[i] = note
+		}
+		size += encodedSize(kept[i])
+	}
+	return kept, false
+}
+
+// forceAnswer sends results for the last calls and makes one request that
+// forbids tools (tool_choice "none"). when says why, for the error when
+// the model calls tools anyway.
+func (s *Session) forceAnswer(ctx context.Context, t *turn, rf *responseFormat, results []message, when string) (string, error) {
+	t.add(results...)
 	final, err := s.call(ctx, t, rf, "none")
 	if err != nil {
 		return "", err
 	}
 	if len(final.ToolCalls) > 0 {
-		return "", fmt.Errorf("%w: the model asked for tools again after %d rounds and tool_choice \"none\"", ErrToolRounds, limit)
+		return "", fmt.Errorf("%w: the model asked for tools again %s and tool_choice \"none\"", ErrToolRounds, when)
 	}
-	t.add(assistantMessage(final))
+	t.add(echo(final))
 	return answer(final)
 }
 
+// requestSize is the encoded size of the turn's next request, before
+// any messages still to be added.
+func (s *Session) requestSize(t *turn, rf *responseFormat) int {
+	n := s.prefixBytes + t.bytes + requestOverhead
+	if rf != nil && rf.JSONSchema != nil {
+		n += len(rf.JSONSchema.Schema) + len(rf.JSONSchema.Name)
+	}
+	return n
+}
+
+// requestOverhead is the encoded size of a request besides its messages
+// and tools: model, tool_choice, the JSON punctuation.
+const requestOverhead = 256
+
+// promptBudget is the most tokens a request's prompt may have: the window
+// less room for the answer (MaxOutputTokens, or a quarter of the window
+// up to 8,192 tokens).
+func (c *Client) promptBudget() int {
+	reserve := c.opts.MaxOutputTokens
+	if reserve == 0 {
+		reserve = min(c.opts.ContextTokens/4, 8192)
+	}
+	return c.opts.ContextTokens - reserve
+}
+
 // call makes one completion request, the prefix and the turn's messages,
-// and adds its usage to the turn.
+// and adds its usage to the turn. A request estimated over the window is
+// not sent (ErrContextLength). An endpoint that refuses tools is asked
+// again without them, and every later request of the client goes without.
 func (s *Session) call(ctx context.Context, t *turn, rf *responseFormat, toolChoice string) (responseMessage, error) {
+	size := s.requestSize(t, rf)
+	if est, budget := estimateTokens(size), s.client.promptBudget(); est > budget {
+		return responseMessage{}, &Error{Kind: ErrRejected, cause: ErrContextLength, Detail: fmt.Sprintf(
+			"not sent: the request would be about %d tokens (%d bytes at 3 a token), over the %d-token window less room for the answer (%d)",
+			est, size, s.client.opts.ContextTokens, budget)}
+	}
 	msgs := append(append(make([]message, 0, len(s.prefix)+len(t.msgs)), s.prefix...), t.msgs...)
-	req := &chatRequest{Model: s.client.opts.Model, Messages: msgs, ResponseFormat: rf}
-	if len(s.defs) > 0 {
+	req := &chatRequest{Model: s.client.opts.Model, Messages: msgs, ResponseFormat: rf,
+		ReasoningEffort: s.client.opts.ReasoningEffort, MaxCompletionTokens: s.client.opts.MaxOutputTokens}
+	if len(s.defs) > 0 && !s.client.noTools.Load() {
 		// tool_choice without tools is a 400 at OpenAI.
 		req.Tools = s.defs
 		req.ToolChoice = toolChoice
 	}
 	res, err := s.client.complete(ctx, req)
+	if err != nil && req.Tools != nil && errors.Is(err, ErrToolsUnsupported) {
+		s.client.noTools.Store(true)
+		s.client.warn(warnNoTools, fmt.Sprintf("the model endpoint refused tool definitions, so the model reviews from the prompt alone, without reading files: %v", err))
+		req.Tools, req.ToolChoice = nil, ""
+		res, err = s.client.complete(ctx, req)
+	}
 	if err != nil {
 		return responseMessage{}, err
 	}
-	u := res.Usage
-	t.reply.Usage = t.reply.Usage.Add(Usage{
-		Requests:         1,
-		PromptTokens:     int(u.PromptTokens),
-		CachedTokens:     int(u.PromptTokensDetails.CachedTokens),
-		CompletionTokens: int(u.CompletionTokens),
-	})
+	s.account(t, res.Usage, size)
 	choice := res.Choices[0]
 	switch choice.FinishReason {
 	case "length":
-		return choice.Message, &Error{Kind: ErrBadResponse, Detail: "the answer was cut off at the token limit (finish_reason \"length\")"}
+		return choice.Message, &Error{Kind: ErrBadResponse, Detail: "the answer was cut off at the token limit (finish_reason \"length\"; raise max_output_tokens)"}
 	case "content_filter":
 		return choice.Message, &Error{Kind: ErrBadResponse, Detail: "the answer was withheld by the provider's content filter"}
 	}
 	return choice.Message, nil
+}
+
+// account adds a request's usage to the turn, and warns once when the
+// endpoint counted far fewer prompt tokens than size bytes can hold: it
+// cut the prompt to fit a small window (Ollama's default context does so
+// without an error).
+func (s *Session) account(t *turn, u usage, size int) {
+	t.reply.Usage = t.reply.Usage.Add(Usage{
+		Requests:         1,
+		PromptTokens:     int(u.PromptTokens),
+		CachedTokens:     u.cached(),
+		CacheWriteTokens: u.cacheWrites(),
+		CompletionTokens: int(u.CompletionTokens),
+	})
+	// 8 bytes a token is beyond any tokenizer on prose or code.
+	if p := int(u.PromptTokens); p > 0 && size > 8*1024 && p < size/8 {
+		s.client.warn(warnTruncated, fmt.Sprintf("the model endpoint counted %d prompt tokens for a %d-byte request: it cuts prompts to a smaller context window than the model has, "+
+			"so the model sees only part of each prompt. Ollama: start the server with OLLAMA_CONTEXT_LENGTH set to the model's window (or set num_ctx in a Modelfile); "+
+			"llama.cpp: raise --ctx-size; then set model_context_tokens to match", p, size))
+	}
 }
 
 // answer is the text of the model's final message.
@@ -224,19 +362,4 @@ func answer(msg responseMessage) (string, error) {
 		return "", &Error{Kind: ErrBadResponse, Detail: "the model returned an empty answer"}
 	}
 	return text, nil
-}
-
-// assistantMessage turns a response message back into a request message.
-// It is built field by field, always the same way, because the next
-// request's cached prefix depends on these bytes being stable.
-func assistantMessage(msg responseMessage) message {
-	m := message{Role: "assistant", Content: string(msg.Content)}
-	for _, c := range msg.ToolCalls {
-		m.ToolCalls = append(m.ToolCalls, toolCall{
-			ID:       c.ID,
-			Type:     "function",
-			Function: functionCall{Name: c.Function.Name, Arguments: c.Function.Arguments},
-		})
-	}
-	return m
 }

@@ -26,8 +26,7 @@ const maxErrorBytes = 1 << 20
 type statusError struct {
 	status int
 	header http.Header // for Retry-After
-	msg    string      // the endpoint's message; "" when it gave none
-	code   string      // the endpoint's error code, e.g. "context_length_exceeded"
+	apiError
 }
 
 func (e *statusError) Error() string {
@@ -109,8 +108,7 @@ func (c *Client) send(ctx context.Context, body []byte) (*chatResponse, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read the HTTP %d answer: %w", res.StatusCode, err)
 		}
-		msg, code := parseErrorBody(raw)
-		return nil, &statusError{status: res.StatusCode, header: res.Header, msg: msg, code: code}
+		return nil, &statusError{status: res.StatusCode, header: res.Header, apiError: parseErrorBody(raw)}
 	}
 	raw, err := io.ReadAll(io.LimitReader(res.Body, maxResponseBytes+1))
 	if err != nil {

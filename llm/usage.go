@@ -4,9 +4,12 @@ import "fmt"
 
 // Usage counts tokens as the provider reported them.
 type Usage struct {
-	Requests         int // model calls that returned a completion
-	PromptTokens     int // all prompt tokens, cached ones included
-	CachedTokens     int // prompt tokens served from the provider's prefix cache
+	Requests     int // model calls that returned a completion
+	PromptTokens int // all prompt tokens, cached ones included
+	CachedTokens int // prompt tokens served from the provider's prefix cache
+	// CacheWriteTokens are prompt tokens written to the cache (Anthropic
+	// bills them above the input price); included in PromptTokens.
+	CacheWriteTokens int
 	CompletionTokens int
 }
 
@@ -16,6 +19,7 @@ func (u Usage) Add(o Usage) Usage {
 		Requests:         u.Requests + o.Requests,
 		PromptTokens:     u.PromptTokens + o.PromptTokens,
 		CachedTokens:     u.CachedTokens + o.CachedTokens,
+		CacheWriteTokens: u.CacheWriteTokens + o.CacheWriteTokens,
 		CompletionTokens: u.CompletionTokens + o.CompletionTokens,
 	}
 }
@@ -49,4 +53,28 @@ func (l Label) String() string {
 type TaskUsage struct {
 	Label
 	Usage
+}
+
+// Prices are a model's prices in US dollars per million tokens.
+type Prices struct {
+	Input  float64 // uncached prompt tokens
+	Cached float64 // prompt tokens read from the cache
+	Output float64 // completion tokens, reasoning included
+	// CacheWrite is the price of prompt tokens written to the cache; zero
+	// means Input.
+	CacheWrite float64
+}
+
+// Cost is what u costs at p, in US dollars. Cache writes are charged at
+// CacheWrite (or Input), cache reads at Cached, the rest of the prompt at
+// Input.
+func (u Usage) Cost(p Prices) float64 {
+	write := p.CacheWrite
+	if write == 0 {
+		write = p.Input
+	}
+	writes := min(u.CacheWriteTokens, max(u.Uncached(), 0))
+	uncached := max(u.Uncached()-writes, 0)
+	return (float64(uncached)*p.Input + float64(u.CachedTokens)*p.Cached +
+		float64(writes)*write + float64(u.CompletionTokens)*p.Output) / 1e6
 }

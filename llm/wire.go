@@ -23,6 +23,10 @@ type chatRequest struct {
 	Tools          []toolDef       `json:"tools,omitempty"`
 	ToolChoice     string          `json:"tool_choice,omitempty"` // "auto", "none" or "required"
 	ResponseFormat *responseFormat `json:"response_format,omitempty"`
+	// ReasoningEffort and MaxCompletionTokens come from Options; zero
+	// values are left out, so the provider's defaults apply.
+	ReasoningEffort     string `json:"reasoning_effort,omitempty"`
+	MaxCompletionTokens int    `json:"max_completion_tokens,omitempty"`
 }
 
 // message is one request message. Content is omitted only when empty,
@@ -33,6 +37,55 @@ type message struct {
 	Content    string     `json:"content,omitempty"`
 	ToolCalls  []toolCall `json:"tool_calls,omitempty"`   // assistant
 	ToolCallID string     `json:"tool_call_id,omitempty"` // tool
+
+	// cache sends Content as one text part carrying an ephemeral
+	// cache_control breakpoint (Anthropic-family models; see cachesAtBreakpoints).
+	cache bool
+	// raw is an assistant message as the provider sent it, with the few
+	// repairs echo makes; it is sent as is, so fields this package does not
+	// know (thought signatures, reasoning) go back to the provider.
+	raw json.RawMessage
+}
+
+// MarshalJSON sends raw when set, content parts when cache is set, and the
+// plain fields otherwise.
+func (m message) MarshalJSON() ([]byte, error) {
+	if m.raw != nil {
+		return m.raw, nil
+	}
+	type plain message // no methods: no recursion
+	if !m.cache {
+		return marshalText(plain(m))
+	}
+	return marshalText(struct {
+		Role    string        `json:"role"`
+		Content []contentPart `json:"content"`
+	}{m.Role, []contentPart{{Type: "text", Text: m.Content, CacheControl: &cacheControl{Type: "ephemeral"}}}})
+}
+
+// marshalText encodes v without escaping <, > and &, like the request
+// encoder (see encodeRequest).
+func marshalText(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// contentPart is a text part of a request message's content.
+type contentPart struct {
+	Type         string        `json:"type"` // "text"
+	Text         string        `json:"text"`
+	CacheControl *cacheControl `json:"cache_control,omitempty"`
+}
+
+// cacheControl marks the end of a prefix the provider should cache
+// (Anthropic's prompt caching, passed through by OpenRouter and LiteLLM).
+type cacheControl struct {
+	Type string `json:"type"` // "ephemeral"
 }
 
 func systemMessage(text string) message { return message{Role: "system", Content: text} }
@@ -117,24 +170,60 @@ type chatResponse struct {
 type choice struct {
 	Message      responseMessage `json:"message"`
 	FinishReason looseString     `json:"finish_reason"`
+	// Error is OpenRouter's error of a generation that failed midway
+	// (finish_reason "error").
+	Error json.RawMessage `json:"error"`
 }
 
 type responseMessage struct {
 	Content   contentText `json:"content"`
 	Refusal   looseString `json:"refusal"`
 	ToolCalls []toolCall  `json:"tool_calls"`
+	// raw is the message as sent, for echo.
+	raw json.RawMessage
+}
+
+func (m *responseMessage) UnmarshalJSON(b []byte) error {
+	type fields responseMessage // no methods: no recursion
+	var f fields
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	*m = responseMessage(f)
+	m.raw = bytes.Clone(b)
+	return nil
 }
 
 // usage is the token accounting. Its counts accept what some servers send
 // instead of integers (floats, strings), since a wrong count must not cost
-// the answer.
+// the answer. Cached prompt tokens come in each provider's own field:
+// prompt_tokens_details.cached_tokens (OpenAI, OpenRouter, Gemini, vLLM),
+// prompt_cache_hit_tokens (DeepSeek), cache_read_input_tokens (Anthropic's
+// name, which LiteLLM passes on); cache writes as
+// prompt_tokens_details.cache_write_tokens (OpenRouter) or
+// cache_creation_input_tokens (Anthropic, LiteLLM).
 type usage struct {
 	PromptTokens        looseInt `json:"prompt_tokens"`
 	CompletionTokens    looseInt `json:"completion_tokens"`
 	TotalTokens         looseInt `json:"total_tokens"`
 	PromptTokensDetails struct {
-		CachedTokens looseInt `json:"cached_tokens"`
+		CachedTokens     looseInt `json:"cached_tokens"`
+		CacheWriteTokens looseInt `json:"cache_write_tokens"`
 	} `json:"prompt_tokens_details"`
+	PromptCacheHitTokens     looseInt `json:"prompt_cache_hit_tokens"`
+	CacheReadInputTokens     looseInt `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens looseInt `json:"cache_creation_input_tokens"`
+}
+
+// cached is the prompt tokens read from the cache, whichever field the
+// provider used.
+func (u usage) cached() int {
+	return int(max(u.PromptTokensDetails.CachedTokens, u.PromptCacheHitTokens, u.CacheReadInputTokens))
+}
+
+// cacheWrites is the prompt tokens written to the cache.
+func (u usage) cacheWrites() int {
+	return int(max(u.PromptTokensDetails.CacheWriteTokens, u.CacheCreationInputTokens))
 }
 
 // contentText is a message's text. The API sends a string or null; some
@@ -209,54 +298,4 @@ func (n *looseInt) UnmarshalJSON(b []byte) error {
 	}
 	*n = looseInt(v)
 	return nil
-}
-
-// errorBody is an error answer. OpenAI sends {"error":{...}}; some
-// compatible servers send the error as a string, or put message (vLLM) or
-// detail (FastAPI-based servers) at the top level.
-type errorBody struct {
-	Error   json.RawMessage `json:"error"`
-	Message looseString     `json:"message"`
-	Detail  json.RawMessage `json:"detail"`
-}
-
-// errorObject is the documented error; param is not read because
-// OpenAI's message already names the parameter.
-type errorObject struct {
-	Message looseString     `json:"message"`
-	Type    looseString     `json:"type"`
-	Code    json.RawMessage `json:"code"`
-}
-
-// parseErrorBody extracts the message and the error code from an error
-// answer's body. A body that is not JSON yields nothing: it is usually a
-// proxy's HTML page, which says less than the status.
-func parseErrorBody(body []byte) (msg, code string) {
-	var eb errorBody
-	if json.Unmarshal(body, &eb) != nil {
-		return "", ""
-	}
-	raw := bytes.TrimSpace(eb.Error)
-	switch {
-	case len(raw) > 0 && raw[0] == '{':
-		var eo errorObject
-		if json.Unmarshal(raw, &eo) == nil {
-			msg = string(eo.Message)
-			if msg == "" {
-				msg = string(eo.Type)
-			}
-			// Only string codes ("context_length_exceeded") add anything;
-			// OpenRouter's numeric codes repeat the HTTP status.
-			_ = json.Unmarshal(eo.Code, &code)
-		}
-	case len(raw) > 0 && raw[0] == '"':
-		_ = json.Unmarshal(raw, &msg)
-	}
-	if msg == "" {
-		msg = string(eb.Message)
-	}
-	if msg == "" {
-		_ = json.Unmarshal(eb.Detail, &msg)
-	}
-	return strings.TrimSpace(msg), code
 }

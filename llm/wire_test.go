@@ -34,6 +34,7 @@ func newRawEndpoint(t *testing.T, status int, contentType, body string) *rawEndp
 	e := &rawEndpoint{}
 	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
+		checkRequestBody(t, b)
 		e.mu.Lock()
 		e.bodies = append(e.bodies, string(b))
 		e.headers = append(e.headers, r.Header.Clone())
@@ -131,6 +132,7 @@ func TestNullContentWithToolCalls(t *testing.T) {
 			return
 		}
 		body, _ := io.ReadAll(r.Body)
+		checkRequestBody(t, body)
 		var req struct {
 			Messages []map[string]any `json:"messages"`
 		}
@@ -173,7 +175,7 @@ func TestErrorBodies(t *testing.T) {
 		"detail":            {status: 422, body: `{"detail":"invalid messages"}`, wantErr: ErrRejected, wantDetail: "invalid messages"},
 		"HTML page":         {status: 502, body: `<html><body>Bad Gateway</body></html>`, wantErr: ErrUnavailable, wantDetail: "(HTTP 502): Bad Gateway"},
 		"200 with HTML":     {status: 200, body: `<html></html>`, wantErr: ErrBadResponse, wantDetail: "is not a chat completion"},
-		"200 with an error": {status: 200, body: `{"error":{"message":"upstream failed"}}`, wantErr: ErrBadResponse, wantDetail: `the endpoint said: {"message":"upstream failed"}`},
+		"200 with an error": {status: 200, body: `{"error":{"message":"upstream failed"}}`, wantErr: ErrBadResponse, wantDetail: `answered HTTP 200 with an error instead of a completion: upstream failed`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -202,7 +204,7 @@ func TestRequestWireFormat(t *testing.T) {
 	}
 	want := `{"model":"test/model","messages":[{"role":"system","content":"sys <b>&"},{"role":"user","content":"p"}],` +
 		`"tools":[{"type":"function","function":{"name":"lookup","description":"test tool lookup","parameters":{"properties":{"path":{"type":"string"}},"type":"object"}}}],` +
-		`"response_format":{"type":"json_schema","json_schema":{"name":"answer","schema":{"additionalProperties":false,"properties":{"ok":{"type":"boolean"}},"required":["ok"],"type":"object"},"strict":true}}}` + "\n"
+		`"response_format":{"type":"json_schema","json_schema":{"name":"answer","schema":{"additionalProperties":false,"properties":{"ok":{"type":"boolean"}},"required":["ok"],"type":"object"},"strict":true}}}`
 	bodies, headers := e.received()
 	if len(bodies) != 1 || bodies[0] != want {
 		t.Fatalf("request body =\n%s\nwant\n%s", bodies, want)

@@ -71,11 +71,17 @@ func prefixHashes(segs []segment) [][32]byte {
 	return out
 }
 
-// usageFor computes the prompt and cached tokens of rec. Call with s.mu
+// usageFor computes the prompt, cached and cache-written tokens of rec,
+// and the prefixes to remember. A model that caches only at cache_control
+// breakpoints (see breakpointCache) reads and writes only prefixes that
+// end at one; it caches exact token counts, not blocks. Call with s.mu
 // held.
-func (s *Server) usageFor(rec *Request) (prompt, cached int, hashes [][32]byte) {
+func (s *Server) usageFor(rec *Request) (prompt, cached, written int, hashes [][32]byte) {
 	segs := s.segments(rec)
 	hashes = prefixHashes(segs)
+	if s.breakpointCache(rec.Model) {
+		return s.breakpointUsage(rec, segs, hashes)
+	}
 	matched := 0
 	for i, sg := range segs {
 		prompt += sg.tokens
@@ -90,7 +96,27 @@ func (s *Server) usageFor(rec *Request) (prompt, cached int, hashes [][32]byte) 
 	if prefix >= s.cfg.CacheMinTokens {
 		cached = prefix / s.cfg.CacheBlockTokens * s.cfg.CacheBlockTokens
 	}
-	return prompt, min(cached, prompt), hashes
+	return prompt, min(cached, prompt), 0, hashes
+}
+
+// breakpointUsage is usageFor for a model that caches at breakpoints:
+// segment i+1 is message i.
+func (s *Server) breakpointUsage(rec *Request, segs []segment, hashes [][32]byte) (prompt, cached, written int, keep [][32]byte) {
+	sum := 0
+	for i, sg := range segs {
+		prompt += sg.tokens
+		sum += sg.tokens
+		if i == 0 || !rec.Messages[i-1].CacheControl || sum < s.cfg.CacheMinTokens {
+			continue
+		}
+		if _, ok := s.cache[hashes[i]]; ok {
+			cached = sum
+		} else {
+			keep = append(keep, hashes[i])
+			written = sum - cached
+		}
+	}
+	return prompt, cached, written, keep
 }
 
 // remember stores the prefixes of an answered request. Call with s.mu held.

@@ -106,6 +106,10 @@ func decodeRequest(body []byte, rec *Request) error {
 	if err := json.Unmarshal(body, &w); err != nil {
 		return invalid("We could not parse the JSON body of your request: %v", err)
 	}
+	var raws struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	_ = json.Unmarshal(body, &raws)
 	if w.Stream {
 		return invalid("fakellm: stream=true is not supported")
 	}
@@ -161,6 +165,11 @@ func decodeRequest(body []byte, rec *Request) error {
 		rec.ResponseFormat = out
 	}
 	msgs, err := decodeMessages(w.Messages)
+	for i := range msgs {
+		if i < len(raws.Messages) {
+			msgs[i].Raw = raws.Messages[i]
+		}
+	}
 	rec.Messages = msgs
 	return err
 }
@@ -171,11 +180,12 @@ func decodeMessages(wire []wireMessage) ([]Message, error) {
 		pending = map[string]bool{} // tool_call ids still waiting for a tool message
 	)
 	for i, wm := range wire {
-		text, null, err := decodeContent(wm.Content)
+		text, null, cache, err := decodeContent(wm.Content)
 		if err != nil {
 			return out, invalid("messages[%d]: %v", i, err)
 		}
-		m := Message{Role: wm.Role, Content: text, ToolCallID: wm.ToolCallID, Name: wm.Name, contentNull: null, ToolCalls: toolCallsFromWire(wm.ToolCalls)}
+		m := Message{Role: wm.Role, Content: text, ToolCallID: wm.ToolCallID, Name: wm.Name, contentNull: null, ToolCalls: toolCallsFromWire(wm.ToolCalls),
+			CacheControl: cache, ReasoningContent: wm.ReasoningContent, ReasoningDetails: wm.ReasoningDetails}
 		out = append(out, m)
 		if wm.Role != "tool" && len(pending) > 0 {
 			return out, invalid("An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: %s", strings.Join(sortedKeys(pending), ", "))

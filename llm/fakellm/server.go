@@ -33,8 +33,12 @@ type Config struct {
 	CacheBlockTokens int
 	// ContextTokens is the model's window: a request whose prompt is
 	// longer is refused with OpenAI's documented 400
-	// (code "context_length_exceeded"). Zero means no limit.
+	// (code "context_length_exceeded"). Zero means no limit. With Provider
+	// Ollama it is the window longer prompts are cut to, silently (4096
+	// when zero).
 	ContextTokens int
+	// Provider makes the server behave like that provider (see Provider).
+	Provider Provider
 }
 
 // Server is a running fake. Create it with New and Close it when done.
@@ -54,6 +58,7 @@ type Server struct {
 	faults []*faultState
 	reqs   []Request
 	cache  map[[32]byte]struct{}
+	tokens map[string]bool // thought signatures and reasoning details issued
 	seq    int
 }
 
@@ -73,7 +78,10 @@ func New(cfg Config) *Server {
 	if cfg.CacheBlockTokens <= 0 {
 		cfg.CacheBlockTokens = 128
 	}
-	s := &Server{cfg: cfg, cache: map[[32]byte]struct{}{}}
+	if cfg.Provider == Ollama && cfg.ContextTokens <= 0 {
+		cfg.ContextTokens = 4096
+	}
+	s := &Server{cfg: cfg, cache: map[[32]byte]struct{}{}, tokens: map[string]bool{}}
 	s.srv = httptest.NewServer(s)
 	s.URL = s.srv.URL
 	return s
@@ -168,7 +176,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.reqs[idx] = rec
 		s.mu.Unlock()
 	}()
-	if !endpoints[r.URL.Path] {
+	if !endpoints[r.URL.Path] && s.cfg.Provider != Azure {
 		rec.Status = writeError(w, APIError{Status: http.StatusNotFound, Message: fmt.Sprintf("Invalid URL (%s %s)", r.Method, r.URL.Path)}, nil)
 		return
 	}
@@ -182,7 +190,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec.Body = body
-	if status, ok := s.checkAuth(w, r); !ok {
+	check := s.checkAuth
+	if s.cfg.Provider == Azure {
+		check = s.checkAzure
+	}
+	if status, ok := check(w, r); !ok {
 		rec.Status = status
 		return
 	}
@@ -245,12 +257,7 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, f Fault) (in
 			return 0, true // the client gave up; nobody reads an answer
 		}
 	}
-	if f.Body != "" {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, f.Body)
-		return http.StatusOK, true
-	}
-	if f.Status == 0 {
+	if f.Body == "" && f.Status == 0 {
 		return 0, false
 	}
 	h := http.Header{}
@@ -259,6 +266,12 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, f Fault) (in
 	}
 	if f.RetryAfterMS != "" {
 		h.Set("retry-after-ms", f.RetryAfterMS)
+	}
+	if f.Body != "" {
+		for k, vs := range h {
+			w.Header()[k] = vs
+		}
+		return rawError(w, max(f.Status, http.StatusOK), f.Body), true
 	}
 	msg := f.Message
 	if msg == "" {
@@ -286,9 +299,12 @@ func (s *Server) pick(rec Request) (*Rule, bool) {
 }
 
 func (s *Server) answer(w http.ResponseWriter, rec *Request) int {
+	if status, done := s.refuse(w, rec); done {
+		return status
+	}
 	s.mu.Lock()
-	if n := s.cfg.ContextTokens; n > 0 {
-		if prompt, _, _ := s.usageFor(rec); prompt > n {
+	if n := s.cfg.ContextTokens; n > 0 && s.cfg.Provider != Ollama {
+		if prompt, _, _, _ := s.usageFor(rec); prompt > n {
 			s.mu.Unlock()
 			rec.Usage = Usage{PromptTokens: prompt}
 			return writeError(w, APIError{Status: http.StatusBadRequest, Code: "context_length_exceeded", Message: fmt.Sprintf(
@@ -332,9 +348,14 @@ func (s *Server) answer(w http.ResponseWriter, rec *Request) int {
 			calls[i].ID = fmt.Sprintf("call_%d_%d", id, i)
 		}
 	}
-	prompt, cached, hashes := s.usageFor(rec)
+	prompt, cached, written, hashes := s.usageFor(rec)
 	s.remember(hashes)
 	s.mu.Unlock()
+	if s.cfg.Provider == Ollama && prompt > s.cfg.ContextTokens {
+		// Ollama keeps the end of a long prompt and drops the rest, and
+		// counts what it kept.
+		prompt, cached = s.cfg.ContextTokens, 0
+	}
 
 	completionChars := len(content) + len(reply.Refusal)
 	for _, c := range calls {
@@ -350,6 +371,7 @@ func (s *Server) answer(w http.ResponseWriter, rec *Request) int {
 	if reply.Refusal != "" {
 		msg.Refusal = &reply.Refusal
 	}
+	s.decorate(&msg, id)
 	finish := "stop"
 	if len(calls) > 0 {
 		finish = "tool_calls"
@@ -360,12 +382,7 @@ func (s *Server) answer(w http.ResponseWriter, rec *Request) int {
 		Created: time.Now().Unix(),
 		Model:   rec.Model,
 		Choices: []wireChoice{{Index: 0, Message: msg, FinishReason: finish}},
-		Usage: wireUsage{
-			PromptTokens:        prompt,
-			CompletionTokens:    completion,
-			TotalTokens:         prompt + completion,
-			PromptTokensDetails: wirePromptDetails{CachedTokens: cached},
-		},
+		Usage:   s.usageShape(prompt, cached, written, completion),
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)

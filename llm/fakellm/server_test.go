@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -356,5 +357,51 @@ func TestClearFaults(t *testing.T) {
 	s.ClearFaults()
 	if r := post(t, s, "/v1/chat/completions", s.APIKey(), chat(msg("user", "hi"))); r.status != 200 {
 		t.Errorf("status %d after ClearFaults, want 200", r.status)
+	}
+}
+
+// Each provider's fake refuses what that provider documents it refuses,
+// with its own error body.
+func TestProviderRefusals(t *testing.T) {
+	t.Parallel()
+	const toolTurn = `[{"role":"user","content":"go"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"r"}]`
+	const tools = `[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{}}}}]`
+	tests := map[string]struct {
+		provider   Provider
+		body       string
+		wantStatus int
+		wantBody   string
+	}{
+		"Gemini: a tool call without its signature": {provider: Gemini, body: `{"model":"gemini-3-pro-preview","messages":` + toolTurn + `}`,
+			wantStatus: 400, wantBody: `[{"error":{"code":400,"message":"Function call is missing a thought_signature`},
+		"DeepSeek: a tool call without reasoning_content": {provider: DeepSeek, body: `{"model":"deepseek-reasoner","messages":` + toolTurn + `}`,
+			wantStatus: 400, wantBody: "Missing `reasoning_content` field in the assistant message at message index 1."},
+		"OpenRouter: a tool call without reasoning_details": {provider: OpenRouter, body: `{"model":"openai/gpt-5","messages":` + toolTurn + `}`,
+			wantStatus: 400, wantBody: "without the reasoning_details"},
+		"vLLM: tools without auto tool choice": {provider: VLLMNoToolChoice, body: `{"model":"m","messages":[{"role":"user","content":"go"}],"tools":` + tools + `}`,
+			wantStatus: 400, wantBody: `"message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set"`},
+		"vLLM: tool_choice none is served": {provider: VLLMNoToolChoice, body: `{"model":"m","messages":[{"role":"user","content":"go"}],"tools":` + tools + `,"tool_choice":"none"}`,
+			wantStatus: 200, wantBody: `"content":"ok"`},
+		"llama.cpp: tools without --jinja": {provider: LlamaCppNoJinja, body: `{"model":"m","messages":[{"role":"user","content":"go"}],"tools":` + tools + `}`,
+			wantStatus: 500, wantBody: `{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s := New(Config{Provider: tc.provider})
+			defer s.Close()
+			s.SetDefault(Reply{Text: "ok"})
+			req, _ := http.NewRequest(http.MethodPost, s.BaseURL()+"/chat/completions", strings.NewReader(tc.body))
+			req.Header.Set("Authorization", "Bearer "+s.APIKey())
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			b, _ := io.ReadAll(res.Body)
+			if res.StatusCode != tc.wantStatus || !strings.Contains(string(b), tc.wantBody) {
+				t.Errorf("HTTP %d %s\nwant %d with %s", res.StatusCode, b, tc.wantStatus, tc.wantBody)
+			}
+		})
 	}
 }

@@ -18,6 +18,17 @@ type Message struct {
 	ToolCallID string // set on role "tool"
 	Name       string
 
+	// CacheControl: a content part carries a cache_control breakpoint.
+	CacheControl bool
+	// ReasoningContent is DeepSeek's reasoning_content, sent back on an
+	// assistant message.
+	ReasoningContent *string
+	// ReasoningDetails is OpenRouter's reasoning_details, sent back on an
+	// assistant message.
+	ReasoningDetails json.RawMessage
+	// Raw is the message as the client sent it.
+	Raw json.RawMessage
+
 	contentNull bool // content was absent or null
 }
 
@@ -26,6 +37,8 @@ type ToolCall struct {
 	ID        string // assigned by the server when a rule leaves it empty
 	Name      string
 	Arguments string // JSON text, exactly as sent
+	// ThoughtSignature is Gemini's extra_content.google.thought_signature.
+	ThoughtSignature string
 }
 
 // Call builds a ToolCall whose arguments are args marshalled as JSON; a
@@ -68,17 +81,28 @@ type wireFunctionCall struct {
 }
 
 type wireToolCall struct {
-	ID       string           `json:"id"`
-	Type     string           `json:"type"`
-	Function wireFunctionCall `json:"function"`
+	ID           string            `json:"id,omitempty"`
+	Type         string            `json:"type"`
+	Function     wireFunctionCall  `json:"function"`
+	ExtraContent *wireExtraContent `json:"extra_content,omitempty"`
+}
+
+// wireExtraContent is Gemini's per-call extra, holding the thought
+// signature the model needs back.
+type wireExtraContent struct {
+	Google struct {
+		ThoughtSignature string `json:"thought_signature,omitempty"`
+	} `json:"google"`
 }
 
 type wireMessage struct {
-	Role       string          `json:"role"`
-	Content    json.RawMessage `json:"content,omitempty"`
-	ToolCalls  []wireToolCall  `json:"tool_calls,omitempty"`
-	ToolCallID string          `json:"tool_call_id,omitempty"`
-	Name       string          `json:"name,omitempty"`
+	Role             string          `json:"role"`
+	Content          json.RawMessage `json:"content,omitempty"`
+	ToolCalls        []wireToolCall  `json:"tool_calls,omitempty"`
+	ToolCallID       string          `json:"tool_call_id,omitempty"`
+	Name             string          `json:"name,omitempty"`
+	ReasoningContent *string         `json:"reasoning_content,omitempty"`
+	ReasoningDetails json.RawMessage `json:"reasoning_details,omitempty"`
 }
 
 type wireTool struct {
@@ -114,6 +138,11 @@ type wireResponseMessage struct {
 	Content   *string        `json:"content"`
 	Refusal   *string        `json:"refusal"`
 	ToolCalls []wireToolCall `json:"tool_calls,omitempty"`
+	// Thinking, as DeepSeek (reasoning_content) and OpenRouter (reasoning,
+	// reasoning_details) send it.
+	ReasoningContent *string         `json:"reasoning_content,omitempty"`
+	Reasoning        *string         `json:"reasoning,omitempty"`
+	ReasoningDetails json.RawMessage `json:"reasoning_details,omitempty"`
 }
 
 type wireChoice struct {
@@ -124,14 +153,23 @@ type wireChoice struct {
 }
 
 type wirePromptDetails struct {
-	CachedTokens int `json:"cached_tokens"`
+	CachedTokens     int  `json:"cached_tokens"`
+	CacheWriteTokens *int `json:"cache_write_tokens,omitempty"` // OpenRouter
 }
 
+// wireUsage is OpenAI's usage, with the fields other providers use for
+// the cache instead (set per Provider; see usageShape).
 type wireUsage struct {
-	PromptTokens        int               `json:"prompt_tokens"`
-	CompletionTokens    int               `json:"completion_tokens"`
-	TotalTokens         int               `json:"total_tokens"`
-	PromptTokensDetails wirePromptDetails `json:"prompt_tokens_details"`
+	PromptTokens        int                `json:"prompt_tokens"`
+	CompletionTokens    int                `json:"completion_tokens"`
+	TotalTokens         int                `json:"total_tokens"`
+	PromptTokensDetails *wirePromptDetails `json:"prompt_tokens_details,omitempty"`
+	// DeepSeek
+	PromptCacheHitTokens  *int `json:"prompt_cache_hit_tokens,omitempty"`
+	PromptCacheMissTokens *int `json:"prompt_cache_miss_tokens,omitempty"`
+	// Anthropic's names, as LiteLLM passes them on
+	CacheReadInputTokens     *int `json:"cache_read_input_tokens,omitempty"`
+	CacheCreationInputTokens *int `json:"cache_creation_input_tokens,omitempty"`
 }
 
 type wireResponse struct {
@@ -153,35 +191,49 @@ type wireError struct {
 }
 
 // decodeContent accepts the documented content forms: a string, null, or
-// an array of parts of which the text parts are kept.
-func decodeContent(raw json.RawMessage) (text string, null bool, err error) {
+// an array of parts of which the text parts are kept. cache reports a
+// part with a cache_control breakpoint.
+func decodeContent(raw json.RawMessage) (text string, null, cache bool, err error) {
 	if len(raw) == 0 || string(raw) == "null" {
-		return "", true, nil
+		return "", true, false, nil
 	}
 	if raw[0] == '"' {
 		err = json.Unmarshal(raw, &text)
-		return text, false, err
+		return text, false, false, err
 	}
 	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
+		Type         string `json:"type"`
+		Text         string `json:"text"`
+		CacheControl *struct {
+			Type string `json:"type"`
+		} `json:"cache_control"`
 	}
 	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", false, fmt.Errorf("content must be a string, null or an array of content parts: %w", err)
+		return "", false, false, fmt.Errorf("content must be a string, null or an array of content parts: %w", err)
 	}
 	var b strings.Builder
 	for _, p := range parts {
 		if p.Type == "text" {
 			b.WriteString(p.Text)
 		}
+		if p.CacheControl != nil {
+			if p.CacheControl.Type != "ephemeral" {
+				return "", false, false, fmt.Errorf("cache_control.type %q is not \"ephemeral\"", p.CacheControl.Type)
+			}
+			cache = true
+		}
 	}
-	return b.String(), false, nil
+	return b.String(), false, cache, nil
 }
 
 func toolCallsFromWire(w []wireToolCall) []ToolCall {
 	var out []ToolCall
 	for _, c := range w {
-		out = append(out, ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
+		tc := ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments}
+		if c.ExtraContent != nil {
+			tc.ThoughtSignature = c.ExtraContent.Google.ThoughtSignature
+		}
+		out = append(out, tc)
 	}
 	return out
 }
@@ -189,7 +241,12 @@ func toolCallsFromWire(w []wireToolCall) []ToolCall {
 func toolCallsToWire(calls []ToolCall) []wireToolCall {
 	var out []wireToolCall
 	for _, c := range calls {
-		out = append(out, wireToolCall{ID: c.ID, Type: "function", Function: wireFunctionCall{Name: c.Name, Arguments: c.Arguments}})
+		w := wireToolCall{ID: c.ID, Type: "function", Function: wireFunctionCall{Name: c.Name, Arguments: c.Arguments}}
+		if c.ThoughtSignature != "" {
+			w.ExtraContent = &wireExtraContent{}
+			w.ExtraContent.Google.ThoughtSignature = c.ThoughtSignature
+		}
+		out = append(out, w)
 	}
 	return out
 }
