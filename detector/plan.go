@@ -93,7 +93,7 @@ type Plan struct {
 	// Evidence lists blocking findings whose thread was deleted and that
 	// the PR was not told about yet.
 	Evidence []rmcoc.PostedFinding
-	Skipped []Skip
+	Skipped  []Skip
 }
 
 // Gate reports whether this run's result decides the merge gate.
