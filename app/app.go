@@ -234,6 +234,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 			log.Warningf("could not prepare the model session: %v", err)
 		} else {
 			cfg.Session, cfg.Instructions = sess, system.Instructions
+			cfg.Options.ContextTokens, cfg.Options.PrefixChars = p.Config.ModelContextTokens, sess.PrefixChars()
 			learner.UseInstructions(system.Instructions)
 		}
 		if p.Config.InjectionDetection {

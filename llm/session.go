@@ -63,6 +63,11 @@ func (c *Client) NewSession(system string, tools []Tool) *Session {
 	return s
 }
 
+// PrefixChars is the encoded size of what every request of the session
+// carries before its own messages: the system prompt and the tool
+// definitions.
+func (s *Session) PrefixChars() int { return s.prefixBytes }
+
 // maxBreakpoints is how many cache_control breakpoints Anthropic allows in
 // one request.
 const maxBreakpoints = 4
