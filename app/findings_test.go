@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"github.com/review-my-code-bot/rmc/gate"
 	"strings"
 	"testing"
 
@@ -37,7 +38,8 @@ func TestSummaryListsOpenFindings(t *testing.T) {
 		finding("Fixed already", "limiter/bucket.go", 2, true, rmcoc.FindingResolved, "https://github.com/o/r/pull/7#discussion_r106"),
 	}}
 	r.After = &after
-	r.Gate = &app.Outcome{Gated: true, ReviewStatus: "blocking", IssuesFound: 4, BlockingIssues: 4, TasksExecuted: 1}
+	r.Gate = &app.Outcome{Gated: true, ReviewStatus: "blocking", IssuesFound: 4, BlockingIssues: 4, TasksExecuted: 1,
+		Gate: gate.Verdict{State: gate.Failure, Description: "4 open blocking finding(s): fix, or reply in the thread to dispute"}}
 	md := r.Markdown(false)
 	golden.Assert(t, "summary_findings.golden", md)
 	for _, bad := range []string{"<img", "](https://evil", "javascript:", "Fixed already", "(104)"} {

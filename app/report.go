@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"github.com/review-my-code-bot/rmc/gate"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/config"
@@ -116,20 +117,26 @@ func (r Report) Markdown(dry bool) string {
 			fmt.Fprintf(&b, "| | 🔁 resolutions | %d fix check(s) of findings resolved by someone whose resolution does not count | | %d / %d / %d |\n", n, u.PromptTokens, u.CachedTokens, u.CompletionTokens)
 		}
 		if r.Total.Requests > 0 {
-			fmt.Fprintf(&b, "| | **run** | one session, %d model calls | | **%d / %d / %d** |\n", r.Total.Requests, r.Total.PromptTokens, r.Total.CachedTokens, r.Total.CompletionTokens)
+			cost := ""
+			if p := r.Config.ModelPrices; p != nil {
+				cost = fmt.Sprintf("$%.4f at the configured model_prices", r.Total.Cost(*p))
+			}
+			fmt.Fprintf(&b, "| | **run** | one session, %d model calls | %s | **%d / %d / %d** |\n", r.Total.Requests, cost, r.Total.PromptTokens, r.Total.CachedTokens, r.Total.CompletionTokens)
 		}
 		b.WriteString("\n")
 	}
 	switch {
-	case r.Gate != nil && r.Gate.BlockingIssues > 0:
-		fmt.Fprintf(&b, "🔴 **Merge gate: %d open blocking finding(s)**", r.Gate.BlockingIssues)
+	case r.Gate != nil && r.Gate.Gate.State == gate.Failure:
+		fmt.Fprintf(&b, "🔴 **Merge gate: failure** — %s", mdEscape(r.Gate.Gate.Description))
 		if r.Gate.Gated {
-			b.WriteString(" — this automatic review fails the job.\n\n")
+			b.WriteString(". This automatic review fails the job.\n\n")
 		} else {
-			b.WriteString(" — shown on the `rmc/merge-gate` status; this run does not fail the job.\n\n")
+			b.WriteString(". Shown on the `rmc/merge-gate` status; this run does not fail the job.\n\n")
 		}
-	case r.Gate != nil:
-		b.WriteString("🟢 **Merge gate: no open blocking findings.**\n\n")
+	case r.Gate != nil && r.Gate.Gate.State == gate.Pending:
+		fmt.Fprintf(&b, "⏳ **Merge gate: pending** — %s.\n\n", mdEscape(r.Gate.Gate.Description))
+	case r.Gate != nil && r.Gate.Gate.State == gate.Success:
+		fmt.Fprintf(&b, "🟢 **Merge gate: success** — %s.\n\n", mdEscape(r.Gate.Gate.Description))
 	case r.Plan.Gate():
 		b.WriteString("🚦 This run's review **gates the merge**: blocking findings fail the job.\n\n")
 	}
@@ -137,6 +144,7 @@ func (r Report) Markdown(dry bool) string {
 		fmt.Fprintf(&b, "🔴 %d open blocking finding(s) on the PR before this run.\n\n", len(blocking))
 	}
 	b.WriteString(r.findingsMarkdown())
+	r.coverageMarkdown(&b)
 	r.resolutionsMarkdown(&b)
 	r.learningsMarkdown(&b)
 	r.settingsMarkdown(&b)
@@ -163,6 +171,37 @@ func (r Report) Markdown(dry bool) string {
 	}
 	fmt.Fprintf(&b, "<sub>Read %d comments and %d review threads in %d GitHub requests (GraphQL cost %d).</sub>\n", r.Comments, r.Threads, r.Counts.Reads, r.Counts.GraphQLCost)
 	return b.String()
+}
+
+// coverageMarkdown lists what the run's review did not read, and why, and
+// the blocking findings whose thread was deleted.
+func (r Report) coverageMarkdown(b *strings.Builder) {
+	if r.Result != nil {
+		for _, o := range r.Result.Outcomes {
+			if len(o.Skipped)+len(o.Unreviewed) == 0 {
+				continue
+			}
+			fmt.Fprintf(b, "<details><summary>Not reviewed by %s (%d skipped, %d not covered)</summary>\n\n", o.Task.Key, len(o.Skipped), len(o.Unreviewed))
+			for _, s := range o.Skipped {
+				fmt.Fprintf(b, "- %s: %s\n", mdEscape(s.Path), mdEscape(s.Why))
+			}
+			for _, p := range o.Unreviewed {
+				fmt.Fprintf(b, "- %s: not seen by every pass (the next run reviews it; the gate waits)\n", mdEscape(p))
+			}
+			b.WriteString("\n</details>\n\n")
+		}
+	}
+	st := r.State
+	if r.After != nil {
+		st = *r.After
+	}
+	if gone := st.Missing(); len(gone) > 0 {
+		fmt.Fprintf(b, "🗑️ **%d blocking finding(s) with a deleted thread** keep holding the gate. A maintainer can waive one with `@rmc-bot waive <id>`:", len(gone))
+		for _, f := range gone {
+			fmt.Fprintf(b, " `%s`", mdEscape(f.ID))
+		}
+		b.WriteString("\n\n")
+	}
 }
 
 // usage sums the model usage recorded for a task: every call labelled

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"fmt"
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/internal/golden"
 	"slices"
 	"strings"
@@ -106,7 +107,8 @@ func reports() map[string]struct {
 	}
 	r.Total = llm.Usage{Requests: 3, PromptTokens: 4200, CachedTokens: 1000, CompletionTokens: 90}
 	r.Counts = snapshot.Counts{Reads: 6, Writes: 3, GraphQLCost: 3}
-	r.Gate = &app.Outcome{Gated: true, ReviewStatus: "failed", BlockingIssues: 2, TasksExecuted: 1}
+	r.Gate = &app.Outcome{Gated: true, ReviewStatus: "failed", BlockingIssues: 2, TasksExecuted: 1,
+		Gate: gate.Verdict{State: gate.Failure, Description: "2 open blocking finding(s): fix, or reply in the thread to dispute"}}
 	cases["executed_failed_and_done_gated"] = struct {
 		report app.Report
 		dry    bool
@@ -119,7 +121,8 @@ func reports() map[string]struct {
 	}}
 	r.Usage = []llm.TaskUsage{{Label: llm.Label{Task: manualTask.Key, Step: "pass 1"}, Usage: llm.Usage{Requests: 1, PromptTokens: 100}}}
 	r.Total = llm.Usage{Requests: 3, PromptTokens: 300, CachedTokens: 0, CompletionTokens: 20}
-	r.Gate = &app.Outcome{Gated: false, ReviewStatus: "blocking", IssuesFound: 2, BlockingIssues: 1, TasksExecuted: 1}
+	r.Gate = &app.Outcome{Gated: false, ReviewStatus: "blocking", IssuesFound: 2, BlockingIssues: 1, TasksExecuted: 1,
+		Gate: gate.Verdict{State: gate.Failure, Description: "1 open blocking finding(s): fix, or reply in the thread to dispute"}}
 	cases["executed_manual_blocking_not_gated"] = struct {
 		report app.Report
 		dry    bool
@@ -183,17 +186,21 @@ func TestReportMarkdownGateLines(t *testing.T) {
 		excluded []string
 	}{
 		"gated run fails the job": {
-			gate: &app.Outcome{Gated: true, BlockingIssues: 3},
-			want: "🔴 **Merge gate: 3 open blocking finding(s)** — this automatic review fails the job.\n\n",
+			gate: &app.Outcome{Gated: true, BlockingIssues: 3, Gate: gate.Verdict{State: gate.Failure, Description: "3 open blocking finding(s)"}},
+			want: "🔴 **Merge gate: failure** — 3 open blocking finding(s). This automatic review fails the job.\n\n",
 		},
 		"ungated run only shows the status": {
-			gate: &app.Outcome{BlockingIssues: 1},
-			want: "🔴 **Merge gate: 1 open blocking finding(s)** — shown on the `rmc/merge-gate` status; this run does not fail the job.\n\n",
+			gate: &app.Outcome{BlockingIssues: 1, Gate: gate.Verdict{State: gate.Failure, Description: "1 open blocking finding(s)"}},
+			want: "🔴 **Merge gate: failure** — 1 open blocking finding(s). Shown on the `rmc/merge-gate` status; this run does not fail the job.\n\n",
+		},
+		"pending": {
+			gate: &app.Outcome{Gated: true, Gate: gate.Verdict{State: gate.Pending, Description: "3 changed file(s) of 1234567 not reviewed yet"}},
+			want: "⏳ **Merge gate: pending** — 3 changed file(s) of 1234567 not reviewed yet.\n\n",
 		},
 		"green": {
-			gate:     &app.Outcome{Gated: true},
+			gate:     &app.Outcome{Gated: true, Gate: gate.Verdict{State: gate.Success, Description: "1234567 reviewed: no open blocking findings"}},
 			before:   true,
-			want:     "🟢 **Merge gate: no open blocking findings.**\n\n",
+			want:     "🟢 **Merge gate: success** — 1234567 reviewed: no open blocking findings.\n\n",
 			excluded: []string{"before this run"},
 		},
 		"dry run of a gating review": {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -136,6 +137,12 @@ type Outcome struct {
 	ReviewID           int64
 	URL                string // where the result was posted
 	Note               string // one line for the summary
+	// Skipped and Unreviewed are what a review did not read: files left out
+	// by configuration or content, with why, and files some pass missed.
+	Skipped    []review.Skip
+	Unreviewed []string
+	// Regressed are the titles of fixed findings the review found again.
+	Regressed []string
 }
 
 // Result is what the run did.

@@ -116,6 +116,7 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		return o
 	}
 	o.ReviewID, o.Findings, o.Blocking = id, len(res.Findings), res.Blocking()
+	o.Skipped, o.Unreviewed = res.Skipped, res.Unreviewed
 	o.Note = fmt.Sprintf("posted review %d: %d finding(s), %d blocking (%s)", id, o.Findings, o.Blocking, sc.note)
 	if note := suppressedNote(res.Suppressed); note != "" {
 		o.Note += "; " + note
