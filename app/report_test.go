@@ -132,7 +132,7 @@ func reports() map[string]struct {
 	r.State = openBlocking() // before the run; the gate after it is what counts
 	r.Plan = detector.Plan{Tasks: []detector.Task{disputeTask}}
 	r.Result = &execution.Result{Outcomes: []execution.Outcome{{Task: disputeTask, Note: "dispute from @alice: concession (RESOLVED)"}}}
-	r.Gate = &app.Outcome{ReviewStatus: "skipped", TasksExecuted: 1}
+	r.Gate = &app.Outcome{ReviewStatus: "skipped", TasksExecuted: 1, Gate: gate.Verdict{State: gate.Success, Description: "1234567 reviewed: no open blocking findings"}}
 	cases["executed_green_no_usage"] = struct {
 		report app.Report
 		dry    bool
