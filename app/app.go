@@ -109,7 +109,7 @@ func Run(ctx context.Context, env Env, gh Connector) int {
 	if err != nil {
 		return stop("Cannot use GitHub", err.Error())
 	}
-	return Pipeline{Config: cfg, GitHub: client, Log: gha, Workspace: env.Getenv("GITHUB_WORKSPACE")}.Run(ctx, repo, ev)
+	return Pipeline{Config: cfg, GitHub: client, Log: gha, Workspace: env.Getenv("GITHUB_WORKSPACE"), RunID: env.Getenv("GITHUB_RUN_ID")}.Run(ctx, repo, ev)
 }
 
 // forkPR reports whether the event is a pull_request from a fork.
@@ -147,6 +147,8 @@ type Pipeline struct {
 	Classifier mention.Classifier
 	// Workspace is the checked-out repository (GITHUB_WORKSPACE).
 	Workspace string
+	// RunID is the workflow run (GITHUB_RUN_ID): the run's claims name it.
+	RunID string
 }
 
 // Run reads the PR, plans, and (unless dry) executes.
@@ -215,7 +217,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		Options: execution.Options{ProblemThreshold: p.Config.ProblemThreshold, BlockingThreshold: p.Config.BlockingThreshold,
 			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
 			NotifyAgent: p.Config.NotifyAgent, EnableHumanEscalation: p.Config.EnableHumanEscalation, HumanReviewers: p.Config.HumanReviewers,
-			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings)}}
+			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings), Lease: p.Config.ReviewTimeout, RunID: p.RunID}}
 	learner, err := execution.NewLearner(cfg, learningsGitHub{GitHub: p.GitHub, perms: states})
 	if err != nil {
 		return report, fail(log, failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}, cfg.Secrets...)

@@ -28,6 +28,7 @@ type memGitHub struct {
 	log      []string
 	reads    int64
 	writes   int64
+	claims   map[snapshot.Subject]time.Time
 }
 
 var _ GitHub = (*memGitHub)(nil)
@@ -227,6 +228,22 @@ func (g *memGitHub) React(_ context.Context, _ snapshot.Repo, id int64, review b
 	defer g.mu.Unlock()
 	g.record(true, "react %d %s", id, content)
 	return nil
+}
+
+// Claim reacts 👀 once per comment, as GitHub does for one user: the
+// first claim wins, a later one finds the reaction.
+func (g *memGitHub) Claim(_ context.Context, _ snapshot.Repo, s snapshot.Subject) (snapshot.Claim, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.record(true, "react %d eyes", s.ID)
+	if g.claims == nil {
+		g.claims = map[snapshot.Subject]time.Time{}
+	}
+	if at, ok := g.claims[s]; ok {
+		return snapshot.Claim{At: at, Age: g.clock.Sub(at)}, nil
+	}
+	g.claims[s] = g.clock
+	return snapshot.Claim{Won: true, At: g.claims[s]}, nil
 }
 
 func (g *memGitHub) CreateReview(_ context.Context, _ snapshot.Repo, number int, r snapshot.NewReview) (int64, error) {

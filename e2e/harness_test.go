@@ -148,6 +148,13 @@ func (w *world) commentEvent(id int64, author, body string) (string, []byte) {
 // run executes the binary for an event.
 func (w *world) run(name string, payload []byte) run {
 	w.t.Helper()
+	return w.runWith(nil, name, payload)
+}
+
+// runWith is run with extra environment variables (a workflow run's id),
+// for runs that overlap: each gets its own, and the world is not written.
+func (w *world) runWith(extra []string, name string, payload []byte) run {
+	w.t.Helper()
 	dir := w.t.TempDir()
 	eventPath := filepath.Join(dir, "event.json")
 	outPath, summaryPath := filepath.Join(dir, "output"), filepath.Join(dir, "summary.md")
@@ -180,6 +187,7 @@ func (w *world) run(name string, payload []byte) run {
 	}
 	env = append(env, w.gh.Env()...)
 	env = append(env, w.env...) // the last value of a variable wins
+	env = append(env, extra...)
 	for k, v := range inputs {
 		env = append(env, "INPUT_"+strings.ToUpper(k)+"="+v)
 	}

@@ -62,6 +62,8 @@ type recorder struct {
 	reviews []snapshot.NewReview
 	files   []snapshot.ChangedFile
 	fail    map[string]error // op -> error to return
+	// claimedBy holds the comments another run claimed, and when.
+	claimedBy map[int64]time.Time
 }
 
 func (r *recorder) add(c call) (int64, error) {
@@ -104,6 +106,16 @@ func (r *recorder) EditReviewComment(_ context.Context, _ snapshot.Repo, id int6
 func (r *recorder) React(_ context.Context, _ snapshot.Repo, id int64, review bool, content string) error {
 	_, err := r.add(call{Op: "react", ID: id, Arg: fmt.Sprintf("%s review=%v", content, review)})
 	return err
+}
+
+// Claim records the 👀 reaction a claim is and wins it, unless claimedBy
+// says another run made it first.
+func (r *recorder) Claim(_ context.Context, _ snapshot.Repo, s snapshot.Subject) (snapshot.Claim, error) {
+	_, err := r.add(call{Op: "react", ID: s.ID, Arg: fmt.Sprintf("eyes review=%v", s.InThread)})
+	if at, ok := r.claimedBy[s.ID]; ok {
+		return snapshot.Claim{At: at, Age: fixedNow.Sub(at)}, err
+	}
+	return snapshot.Claim{Won: true, At: fixedNow}, err
 }
 
 func (r *recorder) Files(context.Context, snapshot.Repo, int) ([]snapshot.ChangedFile, error) {

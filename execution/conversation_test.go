@@ -191,21 +191,21 @@ func TestAnswer(t *testing.T) {
 		"conversation question answered": {
 			ref:         state.Ref{Source: state.SourceIssueComment, ID: 109},
 			reply:       llm.Reply{Text: modelText, Usage: llm.Usage{Requests: 1, PromptTokens: 1200, CachedTokens: 1000, CompletionTokens: 80}},
-			wantOps:     []string{"react 109 eyes review=false", "create-comment", "edit-comment 9002"},
+			wantOps:     []string{"create-comment", "react 109 eyes review=false", "edit-comment 9001"},
 			goldenFinal: "answer_conversation.golden",
 		},
 		"thread question answered in its thread": {
 			ref:         state.Ref{Source: state.SourceReviewComment, ID: 205},
 			reply:       llm.Reply{Text: "It is linear: the inner loop runs once per shard."},
 			placeholder: 204,
-			wantOps:     []string{"react 205 eyes review=true", "edit-review-comment 204", "edit-review-comment 204"},
+			wantOps:     []string{"edit-review-comment 204", "react 205 eyes review=true", "edit-review-comment 204"},
 			goldenFinal: "answer_thread.golden",
 		},
 		"model failure: the placeholder says so and counts the attempt": {
 			ref:         state.Ref{Source: state.SourceIssueComment, ID: 109},
 			failures:    1,
 			err:         &llm.Error{Kind: llm.ErrAuth, Status: 401, Attempts: 1, Detail: "Incorrect API key provided: " + testSecret},
-			wantOps:     []string{"react 109 eyes review=false", "create-comment", "edit-comment 9002"},
+			wantOps:     []string{"create-comment", "react 109 eyes review=false", "edit-comment 9001"},
 			goldenFinal: "answer_failed.golden",
 		},
 	}
@@ -236,7 +236,7 @@ func TestAnswer(t *testing.T) {
 			if len(log.warnings) != wantWarnings {
 				t.Errorf("warnings: %q, want %d", log.warnings, wantWarnings)
 			}
-			first, final := gh.calls[1].Body, gh.calls[2].Body
+			first, final := gh.calls[0].Body, gh.calls[2].Body
 			wantFirst := fmt.Sprintf("⏳ @alice, looking into your question…\n\n%s", rmcoc.Render(rmcoc.QuestionAnswer{ReplyToCommentID: rmcoc.ID(m.Ref.ID),
 				Status: rmcoc.AnswerInProgress, ThreadID: threadID(m), Asker: "alice", AnsweredAt: fixedNow.UTC()}))
 			if first != wantFirst {

@@ -125,7 +125,13 @@ type Options struct {
 	// PrefixChars is the size of the system prompt and tool definitions
 	// every request carries.
 	PrefixChars int
-	Tuning      Tuning // what .github/rmc.yml may also set
+	// Lease is how long a claim on a task holds before another run may take
+	// the task over (the run's timeout: no run outlives it).
+	Lease time.Duration
+	// RunID is the workflow run (GITHUB_RUN_ID): a placeholder names it,
+	// so a re-run of the same run takes its own claims over at once.
+	RunID  string
+	Tuning Tuning // what .github/rmc.yml may also set
 }
 
 // Outcome is what became of one task.
@@ -143,6 +149,9 @@ type Outcome struct {
 	Unreviewed []string
 	// Regressed are the titles of fixed findings the review found again.
 	Regressed []string
+	// Claimed is set when another run holds the task's claim: this run
+	// left it alone (Note says so).
+	Claimed bool
 }
 
 // Result is what the run did.
@@ -166,7 +175,15 @@ func (r Result) Failed() int {
 }
 
 // Done counts completed tasks.
-func (r Result) Done() int { return len(r.Outcomes) - r.Failed() }
+func (r Result) Done() int {
+	n := 0
+	for _, o := range r.Outcomes {
+		if o.Err == nil && !o.Claimed {
+			n++
+		}
+	}
+	return n
+}
 
 // ErrNotBuilt marks a task kind this build cannot run yet; it stays pending.
 var ErrNotBuilt = errors.New("not available in this build")

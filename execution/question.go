@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/llm"
@@ -17,7 +18,7 @@ import (
 
 // questionGitHub is what answering a question writes.
 type questionGitHub interface {
-	React(ctx context.Context, repo snapshot.Repo, id int64, review bool, content string) error
+	claimer
 	CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error)
 	EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
 	Reply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string) (snapshot.ReviewComment, error)
@@ -33,24 +34,22 @@ type questionRunner struct {
 	bot      snapshot.Actor
 	failures map[string]int // task-error blocks by task key
 	model    string
+	lease    time.Duration
+	runID    string // this workflow run (GITHUB_RUN_ID)
 }
 
 func newQuestionRunner(r *run) *questionRunner {
-	return &questionRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Snap: r.Snap, bot: r.State.Bot, failures: r.State.Failures, model: r.Model}
+	return &questionRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Snap: r.Snap, bot: r.State.Bot, failures: r.State.Failures, model: r.Model, lease: r.Options.Lease, runID: r.Options.RunID}
 }
 
-// Run runs a question task: 👀 on the question, a visible placeholder in
-// the bot's own comment, then the answer in its place. Every bot comment
+// Run runs a question task: a visible placeholder in the bot's own
+// comment and 👀 on the question (the run's claim), then the answer in the
+// placeholder's place. Every bot comment
 // carries a question-answer block keyed by the question, so a killed run's
 // placeholder is reused, and an answered question is never answered again.
 func (x *questionRunner) Run(ctx context.Context, t detector.Task) Outcome {
 	m := t.Mention
 	o := Outcome{Task: t}
-	if m.Ref.Source != state.SourceReview { // reviews take no reactions
-		if err := x.GitHub.React(ctx, x.repo(), m.Ref.ID, m.Thread != nil, "eyes"); err != nil {
-			x.Log.Warningf("could not react to the question: %v", err)
-		}
-	}
 	block := rmcoc.QuestionAnswer{ReplyToCommentID: rmcoc.ID(m.Ref.ID), Asker: m.Author.Login, AnsweredAt: x.now()}
 	if m.Ref.Source == state.SourceReview {
 		block.Source = rmcoc.SourceReview
@@ -58,12 +57,15 @@ func (x *questionRunner) Run(ctx context.Context, t detector.Task) Outcome {
 	if m.Thread != nil {
 		block.ThreadID = m.Thread.ID
 	}
-
 	working := block
-	working.Status = rmcoc.AnswerInProgress
-	holder, url, err := x.upsertAnswer(ctx, m, 0, x.compose(x.say(phraseQuestionStart, sanitize.Name(m.Author.Login)), working))
-	if err != nil {
+	working.Status, working.RunID = rmcoc.AnswerInProgress, x.runID
+	holder, url, why, err := x.start(ctx, m, x.compose(x.say(phraseQuestionStart, sanitize.Name(m.Author.Login)), working))
+	switch {
+	case err != nil:
 		o.Err = fmt.Errorf("post the answer placeholder: %w", err)
+		return o
+	case why != "":
+		o.Note, o.Claimed = why, true
 		return o
 	}
 	o.URL = url
@@ -92,6 +94,37 @@ func (x *questionRunner) Run(ctx context.Context, t detector.Task) Outcome {
 	}
 	o.Note = fmt.Sprintf("answered @%s (%d prompt tokens, %d cached)", m.Author.Login, reply.Usage.PromptTokens, reply.Usage.CachedTokens)
 	return o
+}
+
+// start claims the question and puts up its placeholder, which names this
+// run. A placeholder another run left is that run's claim: while its 👀
+// claim holds (see claim), the question is left to it; an older one, or a
+// failed attempt's, is taken over. Otherwise the placeholder goes up first
+// and the 👀 claim follows: when two runs raced to a fresh question, the
+// one whose claim GitHub created answers, and the other withdraws its
+// placeholder. A question in a review body takes no reaction, so no claim.
+func (x *questionRunner) start(ctx context.Context, m *state.Mention, body string) (holder int64, url, skip string, err error) {
+	claimable := m.Ref.Source != state.SourceReview
+	subject := snapshot.Subject{ID: m.Ref.ID, InThread: m.Thread != nil}
+	foreign := m.Placeholder != 0 && !m.Failed && m.HolderRun != x.runID
+	if claimable && foreign {
+		if held, why := x.claim(ctx, x.GitHub, x.lease, subject); held {
+			return 0, "", why, nil
+		}
+	}
+	holder, url, err = x.upsertAnswer(ctx, m, 0, body)
+	if err != nil || !claimable || foreign {
+		return holder, url, "", err
+	}
+	held, why := x.claim(ctx, x.GitHub, x.lease, subject)
+	if !held || m.Placeholder != 0 {
+		return holder, url, "", nil // won, or our own earlier attempt's claim
+	}
+	withdrawn := x.compose(fmt.Sprintf("↩️ Another run of the action is answering @%s's question; this comment is left over from a run that stood back.", sanitize.Name(m.Author.Login)))
+	if _, _, err := x.upsertAnswer(ctx, m, holder, withdrawn); err != nil {
+		x.Log.Warningf("could not withdraw the placeholder %d: %v", holder, err)
+	}
+	return holder, url, why, nil
 }
 
 // upsertAnswer edits the bot's answer comment for m (the given one, else a

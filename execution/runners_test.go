@@ -63,13 +63,23 @@ func (w *writes) last() string {
 	return w.bodies[w.ops[len(w.ops)-1]]
 }
 
-type questionFake struct{ writes }
+type questionFake struct {
+	writes
+	claimedAt time.Time // set: another run's 👀 is already there, made then
+}
 
 var _ questionGitHub = (*questionFake)(nil)
 
 func (f *questionFake) React(_ context.Context, _ snapshot.Repo, id int64, review bool, content string) error {
 	_, err := f.write(fmt.Sprintf("react-%s-review=%v", content, review), id, "")
 	return err
+}
+func (f *questionFake) Claim(_ context.Context, _ snapshot.Repo, s snapshot.Subject) (snapshot.Claim, error) {
+	_, err := f.write(fmt.Sprintf("react-eyes-review=%v", s.InThread), s.ID, "")
+	if !f.claimedAt.IsZero() {
+		return snapshot.Claim{At: f.claimedAt, Age: fixedNow.Sub(f.claimedAt)}, err
+	}
+	return snapshot.Claim{Won: true, At: fixedNow}, err
 }
 func (f *questionFake) CreateComment(_ context.Context, _ snapshot.Repo, _ int, body string) (snapshot.Comment, error) {
 	id, err := f.write("create-comment", 0, body)
@@ -193,17 +203,17 @@ func TestQuestionRunner(t *testing.T) {
 		wantErr   string
 		wantFinal rmcoc.AnswerStatus
 	}{
-		"new conversation question": {m: conv, wantOps: []string{"react-eyes-review=false 101", "create-comment", "edit-comment 9002"}},
+		"new conversation question": {m: conv, wantOps: []string{"create-comment", "react-eyes-review=false 101", "edit-comment 9001"}},
 		"reuses the IN_PROGRESS holder, never posts twice": {m: &held,
-			wantOps: []string{"react-eyes-review=false 101", "edit-comment 555", "edit-comment 555"}},
-		"thread question answered in its thread":      {m: thread, wantOps: []string{"react-eyes-review=true 205", "reply 201", "edit-review-comment 9002"}},
+			wantOps: []string{"edit-comment 555", "react-eyes-review=false 101", "edit-comment 555"}},
+		"thread question answered in its thread":      {m: thread, wantOps: []string{"reply 201", "react-eyes-review=true 205", "edit-review-comment 9001"}},
 		"question in a review body takes no reaction": {m: inReview, wantOps: []string{"create-comment", "edit-comment 9001"}},
 		"no model: the holder says so and the task stays pending": {m: conv, noModel: true, wantErr: "no model session",
-			wantOps: []string{"react-eyes-review=false 101", "create-comment", "edit-comment 9002"}, wantFinal: rmcoc.AnswerFailed},
+			wantOps: []string{"create-comment", "react-eyes-review=false 101", "edit-comment 9001"}, wantFinal: rmcoc.AnswerFailed},
 		"the holder cannot be written: nothing is asked": {m: conv, fail: map[string]error{"create-comment": errors.New("boom")}, wantErr: "post the answer placeholder",
-			wantOps: []string{"react-eyes-review=false 101", "create-comment"}},
+			wantOps: []string{"create-comment"}},
 		"the answer cannot be written: the task fails": {m: &held, fail: map[string]error{"#3": errors.New("boom")}, wantErr: "post the answer:",
-			wantOps: []string{"react-eyes-review=false 101", "edit-comment 555", "edit-comment 555"}},
+			wantOps: []string{"edit-comment 555", "react-eyes-review=false 101", "edit-comment 555"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -418,5 +428,44 @@ func TestRegistration(t *testing.T) {
 	}
 	if _, err := NewLearner(Config{GitHub: &recorder{}, Log: &testLog{}}, nil); err == nil {
 		t.Errorf("a learner without its permission client was built")
+	}
+}
+
+// Two runs on one PR at once: the 👀 claim lets one answer. A claim lost
+// to a live run skips the question; one older than the lease is a dead
+// run's and is taken over; a failed attempt's is retried.
+func TestQuestionClaims(t *testing.T) {
+	t.Parallel()
+	conv := &state.Mention{Ref: state.Ref{Source: state.SourceIssueComment, ID: 101}, Author: alice, Text: "how does it expire?"}
+	failed := *conv
+	failed.Placeholder, failed.Failed, failed.HolderRun = 555, true, "41"
+	theirs := *conv
+	theirs.Placeholder, theirs.HolderRun = 555, "41"
+	mine := theirs
+	mine.HolderRun = "42"
+	for name, tc := range map[string]struct {
+		m       *state.Mention
+		claimed time.Time
+		works   bool
+		ops     string
+	}{
+		"won":                                   {conv, time.Time{}, true, "create-comment react-eyes-review=false 101 edit-comment 9001"},
+		"raced to a fresh question and lost":    {conv, fixedNow.Add(-time.Second), false, "create-comment react-eyes-review=false 101 edit-comment 9001"},
+		"another live run's placeholder":        {&theirs, fixedNow.Add(-time.Minute), false, "react-eyes-review=false 101"},
+		"another run's placeholder, past lease": {&theirs, fixedNow.Add(-31 * time.Minute), true, "react-eyes-review=false 101 edit-comment 555 edit-comment 555"},
+		"this run's own, re-attempted":          {&mine, fixedNow.Add(-time.Second), true, "edit-comment 555 react-eyes-review=false 101 edit-comment 555"},
+		"a failed attempt is retried":           {&failed, fixedNow.Add(-time.Minute), true, "edit-comment 555 react-eyes-review=false 101 edit-comment 555"},
+	} {
+		gh, log := &questionFake{claimedAt: tc.claimed}, &testLog{}
+		sess := &fakeSession{reply: llm.Reply{Text: "It expires after `ttl`."}}
+		q := &questionRunner{env: testEnv(log), GitHub: gh, Session: sess, Snap: testSnapshot(), bot: testBot, failures: map[string]int{}, model: "m", lease: 30 * time.Minute, runID: "42"}
+		o := q.Run(context.Background(), detector.Task{Kind: detector.Question, Key: "question-x", Mention: tc.m})
+		worked := len(sess.prompts) > 0
+		if worked != tc.works || o.Claimed == tc.works || o.Err != nil {
+			t.Errorf("%s: asked %v, claimed %v, err %v; want work %v", name, worked, o.Claimed, o.Err, tc.works)
+		}
+		if got := strings.Join(gh.ops, " "); got != tc.ops || !tc.works && !strings.Contains(o.Note, "another run claimed it") {
+			t.Errorf("%s: wrote %q, want %q; note %q", name, got, tc.ops, o.Note)
+		}
 	}
 }

@@ -81,7 +81,10 @@ type QuestionAnswer struct {
 	Source           string       `json:"source,omitempty"`    // SourceReview when the question was a review body
 	ThreadID         string       `json:"thread_id,omitempty"` // set when answered inside a review thread
 	Asker            string       `json:"asker,omitempty"`
-	AnsweredAt       time.Time    `json:"answered_at"`
+	// RunID is, on an unfinished answer, the workflow run working on it:
+	// another run leaves the question to it while its claim holds.
+	RunID      string    `json:"run_id,omitempty"`
+	AnsweredAt time.Time `json:"answered_at"`
 }
 
 // SourceReview marks ids that name a pull request review rather than a comment

@@ -1,6 +1,9 @@
 package snapshot
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // NewReview is a pull request review to post: one summary body and its
 // inline comments, in a single request.
@@ -69,4 +72,22 @@ type Counts struct {
 	Reads, Writes, Retries int64
 	// GraphQLCost is the rate-limit points the GraphQL queries cost.
 	GraphQLCost int64
+}
+
+// Subject is a comment a run claims work on: a conversation comment, or a
+// comment in a review thread (GitHub keeps their ids and reactions apart).
+type Subject struct {
+	ID       int64
+	InThread bool
+}
+
+// Claim is the outcome of claiming a subject: the bot's 👀 reaction on it,
+// which GitHub creates once per user. Won is set when this request created
+// it; otherwise At is when the existing one was made (by another run, or
+// an earlier one) and Age how old it was by GitHub's clock, so a runner's
+// clock does not decide whether a claim has lapsed.
+type Claim struct {
+	Won bool
+	At  time.Time
+	Age time.Duration
 }

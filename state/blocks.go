@@ -46,6 +46,8 @@ func (d *deriver) blocks(author snapshot.Actor, editor *snapshot.Actor, body, wh
 func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 	d.handled = map[Ref]string{}
 	d.placeholders = map[Ref]int64{}
+	d.failed = map[Ref]bool{}
+	d.holders = map[Ref]string{}
 	d.reviewedBy = map[Ref]rmcoc.ReviewRun{}
 	d.dismissed, d.explained = map[Ref]bool{}, map[Ref]bool{}
 	d.answeredReplies = map[int64]bool{}
@@ -117,7 +119,10 @@ func (d *deriver) common(b rmcoc.Block, holder int64) {
 		switch b.Status {
 		case rmcoc.AnswerInProgress, rmcoc.AnswerFailed:
 			if holder != 0 && d.placeholders[ref] == 0 {
-				d.placeholders[ref] = holder
+				d.placeholders[ref], d.holders[ref] = holder, b.RunID
+			}
+			if b.Status == rmcoc.AnswerFailed {
+				d.failed[ref] = true
 			}
 		default:
 			d.handled[ref] = HandledAnswered

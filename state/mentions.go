@@ -47,8 +47,12 @@ type Mention struct {
 	// Handled says how the bot already dealt with it; "" means pending.
 	Handled string
 	// Placeholder is the bot's unfinished answer comment (in progress or
-	// failed) that the next attempt edits instead of posting anew.
+	// failed) that the next attempt edits instead of posting anew; Failed
+	// says it holds a failure (the attempt ended).
 	Placeholder int64
+	Failed      bool
+	// HolderRun is the workflow run that wrote an unfinished placeholder.
+	HolderRun string
 	// Trusted is set when the author may ask for work: a collaborator,
 	// owner or member, or the pull request's author.
 	Trusted bool
@@ -107,7 +111,7 @@ func (d *deriver) mentions(snap snapshot.Snapshot) {
 		}
 		m.Handled = d.handled[m.Ref]
 		if m.Handled == "" {
-			m.Placeholder = d.placeholders[m.Ref]
+			m.Placeholder, m.Failed, m.HolderRun = d.placeholders[m.Ref], d.failed[m.Ref], d.holders[m.Ref]
 		}
 		d.st.Mentions = append(d.st.Mentions, m)
 	}

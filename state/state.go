@@ -103,8 +103,10 @@ type deriver struct {
 	// handled maps a mention ref to how it was handled.
 	handled map[Ref]string
 	// placeholders maps a mention ref to the bot comment holding its
-	// unfinished answer.
+	// unfinished answer; failed holds those whose answer is a failure.
 	placeholders map[Ref]int64
+	failed       map[Ref]bool
+	holders      map[Ref]string // the run that wrote the placeholder
 	// reviewedBy maps a manual request to the review run that answered it.
 	reviewedBy map[Ref]rmcoc.ReviewRun
 	// dismissed collects manual requests dismissed by an automatic review,

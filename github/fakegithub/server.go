@@ -279,6 +279,9 @@ func (s *Server) send(w http.ResponseWriter, c *call, rep reply, faulted bool) {
 	c.rate.setHeaders(h, c.resource)
 	h.Set("X-GitHub-Request-Id", c.reqID)
 	h.Set("X-GitHub-Media-Type", "github.v3; format=json")
+	s.mu.Lock()
+	h.Set("Date", s.now.Format(http.TimeFormat)) // the server's clock, as GitHub sends it
+	s.mu.Unlock()
 	for k, vs := range c.header {
 		h[k] = vs
 	}

@@ -1,0 +1,89 @@
+package e2e
+
+import (
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// Two runs on one PR at once (a workflow without concurrency:), both
+// having read the PR before either claimed the question: the 👀 claim
+// lets exactly one answer, and the other leaves it alone.
+func TestOverlappingRunsAnswerAQuestionOnce(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptAnswers()
+	q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot why a global map?")
+	inHook, hold := make(chan struct{}), make(chan struct{})
+	var first atomic.Bool
+	w.gh.OnWrite(func(int) bool {
+		if first.CompareAndSwap(false, true) {
+			close(inHook) // run A is about to write its claim
+			<-hold
+		}
+		return true
+	})
+	done := make(chan run, 1)
+	name, payload := w.commentEvent(q.ID, "alice", q.Body)
+	go func() { done <- w.runWith([]string{"GITHUB_RUN_ID=7001"}, name, payload) }()
+	<-inHook                                                      // run A has read the PR
+	b := w.runWith([]string{"GITHUB_RUN_ID=7002"}, name, payload) // run B, from start to end
+	close(hold)
+	a := <-done
+	w.gh.OnWrite(nil)
+	if a.code != 0 || b.code != 0 {
+		t.Fatalf("exit A %d, B %d\nA:\n%s\nB:\n%s", a.code, b.code, a.log, b.log)
+	}
+	if n := answersTo(t, w, "why a global map?"); n != 1 {
+		t.Fatalf("%d answers, want exactly one", n)
+	}
+	asked := 0
+	for _, r := range w.llm.RequestsContaining("why a global map?") {
+		if strings.Contains(r.LastUser(), "# Task: answer a question") {
+			asked++
+		}
+	}
+	if asked != 1 {
+		t.Errorf("the model was asked to answer %d times, want once", asked)
+	}
+	if !strings.Contains(a.summary, "another run claimed it") {
+		t.Errorf("run A's summary does not say it left the question to the other run:\n%s", a.summary)
+	}
+}
+
+// Two runs at once, one reviewing a head whose finding blocks, the other
+// answering a question from an older read of the PR: the gate the later
+// run leaves is never a success the PR's state does not support.
+func TestOverlappingRunsNeverTurnFailureIntoSuccess(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptAnswers()
+	q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot is the map safe?")
+	inHook, hold := make(chan struct{}), make(chan struct{})
+	var first atomic.Bool
+	w.gh.OnWrite(func(int) bool {
+		if first.CompareAndSwap(false, true) {
+			close(inHook) // the question run has read the PR; hold its first write
+			<-hold
+		}
+		return true
+	})
+	done := make(chan run, 1)
+	name, payload := w.commentEvent(q.ID, "alice", q.Body)
+	go func() { done <- w.runWith([]string{"GITHUB_RUN_ID=7003"}, name, payload) }()
+	<-inHook
+	w.scriptReview(true, bug(5, "Unsynchronized map write", 9))
+	w.push("1111111111111111111111111111111111111111", patchV1)
+	// The question run read the PR before this push; let the review run
+	// on the new head while the question run waits.
+	if r := w.run(w.prEvent("synchronize")); r.code != 1 {
+		t.Fatalf("review run: exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "failure", "1 open blocking")
+	close(hold)
+	if a := <-done; a.code != 0 {
+		t.Fatalf("question run: exit %d\n%s", a.code, a.log)
+	}
+	w.gh.OnWrite(nil)
+	wantGate(t, w, "failure", "1 open blocking")
+}
