@@ -23,11 +23,10 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, s
 		"owner": githubv4.String(repo.Owner), "name": githubv4.String(repo.Name),
 		"number": githubv4.Int(number), "pageSize": githubv4.Int(pageSize),
 		"threadCommentsFirst": githubv4.Int(threadCommentsPage),
-		"commentsAfter":       (*githubv4.String)(nil), "threadsAfter": (*githubv4.String)(nil),
-		"withComments": githubv4.Boolean(since == nil), "withThreads": githubv4.Boolean(true),
+		"threadsAfter":        (*githubv4.String)(nil), "withThreads": githubv4.Boolean(true),
 	}
 	noConfig(vars)
-	reviews := newReviewPager(vars, since)
+	comments, reviewsRead := newCommentEnds(vars, since), newReviewEnds(vars, since)
 	commits := newCommitPager(vars)
 	if withConfig && base != "" && head != "" {
 		askConfig(vars, base, head)
@@ -47,8 +46,9 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, s
 		if page == 1 {
 			snap.Viewer, snap.PR = snapshot.NewActor(q.Viewer.Login, q.Viewer.Typename), pullRequest(pr)
 		}
-		more := readConversation(&snap, pr, vars, &incomplete)
-		more = reviews.read(pr.Reviews.PageInfo, pr.Reviews.Nodes, pr.LastReviews.PageInfo, pr.LastReviews.Nodes) || more
+		more := readThreads(&snap, pr, vars, &incomplete)
+		more = comments.read(pr.Comments.PageInfo, issueComments(pr.Comments.Nodes), pr.LastComments.PageInfo, issueComments(pr.LastComments.Nodes)) || more
+		more = reviewsRead.read(pr.Reviews.PageInfo, reviews(pr.Reviews.Nodes), pr.LastReviews.PageInfo, reviews(pr.LastReviews.Nodes)) || more
 		more = commits.read(pr.Commits) || more
 		if vars["withLearnings"] == githubv4.Boolean(true) {
 			more = q.Repository.learningsObjects.read(&snap, vars) || more
@@ -58,7 +58,7 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, s
 			break
 		}
 	}
-	snap.Reviews = reviews.reviews()
+	snap.IssueComments, snap.Reviews = comments.items(), reviewsRead.items()
 	snap.PR.Commits, snap.PR.CommitsTotal = commits.oids(), commits.total
 	if err := c.completeThreads(ctx, &snap, incomplete); err != nil {
 		return snap, fmt.Errorf("read review threads of %s#%d: %w", repo, number, err)
@@ -79,26 +79,19 @@ func pullRequest(pr *snapshotPullRequest) snapshot.PullRequest {
 	return out
 }
 
-// readConversation folds in a page of the comments and of the review
-// threads, and says whether either has another.
-func readConversation(snap *snapshot.Snapshot, pr *snapshotPullRequest, vars map[string]any, incomplete *[]int) bool {
-	more := false
-	if vars["withComments"] == githubv4.Boolean(true) {
-		for _, n := range pr.Comments.Nodes {
-			snap.IssueComments = append(snap.IssueComments, issueComment(n))
-		}
-		more = advance(vars, "withComments", "commentsAfter", pr.Comments.PageInfo) || more
+// readThreads folds in a page of the review threads and says whether there
+// is another.
+func readThreads(snap *snapshot.Snapshot, pr *snapshotPullRequest, vars map[string]any, incomplete *[]int) bool {
+	if vars["withThreads"] != githubv4.Boolean(true) {
+		return false
 	}
-	if vars["withThreads"] == githubv4.Boolean(true) {
-		for _, n := range pr.ReviewThreads.Nodes {
-			if n.Comments.PageInfo.HasNextPage {
-				*incomplete = append(*incomplete, len(snap.Threads))
-			}
-			snap.Threads = append(snap.Threads, thread(n))
+	for _, n := range pr.ReviewThreads.Nodes {
+		if n.Comments.PageInfo.HasNextPage {
+			*incomplete = append(*incomplete, len(snap.Threads))
 		}
-		more = advance(vars, "withThreads", "threadsAfter", pr.ReviewThreads.PageInfo) || more
+		snap.Threads = append(snap.Threads, thread(n))
 	}
-	return more
+	return advance(vars, "withThreads", "threadsAfter", pr.ReviewThreads.PageInfo)
 }
 
 // readConfig takes the config files from a page that asked for them, and

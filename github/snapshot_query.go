@@ -102,7 +102,8 @@ type rateLimitFields struct {
 
 // snapshotQuery reads the PR and the next page of every connection that still
 // has one. @include switches off the connections already read to the end, so
-// one request advances all of them.
+// one request advances all of them. The conversation and the reviews are
+// read from both ends at once (bothEnds).
 type snapshotQuery struct {
 	Viewer     actorFields
 	RateLimit  rateLimitFields
@@ -154,6 +155,10 @@ type snapshotPullRequest struct {
 		PageInfo pageInfo
 		Nodes    []issueCommentNode
 	} `graphql:"comments(first: $pageSize, after: $commentsAfter) @include(if: $withComments)"`
+	LastComments struct {
+		PageInfo prevPageInfo
+		Nodes    []issueCommentNode
+	} `graphql:"lastComments: comments(last: $pageSize, before: $commentsBefore) @include(if: $withLastComments)"`
 	ReviewThreads struct {
 		PageInfo pageInfo
 		Nodes    []threadNode

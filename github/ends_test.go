@@ -11,10 +11,10 @@ import (
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
 
-// The reviews are read from both ends at once and meet in the middle: every
-// review once, oldest first, in one request per 200 reviews (one more when
-// the two ends meet exactly at a page boundary).
-func TestSnapshotReadsReviewsFromBothEnds(t *testing.T) {
+// The conversation and the reviews are read from both ends at once and meet
+// in the middle: every item once, oldest first, in one request per 200 (one
+// more when the two ends meet exactly at a page boundary).
+func TestSnapshotReadsFromBothEnds(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{0, 1, 99, 100, 101, 199, 200, 201, 350, 399, 400, 1350} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
@@ -25,6 +25,7 @@ func TestSnapshotReadsReviewsFromBothEnds(t *testing.T) {
 			pr := f.AddPR("o/r", fakegithub.PR{Author: "alice", Title: "t"})
 			for i := range n {
 				f.AddReview("o/r", pr.Number, []string{"alice", "bob"}[i%2], "COMMENTED", fmt.Sprint("review ", i))
+				f.AddIssueComment("o/r", pr.Number, []string{"bob", "alice"}[i%3%2], fmt.Sprint("comment ", i))
 			}
 			c := client(t, f, nil)
 			snap, err := c.Snapshot(context.Background(), snapshot.Repo{Owner: "o", Name: "r"}, pr.Number)
@@ -41,8 +42,18 @@ func TestSnapshotReadsReviewsFromBothEnds(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Errorf("read reviews %v, want %v", got, want)
 			}
+			want, got = nil, nil
+			for _, c := range f.IssueComments("o/r", pr.Number) {
+				want = append(want, c.ID)
+			}
+			for _, c := range snap.IssueComments {
+				got = append(got, c.ID)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("read comments %v, want %v", got, want)
+			}
 			if reads := int(c.Counts().Reads); reads != n/(2*pageSize)+1 {
-				t.Errorf("%d reviews read in %d requests, want %d", n, reads, n/(2*pageSize)+1)
+				t.Errorf("%d reviews and comments read in %d requests, want %d", n, reads, n/(2*pageSize)+1)
 			}
 			if errs := f.GraphQLErrors(); len(errs) > 0 {
 				t.Errorf("the fake rejected documents: %v", errs)
