@@ -21,20 +21,20 @@ import (
 // A re-read (SnapshotSince) starts from what an earlier read held as the
 // forward part and pages only backward, until it meets one of those.
 type bothEnds[T any] struct {
-	vars          map[string]any
-	with, after   string // the forward page's @include and cursor variables
-	last, before  string // the backward page's
-	id            func(T) int64
-	forward       []T // oldest first
-	backward      []T // oldest first; all newer than forward's
-	fwdIDs, bwdID map[int64]bool
+	vars           map[string]any
+	with, after    string // the forward page's @include and cursor variables
+	last, before   string // the backward page's
+	id             func(T) int64
+	forward        []T // oldest first
+	backward       []T // oldest first; all newer than forward's
+	fwdIDs, bwdIDs map[int64]bool
 }
 
 // newBothEnds sets the connection's variables. With start set it holds
 // start's items and reads only those newer; with read false it reads nothing.
 func newBothEnds[T any](vars map[string]any, with, after, last, before string, id func(T) int64, start []T, read bool) *bothEnds[T] {
 	b := &bothEnds[T]{vars: vars, with: with, after: after, last: last, before: before, id: id,
-		fwdIDs: map[int64]bool{}, bwdID: map[int64]bool{}}
+		fwdIDs: map[int64]bool{}, bwdIDs: map[int64]bool{}}
 	vars[with], vars[after] = githubv4.Boolean(read && start == nil), (*githubv4.String)(nil)
 	vars[last], vars[before] = githubv4.Boolean(read), (*githubv4.String)(nil)
 	b.forward = append(b.forward, start...)
@@ -64,7 +64,7 @@ func newCommentEnds(vars map[string]any, since *snapshot.Snapshot) *bothEnds[sna
 func (b *bothEnds[T]) read(fwdInfo pageInfo, fwd []T, bwdInfo prevPageInfo, bwd []T) bool {
 	met := false
 	if b.on(b.with) {
-		page, seen := b.unseen(fwd, b.bwdID)
+		page, seen := b.unseen(fwd, b.bwdIDs)
 		b.forward, met = append(b.forward, page...), seen
 		for _, it := range page {
 			b.fwdIDs[b.id(it)] = true
@@ -77,7 +77,7 @@ func (b *bothEnds[T]) read(fwdInfo pageInfo, fwd []T, bwdInfo prevPageInfo, bwd 
 		page, seen := b.unseen(bwd, b.fwdIDs)
 		b.backward, met = append(page, b.backward...), met || seen
 		for _, it := range page {
-			b.bwdID[b.id(it)] = true
+			b.bwdIDs[b.id(it)] = true
 		}
 		if !bwdInfo.HasPreviousPage {
 			met = true // backward read to the start
