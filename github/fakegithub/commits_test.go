@@ -71,7 +71,7 @@ func shas(prefix string, n int) []string {
 }
 
 // A PR starts with its head as its one commit; a push (UpdatePR or Push)
-// adds commits on top; a force-push replaces them; commits page like any
+// adds commits on top; a force-push (back, or ForcePush) replaces them; commits page like any
 // connection, with totalCount; statuses may be set on every commit.
 func TestPullRequestCommits(t *testing.T) {
 	t.Parallel()
@@ -86,6 +86,10 @@ func TestPullRequestCommits(t *testing.T) {
 	want := []string{pr.HeadSHA, "a000000000000000000000000000000000000001", "a000000000000000000000000000000000000002", "a000000000000000000000000000000000000003"}
 	if oids, head, total := readCommits(t, s); !slices.Equal(oids, want) || head != want[3] || total != 4 {
 		t.Fatalf("after pushes: commits %v head %s total %d", oids, head, total)
+	}
+	s.UpdatePR("o/r", 1, func(p *PR) { p.HeadSHA = want[1] })
+	if oids, head, total := readCommits(t, s); !slices.Equal(oids, want[:2]) || head != want[1] || total != 2 {
+		t.Fatalf("after a force-push back: commits %v head %s total %d", oids, head, total)
 	}
 	long := shas("b", 230)
 	s.ForcePush("o/r", 1, long...)

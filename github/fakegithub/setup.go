@@ -130,8 +130,9 @@ func (s *Server) AddPR(repo string, pr PR) *PR {
 // UpdatePR edits a pull request in place, e.g. to push a new head SHA or
 // mark it ready for review. Number and ids cannot change. edit runs with the
 // server locked, so it must not call back into the server. A new head SHA
-// is pushed on top of the PR's commits, as Push does; ForcePush replaces
-// them.
+// is pushed on top of the PR's commits, as Push does, and one of the PR's
+// earlier commits drops those after it, as a force-push back does;
+// ForcePush replaces the commits with any others.
 func (s *Server) UpdatePR(repo string, number int, edit func(*PR)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -141,7 +142,11 @@ func (s *Server) UpdatePR(repo string, number int, edit func(*PR)) {
 	pr.Number, pr.ID, pr.NodeID = p.pr.Number, p.pr.ID, p.pr.NodeID
 	pr.UpdatedAt = s.tick()
 	if pr.HeadSHA != p.pr.HeadSHA {
-		p.commits = append(p.commits, pr.HeadSHA)
+		if i := slices.Index(p.commits, pr.HeadSHA); i >= 0 {
+			p.commits = p.commits[:i+1] // back to an earlier commit: a force-push
+		} else {
+			p.commits = append(p.commits, pr.HeadSHA)
+		}
 	}
 	p.pr = pr
 	p.repo.commits[pr.HeadSHA], p.repo.commits[pr.BaseSHA] = true, true
