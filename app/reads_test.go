@@ -13,18 +13,38 @@ import (
 	"github.com/review-my-code-bot/rmc/state"
 )
 
-// readSizes are the PR sizes the read budget is measured on: issue comments
-// and review threads.
-var readSizes = []struct{ comments, threads int }{{10, 3}, {250, 120}, {1000, 300}}
+// readSize is a PR shape the read budget is measured on: issue comments,
+// review threads, and the replies in each thread (from minReplies up to
+// maxReplies, spread evenly). On GitHub each reply is its own review.
+type readSize struct{ comments, threads, minReplies, maxReplies int }
+
+func (s readSize) String() string {
+	out := fmt.Sprintf("%d/%d", s.comments, s.threads)
+	if s.maxReplies > 1 {
+		out += fmt.Sprintf(" ×%d–%d", s.minReplies, s.maxReplies)
+	}
+	return out
+}
+
+// replies is how many replies thread i gets.
+func (s readSize) replies(i int) int {
+	return s.minReplies + i%(s.maxReplies-s.minReplies+1)
+}
+
+// readSizes are the PR sizes the read budget is measured on; the last is a
+// busy PR's realistic shape, 2–5 replies in every thread.
+var readSizes = []readSize{{10, 3, 1, 1}, {250, 120, 1, 1}, {1000, 300, 1, 1}, {1000, 300, 2, 5}}
 
 // seedConversation adds people's comments and threads to the bench PR.
-func (w *benchWorld) seedConversation(comments, threads int) {
-	for i := range comments {
+func (w *benchWorld) seedConversation(size readSize) {
+	for i := range size.comments {
 		w.gh.AddIssueComment("acme/svc", w.pr, "alice", fmt.Sprintf("comment %d", i))
 	}
-	for i := range threads {
+	for i := range size.threads {
 		_, root := w.gh.AddThread("acme/svc", w.pr, fakegithub.ThreadSpec{Path: "sched/part000.go", Line: 1 + i%100, Author: "alice", Body: fmt.Sprintf("thread %d", i)})
-		w.gh.AddReply("acme/svc", w.pr, root, "alice", "reply")
+		for j := range size.replies(i) {
+			w.gh.AddReply("acme/svc", w.pr, root, []string{"alice", "bob"}[j%2], fmt.Sprintf("reply %d", j))
+		}
 	}
 }
 
@@ -60,45 +80,52 @@ func disputeFirstFinding(tb testing.TB, w *benchWorld) {
 	tb.Fatal("the review posted no finding to dispute")
 }
 
-// measureReads returns the read requests of one run of the given kind.
-func measureReads(tb testing.TB, kind readRun, comments, threads int) int {
-	n, _, _ := measureRun(tb, kind, comments, threads)
-	return n
-}
+// readCost is what one run read: requests, and the bytes their answers
+// carried.
+type readCost struct{ reads, bytes int }
 
-// measureRun runs one run of the given kind and returns its read requests,
-// its report and the world after it.
-func measureRun(tb testing.TB, kind readRun, comments, threads int) (int, Report, *benchWorld) {
+// measureRun runs one run of the given kind and returns what it read, its
+// report and the world after it.
+func measureRun(tb testing.TB, kind readRun, size readSize) (readCost, Report, *benchWorld) {
 	w := newBenchWorld(tb, 300, 5)
 	w.model.AddRule(fakellmDisputeRule())
-	w.seedConversation(comments, threads)
+	w.seedConversation(size)
 	before := kind.setup(tb, w)
+	mark := len(w.gh.Requests())
 	ev := commentEv
 	if kind.name == "auto review" {
 		ev = pushEv
 	}
 	r := w.run(tb, ev)
-	return w.gh.ReadCount() - before, r, w
+	cost := readCost{reads: w.gh.ReadCount() - before}
+	for _, q := range w.gh.Requests()[mark:] {
+		if !q.Write {
+			cost.bytes += q.Bytes
+		}
+	}
+	return cost, r, w
 }
 
-// BenchmarkReads prints the read requests per run kind and PR size:
+// BenchmarkReads prints the read requests per run kind and PR size, and
+// what their answers weighed:
 //
 //	go test ./app -run '^$' -bench Reads -benchtime 1x
 func BenchmarkReads(b *testing.B) {
 	var table strings.Builder
 	fmt.Fprintf(&table, "\n%-12s", "run")
 	for _, s := range readSizes {
-		fmt.Fprintf(&table, " %14s", fmt.Sprintf("%d/%d", s.comments, s.threads))
+		fmt.Fprintf(&table, " %20s", s)
 	}
 	for range b.N {
 		for _, kind := range readRuns {
 			fmt.Fprintf(&table, "\n%-12s", kind.name)
 			for _, s := range readSizes {
-				fmt.Fprintf(&table, " %14d", measureReads(b, kind, s.comments, s.threads))
+				c, _, _ := measureRun(b, kind, s)
+				fmt.Fprintf(&table, " %20s", fmt.Sprintf("%d (%.2f MB)", c.reads, float64(c.bytes)/1e6))
 			}
 		}
 	}
-	b.Logf("read requests per run (comments/threads):%s", table.String())
+	b.Logf("read requests per run (comments/threads ×replies per thread) and the bytes read:%s", table.String())
 }
 
 // fakellmDisputeRule concedes every dispute, so a dispute run resolves a
@@ -113,17 +140,20 @@ func fakellmDisputeRule() fakellm.Rule {
 // job's outputs, and the status on the head.
 func TestReadsAtTheLimit(t *testing.T) {
 	t.Parallel()
+	busy := readSizes[3]
 	for _, tc := range []struct {
-		kind              readRun
-		comments, threads int
-		budget            int
-		blockingChange    int // how the run changes the open blocking findings
+		kind           readRun
+		size           readSize
+		budget         int
+		blockingChange int // how the run changes the open blocking findings
 	}{
-		{readRuns[0], 250, 120, 6, 0},
-		{readRuns[1], 1000, 300, 15, 1},
-		{readRuns[2], 250, 120, 6, -1},
+		{readRuns[0], readSizes[1], 6, 0},
+		{readRuns[1], readSizes[2], 15, 1},
+		{readRuns[2], readSizes[1], 6, -1},
+		{readRuns[0], busy, 12, 0},
+		{readRuns[1], busy, 15, 1},
 	} {
-		t.Run(fmt.Sprintf("%s %d/%d", tc.kind.name, tc.comments, tc.threads), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s %s", tc.kind.name, tc.size), func(t *testing.T) {
 			t.Parallel()
 			var blockingBefore int
 			kind := tc.kind
@@ -134,8 +164,8 @@ func TestReadsAtTheLimit(t *testing.T) {
 					return w.gh.ReadCount()
 				}
 			}
-			n, r, w := measureRun(t, kind, tc.comments, tc.threads)
-			if n > tc.budget {
+			cost, r, w := measureRun(t, kind, tc.size)
+			if n := cost.reads; n > tc.budget {
 				t.Errorf("%d read requests, budget %d", n, tc.budget)
 			}
 			if r.Result == nil || r.Result.Failed() > 0 || r.Gate == nil || r.After == nil {

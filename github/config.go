@@ -36,9 +36,11 @@ type configObjects struct {
 	HeadYaml *blobObject `graphql:"headYaml: object(expression: $headYaml) @include(if: $withConfig)"`
 	// The rules for reviewers at the base (snapshot.RulesPaths), and the
 	// head commit's statuses, ride along the same way.
-	AgentsMd   *blobObject `graphql:"agentsMd: object(expression: $agentsMd) @include(if: $withConfig)"`
-	ClaudeMd   *blobObject `graphql:"claudeMd: object(expression: $claudeMd) @include(if: $withConfig)"`
-	CopilotMd  *blobObject `graphql:"copilotMd: object(expression: $copilotMd) @include(if: $withConfig)"`
+	AgentsMd  *blobObject `graphql:"agentsMd: object(expression: $agentsMd) @include(if: $withConfig)"`
+	ClaudeMd  *blobObject `graphql:"claudeMd: object(expression: $claudeMd) @include(if: $withConfig)"`
+	CopilotMd *blobObject `graphql:"copilotMd: object(expression: $copilotMd) @include(if: $withConfig)"`
+	// The base's git attributes mark generated and vendored files.
+	Attributes *blobObject `graphql:"attributes: object(expression: $attributes) @include(if: $withConfig)"`
 	HeadCommit *struct {
 		Commit struct {
 			Status *struct {
@@ -53,7 +55,7 @@ type configObjects struct {
 	} `graphql:"headCommit: object(expression: $headCommit) @include(if: $withConfig)"`
 }
 
-var configKeys = []string{"baseYml", "baseYaml", "headYml", "headYaml", "agentsMd", "claudeMd", "copilotMd", "headCommit"}
+var configKeys = []string{"baseYml", "baseYaml", "headYml", "headYaml", "agentsMd", "claudeMd", "copilotMd", "attributes", "headCommit"}
 
 func noConfig(vars map[string]any) {
 	vars["withConfig"] = githubv4.Boolean(false)
@@ -71,6 +73,7 @@ func askConfig(vars map[string]any, base, head string) {
 	for i, k := range []string{"agentsMd", "claudeMd", "copilotMd"} {
 		vars[k] = githubv4.String(base + ":" + snapshot.RulesPaths[i])
 	}
+	vars["attributes"] = githubv4.String(base + ":" + snapshot.AttributesPath)
 	vars["headCommit"] = githubv4.String(head)
 }
 
@@ -92,6 +95,9 @@ func (o configObjects) configFile() snapshot.ConfigFile {
 		if o != nil && o.Blob.Text != nil && *o.Blob.Text != "" {
 			cf.Rules = append(cf.Rules, snapshot.RulesFile{Path: snapshot.RulesPaths[i], Text: *o.Blob.Text})
 		}
+	}
+	if o.Attributes != nil && o.Attributes.Blob.Text != nil {
+		cf.Attributes = *o.Attributes.Blob.Text
 	}
 	if o.HeadCommit != nil && o.HeadCommit.Commit.Status != nil {
 		for _, c := range o.HeadCommit.Commit.Status.Contexts {

@@ -149,6 +149,14 @@ func TestSnapshotReadsEverything(t *testing.T) {
 			t.Errorf("thread %d has %d comments, want %d", i, got, want)
 		}
 	}
+	// Every comment carries its thread's hunk, the long threads' pages too.
+	for i, th := range f.Threads("o/r", 1) {
+		for j, c := range th.Comments {
+			if got := snap.Threads[i].Comments[j].DiffHunk; got != c.DiffHunk || got == "" {
+				t.Fatalf("thread %d comment %d hunk %q, want %q", i, j, got, c.DiffHunk)
+			}
+		}
+	}
 	long := snap.Threads[1].Comments
 	for i := 1; i < len(long); i++ {
 		if long[i].ReplyToID != long[0].ID || !strings.HasPrefix(long[i].Body, "reply ") {

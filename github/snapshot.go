@@ -10,7 +10,9 @@ import (
 )
 
 // Snapshot reads the whole PR: metadata, conversation, review threads with
-// all their comments, and reviews. Every connection is paged to its end.
+// all their comments, and reviews. Every connection is paged to its end,
+// but the commits: the newest snapshot.MaxCommits of them, with their
+// total.
 func (c *Client) Snapshot(ctx context.Context, repo snapshot.Repo, number int) (snapshot.Snapshot, error) {
 	return c.snapshot(ctx, repo, number, nil, false, "", "")
 }
@@ -21,11 +23,11 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, s
 		"owner": githubv4.String(repo.Owner), "name": githubv4.String(repo.Name),
 		"number": githubv4.Int(number), "pageSize": githubv4.Int(pageSize),
 		"threadCommentsFirst": githubv4.Int(threadCommentsPage),
-		"commentsAfter":       (*githubv4.String)(nil), "threadsAfter": (*githubv4.String)(nil), "reviewsAfter": (*githubv4.String)(nil),
-		"withComments": githubv4.Boolean(since == nil), "withThreads": githubv4.Boolean(true), "withReviews": githubv4.Boolean(true),
+		"threadsAfter":        (*githubv4.String)(nil), "withThreads": githubv4.Boolean(true),
 	}
 	noConfig(vars)
-	newReviews := newReviewsSince(since, vars)
+	comments, reviewsRead := newCommentEnds(vars, since), newReviewEnds(vars, since)
+	commits := newCommitPager(vars)
 	if withConfig && base != "" && head != "" {
 		askConfig(vars, base, head)
 	}
@@ -42,68 +44,72 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, s
 			return snap, fmt.Errorf("read %s#%d: no such pull request", repo, number)
 		}
 		if page == 1 {
-			snap.Viewer = snapshot.NewActor(q.Viewer.Login, q.Viewer.Typename)
-			snap.PR = snapshot.PullRequest{
-				Number: pr.Number, NodeID: pr.ID, Title: pr.Title, Body: pr.Body, URL: pr.URL,
-				Author: actor(pr.Author), Draft: pr.IsDraft, State: pr.State,
-				HeadSHA: pr.HeadRefOid, BaseSHA: pr.BaseRefOid, HeadRef: pr.HeadRefName, BaseRef: pr.BaseRefName,
-				IsFork: pr.IsCrossRepository, CreatedAt: pr.CreatedAt.Time,
-			}
-			if pr.HeadRepository != nil {
-				snap.PR.HeadRepo = pr.HeadRepository.NameWithOwner
-			}
+			snap.Viewer, snap.PR = snapshot.NewActor(q.Viewer.Login, q.Viewer.Typename), pullRequest(pr)
 		}
-		more := false
-		if vars["withComments"] == githubv4.Boolean(true) {
-			for _, n := range pr.Comments.Nodes {
-				snap.IssueComments = append(snap.IssueComments, issueComment(n))
-			}
-			more = advance(vars, "withComments", "commentsAfter", pr.Comments.PageInfo) || more
-		}
-		if vars["withThreads"] == githubv4.Boolean(true) {
-			for _, n := range pr.ReviewThreads.Nodes {
-				if n.Comments.PageInfo.HasNextPage {
-					incomplete = append(incomplete, len(snap.Threads))
-				}
-				snap.Threads = append(snap.Threads, thread(n))
-			}
-			more = advance(vars, "withThreads", "threadsAfter", pr.ReviewThreads.PageInfo) || more
-		}
-		if vars["withReviews"] == githubv4.Boolean(true) {
-			for _, n := range pr.Reviews.Nodes {
-				snap.Reviews = append(snap.Reviews, review(n))
-			}
-			more = advance(vars, "withReviews", "reviewsAfter", pr.Reviews.PageInfo) || more
-		}
-		if newReviews != nil {
-			more = newReviews.read(pr.NewReviews.PageInfo, pr.NewReviews.Nodes) || more
-		}
+		more := readThreads(&snap, pr, vars, &incomplete)
+		more = comments.read(pr.Comments.PageInfo, issueComments(pr.Comments.Nodes), pr.LastComments.PageInfo, issueComments(pr.LastComments.Nodes)) || more
+		more = reviewsRead.read(pr.Reviews.PageInfo, reviews(pr.Reviews.Nodes), pr.LastReviews.PageInfo, reviews(pr.LastReviews.Nodes)) || more
+		more = commits.read(pr.Commits) || more
 		if vars["withLearnings"] == githubv4.Boolean(true) {
 			more = q.Repository.learningsObjects.read(&snap, vars) || more
 		}
-		if vars["withConfig"] == githubv4.Boolean(true) {
-			if asked(vars, snap.PR.BaseSHA, snap.PR.HeadSHA) {
-				snap.Config = q.Repository.configFile()
-			}
-			noConfig(vars)
-		}
-		if withConfig && !snap.Config.Read {
-			// The expressions need the base and head commits, which the
-			// first page tells: the next page asks for the file.
-			askConfig(vars, snap.PR.BaseSHA, snap.PR.HeadSHA)
-			more = true
-		}
+		more = readConfig(&snap, &q, vars, withConfig) || more
 		if !more {
 			break
 		}
 	}
-	if newReviews != nil {
-		snap.Reviews = newReviews.merged()
-	}
+	snap.IssueComments, snap.Reviews = comments.items(), reviewsRead.items()
+	snap.PR.Commits, snap.PR.CommitsTotal = commits.oids(), commits.total
 	if err := c.completeThreads(ctx, &snap, incomplete); err != nil {
 		return snap, fmt.Errorf("read review threads of %s#%d: %w", repo, number, err)
 	}
 	return snap, nil
+}
+
+func pullRequest(pr *snapshotPullRequest) snapshot.PullRequest {
+	out := snapshot.PullRequest{
+		Number: pr.Number, NodeID: pr.ID, Title: pr.Title, Body: pr.Body, URL: pr.URL,
+		Author: actor(pr.Author), Draft: pr.IsDraft, State: pr.State,
+		HeadSHA: pr.HeadRefOid, BaseSHA: pr.BaseRefOid, HeadRef: pr.HeadRefName, BaseRef: pr.BaseRefName,
+		IsFork: pr.IsCrossRepository, CreatedAt: pr.CreatedAt.Time,
+	}
+	if pr.HeadRepository != nil {
+		out.HeadRepo = pr.HeadRepository.NameWithOwner
+	}
+	return out
+}
+
+// readThreads folds in a page of the review threads and says whether there
+// is another.
+func readThreads(snap *snapshot.Snapshot, pr *snapshotPullRequest, vars map[string]any, incomplete *[]int) bool {
+	if vars["withThreads"] != githubv4.Boolean(true) {
+		return false
+	}
+	for _, n := range pr.ReviewThreads.Nodes {
+		if n.Comments.PageInfo.HasNextPage {
+			*incomplete = append(*incomplete, len(snap.Threads))
+		}
+		snap.Threads = append(snap.Threads, thread(n))
+	}
+	return advance(vars, "withThreads", "threadsAfter", pr.ReviewThreads.PageInfo)
+}
+
+// readConfig takes the config files from a page that asked for them, and
+// asks for them on the next page when they are wanted and not yet read.
+func readConfig(snap *snapshot.Snapshot, q *snapshotQuery, vars map[string]any, want bool) bool {
+	if vars["withConfig"] == githubv4.Boolean(true) {
+		if asked(vars, snap.PR.BaseSHA, snap.PR.HeadSHA) {
+			snap.Config = q.Repository.configFile()
+		}
+		noConfig(vars)
+	}
+	if want && !snap.Config.Read {
+		// The expressions need the base and head commits, which the
+		// first page tells: the next page asks for the files.
+		askConfig(vars, snap.PR.BaseSHA, snap.PR.HeadSHA)
+		return true
+	}
+	return false
 }
 
 func advance(vars map[string]any, with, after string, pi pageInfo) bool {
@@ -144,9 +150,10 @@ func (c *Client) completeThreads(ctx context.Context, snap *snapshot.Snapshot, i
 			if !ok {
 				continue
 			}
+			hunk := snap.Threads[i].Comments[0].DiffHunk // the thread's, read with its first page
 			snap.Threads[i].Comments = snap.Threads[i].Comments[:0]
 			for _, cm := range n.Thread.Comments.Nodes {
-				snap.Threads[i].Comments = append(snap.Threads[i].Comments, reviewComment(cm))
+				snap.Threads[i].Comments = append(snap.Threads[i].Comments, withHunk(reviewComment(cm), hunk))
 			}
 			if pi := n.Thread.Comments.PageInfo; pi.HasNextPage {
 				longs = append(longs, long{i, pi.EndCursor})
@@ -162,8 +169,9 @@ func (c *Client) completeThreads(ctx context.Context, snap *snapshot.Snapshot, i
 			if len(nodes) != 1 {
 				return fmt.Errorf("thread %s vanished while paging its comments", snap.Threads[l.i].ID)
 			}
+			hunk := snap.Threads[l.i].Comments[0].DiffHunk
 			for _, cm := range nodes[0].Thread.Comments.Nodes {
-				snap.Threads[l.i].Comments = append(snap.Threads[l.i].Comments, reviewComment(cm))
+				snap.Threads[l.i].Comments = append(snap.Threads[l.i].Comments, withHunk(reviewComment(cm), hunk))
 			}
 			pi := nodes[0].Thread.Comments.PageInfo
 			if !pi.HasNextPage {

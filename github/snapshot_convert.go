@@ -22,8 +22,7 @@ func issueComment(n issueCommentNode) snapshot.Comment {
 }
 
 func reviewComment(n reviewCommentNode) snapshot.ReviewComment {
-	rc := snapshot.ReviewComment{Comment: issueComment(issueCommentNode{n.commentFields}),
-		Path: n.Path, DiffHunk: n.DiffHunk}
+	rc := snapshot.ReviewComment{Comment: issueComment(issueCommentNode{n.commentFields}), Path: n.Path}
 	if n.ReplyTo != nil {
 		rc.ReplyToID = int64(n.ReplyTo.FullDatabaseID)
 	}
@@ -51,10 +50,21 @@ func thread(n threadNode) snapshot.Thread {
 		a := actor(n.ResolvedBy)
 		t.ResolvedBy = &a
 	}
+	hunk := ""
+	if len(n.Hunk.Nodes) > 0 {
+		hunk = n.Hunk.Nodes[0].DiffHunk
+	}
 	for _, cm := range n.Comments.Nodes {
-		t.Comments = append(t.Comments, reviewComment(cm))
+		t.Comments = append(t.Comments, withHunk(reviewComment(cm), hunk))
 	}
 	return t
+}
+
+// withHunk gives a comment its thread's diff hunk: GitHub anchors a reply
+// where the thread's first comment is.
+func withHunk(rc snapshot.ReviewComment, hunk string) snapshot.ReviewComment {
+	rc.DiffHunk = hunk
+	return rc
 }
 
 func review(n reviewNode) snapshot.Review {

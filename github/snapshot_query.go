@@ -55,10 +55,9 @@ type reviewCommentNode struct {
 	PullRequestReview *struct {
 		FullDatabaseID jsonnum.Int `graphql:"fullDatabaseId"`
 	}
-	Path     string
-	Line     *int
-	DiffHunk string
-	Commit   *struct{ Oid string }
+	Path   string
+	Line   *int
+	Commit *struct{ Oid string }
 }
 
 type threadComments struct {
@@ -76,6 +75,12 @@ type threadNode struct {
 	DiffSide   string
 	ResolvedBy *actorFields
 	Comments   threadComments `graphql:"comments(first: $threadCommentsFirst)"`
+	// Hunk is the root comment's diff hunk. A reply is anchored where its
+	// thread is, so the hunk is read once per thread and not once per
+	// comment: on a busy PR it is most of what the threads weigh.
+	Hunk struct {
+		Nodes []struct{ DiffHunk string }
+	} `graphql:"hunk: comments(first: 1)"`
 }
 
 type reviewNode struct {
@@ -97,44 +102,73 @@ type rateLimitFields struct {
 
 // snapshotQuery reads the PR and the next page of every connection that still
 // has one. @include switches off the connections already read to the end, so
-// one request advances all of them.
+// one request advances all of them. The conversation and the reviews are
+// read from both ends at once (bothEnds).
 type snapshotQuery struct {
 	Viewer     actorFields
 	RateLimit  rateLimitFields
 	Repository struct {
 		configObjects
 		learningsObjects
-		PullRequest *struct {
-			ID                string
-			Number            int
-			Title             string
-			Body              string
-			URL               string
-			IsDraft           bool
-			State             string
-			CreatedAt         githubv4.DateTime
-			HeadRefOid        string
-			BaseRefOid        string
-			HeadRefName       string
-			BaseRefName       string
-			IsCrossRepository bool
-			HeadRepository    *struct{ NameWithOwner string }
-			Author            *actorFields
-			Comments          struct {
-				PageInfo pageInfo
-				Nodes    []issueCommentNode
-			} `graphql:"comments(first: $pageSize, after: $commentsAfter) @include(if: $withComments)"`
-			ReviewThreads struct {
-				PageInfo pageInfo
-				Nodes    []threadNode
-			} `graphql:"reviewThreads(first: $pageSize, after: $threadsAfter) @include(if: $withThreads)"`
-			Reviews struct {
-				PageInfo pageInfo
-				Nodes    []reviewNode
-			} `graphql:"reviews(first: $pageSize, after: $reviewsAfter) @include(if: $withReviews)"`
-			NewReviews newReviewsPage `graphql:"newReviews: reviews(last: $pageSize, before: $reviewsBefore) @include(if: $withNewReviews)"`
-		} `graphql:"pullRequest(number: $number)"`
+		PullRequest *snapshotPullRequest `graphql:"pullRequest(number: $number)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// lastReviewsPage is a page of the reviews connection read backwards.
+type lastReviewsPage struct {
+	PageInfo prevPageInfo
+	Nodes    []reviewNode
+}
+
+type prevPageInfo struct {
+	HasPreviousPage bool
+	StartCursor     githubv4.String
+}
+
+// commitsPage is a page of the PR's commits, read backwards from the head.
+type commitsPage struct {
+	TotalCount int
+	PageInfo   prevPageInfo
+	Nodes      []struct {
+		Commit struct{ Oid string }
+	}
+}
+
+// snapshotPullRequest is the PR's part of snapshotQuery.
+type snapshotPullRequest struct {
+	ID                string
+	Number            int
+	Title             string
+	Body              string
+	URL               string
+	IsDraft           bool
+	State             string
+	CreatedAt         githubv4.DateTime
+	HeadRefOid        string
+	BaseRefOid        string
+	HeadRefName       string
+	BaseRefName       string
+	IsCrossRepository bool
+	HeadRepository    *struct{ NameWithOwner string }
+	Author            *actorFields
+	Comments          struct {
+		PageInfo pageInfo
+		Nodes    []issueCommentNode
+	} `graphql:"comments(first: $pageSize, after: $commentsAfter) @include(if: $withComments)"`
+	LastComments struct {
+		PageInfo prevPageInfo
+		Nodes    []issueCommentNode
+	} `graphql:"lastComments: comments(last: $pageSize, before: $commentsBefore) @include(if: $withLastComments)"`
+	ReviewThreads struct {
+		PageInfo pageInfo
+		Nodes    []threadNode
+	} `graphql:"reviewThreads(first: $pageSize, after: $threadsAfter) @include(if: $withThreads)"`
+	Reviews struct {
+		PageInfo pageInfo
+		Nodes    []reviewNode
+	} `graphql:"reviews(first: $pageSize, after: $reviewsAfter) @include(if: $withReviews)"`
+	LastReviews lastReviewsPage `graphql:"lastReviews: reviews(last: $pageSize, before: $reviewsBefore) @include(if: $withLastReviews)"`
+	Commits     commitsPage     `graphql:"commits(last: $commitsLast, before: $commitsBefore) @include(if: $withCommits)"`
 }
 
 // threadCommentsQuery completes threads whose comments did not fit inline.

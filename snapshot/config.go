@@ -17,14 +17,18 @@ type ConfigFile struct {
 	// Rules are the RulesPaths the base commit holds, in that order, read
 	// in the same query as the file.
 	Rules []RulesFile
-	// Attributes is the base commit's .gitattributes ("" when none): the
-	// paths it marks linguist-generated or linguist-vendored are not
-	// reviewed.
-	Attributes string
 	// HeadStatuses are the newest commit status of each context on the PR's
 	// head commit, read in the same query as the file.
 	HeadStatuses []Status
+	// Attributes is the base commit's AttributesPath, read in the same
+	// query as the file; "" when the base has none. The paths it marks
+	// linguist-generated or linguist-vendored are not reviewed.
+	Attributes string
 }
+
+// AttributesPath is the repository's git attributes file, read at the PR's
+// base commit (linguist-generated and linguist-vendored mark files there).
+const AttributesPath = ".gitattributes"
 
 // RulesPaths are the project's rules for reviewers, read at the PR's base
 // commit so that a pull request cannot rewrite the rules it is judged by.

@@ -80,12 +80,17 @@ type PullRequest struct {
 	HeadRepo  string // "owner/name" of the head repository; "" when deleted
 	IsFork    bool   // head repository differs from the base repository
 	CreatedAt time.Time
-	// Commits are the oids of the PR's commits, oldest first: the head's
-	// history since the base (GitHub lists at most 250). CommitsTotal is
-	// how many the PR has.
+	// Commits are the oids of the PR's commits as GitHub lists them (those
+	// the head holds and the base does not), oldest first, so the last is
+	// the head: at most the newest MaxCommits. A force-push replaces them.
+	// CommitsTotal is how many the PR has; when it exceeds len(Commits), an
+	// oid not in Commits may still be an older commit of the head.
 	Commits      []string
 	CommitsTotal int
 }
+
+// MaxCommits is how many of a PR's newest commits a snapshot reads.
+const MaxCommits = 250
 
 // Comment is a top-level PR conversation comment (an "issue comment").
 type Comment struct {

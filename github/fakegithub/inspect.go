@@ -29,6 +29,16 @@ func (s *Server) Files(repo string, number int) []File {
 	return nil
 }
 
+// Commits returns a PR's commit oids, oldest first: the last is the head.
+func (s *Server) Commits(repo string, number int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.pull(repo, number); p != nil {
+		return slices.Clone(p.commits)
+	}
+	return nil
+}
+
 // IssueComments returns a PR's conversation comments, oldest first.
 func (s *Server) IssueComments(repo string, number int) []Comment {
 	s.mu.Lock()

@@ -13,7 +13,12 @@ type (
 		oid, url string
 		r        *repoState // whose statuses Commit.status reads
 	}
-	refObj     struct{ name string }
+	refObj struct{ name string }
+	// prCommitObj is one entry of PullRequest.commits.
+	prCommitObj struct {
+		pull   *pullState
+		commit commitObj
+	}
 	rateObj    struct{ b bucket }
 	fileObj    struct{ f File }
 	requestObj struct{ u *user }
@@ -37,6 +42,14 @@ var resolvers = map[string]map[string]resolver{
 		"oid":            get(func(c commitObj) any { return c.oid }),
 		"abbreviatedOid": get(func(c commitObj) any { return c.oid[:min(7, len(c.oid))] }),
 		"url":            get(func(c commitObj) any { return c.url }),
+	},
+	"PullRequestCommit": {
+		"commit": get(func(c prCommitObj) any { return c.commit }),
+		"id":     get(func(c prCommitObj) any { return "PURC_" + c.pull.pr.NodeID + "_" + c.commit.oid }),
+		"url": field(func(x *executor, c prCommitObj, _ map[string]any) (any, error) {
+			return x.s.htmlURL("/" + c.pull.repo.FullName() + "/pull/" + strconv.Itoa(c.pull.pr.Number) + "/commits/" + c.commit.oid), nil
+		}),
+		"pullRequest": get(func(c prCommitObj) any { return c.pull }),
 	},
 	"Ref": {
 		"name":   get(func(r refObj) any { return r.name }),

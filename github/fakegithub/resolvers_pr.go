@@ -77,6 +77,13 @@ func pullRequestFields() map[string]resolver {
 			}
 			return out
 		}, "states", "author"),
+		"commits": conn(func(x *executor, p *pullState, _ map[string]any) connSource {
+			out := make(connSource, len(p.commits))
+			for i, oid := range p.commits {
+				out[i] = prCommitObj{pull: p, commit: commitObj{oid: oid, url: x.s.htmlURL("/" + p.repo.FullName() + "/commit/" + oid), r: p.repo}}
+			}
+			return out
+		}),
 		"files": conn(func(_ *executor, p *pullState, _ map[string]any) connSource {
 			out := make(connSource, len(p.files))
 			for i, f := range p.files {

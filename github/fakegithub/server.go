@@ -183,7 +183,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if fault != nil && fault.Delay > 0 && !s.sleep(fault.Delay) {
-		s.finish(c, 0, true)
+		s.finish(c, 0, 0, true)
 		panic(http.ErrAbortHandler) // closing: drop the connection like a dying server
 	}
 	if fault != nil && fault.Status != 0 && !fault.ApplyThenFail {
@@ -191,7 +191,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if c.write && !s.allowWrite() {
-		s.finish(c, 0, fault != nil)
+		s.finish(c, 0, 0, fault != nil)
 		panic(http.ErrAbortHandler) // the world stopped: the client sees a dead connection
 	}
 
@@ -309,16 +309,21 @@ func (s *Server) send(w http.ResponseWriter, c *call, rep reply, faulted bool) {
 	if c.r.Method != http.MethodHead && len(payload) > 0 {
 		_, _ = w.Write(payload)
 	}
-	s.finish(c, rep.status, faulted)
+	sent := 0
+	if c.r.Method != http.MethodHead {
+		sent = len(payload)
+	}
+	s.finish(c, rep.status, sent, faulted)
 }
 
 // finish records the outcome of a request in the log.
-func (s *Server) finish(c *call, status int, faulted bool) {
+func (s *Server) finish(c *call, status, sent int, faulted bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c.index < len(s.requests) && s.requests[c.index].ID == c.reqID {
 		s.requests[c.index].Status = status
 		s.requests[c.index].Fault = faulted
+		s.requests[c.index].Bytes = sent
 	}
 }
 

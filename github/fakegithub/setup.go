@@ -2,6 +2,7 @@ package fakegithub
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -118,7 +119,7 @@ func (s *Server) AddPR(repo string, pr PR) *PR {
 	if pr.UpdatedAt.IsZero() {
 		pr.UpdatedAt = pr.CreatedAt
 	}
-	p := &pullState{repo: r, pr: pr}
+	p := &pullState{repo: r, pr: pr, commits: []string{pr.HeadSHA}}
 	r.pulls[pr.Number] = p
 	r.commits[pr.HeadSHA], r.commits[pr.BaseSHA] = true, true
 	s.nodes[pr.NodeID] = p
@@ -128,7 +129,10 @@ func (s *Server) AddPR(repo string, pr PR) *PR {
 
 // UpdatePR edits a pull request in place, e.g. to push a new head SHA or
 // mark it ready for review. Number and ids cannot change. edit runs with the
-// server locked, so it must not call back into the server.
+// server locked, so it must not call back into the server. A new head SHA
+// is pushed on top of the PR's commits, as Push does, and one of the PR's
+// earlier commits drops those after it, as a force-push back does;
+// ForcePush replaces the commits with any others.
 func (s *Server) UpdatePR(repo string, number int, edit func(*PR)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -137,8 +141,46 @@ func (s *Server) UpdatePR(repo string, number int, edit func(*PR)) {
 	edit(&pr)
 	pr.Number, pr.ID, pr.NodeID = p.pr.Number, p.pr.ID, p.pr.NodeID
 	pr.UpdatedAt = s.tick()
+	if pr.HeadSHA != p.pr.HeadSHA {
+		if i := slices.Index(p.commits, pr.HeadSHA); i >= 0 {
+			p.commits = p.commits[:i+1] // back to an earlier commit: a force-push
+		} else {
+			p.commits = append(p.commits, pr.HeadSHA)
+		}
+	}
 	p.pr = pr
 	p.repo.commits[pr.HeadSHA], p.repo.commits[pr.BaseSHA] = true, true
+}
+
+// Push adds commits (oldest first) on top of a PR's head, as an ordinary
+// push does: the last becomes the head, and the commits before stay the
+// PR's.
+func (s *Server) Push(repo string, number int, oids ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.mustPull(repo, number)
+	s.setCommits(p, append(slices.Clone(p.commits), oids...))
+}
+
+// ForcePush replaces a PR's commits with oids (oldest first), as a
+// force-push or a rebase does: the last becomes the head, and a commit not
+// in oids is no longer the PR's, whatever it was before. It is also how a
+// test gives a PR its commit list.
+func (s *Server) ForcePush(repo string, number int, oids ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.setCommits(s.mustPull(repo, number), slices.Clone(oids))
+}
+
+func (s *Server) setCommits(p *pullState, oids []string) {
+	if len(oids) == 0 || slices.Contains(oids, "") {
+		panic(fmt.Sprintf("fakegithub: %s needs at least one commit and no empty oid", p.key()))
+	}
+	p.commits = oids
+	p.pr.HeadSHA, p.pr.UpdatedAt = oids[len(oids)-1], s.tick()
+	for _, oid := range oids {
+		p.repo.commits[oid] = true
+	}
 }
 
 // SetFiles sets a PR's changed files. Zero Additions and Deletions are

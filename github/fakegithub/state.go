@@ -61,6 +61,8 @@ type pullState struct {
 	threads   []*threadState
 	reviews   []*reviewState
 	reviewers []string
+	// commits are the PR's commit oids, oldest first; the last is the head.
+	commits []string
 	// issue marks a plain issue (issues and pull requests share numbers
 	// and the comment routes); labels are its label names.
 	issue  bool

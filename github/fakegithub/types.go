@@ -207,6 +207,7 @@ type Request struct {
 	Status    int
 	Write     bool // non-GET REST request or GraphQL mutation
 	Fault     bool // answered (at least partly) by an injected fault
+	Bytes     int  // length of the response body sent
 }
 
 func (r Request) String() string {
