@@ -245,3 +245,48 @@ func blockOf(t *testing.T, body string) map[string]any {
 	}
 	return out
 }
+
+// A fix verified on one commit does not hold on a head that no longer
+// contains it: force-pushed back to the reviewed commit with the bug, the
+// finding reopens, blocking, with one reply, whatever the later commit's
+// gate said.
+func TestGateForcePushBackReopensTheFix(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	th := reviewed(t, w, true)
+	w.passOne = []finding{}
+	w.push("2222222222222222222222222222222222222222", patchClean)
+	w.gh.SetThreadOutdated(th.ID, true)
+	if r := w.run(w.prEvent("synchronize")); r.code != 0 {
+		t.Fatalf("fix run: exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "2222222 reviewed")
+	if threads := findingThreads(w); len(threads) != 1 || !threads[0].Resolved {
+		t.Fatal("the fix did not resolve the finding")
+	}
+
+	w.gh.ForcePush(repoName, w.pr, "1111111111111111111111111111111111111111")
+	w.gh.SetFiles(repoName, w.pr, []fakegithub.File{{Path: "limiter/bucket.go", Status: "added", Additions: 6, Patch: patchV1}})
+	r := w.run(w.prEvent("synchronize"))
+	if r.code != 1 {
+		t.Fatalf("force-push run: exit %d, want 1\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "failure", "1 open blocking finding")
+	threads := findingThreads(w)
+	if len(threads) != 1 || threads[0].Resolved {
+		t.Fatalf("%d finding threads, want the one, reopened", len(threads))
+	}
+	last := threads[0].Comments[len(threads[0].Comments)-1].Body
+	if !strings.Contains(last, "verified on `2222222`, which the head of this pull request (`1111111`) no longer contains") {
+		t.Errorf("the reopening reply:\n%s", last)
+	}
+	// The next run says nothing again.
+	before := len(threads[0].Comments)
+	if r := w.run(w.commentEvent(903, "alice", "thanks")); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	if n := len(findingThreads(w)[0].Comments); n != before {
+		t.Errorf("the thread grew from %d to %d comments on a run with nothing new", before, n)
+	}
+	wantGate(t, w, "failure", "1 open blocking finding")
+}
