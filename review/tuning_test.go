@@ -37,7 +37,7 @@ func TestLearningsSuppress(t *testing.T) {
 	learned := []Learned{
 		{ID: "L-1", Fingerprint: PatternFingerprint("Key logged in plain text"), Glob: "svc/**", ConfirmedBy: "bob"},
 		{ID: "L-2", Fingerprint: PatternFingerprint("Returns stale value"), Glob: "other/**", ConfirmedBy: "bob"},
-		{ID: "L-3", Glob: "**", ConfirmedBy: "bob"}, // a rule for the prompt: suppresses nothing
+		{ID: "L-3", Glob: "**", ConfirmedBy: "bob"},                                // a rule for the prompt: suppresses nothing
 		{ID: "L-4", Fingerprint: PatternFingerprint("Unlocked write"), Glob: "**"}, // a hint: not confirmed
 	}
 	s := &scripted{byPass: map[int][]Finding{1: {f(12, "key  LOGGED in plain text ", 7), f(13, "Returns stale value", 7), f(14, "Unlocked write", 7)}}}
