@@ -214,7 +214,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		Options: execution.Options{ProblemThreshold: p.Config.ProblemThreshold, BlockingThreshold: p.Config.BlockingThreshold,
 			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
 			NotifyAgent: p.Config.NotifyAgent, EnableHumanEscalation: p.Config.EnableHumanEscalation, HumanReviewers: p.Config.HumanReviewers,
-			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings)}}
+			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings)}, Permissions: states}
 	learner, err := execution.NewLearner(cfg, learningsGitHub{GitHub: p.GitHub, perms: states, pr: snap.PR.Number})
 	if err != nil {
 		return report, fail(log, failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}, cfg.Secrets...)

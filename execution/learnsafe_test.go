@@ -312,7 +312,7 @@ func TestRunnersPostNoHostileText(t *testing.T) {
 
 		js, _ := json.Marshal(map[string]string{"kind": "dispute", "verdict": "concede", "reply": answer, "reason": answer})
 		df := &disputeFake{}
-		d := &disputeRunner{env: e, GitHub: df, Session: &fakeSession{answers: []string{string(js)}}, bot: testBot, humans: []string{"carol"}}
+		d := &disputeRunner{env: e, GitHub: df, Session: &fakeSession{answers: []string{string(js)}}, bot: testBot, humans: []string{"carol"}, author: alice}
 		if o := d.Run(t.Context(), detector.Task{Kind: detector.Dispute, Key: "dispute-x", Finding: disputedFinding("")}); o.Err != nil {
 			t.Fatal(o.Err)
 		}
