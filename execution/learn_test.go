@@ -255,3 +255,49 @@ func TestCommandClaimedOnceAcrossOverlappingRuns(t *testing.T) {
 		t.Errorf("a third run: notes %q, %d new comments", notes, len(g.comments)-writes)
 	}
 }
+
+// TestCommandsRefuseOncePerLogin: a command by someone without write access
+// is refused once per login, ever; one whose association rules out write
+// access costs no lookup; a maintainer's commands are carried out; confirm
+// on an unknown id says so.
+func TestCommandsRefuseOncePerLogin(t *testing.T) {
+	t.Parallel()
+	g := &sharedIssue{roles: map[string]string{"bob": "write", "rita": "read"}, asked: map[string]int{}}
+	l1 := rmcoc.Learning{ID: "L-1", Fingerprint: "f", PathGlob: "**", Origin: rmcoc.LearnedConcession}
+	g.comments = []snapshot.Comment{{ID: 1, Author: testBot, Body: rmcoc.Render(l1)}}
+	x := runOf{g, "a"}.learner(t)
+	cmd := func(id int64, login string, member bool, verb, arg string) state.LearningCommand {
+		return state.LearningCommand{CommentID: id, Author: snapshot.Actor{Login: login}, Member: member, Command: verb, Arg: arg}
+	}
+	ls := state.Learnings{Issue: 9, URLs: map[string]string{}, Confirmed: map[string]string{}, Told: map[string]bool{"otto": true},
+		Active: []rmcoc.Learning{l1},
+		Commands: []state.LearningCommand{
+			cmd(11, "mallory", false, rmcoc.CommandForget, "L-1"),
+			cmd(12, "rita", true, rmcoc.CommandForget, "L-1"),
+			cmd(13, "rita", true, rmcoc.CommandRemember, "anything"),
+			cmd(14, "otto", true, rmcoc.CommandForget, "L-1"),
+			cmd(15, "bob", true, rmcoc.CommandConfirm, "L-9"),
+			cmd(16, "bob", true, rmcoc.CommandConfirm, "L-1"),
+		}}
+	notes := x.Commands(t.Context(), &ls)
+	var results []string
+	for _, c := range g.comments {
+		for _, b := range rmcoc.All[rmcoc.LearningCommand](c.Body) {
+			results = append(results, fmt.Sprintf("%d:%s:%s", b.CommandCommentID, b.By, b.Result))
+		}
+	}
+	if strings.Join(results, " ") != "11:mallory:not-allowed 12:rita:not-allowed 15:bob:unknown-id 16:bob:done" {
+		t.Errorf("answers %v\nnotes %q", results, notes)
+	}
+	// The run's shared lookup (app's) asks GitHub once per login; here
+	// every ask is counted, and an outsider costs none.
+	if g.asked["mallory"] != 0 || g.asked["rita"] == 0 || g.asked["otto"] == 0 {
+		t.Errorf("permission lookups %v", g.asked)
+	}
+	if ls.Confirmed["L-1"] != "bob" || !ls.Told["mallory"] || !ls.Told["rita"] || len(ls.Active) != 1 {
+		t.Errorf("learnings after: %+v", ls)
+	}
+	if !strings.Contains(g.comments[1].Body, "I answer this once") {
+		t.Errorf("the refusal does not say it is the only one:\n%s", g.comments[1].Body)
+	}
+}
