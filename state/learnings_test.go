@@ -104,7 +104,7 @@ func FuzzDeriveLearnings(f *testing.F) {
 			t.Errorf("an outsider's comment made a learning: %+v", l.Active)
 		}
 		for _, c := range l.Commands {
-			if c.Arg == "" || (c.Command != rmcoc.CommandRemember && c.Command != rmcoc.CommandForget) {
+			if c.Arg == "" || (c.Command != rmcoc.CommandRemember && c.Command != rmcoc.CommandForget && c.Command != rmcoc.CommandConfirm) {
 				t.Errorf("command %+v", c)
 			}
 		}
