@@ -236,7 +236,9 @@ func TestLearnGateCommandCarriedOutOnceAcrossOverlappingRuns(t *testing.T) {
 	})
 	defer w.gh.OnWrite(nil)
 	done := make(chan run)
-	go func() { done <- a.run(a.commentEvent(w.gh.AddIssueComment(repoName, prA, "bob", "lgtm").ID, "bob", "lgtm")) }()
+	go func() {
+		done <- a.run(a.commentEvent(w.gh.AddIssueComment(repoName, prA, "bob", "lgtm").ID, "bob", "lgtm"))
+	}()
 	<-holding // run A read the pending command and is answering it
 	rb := b.run(b.commentEvent(w.gh.AddIssueComment(repoName, b.pr, "bob", "lgtm").ID, "bob", "lgtm"))
 	close(release)
