@@ -223,7 +223,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		log.Infof("learnings: %s", n)
 		report.LearningNotes = append(report.LearningNotes, n)
 	}
-	cfg.Options.Tuning.Learnings = learnings
+	cfg.Options.Tuning.Learnings, report.Learnings = learnings, learnings
 	var sess *llm.Session
 	// A resolution that does not count is checked against the code first
 	// when the code changed, which needs the model even with no task.

@@ -104,8 +104,8 @@ func TestLearnGateConcessionSuppressesOnlyOnceConfirmed(t *testing.T) {
 	if rv := w.reviews(); len(rv) != 1 || strings.Contains(rv[0].Body, "suppressed") || len(findingThreads(w)) != 1 {
 		t.Errorf("PR B: reviews %+v", rv)
 	}
-	if !strings.Contains(w.systemPrompt(), learned) {
-		t.Errorf("PR B's prompt lacks the learning as a hint")
+	if !strings.Contains(w.systemPrompt(), learned) || !strings.Contains(r.summary, "1 active learning(s) in [the learnings issue]") || !strings.Contains(r.summary, "0 confirmed by a maintainer") {
+		t.Errorf("PR B's prompt or summary lacks the learning as a hint:\n%s", r.summary)
 	}
 	// The automatic review's trigger, then the review with its one finding.
 	got := w.writesSince(writes)
@@ -131,6 +131,9 @@ func TestLearnGateConcessionSuppressesOnlyOnceConfirmed(t *testing.T) {
 		if !strings.Contains(rv[0].Body, want) {
 			t.Errorf("PR C's review lacks %q:\n%s", want, rv[0].Body)
 		}
+	}
+	if !strings.Contains(r.summary, "1 confirmed by a maintainer") {
+		t.Errorf("PR C's summary does not count the confirmed learning:\n%s", r.summary)
 	}
 	if res := w.commandResults(issue); strings.Join(res, " ") != "confirm::not-allowed:mallory confirm:"+learned+":done:bob" {
 		t.Errorf("command results %v", res)
