@@ -104,7 +104,7 @@ func TestLearnGateConcessionSuppressesOnlyOnceConfirmed(t *testing.T) {
 	if rv := w.reviews(); len(rv) != 1 || strings.Contains(rv[0].Body, "suppressed") || len(findingThreads(w)) != 1 {
 		t.Errorf("PR B: reviews %+v", rv)
 	}
-	if !strings.Contains(w.systemPrompt(), learned) || !strings.Contains(r.summary, "1 active learning(s) in [the learnings issue]") || !strings.Contains(r.summary, "0 confirmed by a maintainer") {
+	if sys := w.systemPrompt(); !strings.Contains(sys, learned+" (files limiter/**)") || !strings.Contains(sys, "not confirmed by a maintainer for others") || !strings.Contains(r.summary, "1 active learning(s) in [the learnings issue]") || !strings.Contains(r.summary, "0 confirmed by a maintainer") {
 		t.Errorf("PR B's prompt or summary lacks the learning as a hint:\n%s", r.summary)
 	}
 	// The automatic review's trigger, then the review with its one finding.

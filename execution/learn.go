@@ -359,13 +359,27 @@ func Applicable(ls state.Learnings, files []string) ([]review.Learned, string) {
 			url = ls.URL
 		}
 		out = append(out, review.Learned{ID: l.ID, Fingerprint: l.Fingerprint, Glob: l.PathGlob, Title: l.Title, URL: url, ConfirmedBy: ls.ConfirmedBy(l)})
-		if l.Title != "" {
-			fmt.Fprintf(&b, "- %s (files %s): reported \"%s\"; judged wrong here: %s\n", l.ID, l.PathGlob, oneLine(l.Title), oneLine(l.Reason))
-		} else {
+		switch {
+		case l.Title != "" && out[len(out)-1].ConfirmedBy != "":
+			fmt.Fprintf(&b, "- %s (files %s): reported \"%s\"; judged wrong here, and a maintainer confirmed it: %s If you find this again, report it under exactly this title: it is then set aside, and listed as such.\n",
+				l.ID, l.PathGlob, oneLine(l.Title), sentence(l.Reason))
+		case l.Title != "":
+			fmt.Fprintf(&b, "- %s (files %s): reported \"%s\"; judged wrong on one pull request, not confirmed by a maintainer for others: %s A hint only: check the argument against this code, and report the problem if it is real here.\n",
+				l.ID, l.PathGlob, oneLine(l.Title), sentence(l.Reason))
+		default:
 			fmt.Fprintf(&b, "- %s (files %s): %s\n", l.ID, l.PathGlob, oneLine(l.Reason))
 		}
 	}
 	return out, b.String()
+}
+
+// sentence is text on one line, ending with a full stop.
+func sentence(s string) string {
+	s = strings.TrimSpace(oneLine(s))
+	if s != "" && !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
 }
 
 func anyMatch(pattern string, files []string) bool {

@@ -79,7 +79,9 @@ func TestApplicableSuppressesOnlyConfirmed(t *testing.T) {
 	if strings.Join(by, " ") != "L-a= L-b=bob L-c= L-d=dan" {
 		t.Errorf("applicable: %v", by)
 	}
-	for _, want := range []string{"Magic number", "Unsynchronized map", "tabs"} {
+	for _, want := range []string{"- L-a (files svc/**): reported \"Magic number\"; judged wrong on one pull request, not confirmed by a maintainer for others: fine here. A hint only",
+		"- L-b (files svc/**): reported \"Unsynchronized map\"; judged wrong here, and a maintainer confirmed it: mu guards it. If you find this again, report it under exactly this title",
+		"- L-d (files **): tabs"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("the prompt lacks %q:\n%s", want, prompt)
 		}
