@@ -319,4 +319,7 @@ func TestLearnGateReadOnlyDisputeKeepsBlocking(t *testing.T) {
 	if r.code != 0 || !w.thread(id).Resolved || w.gate() != "success" {
 		t.Errorf("after bob agreed: exit %d, resolved %v, gate %q\n%s", r.code, w.thread(id).Resolved, w.gate(), r.log)
 	}
+	if issue := w.learningsIssue(); issue == 0 || len(w.learnings(issue)) != 1 {
+		t.Errorf("the writer's concession taught nothing")
+	}
 }
