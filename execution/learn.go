@@ -135,6 +135,15 @@ func (x *Learner) Commands(ctx context.Context, ls *state.Learnings) []string {
 	if ls.Off || ls.Issue == 0 {
 		return nil
 	}
+	if ls.URLs == nil {
+		ls.URLs = map[string]string{}
+	}
+	if ls.Confirmed == nil {
+		ls.Confirmed = map[string]string{}
+	}
+	if ls.Told == nil {
+		ls.Told = map[string]bool{}
+	}
 	var notes []string
 	var claims []claim
 	for _, c := range ls.Commands {
@@ -311,9 +320,6 @@ func (x *Learner) refuse(ctx context.Context, ls *state.Learnings, c state.Learn
 	posted, err := x.comments.CreateComment(ctx, x.repo(), ls.Issue, x.compose(text, block))
 	if err != nil {
 		return fmt.Sprintf("could not answer the %s command of @%s: %v", c.Command, c.Author.Login, err), claim{}
-	}
-	if ls.Told == nil {
-		ls.Told = map[string]bool{}
 	}
 	ls.Told[key] = true
 	return fmt.Sprintf("%s by @%s: refused (no write access)", c.Command, c.Author.Login), claim{command: c.CommentID, comment: posted.ID}
