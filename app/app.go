@@ -217,8 +217,8 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		Options: execution.Options{ProblemThreshold: p.Config.ProblemThreshold, BlockingThreshold: p.Config.BlockingThreshold,
 			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
 			NotifyAgent: p.Config.NotifyAgent, EnableHumanEscalation: p.Config.EnableHumanEscalation, HumanReviewers: p.Config.HumanReviewers,
-			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings), Lease: p.Config.ReviewTimeout, RunID: p.RunID}}
-	learner, err := execution.NewLearner(cfg, learningsGitHub{GitHub: p.GitHub, perms: states})
+			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings), Lease: p.Config.ReviewTimeout, RunID: p.RunID}, Permissions: states}
+	learner, err := execution.NewLearner(cfg, learningsGitHub{GitHub: p.GitHub, perms: states, pr: snap.PR.Number})
 	if err != nil {
 		return report, fail(log, failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}, cfg.Secrets...)
 	}
@@ -226,7 +226,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		log.Infof("learnings: %s", n)
 		report.LearningNotes = append(report.LearningNotes, n)
 	}
-	cfg.Options.Tuning.Learnings = learnings
+	cfg.Options.Tuning.Learnings, report.Learnings = learnings, learnings
 	var sess *llm.Session
 	// A resolution that does not count is checked against the code first
 	// when the code changed, which needs the model even with no task.

@@ -133,6 +133,12 @@ func (r Report) learningsMarkdown(b *strings.Builder) {
 	case ls.Off:
 		fmt.Fprintf(b, "📚 Learning is off: [the learnings issue](%s) is closed or not the bot's.\n\n", ls.URL)
 	default:
-		fmt.Fprintf(b, "📚 %d active learning(s) in [the learnings issue](%s).\n\n", len(ls.Active), ls.URL)
+		confirmed := 0
+		for _, l := range ls.Active {
+			if ls.ConfirmedBy(l) != "" {
+				confirmed++
+			}
+		}
+		fmt.Fprintf(b, "📚 %d active learning(s) in [the learnings issue](%s), %d confirmed by a maintainer; the others are hints for the model and suppress nothing.\n\n", len(ls.Active), ls.URL, confirmed)
 	}
 }

@@ -79,6 +79,17 @@ func (d *deriver) derive(ctx context.Context, snap snapshot.Snapshot) state.Stat
 type learningsGitHub struct {
 	GitHub
 	perms *deriver
+	pr    int
+}
+
+// ReadLearnings reads the learnings issue again (it comes with the PR's
+// snapshot): the Learner settles its claims on commands with it.
+func (g learningsGitHub) ReadLearnings(ctx context.Context, repo snapshot.Repo) (snapshot.LearningsIssue, error) {
+	snap, err := g.SnapshotWithConfig(ctx, repo, g.pr, "", "")
+	if err != nil {
+		return snapshot.LearningsIssue{}, err
+	}
+	return snap.Learnings, nil
 }
 
 func (g learningsGitHub) Permission(ctx context.Context, repo snapshot.Repo, login string) (string, error) {

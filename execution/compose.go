@@ -116,7 +116,7 @@ func (x *reviewRunner) composeReview(rt *detector.ReviewTask, res review.Result,
 	}
 	// Before the state section, which must trail the body.
 	if note := suppressedNote(res.Suppressed); note != "" {
-		fmt.Fprintf(&b, "\n\n📚 %s.", note)
+		fmt.Fprintf(&b, "\n\n📚 %s.%s", note, x.suppressedList(res.Suppressed))
 	}
 	// Only an automatic review requests changes: a manual one informs, and
 	// under branch protection a changes-requested review would block merging.

@@ -11,6 +11,7 @@ import (
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/prompts"
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -60,10 +61,14 @@ type disputeRunner struct {
 	// humans are asked to decide a finding the author and the bot disagree
 	// on; nil when escalation is off.
 	humans []string
+	// author is the PR's; perms the run's shared permission lookup (nil:
+	// only the author's dispute may concede a finding).
+	author snapshot.Actor
+	perms  PermissionReader
 }
 
 func newDisputeRunner(r *run) *disputeRunner {
-	d := &disputeRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, bot: r.State.Bot}
+	d := &disputeRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, bot: r.State.Bot, author: r.Snap.PR.Author, perms: r.Perms}
 	if r.Options.EnableHumanEscalation {
 		d.humans = r.Options.HumanReviewers
 	}
@@ -84,13 +89,28 @@ func (x *disputeRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		o.Err = fmt.Errorf("no model session to judge the reply")
 		return o
 	}
-	v, err := x.judge(ctx, t.Key, f)
-	if err != nil {
-		o.Err = err
-		taskError(ctx, x.GitHub, x.env, t, err)
-		return o
+	entitled, err := x.entitled(ctx, f)
+	if err == nil {
+		var v verdict
+		if v, err = x.judge(ctx, t.Key, f); err == nil {
+			return x.answer(ctx, o, f, v, entitled)
+		}
 	}
+	o.Err = err
+	taskError(ctx, x.GitHub, x.env, t, err)
+	return o
+}
+
+// answer posts the bot's reply to the replies on f, with the block that
+// records the decision, and does what the decision asks. A decision that
+// would close the finding on the word of someone who may not is turned
+// into an answer that leaves its status as it was.
+func (x *disputeRunner) answer(ctx context.Context, o Outcome, f *state.Finding, v verdict, entitled string) Outcome {
+	last := f.PendingReplies[len(f.PendingReplies)-1]
 	outcome := x.decide(f, v)
+	if outcome.status == rmcoc.FindingResolved && entitled == "" {
+		outcome = x.unentitled(f, last.Author)
+	}
 	block := rmcoc.DisputeResolution{ReplyToCommentID: rmcoc.ID(last.ID), FindingID: f.Block.ID, ThreadID: f.Thread.ID,
 		Status: outcome.status, Resolution: outcome.resolution, Reason: oneLine(v.Reason), ResolvedAt: x.now()}
 	text := strings.TrimSpace(x.fromModel(v.Reply))
@@ -115,6 +135,54 @@ func (x *disputeRunner) Run(ctx context.Context, t detector.Task) Outcome {
 	}
 	o.Note = fmt.Sprintf("%s from @%s: %s (%s)", v.Kind, last.Author.Login, outcome.resolution, outcome.status)
 	return o
+}
+
+// entitled returns who, among the authors of the replies judged, may argue
+// the finding off: the PR's author or a user with write access (read
+// through the run's shared lookup, once per login per run). "" when none
+// may: the model may agree with them, but the finding keeps its status
+// until one who may agrees. A lookup that fails fails the task, which stays
+// pending: a guess either way would be wrong.
+func (x *disputeRunner) entitled(ctx context.Context, f *state.Finding) (string, error) {
+	for _, r := range f.PendingReplies {
+		if r.Author.Login != "" && r.Author.Is(x.author) {
+			return r.Author.Login, nil
+		}
+	}
+	if x.perms == nil {
+		return "", nil
+	}
+	for _, r := range f.PendingReplies {
+		if r.Author.Login == "" || r.Author.IsBot {
+			continue
+		}
+		role, err := x.perms.Permission(ctx, x.repo(), r.Author.Login)
+		if err != nil {
+			return "", fmt.Errorf("read the permission of @%s, who disputes finding %s: %w", r.Author.Login, f.Block.ID, err)
+		}
+		if role == "admin" || role == "maintain" || role == "write" {
+			return r.Author.Login, nil
+		}
+	}
+	return "", nil
+}
+
+// unentitled is the decision when the model would close the finding on the
+// word of someone who may not: it is answered, its status unchanged (the
+// block records that, so the state keeps it open and, if blocking, holding
+// the gate; and no learning is drawn from it), and the reply says who can
+// settle it.
+func (x *disputeRunner) unentitled(f *state.Finding, by snapshot.Actor) decision {
+	status := f.Status
+	if status == "" || status == rmcoc.FindingResolved {
+		status = rmcoc.FindingOpen
+	}
+	holds := "stays open"
+	if f.Block.Blocking {
+		holds = "keeps blocking the merge"
+	}
+	return decision{status: status, resolution: rmcoc.ResolutionAnswered,
+		note: fmt.Sprintf("_@%s, your point may well be right, but a finding is settled only on a dispute by the pull request's author or by someone with write access. It %s until one of them agrees here, or a maintainer resolves this thread._", sanitize.Name(by.Login), holds)}
 }
 
 // judge asks the model; a kind it gets wrong falls back to the keyword rules.

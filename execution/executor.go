@@ -85,6 +85,15 @@ type Config struct {
 	// untrusted text and returns a note when it looks like an injection
 	// attempt. The task goes on: the text stays fenced as data.
 	Screen func(ctx context.Context, text string) string
+	// Permissions is the run's shared permission lookup (one request per
+	// login per run): a concession counts only on a dispute by the PR's
+	// author or a user with write access. nil: only the author's does.
+	Permissions PermissionReader
+}
+
+// PermissionReader reads a user's role on a repository ("admin", "write"...).
+type PermissionReader interface {
+	Permission(ctx context.Context, repo snapshot.Repo, login string) (string, error)
 }
 
 // Executor runs one plan on one PR.
@@ -201,6 +210,7 @@ type run struct {
 	State   state.State
 	Model   string
 	Screen  func(ctx context.Context, text string) string
+	Perms   PermissionReader
 	fixes   *fixes
 	notify  *notifier
 	built   map[detector.Kind]Runner
@@ -209,7 +219,7 @@ type run struct {
 func (x *Executor) start() *run {
 	c := x.cfg
 	r := &run{env: newEnv(c), GitHub: c.GitHub, Session: c.Session, Options: c.Options, Snap: c.Snap, State: c.State,
-		Model: c.Model, Screen: c.Screen, built: map[detector.Kind]Runner{}}
+		Model: c.Model, Screen: c.Screen, Perms: c.Permissions, built: map[detector.Kind]Runner{}}
 	r.fixes = &fixes{env: r.env, GitHub: c.GitHub, Session: c.Session, Snap: c.Snap, findings: c.State.Findings, verified: map[string]bool{}}
 	r.notify = &notifier{env: r.env, GitHub: c.GitHub, handle: c.Options.NotifyAgent, notified: c.State.Notified}
 	return r

@@ -84,8 +84,8 @@ func FuzzLearn(f *testing.F) {
 		}
 
 		ls := state.Learnings{Issue: 9, URLs: map[string]string{}, Commands: []state.LearningCommand{
-			{CommentID: 11, Author: maint, Command: rmcoc.CommandRemember, Arg: text},
-			{CommentID: 12, Author: maint, Command: rmcoc.CommandForget, Arg: text}}}
+			{CommentID: 11, Author: maint, Member: true, Command: rmcoc.CommandRemember, Arg: text},
+			{CommentID: 12, Author: maint, Member: true, Command: rmcoc.CommandForget, Arg: text}}}
 		x.Commands(t.Context(), &ls)
 		if len(ls.Active) != 1 || len(rec.calls) < 2 {
 			t.Fatalf("active %+v, %d comments", ls.Active, len(rec.calls))
@@ -93,7 +93,7 @@ func FuzzLearn(f *testing.F) {
 		n := len(rec.calls)
 		exactly(t, rec.calls[n-2].Body, posted(ls.Active[0]))
 		exactly(t, rec.calls[n-1].Body, posted(rmcoc.LearningCommand{CommandCommentID: 12, Command: rmcoc.CommandForget,
-			LearningID: text, Result: "unknown-id", At: fixedNow.UTC()}))
+			LearningID: text, Result: "unknown-id", By: "maint", At: fixedNow.UTC()}))
 		for _, c := range rec.calls {
 			if utf8.RuneCountInString(c.Body) > sanitize.MaxBody {
 				t.Fatalf("body of %d characters", utf8.RuneCountInString(c.Body))

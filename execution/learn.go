@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,22 +29,37 @@ type LearningsGitHub interface {
 	Permission(ctx context.Context, repo snapshot.Repo, login string) (string, error)
 }
 
+// LearnerGitHub is the Learner's GitHub: LearningsGitHub, and a fresh read
+// of the learnings issue, which settles the claims of overlapping runs.
+type LearnerGitHub interface {
+	LearningsGitHub
+	ReadLearnings(ctx context.Context, repo snapshot.Repo) (snapshot.LearningsIssue, error)
+}
+
+// learnerWriter is how the Learner writes: the run's writer, as for every
+// other comment; an edit withdraws a reply another run made first.
+type learnerWriter interface {
+	commenter
+	EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
+}
+
 // Learner records what runs teach in the repository's learnings issue and
 // carries out the maintainers' commands there.
 type Learner struct {
 	env
-	comments commenter       // the run's writer, as for every other comment
-	GitHub   LearningsGitHub // the issue and permission calls
+	comments learnerWriter
+	GitHub   LearnerGitHub // the issue and permission calls
 	pr       snapshot.PullRequest
+	bot      snapshot.Actor
 }
 
 // NewLearner builds the run's Learner; it writes its comments through the
 // run's GitHub client and reads permissions through gh.
-func NewLearner(cfg Config, gh LearningsGitHub) (*Learner, error) {
+func NewLearner(cfg Config, gh LearnerGitHub) (*Learner, error) {
 	if cfg.GitHub == nil || gh == nil || cfg.Log == nil {
 		return nil, errors.New("execution: a learner needs both GitHub clients and a log")
 	}
-	return &Learner{env: newEnv(cfg), comments: cfg.GitHub, GitHub: gh, pr: cfg.Snap.PR}, nil
+	return &Learner{env: newEnv(cfg), comments: cfg.GitHub, GitHub: gh, pr: cfg.Snap.PR, bot: cfg.State.Bot}, nil
 }
 
 // UseInstructions tells the Learner the bot's instructions once the run's
@@ -59,11 +75,12 @@ type LearnResult struct {
 	Notes    []string // commands carried out or refused, failures
 }
 
-const learningsIntro = "This issue holds what review-my-code-bot learned about this repository: findings it conceded in a dispute, or that a maintainer resolved by hand, are not reported again on the paths they apply to.\n\n" +
+var learningsIntro = "This issue holds what review-my-code-bot learned about this repository: findings it conceded in a dispute, or that a maintainer resolved by hand. Each is a hint every review on the paths it applies to reads; it stops a finding from being reported only once a maintainer confirms it, and a review lists every finding a learning stopped.\n\n" +
+	"- `@rmc-bot confirm <id>` (maintainers) lets a learning suppress the finding it is about.\n" +
 	"- `@rmc-bot remember <rule>` (maintainers) adds a rule every review reads.\n" +
 	"- `@rmc-bot forget <id>` (maintainers) removes a learning.\n" +
 	"- Closing this issue turns learning off; reopening it turns it back on.\n\n" +
-	"Only the bot's own comments count: a learning pasted by anyone else is ignored. Commands are carried out by the next run of the action on any pull request."
+	"Only the bot's own comments count: a learning pasted by anyone else is ignored. Commands by people without write access are not carried out, and each such person is told so once. Commands are carried out by the next run of the action on any pull request, at most " + strconv.Itoa(state.MaxLearningCommands) + " a run."
 
 // Learn records what the run's state teaches (conceded disputes, findings a
 // maintainer resolved) in the learnings issue, creating it on first use, and
@@ -108,18 +125,74 @@ func (x *Learner) Learn(ctx context.Context, after state.State, ls state.Learnin
 	return res
 }
 
-// Commands carries out the maintainers' remember/forget commands in the
-// learnings issue before the run's tasks, so they apply to this run's
-// review, and updates ls to match. It returns a note per command.
+// Commands carries out the maintainers' commands in the learnings issue
+// before the run's tasks, so they apply to this run's review, and updates
+// ls to match. It returns a note per command. Each answer is the command's
+// claim: after posting, the issue is read again and the earliest answer to
+// a command wins; a run that answered later withdraws its own answer, so a
+// command is carried out once when runs on several pull requests overlap.
 func (x *Learner) Commands(ctx context.Context, ls *state.Learnings) []string {
 	if ls.Off || ls.Issue == 0 {
 		return nil
 	}
-	var notes []string
-	for _, c := range ls.Commands {
-		notes = append(notes, x.command(ctx, ls, c))
+	if ls.URLs == nil {
+		ls.URLs = map[string]string{}
 	}
-	ls.Commands = nil
+	if ls.Confirmed == nil {
+		ls.Confirmed = map[string]string{}
+	}
+	if ls.Told == nil {
+		ls.Told = map[string]bool{}
+	}
+	var notes []string
+	var claims []claim
+	for _, c := range ls.Commands {
+		note, cl := x.command(ctx, ls, c)
+		notes = append(notes, note)
+		if cl.comment != 0 {
+			claims = append(claims, cl)
+		}
+	}
+	if ls.Deferred > 0 {
+		notes = append(notes, fmt.Sprintf("%d more command(s) wait for later runs: a run reads at most %d", ls.Deferred, state.MaxLearningCommands))
+	}
+	ls.Commands, ls.Deferred = nil, 0
+	return append(notes, x.settle(ctx, ls, claims)...)
+}
+
+// claim is a command this run answered, and the comment that answers it.
+type claim struct {
+	command, comment int64
+}
+
+// settle reads the issue again and withdraws the answers another run made
+// first; ls becomes what the issue now says.
+func (x *Learner) settle(ctx context.Context, ls *state.Learnings, claims []claim) []string {
+	if len(claims) == 0 {
+		return nil
+	}
+	li, err := x.GitHub.ReadLearnings(ctx, x.repo())
+	if err != nil {
+		return []string{fmt.Sprintf("could not read the learnings issue again to check that no overlapping run answered the same commands (the earliest answer counts): %v", err)}
+	}
+	fresh := state.DeriveLearnings(li, state.Options{Bot: x.bot})
+	var notes []string
+	for _, c := range claims {
+		first := fresh.Claims[c.command]
+		if first == 0 || first == c.comment {
+			continue // ours; or GitHub does not list it yet, and the next read settles it
+		}
+		text := fmt.Sprintf("↩️ Withdrawn: another run answered this command first (%s).", commentURL(li, first))
+		if err := x.comments.EditComment(ctx, x.repo(), c.comment, x.compose(text)); err != nil {
+			notes = append(notes, fmt.Sprintf("could not withdraw the duplicate answer %d (the earlier one counts): %v", c.comment, err))
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("command %d was answered first by another run; withdrew this run's answer", c.command))
+	}
+	if fresh.Issue == ls.Issue {
+		fresh.Commands, fresh.Deferred = nil, 0
+		*ls = fresh
+	}
 	return notes
 }
 
@@ -159,8 +232,8 @@ func (x *Learner) learnedText(l rmcoc.Learning) string {
 	if l.Origin == rmcoc.LearnedResolution {
 		what = "a finding @" + sanitize.Name(l.By) + " resolved by hand"
 	}
-	return fmt.Sprintf("📚 Learned %s from [%s](%s) on #%d: **%s** is not to be reported on %s.\n\n%s\n\nMaintainers: `@rmc-bot forget %s` removes it.",
-		sanitize.Code(l.ID), what, l.Source, l.PR, x.fromModelLine(l.Title), sanitize.Code(l.PathGlob), strings.TrimSpace(x.fromModel(l.Reason)), l.ID)
+	return fmt.Sprintf("📚 Learned %s from [%s](%s) on #%d: **%s** may be wrong on %s.\n\n%s\n\nReviews read this as a hint; the finding is still reported until a maintainer confirms the learning. Maintainers: `@rmc-bot confirm %s` lets it suppress the finding (each review lists what it suppressed); `@rmc-bot forget %s` removes it.",
+		sanitize.Code(l.ID), what, l.Source, l.PR, x.fromModelLine(l.Title), sanitize.Code(l.PathGlob), strings.TrimSpace(x.fromModel(l.Reason)), l.ID, l.ID)
 }
 
 // resolvedByWriter reports whether a finding's thread was resolved by hand
@@ -189,61 +262,94 @@ func learningID(seed string) string {
 	return "L-" + hex.EncodeToString(sum[:])[:6]
 }
 
-// command carries out one remember/forget command, or refuses it, and
-// records that in a reply so it is done once.
-func (x *Learner) command(ctx context.Context, ls *state.Learnings, c state.LearningCommand) string {
-	done := rmcoc.LearningCommand{CommandCommentID: rmcoc.ID(c.CommentID), Command: c.Command, At: x.now(), Result: "done"}
-	role, err := x.GitHub.Permission(ctx, x.repo(), c.Author.Login)
-	if err != nil {
-		return fmt.Sprintf("could not read the permission of @%s for their %s command; it stays pending: %v", c.Author.Login, c.Command, err)
-	}
-	// The command's author, and its argument, are a person's text.
-	who, arg := sanitize.Name(c.Author.Login), sanitize.RelayLine(c.Arg)
-	var text string
-	var block rmcoc.Block // nil: the command block
-	switch {
-	case role != "admin" && role != "maintain" && role != "write":
-		done.Result = "not-allowed"
-		text = fmt.Sprintf("@%s only maintainers (write access) can change what I learned.", who)
-	case c.Command == rmcoc.CommandRemember:
-		l := rmcoc.Learning{ID: learningID(fmt.Sprintf("cmd/%d", c.CommentID)), Reason: c.Arg, PathGlob: "**", Source: c.URL,
-			Origin: rmcoc.LearnedRemember, By: c.Author.Login, CommandID: rmcoc.ID(c.CommentID), CreatedAt: x.now()}
-		block = l
-		text = fmt.Sprintf("📚 Remembered %s for every review, as @%s asked:\n\n> %s\n\n`@rmc-bot forget %s` removes it.", sanitize.Code(l.ID), who, arg, l.ID)
-	default:
-		found := false
-		for _, l := range ls.Active {
-			found = found || l.ID == c.Arg
-		}
-		done.LearningID = c.Arg
-		if !found {
-			done.Result = "unknown-id"
-			text = fmt.Sprintf("@%s there is no active learning %s here.", who, sanitize.Code(oneLine(c.Arg)))
-		} else {
-			text = fmt.Sprintf("🗑️ Forgot %s, as @%s asked: findings it suppressed are reported again.", sanitize.Code(c.Arg), who)
+// commentURL is the URL of comment id in the issue.
+func commentURL(li snapshot.LearningsIssue, id int64) string {
+	for _, c := range li.Comments {
+		if c.ID == id {
+			return c.URL
 		}
 	}
-	if block == nil {
-		block = done
+	return li.URL
+}
+
+// command carries out one command, or refuses it, and records that in a
+// reply so it is done once. A person without write access is told so once,
+// ever: their later commands get no reply (ls.Told). A login whose
+// association rules out write access is refused without a lookup.
+func (x *Learner) command(ctx context.Context, ls *state.Learnings, c state.LearningCommand) (string, claim) {
+	role := ""
+	if c.Member {
+		var err error
+		if role, err = x.GitHub.Permission(ctx, x.repo(), c.Author.Login); err != nil {
+			return fmt.Sprintf("could not read the permission of @%s for their %s command; it stays pending: %v", c.Author.Login, c.Command, err), claim{}
+		}
 	}
+	if role != "admin" && role != "maintain" && role != "write" {
+		return x.refuse(ctx, ls, c)
+	}
+	text, block := x.carryOut(ls, c)
 	posted, err := x.comments.CreateComment(ctx, x.repo(), ls.Issue, x.compose(text, block))
 	if err != nil {
-		return fmt.Sprintf("could not answer the %s command of @%s: %v", c.Command, c.Author.Login, err)
+		return fmt.Sprintf("could not answer the %s command of @%s: %v", c.Command, c.Author.Login, err), claim{}
 	}
 	switch b := block.(type) {
 	case rmcoc.Learning:
 		ls.Active = append(ls.Active, b)
 		ls.URLs[b.ID] = posted.URL
 	case rmcoc.LearningCommand:
-		if b.Command == rmcoc.CommandForget && b.Result == "done" {
+		switch {
+		case b.Result != rmcoc.CommandDone:
+		case b.Command == rmcoc.CommandForget:
 			ls.Active = slices.DeleteFunc(ls.Active, func(l rmcoc.Learning) bool { return l.ID == b.LearningID })
+		case b.Command == rmcoc.CommandConfirm:
+			ls.Confirmed[b.LearningID] = b.By
 		}
 	}
-	return fmt.Sprintf("%s by @%s: %s", c.Command, c.Author.Login, text)
+	return fmt.Sprintf("%s by @%s: %s", c.Command, c.Author.Login, text), claim{command: c.CommentID, comment: posted.ID}
+}
+
+// refuse answers a command by someone without write access: once per login,
+// ever; later ones are read (within the run's cap) and left unanswered.
+func (x *Learner) refuse(ctx context.Context, ls *state.Learnings, c state.LearningCommand) (string, claim) {
+	key := strings.ToLower(c.Author.Login)
+	if ls.Told[key] {
+		return fmt.Sprintf("ignored the %s command of @%s: no write access (told so before)", c.Command, c.Author.Login), claim{}
+	}
+	block := rmcoc.LearningCommand{CommandCommentID: rmcoc.ID(c.CommentID), Command: c.Command, Result: rmcoc.CommandNotAllowed, By: c.Author.Login, At: x.now()}
+	text := fmt.Sprintf("@%s only maintainers (write access) can change what I learned. I answer this once: later commands of yours here get no reply.", sanitize.Name(c.Author.Login))
+	posted, err := x.comments.CreateComment(ctx, x.repo(), ls.Issue, x.compose(text, block))
+	if err != nil {
+		return fmt.Sprintf("could not answer the %s command of @%s: %v", c.Command, c.Author.Login, err), claim{}
+	}
+	ls.Told[key] = true
+	return fmt.Sprintf("%s by @%s: refused (no write access)", c.Command, c.Author.Login), claim{command: c.CommentID, comment: posted.ID}
+}
+
+// carryOut is a maintainer's command's reply and its block: the learning a
+// remember adds, or the record of a forget or a confirm.
+func (x *Learner) carryOut(ls *state.Learnings, c state.LearningCommand) (string, rmcoc.Block) {
+	// The command's author, and its argument, are a person's text.
+	who, arg := sanitize.Name(c.Author.Login), sanitize.RelayLine(c.Arg)
+	if c.Command == rmcoc.CommandRemember {
+		l := rmcoc.Learning{ID: learningID(fmt.Sprintf("cmd/%d", c.CommentID)), Reason: c.Arg, PathGlob: "**", Source: c.URL,
+			Origin: rmcoc.LearnedRemember, By: c.Author.Login, CommandID: rmcoc.ID(c.CommentID), CreatedAt: x.now()}
+		return fmt.Sprintf("📚 Remembered %s for every review, as @%s asked:\n\n> %s\n\n`@rmc-bot forget %s` removes it.", sanitize.Code(l.ID), who, arg, l.ID), l
+	}
+	done := rmcoc.LearningCommand{CommandCommentID: rmcoc.ID(c.CommentID), Command: c.Command, LearningID: c.Arg, Result: rmcoc.CommandDone, By: c.Author.Login, At: x.now()}
+	if !slices.ContainsFunc(ls.Active, func(l rmcoc.Learning) bool { return l.ID == c.Arg }) {
+		done.Result = rmcoc.CommandUnknownID
+		return fmt.Sprintf("@%s there is no active learning %s here.", who, sanitize.Code(oneLine(c.Arg))), done
+	}
+	if c.Command == rmcoc.CommandConfirm {
+		return fmt.Sprintf("✅ Confirmed %s, as @%s asked: from now on it suppresses the finding it is about on the files it applies to, and each review lists what it suppressed. `@rmc-bot forget %s` removes it.", sanitize.Code(c.Arg), who, c.Arg), done
+	}
+	return fmt.Sprintf("🗑️ Forgot %s, as @%s asked: findings it suppressed are reported again.", sanitize.Code(c.Arg), who), done
 }
 
 // Applicable converts the active learnings whose glob matches a changed
-// file into what the review applies, and the prompt's text for them.
+// file into what the review applies, and the prompt's text for them. Every
+// one is a hint in the prompt; only one a maintainer confirmed (ConfirmedBy)
+// suppresses findings.
 func Applicable(ls state.Learnings, files []string) ([]review.Learned, string) {
 	if ls.Off {
 		return nil, ""
@@ -258,14 +364,28 @@ func Applicable(ls state.Learnings, files []string) ([]review.Learned, string) {
 		if url == "" {
 			url = ls.URL
 		}
-		out = append(out, review.Learned{ID: l.ID, Fingerprint: l.Fingerprint, Glob: l.PathGlob, Title: l.Title, URL: url})
-		if l.Title != "" {
-			fmt.Fprintf(&b, "- %s (files %s): reported \"%s\"; judged wrong here: %s\n", l.ID, l.PathGlob, oneLine(l.Title), oneLine(l.Reason))
-		} else {
+		out = append(out, review.Learned{ID: l.ID, Fingerprint: l.Fingerprint, Glob: l.PathGlob, Title: l.Title, URL: url, ConfirmedBy: ls.ConfirmedBy(l)})
+		switch {
+		case l.Title != "" && out[len(out)-1].ConfirmedBy != "":
+			fmt.Fprintf(&b, "- %s (files %s): reported \"%s\"; judged wrong here, and a maintainer confirmed it: %s If you find this again, report it under exactly this title: it is then set aside, and listed as such.\n",
+				l.ID, l.PathGlob, oneLine(l.Title), sentence(l.Reason))
+		case l.Title != "":
+			fmt.Fprintf(&b, "- %s (files %s): reported \"%s\"; judged wrong on one pull request, not confirmed by a maintainer for others: %s A hint only: check the argument against this code, and report the problem if it is real here.\n",
+				l.ID, l.PathGlob, oneLine(l.Title), sentence(l.Reason))
+		default:
 			fmt.Fprintf(&b, "- %s (files %s): %s\n", l.ID, l.PathGlob, oneLine(l.Reason))
 		}
 	}
 	return out, b.String()
+}
+
+// sentence is text on one line, ending with a full stop.
+func sentence(s string) string {
+	s = strings.TrimSpace(oneLine(s))
+	if s != "" && !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
 }
 
 func anyMatch(pattern string, files []string) bool {

@@ -119,6 +119,11 @@ type learnGitHub struct {
 	mu    sync.Mutex
 	asked map[string]int
 	roles map[string]string
+	issue snapshot.LearningsIssue // what a fresh read returns
+}
+
+func (g *learnGitHub) ReadLearnings(context.Context, snapshot.Repo) (snapshot.LearningsIssue, error) {
+	return g.issue, nil
 }
 
 func (g *learnGitHub) CreateLearningsIssue(context.Context, snapshot.Repo, string) (int, string, error) {
@@ -202,8 +207,8 @@ func TestLearnerCommandRepliesHoldNoHostileText(t *testing.T) {
 	t.Parallel()
 	x, rec, _ := hostileLearner(t)
 	ls := state.Learnings{Issue: 9, URLs: map[string]string{}, Commands: []state.LearningCommand{
-		{CommentID: 11, URL: "https://github.com/o/r/issues/9#c11", Author: maint, Command: rmcoc.CommandRemember, Arg: attack},
-		{CommentID: 12, Author: maint, Command: rmcoc.CommandForget, Arg: "L-1` @bob <img src=z> <!-- x -->"},
+		{CommentID: 11, URL: "https://github.com/o/r/issues/9#c11", Author: maint, Member: true, Command: rmcoc.CommandRemember, Arg: attack},
+		{CommentID: 12, Author: maint, Member: true, Command: rmcoc.CommandForget, Arg: "L-1` @bob <img src=z> <!-- x -->"},
 		{CommentID: 13, Author: snapshot.Actor{Login: "eve"}, Command: rmcoc.CommandRemember, Arg: attack},
 	}}
 	notes := x.Commands(t.Context(), &ls)
@@ -214,9 +219,9 @@ func TestLearnerCommandRepliesHoldNoHostileText(t *testing.T) {
 	allowed := []string{"@maint ", "@eve "}
 	assertSafe(t, rec.calls[0].Body, allowed, posted(ls.Active[0]))
 	assertSafe(t, rec.calls[1].Body, allowed, posted(rmcoc.LearningCommand{CommandCommentID: 12, Command: rmcoc.CommandForget,
-		LearningID: "L-1` @bob <img src=z> <!-- x -->", Result: "unknown-id", At: fixedNow.UTC()}))
+		LearningID: "L-1` @bob <img src=z> <!-- x -->", Result: "unknown-id", By: "maint", At: fixedNow.UTC()}))
 	assertSafe(t, rec.calls[2].Body, allowed, posted(rmcoc.LearningCommand{CommandCommentID: 13, Command: rmcoc.CommandRemember,
-		Result: "not-allowed", At: fixedNow.UTC()}))
+		Result: "not-allowed", By: "eve", At: fixedNow.UTC()}))
 }
 
 // TestEveryPostingPathHoldsNoHostileText feeds the attack text, as the
@@ -310,7 +315,7 @@ func TestRunnersPostNoHostileText(t *testing.T) {
 
 		js, _ := json.Marshal(map[string]string{"kind": "dispute", "verdict": "concede", "reply": answer, "reason": answer})
 		df := &disputeFake{}
-		d := &disputeRunner{env: e, GitHub: df, Session: &fakeSession{answers: []string{string(js)}}, bot: testBot, humans: []string{"carol"}}
+		d := &disputeRunner{env: e, GitHub: df, Session: &fakeSession{answers: []string{string(js)}}, bot: testBot, humans: []string{"carol"}, author: alice}
 		if o := d.Run(t.Context(), detector.Task{Kind: detector.Dispute, Key: "dispute-x", Finding: disputedFinding("")}); o.Err != nil {
 			t.Fatal(o.Err)
 		}

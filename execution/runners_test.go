@@ -100,6 +100,22 @@ func (f *questionFake) EditReviewComment(_ context.Context, _ snapshot.Repo, id 
 
 type disputeFake struct{ writes }
 
+// permFake answers permission lookups from roles; a login it does not hold
+// is an error.
+type permFake struct {
+	roles map[string]string
+	asked []string
+}
+
+func (p *permFake) Permission(_ context.Context, _ snapshot.Repo, login string) (string, error) {
+	p.asked = append(p.asked, login)
+	role, ok := p.roles[login]
+	if !ok {
+		return "", fmt.Errorf("GET /collaborators/%s/permission: 502 Bad Gateway", login)
+	}
+	return role, nil
+}
+
 var _ disputeGitHub = (*disputeFake)(nil)
 
 func (f *disputeFake) React(_ context.Context, _ snapshot.Repo, id int64, review bool, content string) error {
@@ -276,7 +292,23 @@ func TestDisputeRunner(t *testing.T) {
 		wantOps    []string
 		wantStatus rmcoc.FindingStatus
 		wantErr    bool
+		// by is who disputes, alice (the PR's author) when empty; roles are
+		// what the permission lookup answers.
+		by    string
+		roles map[string]string
+		held  bool // the reply says the finding holds until one who may agrees
+		score int  // the finding's score, 9 when 0
 	}{
+		"a concession on a writer's dispute resolves": {answer: concede, by: "bob", roles: map[string]string{"bob": "write"}, wantStatus: rmcoc.FindingResolved,
+			wantOps: []string{"react-eyes-review=true 302", "reply 301", "resolve-thread-PRRT_1"}},
+		"a concession on a reader's dispute leaves it open": {answer: concede, by: "rita", roles: map[string]string{"rita": "read"}, wantStatus: rmcoc.FindingOpen, held: true,
+			wantOps: []string{"react-eyes-review=true 302", "reply 301"}},
+		"a deferral on a triager's dispute leaves it open": {status: rmcoc.FindingDisputed, answer: `{"kind":"out-of-scope","verdict":"concede","reply":"Fine later.","reason":"later"}`,
+			by: "tom", roles: map[string]string{"tom": "triage"}, score: 8, wantStatus: rmcoc.FindingDisputed, held: true, wantOps: []string{"react-eyes-review=true 302", "reply 301"}},
+		"a reader's dispute the model maintains is answered as usual": {answer: maintain, by: "rita", roles: map[string]string{"rita": "read"}, wantStatus: rmcoc.FindingDisputed,
+			wantOps: []string{"react-eyes-review=true 302", "reply 301"}},
+		"a permission that cannot be read leaves the reply pending": {answer: concede, by: "rita", wantErr: true,
+			wantOps: []string{"react-eyes-review=true 302", "create-comment"}},
 		"concedes and resolves the thread": {answer: concede, wantStatus: rmcoc.FindingResolved,
 			wantOps: []string{"react-eyes-review=true 302", "reply 301", "resolve-thread-PRRT_1"}},
 		"stands on the first round": {answer: maintain, humans: []string{"carol"}, wantStatus: rmcoc.FindingDisputed,
@@ -294,8 +326,17 @@ func TestDisputeRunner(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			gh, log := &disputeFake{writes: writes{fail: tc.fail}}, &testLog{}
-			d := &disputeRunner{env: testEnv(log), GitHub: gh, Session: &fakeSession{answers: []string{tc.answer}, err: tc.modelErr}, bot: testBot, humans: tc.humans}
-			o := d.Run(context.Background(), detector.Task{Kind: detector.Dispute, Key: "dispute-f-c0ffee012345-302", Finding: disputedFinding(tc.status)})
+			perms := &permFake{roles: tc.roles}
+			d := &disputeRunner{env: testEnv(log), GitHub: gh, Session: &fakeSession{answers: []string{tc.answer}, err: tc.modelErr}, bot: testBot, humans: tc.humans,
+				author: alice, perms: perms}
+			f := disputedFinding(tc.status)
+			if tc.by != "" {
+				f.PendingReplies[0].Author = snapshot.NewActor(tc.by, "User")
+			}
+			if tc.score != 0 {
+				f.Block.Score = tc.score
+			}
+			o := d.Run(context.Background(), detector.Task{Kind: detector.Dispute, Key: "dispute-f-c0ffee012345-302", Finding: f})
 			if got := strings.Join(gh.ops, "\n"); got != strings.Join(tc.wantOps, "\n") {
 				t.Fatalf("calls:\n%s\nwant:\n%s", got, strings.Join(tc.wantOps, "\n"))
 			}
@@ -311,6 +352,12 @@ func TestDisputeRunner(t *testing.T) {
 			dr := rmcoc.All[rmcoc.DisputeResolution](gh.bodies["reply 301"])
 			if len(dr) != 1 || dr[0].Status != tc.wantStatus || dr[0].ReplyToCommentID != 302 || dr[0].FindingID != "f-c0ffee012345" {
 				t.Errorf("reply carries %+v, want status %s for reply 302", dr, tc.wantStatus)
+			}
+			if tc.held != strings.Contains(gh.bodies["reply 301"], "keeps blocking the merge until one of them agrees") {
+				t.Errorf("the reply does not say who may settle it:\n%s", gh.bodies["reply 301"])
+			}
+			if tc.by == "" && len(perms.asked) != 0 {
+				t.Errorf("the PR's author needs no lookup; asked %v", perms.asked)
 			}
 		})
 	}

@@ -8,13 +8,17 @@ import (
 )
 
 // Learned is a learning a review applies: a finding with its pattern on a
-// path its glob matches was judged wrong in this repository before.
+// path its glob matches was judged wrong in this repository before. It
+// drops such a finding only once a maintainer confirmed it.
 type Learned struct {
 	ID          string
 	Fingerprint string // PatternFingerprint of what was reported; "" = a rule for the prompt only
 	Glob        string
 	Title       string
 	URL         string // where the learning is kept
+	// ConfirmedBy is the maintainer who confirmed the learning; "" while it
+	// is a hint for the prompt, which suppresses nothing.
+	ConfirmedBy string
 }
 
 // Suppressed is a finding a learning kept from being reported.
@@ -39,8 +43,8 @@ type learnedMatcher struct {
 func compileLearnings(ls []Learned) []learnedMatcher {
 	var out []learnedMatcher
 	for _, l := range ls {
-		if l.Fingerprint == "" {
-			continue
+		if l.Fingerprint == "" || l.ConfirmedBy == "" {
+			continue // a hint: the finding is reported
 		}
 		g, err := glob.Compile(l.Glob)
 		if err != nil {

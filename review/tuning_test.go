@@ -29,14 +29,16 @@ func TestPassesOption(t *testing.T) {
 	}
 }
 
-// A finding whose pattern a learning holds, on a path its glob matches, is
-// suppressed; elsewhere, or with another title, it is reported.
+// A finding whose pattern a confirmed learning holds, on a path its glob
+// matches, is suppressed; elsewhere, with another title, or when no
+// maintainer confirmed the learning, it is reported.
 func TestLearningsSuppress(t *testing.T) {
 	t.Parallel()
 	learned := []Learned{
-		{ID: "L-1", Fingerprint: PatternFingerprint("Key logged in plain text"), Glob: "svc/**"},
-		{ID: "L-2", Fingerprint: PatternFingerprint("Returns stale value"), Glob: "other/**"},
-		{ID: "L-3", Glob: "**"}, // a rule for the prompt: suppresses nothing
+		{ID: "L-1", Fingerprint: PatternFingerprint("Key logged in plain text"), Glob: "svc/**", ConfirmedBy: "bob"},
+		{ID: "L-2", Fingerprint: PatternFingerprint("Returns stale value"), Glob: "other/**", ConfirmedBy: "bob"},
+		{ID: "L-3", Glob: "**", ConfirmedBy: "bob"},                                // a rule for the prompt: suppresses nothing
+		{ID: "L-4", Fingerprint: PatternFingerprint("Unlocked write"), Glob: "**"}, // a hint: not confirmed
 	}
 	s := &scripted{byPass: map[int][]Finding{1: {f(12, "key  LOGGED in plain text ", 7), f(13, "Returns stale value", 7), f(14, "Unlocked write", 7)}}}
 	r, err := Run(context.Background(), s, Input{Anchor: files(t)}, Options{Learnings: learned}, nil)

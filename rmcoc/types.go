@@ -374,18 +374,33 @@ type Learning struct {
 	CreatedAt   time.Time `json:"created_at"`
 }
 
-// Learning commands.
+// Learning commands. Confirm makes a learning drawn from a finding
+// (a concession, a maintainer's resolution) suppress that finding on later
+// pull requests; until then it is a hint in the prompt only. "remember
+// <id>" with the id of an active learning is read as confirm.
 const (
 	CommandRemember = "remember"
 	CommandForget   = "forget"
+	CommandConfirm  = "confirm"
+)
+
+// What became of a learning command (LearningCommand.Result).
+const (
+	CommandDone       = "done"
+	CommandUnknownID  = "unknown-id"
+	CommandNotAllowed = "not-allowed"
 )
 
 // LearningCommand records that a command in the learnings issue was carried
-// out (or refused), so it is done once.
+// out (or refused), so it is done once. The first such block for a command
+// (the lowest comment id) is the one that counts: overlapping runs that
+// both carried it out keep the earliest. A not-allowed block also records
+// that By was told, once ever: their later commands get no reply.
 type LearningCommand struct {
 	CommandCommentID ID        `json:"command_comment_id"`
 	Command          string    `json:"command"`
 	LearningID       string    `json:"learning_id,omitempty"`
-	Result           string    `json:"result"` // "done", "unknown-id", "not-allowed"
+	Result           string    `json:"result"`       // a Command* result
+	By               string    `json:"by,omitempty"` // the command's author
 	At               time.Time `json:"at"`
 }

@@ -104,9 +104,94 @@ func FuzzDeriveLearnings(f *testing.F) {
 			t.Errorf("an outsider's comment made a learning: %+v", l.Active)
 		}
 		for _, c := range l.Commands {
-			if c.Arg == "" || (c.Command != rmcoc.CommandRemember && c.Command != rmcoc.CommandForget) {
+			if c.Arg == "" || (c.Command != rmcoc.CommandRemember && c.Command != rmcoc.CommandForget && c.Command != rmcoc.CommandConfirm) {
 				t.Errorf("command %+v", c)
 			}
 		}
 	})
+}
+
+// TestLearningsClaimsConfirmAndTold: the first answer to a command is the
+// one that counts (a later one, from an overlapping run, changes nothing);
+// a confirm, or "remember <id>" naming a learning, confirms it; a refusal
+// records its login as told.
+func TestLearningsClaimsConfirmAndTold(t *testing.T) {
+	t.Parallel()
+	bot := snapshot.Actor{Login: "rmc-bot", IsBot: true}
+	bob := snapshot.Actor{Login: "bob"}
+	l1 := rmcoc.Learning{ID: "L-1", Fingerprint: "f1", PathGlob: "a/**", Origin: rmcoc.LearnedConcession}
+	l2 := rmcoc.Learning{ID: "L-2", Fingerprint: "f2", PathGlob: "a/**", Origin: rmcoc.LearnedResolution}
+	result := func(cmd int64, verb, id, res, by string) string {
+		return rmcoc.Render(rmcoc.LearningCommand{CommandCommentID: rmcoc.ID(cmd), Command: verb, LearningID: id, Result: res, By: by})
+	}
+	li := snapshot.LearningsIssue{Number: 9, Author: bot, Comments: []snapshot.Comment{
+		{ID: 1, Author: bot, Body: rmcoc.Render(l1)},
+		{ID: 2, Author: bot, Body: rmcoc.Render(l2)},
+		{ID: 3, Author: bot, Body: rmcoc.Render(l2)}, // recorded twice by overlapping runs
+		{ID: 4, Author: bob, Association: "COLLABORATOR", Body: "@rmc-bot forget L-1"},
+		{ID: 5, Author: bot, Body: result(4, rmcoc.CommandForget, "L-1", rmcoc.CommandUnknownID, "bob")},
+		{ID: 6, Author: bot, Body: result(4, rmcoc.CommandForget, "L-1", rmcoc.CommandDone, "bob")}, // a later run's: ignored
+		{ID: 7, Author: bob, Association: "COLLABORATOR", Body: "@rmc-bot confirm `L-1`."},
+		{ID: 8, Author: bot, Body: result(7, rmcoc.CommandConfirm, "L-1", rmcoc.CommandDone, "bob")},
+		{ID: 9, Author: snapshot.Actor{Login: "Rita"}, Association: "COLLABORATOR", Body: "@rmc-bot forget L-2"},
+		{ID: 10, Author: bot, Body: result(9, rmcoc.CommandForget, "", rmcoc.CommandNotAllowed, "Rita")},
+		{ID: 11, Author: bob, Association: "COLLABORATOR", Body: "@rmc-bot remember L-2"},
+		{ID: 12, Author: bob, Association: "COLLABORATOR", Body: "@rmc-bot remember L-2 is wrong in tests"},
+	}}
+	l := DeriveLearnings(li, Options{Bot: bot, Handles: []string{"@rmc-bot"}})
+	var ids, cmds []string
+	for _, a := range l.Active {
+		ids = append(ids, a.ID)
+	}
+	for _, c := range l.Commands {
+		cmds = append(cmds, c.Command+":"+c.Arg)
+	}
+	if strings.Join(ids, ",") != "L-1,L-2" || l.Confirmed["L-1"] != "bob" || l.ConfirmedBy(l.Active[1]) != "" || !l.Told["rita"] {
+		t.Errorf("active %v, confirmed %v, told %v", ids, l.Confirmed, l.Told)
+	}
+	if strings.Join(cmds, "|") != "confirm:L-2|remember:L-2 is wrong in tests" {
+		t.Errorf("commands %v", cmds)
+	}
+	if l.Claims[4] != 5 || l.Claims[7] != 8 || l.Claims[9] != 10 {
+		t.Errorf("claims %v", l.Claims)
+	}
+	if l.ConfirmedBy(rmcoc.Learning{Origin: rmcoc.LearnedRemember, By: "dan"}) != "dan" {
+		t.Errorf("a remember rule is its maintainer's own")
+	}
+}
+
+// TestSelectCommands: a run reads at most MaxLearningCommands commands, in
+// turns per login with logins never told first; an outsider told before is
+// not read again, and one never told gets one command read.
+func TestSelectCommands(t *testing.T) {
+	t.Parallel()
+	var flood []LearningCommand
+	id := int64(0)
+	add := func(login string, member bool, n int) {
+		for range n {
+			id++
+			flood = append(flood, LearningCommand{CommentID: id, Author: snapshot.Actor{Login: login}, Member: member, Command: rmcoc.CommandForget, Arg: "L-1"})
+		}
+	}
+	add("mallory", false, 50) // an outsider
+	add("Rita", true, 30)     // a collaborator without write access, told before
+	add("eve", false, 5)      // an outsider, told before
+	add("bob", true, 3)       // a maintainer, last
+	got, deferred := selectCommands(flood, map[string]bool{"rita": true, "eve": true})
+	count := map[string]int{}
+	for i, c := range got {
+		count[c.Author.Login]++
+		if i > 0 && got[i-1].CommentID >= c.CommentID {
+			t.Errorf("not in comment order: %v", got)
+		}
+	}
+	if len(got) != MaxLearningCommands || count["mallory"] != 1 || count["bob"] != 3 || count["eve"] != 0 || count["Rita"] != MaxLearningCommands-4 {
+		t.Errorf("selected %v", count)
+	}
+	if deferred != 1+3+30-MaxLearningCommands {
+		t.Errorf("deferred %d", deferred)
+	}
+	if got, deferred := selectCommands(flood[:3], nil); len(got) != 1 || deferred != 0 {
+		t.Errorf("an outsider's three commands: %d read, %d deferred", len(got), deferred)
+	}
 }
