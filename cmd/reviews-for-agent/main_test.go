@@ -50,6 +50,8 @@ func TestRunCommands(t *testing.T) {
 		"help":             {args: []string{"--help"}, wantCode: 0, wantStdout: "reviews-for-agent start [--port N] [--no-open] [--dir DIR]"},
 		"no command":       {args: nil, wantCode: 2, wantStderr: "Usage:"},
 		"version":          {args: []string{"version"}, wantCode: 0, wantStdout: "reviews-for-agent "},
+		"--version":        {args: []string{"--version"}, wantCode: 0, wantStdout: "reviews-for-agent "},
+		"-version":         {args: []string{"-version"}, wantCode: 0, wantStdout: "reviews-for-agent "},
 		"unknown":          {args: []string{"frobnicate"}, wantCode: 2, wantStderr: `unknown command "frobnicate"`},
 		"start help":       {args: []string{"start", "--help"}, wantCode: 0, wantStderr: "-no-open"},
 		"bad flag":         {args: []string{"start", "--colour"}, wantCode: 2, wantStderr: "flag provided but not defined: -colour"},
