@@ -87,12 +87,15 @@ func TestWorkflowsPassActionlint(t *testing.T) {
 	for _, e := range examples {
 		files["example-"+filepath.Base(e)] = readFile(t, e)
 	}
+	args := []string{"-no-color"}
 	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(workflows, name), []byte(text), 0o644); err != nil {
+		path := filepath.Join(workflows, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		args = append(args, path)
 	}
-	cmd := exec.Command(lint, "-no-color")
+	cmd := exec.Command(lint, args...)
 	cmd.Dir = repo
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
