@@ -4,6 +4,11 @@
 # equal), so CI and the image build with one Go. The build stage runs on the
 # builder's own platform and cross-compiles for each target (linux/amd64,
 # linux/arm64): no emulation.
+#
+# Two builders use this file: the release workflow, which publishes the image
+# and pins the tagged commit's action.yml to its digest, and the runner itself
+# when a workflow uses the action from a branch (action.yml there says
+# `image: Dockerfile`), with no build arguments.
 FROM --platform=$BUILDPLATFORM golang:1.26.8-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
@@ -20,11 +25,10 @@ FROM scratch
 ARG VERSION=dev
 ARG REVISION=
 ARG SOURCE=https://github.com/review-my-code-bot/rmc
-ARG LICENSES=NOASSERTION
 LABEL org.opencontainers.image.title="review-my-code-bot" \
       org.opencontainers.image.description="LLM pull request reviews you can argue with: a GitHub Action that answers every question, tracks every task and keeps the merge gate." \
       org.opencontainers.image.source=$SOURCE \
-      org.opencontainers.image.licenses=$LICENSES \
+      org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.version=$VERSION \
       org.opencontainers.image.revision=$REVISION
 # GitHub mounts the workspace and makes it the working directory: no WORKDIR,

@@ -4,10 +4,11 @@ TOOLS_BIN ?= $(CURDIR)/bin
 ACTIONLINT_VERSION := v1.7.12
 export PATH := $(TOOLS_BIN):$(PATH)
 
-.PHONY: test vet unit cross lint tools demo build sizes image-check bench fuzz
+.PHONY: test vet unit bench-once cross lint tools demo build sizes image-check bench fuzz
 
-## test: every test: vet, unit + end-to-end (incl. the browser test), Windows build of the companion, workflow lint
-test: vet unit cross lint
+## test: every test: vet, unit + end-to-end (incl. the browser test), every benchmark once,
+## Windows build of the companion, workflow lint
+test: vet unit bench-once cross lint
 
 vet:
 	$(GO) vet ./...
@@ -19,14 +20,17 @@ unit:
 cross:
 	GOOS=windows GOARCH=amd64 $(GO) build ./cmd/reviews-for-agent ./inbox/...
 
+## bench-once: every benchmark, one iteration each, so a broken benchmark fails the tests
+bench-once:
+	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
+
 lint:
 	actionlint .github/workflows/*.yml examples/*.yml
 
-## tools: what the tests need beyond Go (Debian/Ubuntu): chromium, actionlint
+## tools: what the tests need beyond Go (Debian/Ubuntu): chromium, actionlint; tools already
+## on PATH are used as they are, and a user who cannot install one is told what is missing
 tools:
-	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
-		{ sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; $$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium; }
-	@test -x $(TOOLS_BIN)/actionlint || GOBIN=$(TOOLS_BIN) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+	@GO="$(GO)" ./scripts/tools.sh "$(TOOLS_BIN)" $(ACTIONLINT_VERSION)
 
 ## demo: the main job, offline, against a fake GitHub and a scripted model
 demo:
@@ -49,6 +53,7 @@ sizes:
 image-check:
 	$(GO) test -count=1 -run TestStaticBinary -v ./cmd/action
 
+## bench: every benchmark, timed
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 

@@ -26,13 +26,27 @@ import (
 
 // Env is the process environment the action runs in.
 type Env struct {
-	Getenv   func(string) string
-	Stdout   io.Writer
+	Getenv func(string) string
+	// Stdout takes the run's log, workflow commands included (the runner
+	// reads them there), and what a command prints on success.
+	Stdout io.Writer
+	// Stderr takes a command's usage errors; Stdout when nil.
+	Stderr   io.Writer
 	ReadFile func(string) ([]byte, error)
 }
 
 // OSEnv is the real environment.
-func OSEnv() Env { return Env{Getenv: os.Getenv, Stdout: os.Stdout, ReadFile: os.ReadFile} }
+func OSEnv() Env {
+	return Env{Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr, ReadFile: os.ReadFile}
+}
+
+// errLog prints a command's errors: to Stderr, made inert like the log.
+func (e Env) errLog() *Log {
+	if e.Stderr != nil {
+		e.Stdout = e.Stderr
+	}
+	return consoleLog(e)
+}
 
 // Exit codes.
 const (
@@ -167,7 +181,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	secrets := []string{p.Config.APIKey, p.Config.GitHubToken}
 	if err != nil {
 		return report, fail(log, failure{code: ExitFailed, title: fmt.Sprintf("Could not read %s#%d from GitHub", repo, ev.PRNumber), problems: []string{err.Error()},
-			hint: "Nothing is lost: the next run (any new comment, reply or push, or a re-run of this job) does all pending work."}, secrets...)
+			hint: readFailureHint(err)}, secrets...)
 	}
 	if p.Config, err = applyConfigFile(log, p.Config, snap); err != nil {
 		return report, fail(log, configFailure(snap, p.Config), secrets...)

@@ -1,10 +1,12 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/sanitize"
+	"github.com/review-my-code-bot/rmc/snapshot"
 )
 
 // failure is a run that stopped before it could do its work: bad inputs, an
@@ -48,4 +50,15 @@ func (f failure) markdown(secrets []string) string {
 func inputFailure(err error) failure {
 	return failure{code: ExitUsage, title: "Invalid inputs: the run did nothing", problems: splitErrors(err),
 		hint: "Fix these in the `with:` block of the step that uses the action (inputs are described in its README)."}
+}
+
+// readFailureHint says what to do when the pull request could not be read.
+// A token GitHub does not accept fails the same way every time, so that
+// hint sends the reader to the token, not to another run.
+func readFailureHint(err error) string {
+	if errors.Is(err, snapshot.ErrBadCredentials) {
+		return "GitHub did not accept the token (the `github_token` input; GITHUB_TOKEN for `rmc plan`): it is mistyped, expired or revoked. " +
+			"Give the step a valid token; nothing was written, and the next run after that (any new comment, reply or push) does all pending work."
+	}
+	return "Nothing is lost: the next run (any new comment, reply or push, or a re-run of this job) does all pending work."
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -23,38 +24,39 @@ Usage:
   rmc plan --repo OWNER/NAME --pr N [--event NAME]
                                 print what a run would do on a real pull request and write
                                 nothing (needs GITHUB_TOKEN; honours GITHUB_API_URL)
-  rmc version
+  rmc version                   print the version (also --version)
+  rmc help                      print this help (also --help)
 `
 
 // Main dispatches the subcommands and returns the exit code. gh reads the
-// event and reaches GitHub (cmd/action passes the real one).
+// event and reaches GitHub (cmd/action passes the real one). What a command
+// was asked for goes to stdout; its usage errors go to stderr.
 func Main(ctx context.Context, env Env, gh Connector, args []string) int {
 	if len(args) == 0 || args[0] == "run" {
 		return Run(ctx, env, gh)
 	}
-	log := consoleLog(env)
 	switch args[0] {
 	case "plan":
 		return planCmd(ctx, env, gh, args[1:])
 	case "demo":
 		// The demo is its own command, so that the fakes it runs against
 		// stay out of the action's binary.
-		log.Print("the demo is its own command: in a clone of the repository, run: go run ./cmd/demo")
+		env.errLog().Print("the demo is its own command: in a clone of the repository, run: go run ./cmd/demo")
 		return ExitUsage
-	case "version", "--version":
-		log.Print("rmc " + Version)
+	case "version", "--version", "-version":
+		consoleLog(env).Print("rmc " + Version)
 		return ExitOK
-	case "help", "-h", "--help":
-		log.Print(fmt.Sprintf(usage, Version))
+	case "help", "-h", "-help", "--help":
+		consoleLog(env).Print(fmt.Sprintf(usage, Version))
 		return ExitOK
 	}
-	log.Print(fmt.Sprintf("unknown command %q\n\n"+usage, args[0], Version))
+	env.errLog().Print(fmt.Sprintf("unknown command %q\n\n"+usage, args[0], Version))
 	return ExitUsage
 }
 
 // planCmd prints the plan of a real PR: the same pipeline, dry.
 func planCmd(ctx context.Context, env Env, gh Connector, args []string) int {
-	log := consoleLog(env)
+	errs := env.errLog()
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	var flagOut strings.Builder
 	fs.SetOutput(&flagOut)
@@ -62,36 +64,56 @@ func planCmd(ctx context.Context, env Env, gh Connector, args []string) int {
 	pr := fs.Int("pr", 0, "pull request number")
 	eventName := fs.String("event", string(event.IssueComment), "event to plan for: "+strings.Join(planEvents, ", ")+
 		"\n(issue_comment: questions, disputes, owed reviews; pull_request: a new push; workflow_dispatch: a manual review)")
-	if err := fs.Parse(args); err != nil {
-		log.Print(flagOut.String())
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: rmc plan --repo OWNER/NAME --pr N [--event NAME]\n\n"+
+			"Prints what a run would do on a real pull request and writes nothing.\nNeeds GITHUB_TOKEN; honours GITHUB_API_URL.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		consoleLog(env).Print(flagOut.String())
+		return ExitOK
+	} else if err != nil {
+		errs.Print(flagOut.String())
 		return ExitUsage
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(env.Stdout, "plan takes no arguments, got %q; use --repo OWNER/NAME --pr N\n", fs.Args())
+		errs.Print(fmt.Sprintf("plan takes no arguments, got %q; use --repo OWNER/NAME --pr N", fs.Args()))
 		return ExitUsage
 	}
 	if !slices.Contains(planEvents, *eventName) {
-		fmt.Fprintf(env.Stdout, "--event %q is not an event the action handles; use one of: %s\n", *eventName, strings.Join(planEvents, ", "))
+		errs.Print(fmt.Sprintf("--event %q is not an event the action handles; use one of: %s", *eventName, strings.Join(planEvents, ", ")))
 		return ExitUsage
 	}
 	repo, ok := snapshot.ParseRepo(*repoFlag)
 	if !ok || *pr <= 0 {
-		log.Print("plan needs --repo OWNER/NAME and --pr N")
+		errs.Print("plan needs --repo OWNER/NAME and --pr N")
 		return ExitUsage
 	}
 	token := env.Getenv("GITHUB_TOKEN")
 	if token == "" {
-		log.Print("plan needs GITHUB_TOKEN (a token that can read the repository); for an offline demo, run go run ./cmd/demo in a clone of the repository")
+		errs.Print("plan needs GITHUB_TOKEN (a token that can read the repository); for an offline demo, run go run ./cmd/demo in a clone of the repository")
 		return ExitUsage
 	}
 	get := func(name string) string { return env.Getenv(envName(name)) }
 	cfg, err := config.Load(withDefaults(get), false)
 	if err != nil {
-		log.Print(err.Error())
+		errs.Print(err.Error())
 		return ExitUsage
 	}
 	cfg.DryRun = true
-	ev := event.Event{Name: event.Name(*eventName), Repo: repo.String(), PRNumber: *pr, Sender: env.Getenv("GITHUB_ACTOR")}
+	ev := planEvent(env, repo, *pr, event.Name(*eventName))
+	log := consoleLog(env)
+	client, err := gh.Connect(Connection{Token: token, Getenv: env.Getenv, Warn: func(msg string) { log.Warningf("%s", msg) }})
+	if err != nil {
+		errs.Print(err.Error())
+		return ExitUsage
+	}
+	return Pipeline{Config: cfg, GitHub: client, Log: log}.Run(ctx, repo, ev)
+}
+
+// planEvent is the event plan pretends to run on.
+func planEvent(env Env, repo snapshot.Repo, pr int, name event.Name) event.Event {
+	ev := event.Event{Name: name, Repo: repo.String(), PRNumber: pr, Sender: env.Getenv("GITHUB_ACTOR")}
 	switch ev.Name {
 	case event.PullRequest, event.PullRequestTarget:
 		ev.Action = "synchronize"
@@ -103,12 +125,7 @@ func planCmd(ctx context.Context, env Env, gh Connector, args []string) int {
 		// A new run asks anew; GITHUB_RUN_ID plans as that run would.
 		ev.RunID, _ = strconv.ParseInt(env.Getenv("GITHUB_RUN_ID"), 10, 64)
 	}
-	client, err := gh.Connect(Connection{Token: token, Getenv: env.Getenv, Warn: func(msg string) { log.Warningf("%s", msg) }})
-	if err != nil {
-		log.Print(err.Error())
-		return ExitUsage
-	}
-	return Pipeline{Config: cfg, GitHub: client, Log: log}.Run(ctx, repo, ev)
+	return ev
 }
 
 // planEvents are the events `plan --event` accepts: the ones the action handles.

@@ -31,10 +31,12 @@ func TestPlanRejectsWhatItDoesNotKnow(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			var out bytes.Buffer
-			code := app.Main(context.Background(), envOf(map[string]string{"GITHUB_TOKEN": "tok"}, &out), app.RealGitHub, tc.args)
-			if code != app.ExitUsage || !strings.Contains(out.String(), tc.want) {
-				t.Errorf("exit %d, output:\n%s\nwant exit 2 and %q", code, out.String(), tc.want)
+			var out, errOut bytes.Buffer
+			env := envOf(map[string]string{"GITHUB_TOKEN": "tok"}, &out)
+			env.Stderr = &errOut
+			code := app.Main(context.Background(), env, app.RealGitHub, tc.args)
+			if code != app.ExitUsage || !strings.Contains(errOut.String(), tc.want) || out.Len() != 0 {
+				t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2, nothing on stdout and %q on stderr", code, out.String(), errOut.String(), tc.want)
 			}
 		})
 	}
@@ -95,5 +97,72 @@ func TestDemoIsItsOwnCommand(t *testing.T) {
 		if args == "help" && strings.Contains(out.String(), "demo") {
 			t.Errorf("the usage still offers the demo:\n%s", out.String())
 		}
+	}
+}
+
+// Every command answers --help and --version on stdout with exit 0, and
+// puts a usage error on stderr with exit 2.
+func TestCommandLineConventions(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		code      int
+		stdout    string // "" means nothing
+		stderr    string
+		notStdout string
+	}{
+		"--version":      {code: app.ExitOK, stdout: "rmc " + app.Version},
+		"version":        {code: app.ExitOK, stdout: "rmc " + app.Version},
+		"--help":         {code: app.ExitOK, stdout: "rmc plan --repo OWNER/NAME --pr N"},
+		"-h":             {code: app.ExitOK, stdout: "rmc plan --repo OWNER/NAME --pr N"},
+		"plan --help":    {code: app.ExitOK, stdout: "Usage: rmc plan --repo OWNER/NAME --pr N", notStdout: "flag: help requested"},
+		"plan -h":        {code: app.ExitOK, stdout: "-event string"},
+		"frobnicate":     {code: app.ExitUsage, stderr: `unknown command "frobnicate"`},
+		"demo":           {code: app.ExitUsage, stderr: "go run ./cmd/demo"},
+		"plan --pr 1 -x": {code: app.ExitUsage, stderr: "flag provided but not defined: -x"},
+		"plan --pr 1":    {code: app.ExitUsage, stderr: "plan needs --repo OWNER/NAME and --pr N"},
+	}
+	for args, tc := range tests {
+		t.Run(args, func(t *testing.T) {
+			t.Parallel()
+			var out, errOut bytes.Buffer
+			env := app.Env{Getenv: func(string) string { return "" }, Stdout: &out, Stderr: &errOut}
+			code := app.Main(context.Background(), env, app.RealGitHub, strings.Fields(args))
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out.String(), errOut.String())
+			}
+			if tc.stdout != "" && !strings.Contains(out.String(), tc.stdout) || tc.stdout == "" && out.Len() != 0 {
+				t.Errorf("stdout %q, want %q", out.String(), tc.stdout)
+			}
+			if tc.stderr != "" && !strings.Contains(errOut.String(), tc.stderr) || tc.stderr == "" && errOut.Len() != 0 {
+				t.Errorf("stderr %q, want %q", errOut.String(), tc.stderr)
+			}
+			if tc.notStdout != "" && strings.Contains(out.String(), tc.notStdout) {
+				t.Errorf("stdout has %q:\n%s", tc.notStdout, out.String())
+			}
+		})
+	}
+}
+
+// A token GitHub does not accept fails every run the same way: the message
+// sends the reader to the token, and not to run the job again.
+func TestBadTokenSaysFixTheToken(t *testing.T) {
+	t.Parallel()
+	f := fakegithub.New()
+	defer f.Close()
+	f.AddUser("alice", false)
+	f.AddToken("tok", fakegithub.Identity{Login: "rmc-machine", Kind: fakegithub.TokenPAT})
+	f.AddRepo("o/r")
+	pr := f.AddPR("o/r", fakegithub.PR{Author: "alice"})
+	var out, errOut bytes.Buffer
+	vars := map[string]string{"GITHUB_TOKEN": "ghp_revoked", "GITHUB_API_URL": f.URL, "GITHUB_GRAPHQL_URL": f.GraphQLURL()}
+	env := envOf(vars, &out)
+	env.Stderr = &errOut
+	code := app.Main(context.Background(), env, app.RealGitHub, []string{"plan", "--repo", "o/r", "--pr", strconv.Itoa(pr.Number)})
+	text := out.String() + errOut.String()
+	if code != app.ExitFailed || !strings.Contains(text, "did not accept the token") || !strings.Contains(text, "401") {
+		t.Errorf("exit %d, output:\n%s", code, text)
+	}
+	if strings.Contains(strings.ToLower(text), "re-run") {
+		t.Errorf("a bad token's message suggests running again:\n%s", text)
 	}
 }

@@ -103,7 +103,8 @@ func New(opts Options) (*Client, error) {
 	rest.BaseURL = base
 	rest.UploadURL = base
 	rest.UserAgent = firstNonEmpty(opts.UserAgent, "review-my-code-bot")
-	return &Client{rest: rest, gql: githubv4.NewEnterpriseClient(gqlURL, hc), counts: counts, retry: policy}, nil
+	gqlClient := &http.Client{Transport: gqlRefusals{next: hc.Transport}}
+	return &Client{rest: rest, gql: githubv4.NewEnterpriseClient(gqlURL, gqlClient), counts: counts, retry: policy}, nil
 }
 
 // graphQLURL derives the GraphQL endpoint from the REST base (which ends in
@@ -189,6 +190,8 @@ func (e *APIError) Is(target error) bool {
 		return e.has("part of the diff") || e.has("could not be resolved")
 	case snapshot.ErrPermission:
 		return e.Permission() != ""
+	case snapshot.ErrBadCredentials:
+		return e.Status == 401
 	}
 	return false
 }

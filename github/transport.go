@@ -3,6 +3,7 @@ package github
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -218,4 +219,23 @@ func secondaryLimit(resp *http.Response) bool {
 	resp.Body.Close()
 	resp.Body = io.NopCloser(bytes.NewReader(b))
 	return bytes.Contains(bytes.ToLower(b), []byte("secondary rate limit"))
+}
+
+// gqlRefusals turns GitHub's 401 on the GraphQL endpoint into an *APIError:
+// githubv4 reports any answer other than 200 as untyped text, and a token
+// GitHub does not accept (snapshot.ErrBadCredentials) must be told apart from
+// a passing outage, since running again does not help.
+type gqlRefusals struct{ next http.RoundTripper }
+
+func (t gqlRefusals) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(r)
+	if err != nil || resp.StatusCode != http.StatusUnauthorized {
+		return resp, err
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Message string `json:"message"`
+	}
+	_ = json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&body)
+	return nil, &APIError{Op: "GraphQL", Status: resp.StatusCode, Message: firstNonEmpty(body.Message, resp.Status)}
 }

@@ -27,12 +27,19 @@ func BenchmarkServeLargeDiff(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := httptest.NewServer(NewServer(c, Options{}))
+	handler := NewServer(c, Options{})
+	srv := httptest.NewServer(handler)
 	defer srv.Close()
 	b.SetBytes(int64(len(c.Diff)))
 	for b.Loop() {
 		for _, path := range []string{"/api/diff", "/api/info"} {
-			resp, err := srv.Client().Get(srv.URL + path)
+			// Every request carries the session's token, as the page's do.
+			req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			req.Header.Set(TokenHeader, handler.Token())
+			resp, err := srv.Client().Do(req)
 			if err != nil {
 				b.Fatal(err)
 			}

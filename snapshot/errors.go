@@ -17,4 +17,7 @@ var (
 	// ErrPermission: the token lacks a workflow permission; the error's
 	// text names it.
 	ErrPermission = errors.New("the token lacks a permission")
+	// ErrBadCredentials: GitHub does not accept the token at all (401):
+	// mistyped, expired or revoked.
+	ErrBadCredentials = errors.New("GitHub did not accept the token")
 )

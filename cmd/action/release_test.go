@@ -18,13 +18,14 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
-// Pinning the action pins the code: action.yml names one exact image
-// version, never a tag that moves (":v1", ":latest").
-func TestReleaseActionPinsAnExactImage(t *testing.T) {
+// A workflow that uses the action from a branch (`@main`) runs that
+// branch's code: the runner builds the image from the Dockerfile. Only a
+// release commit names a published image (TestReleasePinScript).
+func TestReleaseBranchBuildsFromSource(t *testing.T) {
 	t.Parallel()
-	re := regexp.MustCompile(`(?m)^runs:\n  using: docker\n  image: docker://ghcr\.io/review-my-code-bot/rmc:\d+\.\d+\.\d+\n?\z`)
+	re := regexp.MustCompile(`(?m)^runs:\n  using: docker\n  image: Dockerfile\n?\z`)
 	if yml := readFile(t, "../../action.yml"); !re.MatchString(yml) {
-		t.Errorf("action.yml must end with runs: using docker, image docker://ghcr.io/review-my-code-bot/rmc:MAJOR.MINOR.PATCH:\n%s", yml[strings.LastIndex(yml, "runs:"):])
+		t.Errorf("action.yml on a branch must end with runs: using docker, image Dockerfile:\n%s", yml[strings.LastIndex(yml, "runs:"):])
 	}
 }
 
@@ -47,20 +48,25 @@ func TestReleaseOneGoVersion(t *testing.T) {
 func TestReleaseImageLabels(t *testing.T) {
 	t.Parallel()
 	df := readFile(t, "../../Dockerfile")
-	for _, label := range []string{"org.opencontainers.image.source=", "org.opencontainers.image.description=", "org.opencontainers.image.licenses="} {
+	for _, label := range []string{"org.opencontainers.image.source=", "org.opencontainers.image.description=", `org.opencontainers.image.licenses="Apache-2.0"`} {
 		if !strings.Contains(df, label) {
 			t.Errorf("Dockerfile lacks the label %s", label)
 		}
 	}
+	if lic := readFile(t, "../../LICENSE"); !strings.Contains(lic, "Apache License\n                           Version 2.0, January 2004") {
+		t.Error("LICENSE is not the Apache License 2.0 the image label names")
+	}
 	rel := readFile(t, "../../.github/workflows/release.yml")
-	for _, want := range []string{"platforms: linux/amd64,linux/arm64", "scripts/pin-image.sh", "SOURCE=${{ github.server_url }}/${{ github.repository }}"} {
+	for _, want := range []string{"platforms: linux/amd64,linux/arm64", `scripts/pin-image.sh "$IMAGE" "$DIGEST"`, "DIGEST: ${{ steps.build.outputs.digest }}",
+		"SOURCE=${{ github.server_url }}/${{ github.repository }}"} {
 		if !strings.Contains(rel, want) {
 			t.Errorf("release workflow lacks %q", want)
 		}
 	}
 }
 
-// The release workflow rewrites action.yml's image line, and only it.
+// The release workflow rewrites action.yml's image line to the pushed
+// image's digest, and only that line; anything else is refused.
 func TestReleasePinScript(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
@@ -73,18 +79,27 @@ func TestReleasePinScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	script, _ := filepath.Abs("../../scripts/pin-image.sh")
-	out, err := exec.Command("bash", script, "ghcr.io/some-fork/rmc", "2.10.3", file).CombinedOutput()
+	digest := "sha256:" + strings.Repeat("0123456789abcdef", 4)
+	out, err := exec.Command("bash", script, "ghcr.io/some-fork/rmc", digest, file).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	got := readFile(t, file)
-	want := regexp.MustCompile(`(?m)^  image: .*$`).ReplaceAllString(orig, "  image: docker://ghcr.io/some-fork/rmc:2.10.3")
-	if got != want {
+	want := strings.Replace(orig, "\n  image: Dockerfile\n", "\n  image: docker://ghcr.io/some-fork/rmc@"+digest+"\n", 1)
+	if got != want || want == orig {
 		t.Errorf("pinned action.yml:\n%s", got[strings.LastIndex(got, "runs:"):])
 	}
-	for _, bad := range [][]string{{"ghcr.io/o/r", "v2.10.3"}, {"ghcr.io/o/r", "2.10"}, {"ghcr.io/O/R", "2.10.3"}, {"ghcr.io/o/r;rm -rf /", "1.0.0"}} {
+	for name, bad := range map[string][]string{
+		"a tag, not a digest":  {"ghcr.io/o/r", "1.4.2"},
+		"short digest":         {"ghcr.io/o/r", "sha256:0123"},
+		"upper-case digest":    {"ghcr.io/o/r", "sha256:" + strings.Repeat("0123456789ABCDEF", 4)},
+		"other algorithm":      {"ghcr.io/o/r", "sha512:" + strings.Repeat("0123456789abcdef", 4)},
+		"upper-case image":     {"ghcr.io/O/R", digest},
+		"shell in the image":   {"ghcr.io/o/r;rm -rf /", digest},
+		"sed syntax in digest": {"ghcr.io/o/r", digest + "#"},
+	} {
 		if out, err := exec.Command("bash", script, bad[0], bad[1], file).CombinedOutput(); err == nil {
-			t.Errorf("pin-image.sh accepted %q %q:\n%s", bad[0], bad[1], out)
+			t.Errorf("%s: pin-image.sh accepted %q %q:\n%s", name, bad[0], bad[1], out)
 		}
 	}
 }

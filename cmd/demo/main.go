@@ -24,6 +24,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
@@ -42,8 +43,23 @@ Flags:
                  set), always, or never (default auto)
   --brief        leave out small print and the job summaries of the later runs
   --log          also print the action's own log of each run, as plain text
+  --version      print the version
   -h, --help     show this help
 `
+
+// version is set at build time with -ldflags "-X main.version=v1.2.3";
+// otherwise the module version from the build info is used.
+var version = ""
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		return info.Main.Version
+	}
+	return "(devel)"
+}
 
 // options are the command line's choices.
 type options struct {
@@ -63,6 +79,7 @@ func parseArgs(args []string, stdout, stderr io.Writer, tty bool, getenv func(st
 	color := fs.String("color", "auto", "")
 	brief := fs.Bool("brief", false, "")
 	showLog := fs.Bool("log", false, "")
+	showVersion := fs.Bool("version", false, "")
 	fail := func(format string, a ...any) (options, int, bool) {
 		fmt.Fprintf(stderr, "demo: "+format+"\n\n%s", append(a, usage)...)
 		return options{}, 2, false
@@ -76,6 +93,10 @@ func parseArgs(args []string, stdout, stderr io.Writer, tty bool, getenv func(st
 	}
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %q: the demo takes only flags", clean(fs.Arg(0)))
+	}
+	if *showVersion {
+		fmt.Fprintln(stdout, "review-my-code-bot demo", buildVersion())
+		return options{}, 0, false
 	}
 	opts := options{brief: *brief, log: *showLog, width: 80}
 	switch *color {

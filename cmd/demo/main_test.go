@@ -55,6 +55,8 @@ func TestParseArgs(t *testing.T) {
 		"brief":                         {args: []string{"-brief"}, ok: true, brief: true},
 		"help":                          {args: []string{"--help"}, stdout: "Usage: go run ./cmd/demo"},
 		"short help":                    {args: []string{"-h"}, stdout: "--color=WHEN"},
+		"version":                       {args: []string{"--version"}, stdout: "review-my-code-bot demo "},
+		"version among flags":           {args: []string{"--brief", "-version"}, stdout: "review-my-code-bot demo ", brief: false},
 		"an unknown flag":               {args: []string{"--colour=always"}, code: 2, stderrHas: "demo: flag provided but not defined: -colour\n\nUsage:"},
 		"an argument":                   {args: []string{"run"}, code: 2, stderrHas: `demo: unexpected argument "run"`},
 		"an argument after flags":       {args: []string{"--brief", "x"}, code: 2, stderrHas: `unexpected argument "x"`},

@@ -39,13 +39,25 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // parseFlags parses a subcommand's flags and arguments and reports a
-// usage error; ok is false when the command should stop with code.
+// usage error; ok is false when the command should stop with code. Help
+// that was asked for (-h, --help) goes to stdout; a usage error, with the
+// usage, to stderr.
 func (c *cli) parseFlags(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
-	fs.SetOutput(c.stderr)
+	// flag prints the usage while it parses, through the subcommand's
+	// Usage function, which writes to c.stderr or fs.Output(): hold both
+	// until it is known whether this is help or an error.
+	var printed strings.Builder
+	stderr := c.stderr
+	c.stderr = &printed
+	fs.SetOutput(&printed)
 	pos, err := parseArgs(fs, args)
+	c.stderr = stderr
+	fs.SetOutput(stderr)
 	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(c.stdout, printed.String())
 		return nil, exitOK, false
 	}
+	fmt.Fprint(c.stderr, printed.String())
 	if err != nil {
 		return nil, exitUsage, false
 	}

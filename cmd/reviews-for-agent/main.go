@@ -104,7 +104,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(c.stdout, usage)
 		return exitOK
-	case "version", "--version":
+	case "version", "--version", "-version":
 		fmt.Fprintln(c.stdout, "reviews-for-agent", buildVersion())
 		return exitOK
 	case "start":

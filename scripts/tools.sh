@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs what the tests need beyond Go (make tools): Debian's chromium for
+# the browser test, actionlint for the workflow lint.
+#
+#   scripts/tools.sh BIN_DIR ACTIONLINT_VERSION
+#
+# A tool already on PATH is used as it is. Installing chromium needs root
+# (apt-get, without recommended packages); a user who is not root goes
+# through sudo when there is one, and otherwise is told what is missing and
+# how to install it, instead of failing on a command that is not there.
+set -euo pipefail
+bin=${1:?bin directory}
+actionlint_version=${2:?actionlint version}
+go=${GO:-go}
+missing=()
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+if have chromium || have chromium-browser; then
+	:
+elif ! have apt-get; then
+	missing+=("chromium (the browser test): this is not a Debian or Ubuntu system; install Chromium with the system's package manager so that 'chromium' is on PATH")
+else
+	sudo=()
+	if [ "$(id -u)" != 0 ]; then
+		if have sudo; then
+			sudo=(sudo)
+		else
+			missing+=("chromium (the browser test): installing it needs root and there is no sudo; as root run: apt-get install --no-install-recommends chromium")
+		fi
+	fi
+	if [ "$(id -u)" = 0 ] || [ ${#sudo[@]} -gt 0 ]; then
+		echo "installing chromium (apt-get, no recommended packages)"
+		"${sudo[@]}" apt-get update -qq
+		"${sudo[@]}" apt-get install -y -qq --no-install-recommends chromium
+	fi
+fi
+
+if [ -x "$bin/actionlint" ] || have actionlint; then
+	:
+elif ! have "$go"; then
+	missing+=("actionlint (the workflow lint): Go is not on PATH to install it")
+else
+	echo "installing actionlint $actionlint_version into $bin"
+	GOBIN=$bin "$go" install "github.com/rhysd/actionlint/cmd/actionlint@$actionlint_version"
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "make tools: missing:" >&2
+	printf '  - %s\n' "${missing[@]}" >&2
+	exit 1
+fi
