@@ -26,6 +26,10 @@ type GoldenPR struct {
 	Title    string   `json:"pr_title"`
 	URL      string   `json:"url"`
 	Comments []Golden `json:"comments"`
+	// The public set's notes: the PR it was forked from and the curators'
+	// remarks. Read so that they are not refused; scoring ignores them.
+	OriginalURL string `json:"original_url,omitempty"`
+	Note        string `json:"az_comment,omitempty"`
 }
 
 // Golden is a problem a person verified in the PR.

@@ -86,16 +86,17 @@ func FuzzParseVerdict(f *testing.F) {
 	})
 }
 
-func FuzzParseGroups(f *testing.F) {
-	f.Add([]byte(`{"groups": [[0, 2], [1]]}`), 3)
-	f.Fuzz(func(t *testing.T, data []byte, n int) {
-		if n < 0 || n > 50 {
+func FuzzParseIssues(f *testing.F) {
+	f.Add([]byte(`{"issues": ["a", "b"]}`))
+	f.Add([]byte(`{"issues": [""]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		issues, err := ParseIssues(data)
+		if err != nil {
 			return
 		}
-		groups, err := ParseGroups(data, n)
-		if err == nil {
-			if err := CheckGroups(n, groups); err != nil {
-				t.Fatalf("accepted groups %v for %d candidates: %v", groups, n, err)
+		for _, s := range issues {
+			if strings.TrimSpace(s) == "" {
+				t.Fatalf("accepted an empty issue from %q", data)
 			}
 		}
 	})
