@@ -15,8 +15,8 @@ import (
 
 // behaviour is what the scripted reviewer reports on each PR.
 type behaviour struct {
-	oracle    bool // report every golden issue in pass 1
-	invent    int  // add this many invented findings per PR in pass 1
+	oracle     bool // report every golden issue in pass 1
+	invent     int  // add this many invented findings per PR in pass 1
 	duplicate  bool // report every golden issue again in pass 2, under another title
 	badExtract bool // answer the extraction with prose
 	// read names, per repository ("owner/name"), files pass 1 reads with

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -16,6 +17,11 @@ import (
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
 
+// TestLocalSetIsWellFormed holds the local set to what makes it a
+// measure: at least 30 PRs of 100 to 800 changed lines over several files,
+// in five languages, at least 8 clean PRs, categorized golden comments
+// whose categories make the profiles differ, and no code comment that
+// points at the planted problem.
 func TestLocalSetIsWellFormed(t *testing.T) {
 	t.Parallel()
 	set := NewLocal()
@@ -23,49 +29,66 @@ func TestLocalSetIsWellFormed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clean, planted := 0, 0
+	clean := 0
 	langs := map[string]bool{}
+	inProfile := map[Profile]int{}
 	for _, c := range cases {
 		if len(c.Golden) == 0 {
 			clean++
-		} else {
-			planted++
 		}
 		for _, g := range c.Golden {
 			if g.Category == "" {
 				t.Errorf("%s: a local golden comment needs a category", c.Ref)
+			}
+			for _, p := range []Profile{Strict, Core, All} {
+				if p.Includes(g.Category) {
+					inProfile[p]++
+				}
 			}
 		}
 		m, err := set.Load(context.Background(), c)
 		if err != nil {
 			t.Fatalf("%s: %v", c.Ref, err)
 		}
-		if len(m.Files) == 0 {
-			t.Fatalf("%s changes no file", c.Ref)
+		if len(m.Files) < 2 {
+			t.Errorf("%s changes %d file(s), want several", c.Ref, len(m.Files))
 		}
+		changed := 0
 		for _, f := range m.Files {
 			langs[filepath.Ext(f.Path)] = true
+			changed += f.Additions + f.Deletions
 			if _, err := diff.ParsePatch(f.Path, f.Patch); err != nil || f.Additions+f.Deletions == 0 {
 				t.Errorf("%s %s: patch %v, +%d -%d", c.Ref, f.Path, err, f.Additions, f.Deletions)
 			}
-			// The head tree holds the changed file with its new content.
 			if f.Status != "removed" {
 				text, err := m.Code.Read(context.Background(), f.Path, 1, 0)
 				if err != nil || len(text.Lines) == 0 {
 					t.Errorf("%s: head file %s: %v", c.Ref, f.Path, err)
 				}
 			}
+			if hint := hintComment.FindString(f.Patch); hint != "" {
+				t.Errorf("%s %s: an added comment gives the problem away: %q", c.Ref, f.Path, hint)
+			}
+		}
+		if changed < 100 || changed > 800 {
+			t.Errorf("%s changes %d lines, want 100 to 800", c.Ref, changed)
 		}
 	}
-	if planted < 12 || clean < 2 {
-		t.Errorf("%d PRs with planted problems and %d clean ones, want at least 12 and 2", planted, clean)
+	if len(cases) < 30 || clean < 8 {
+		t.Errorf("%d PRs, %d clean; want at least 30 and 8", len(cases), clean)
 	}
-	for _, ext := range []string{".go", ".py", ".ts", ".java"} {
+	for _, ext := range []string{".go", ".py", ".ts", ".java", ".rb"} {
 		if !langs[ext] {
 			t.Errorf("no PR changes a %s file", ext)
 		}
 	}
+	if !(inProfile[Strict] < inProfile[Core] && inProfile[Core] < inProfile[All]) {
+		t.Errorf("golden comments per profile %v: strict, core and all must differ", inProfile)
+	}
 }
+
+// hintComment finds an added comment line that names a problem.
+var hintComment = regexp.MustCompile(`(?im)^\+\s*(?://|#|/?\*).*\b(bug|fixme|todo|xxx|hack|vulnerab\w*|insecure|unsafe|injection|race|deadlock|leak\w*|off[- ]by[- ]one)\b.*$`)
 
 func TestOracleModelScoresOne(t *testing.T) {
 	t.Parallel()

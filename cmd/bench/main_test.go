@@ -262,8 +262,8 @@ func TestBadInput(t *testing.T) {
 			exitFailure, "the model endpoint refused the API key"},
 		"judge elsewhere, no key": {[]string{"--base-url", m.BaseURL(), "--judge-base-url", "https://openrouter.ai/api/v1"}, map[string]string{"LLM_API_KEY": "k"},
 			exitUsage, "no API key for the judge"},
-		"bad prices":   {[]string{"--dry-run", "--prices", "3/x/15"}, nil, exitUsage, `--prices: price "x"`},
-		"empty judge":  {[]string{"--judge-model", " "}, nil, exitUsage, "--judge-model is empty"},
+		"bad prices":  {[]string{"--dry-run", "--prices", "3/x/15"}, nil, exitUsage, `--prices: price "x"`},
+		"empty judge": {[]string{"--judge-model", " "}, nil, exitUsage, "--judge-model is empty"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
