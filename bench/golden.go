@@ -70,8 +70,13 @@ func ParseGolden(name string, data []byte) ([]GoldenPR, error) {
 			return nil, fmt.Errorf("%s: the PR is listed twice", where)
 		}
 		seen[pr.URL] = true
+		texts := map[string]bool{}
 		for j, c := range pr.Comments {
 			switch {
+			case texts[c.Comment]:
+				// Upstream keys golden comments by their text: a repeat
+				// would be one comment there and two here.
+				return nil, fmt.Errorf("%s, comment %d: the comment is listed twice in the PR", where, j+1)
 			case strings.TrimSpace(c.Comment) == "":
 				return nil, fmt.Errorf("%s, comment %d: empty comment", where, j+1)
 			case !known(Severities, c.Severity):
@@ -79,6 +84,7 @@ func ParseGolden(name string, data []byte) ([]GoldenPR, error) {
 			case c.Category != "" && !known(Categories, c.Category):
 				return nil, fmt.Errorf("%s, comment %d: category %q is not one of %s", where, j+1, c.Category, strings.Join(Categories, ", "))
 			}
+			texts[c.Comment] = true
 		}
 	}
 	return prs, nil

@@ -89,12 +89,15 @@ func TestScoringFollowsTheUpstreamRule(t *testing.T) {
 
 	var scored []Scored
 	for _, u := range urls {
+		// The candidates are extracted already: they go in as findings
+		// with extraction off.
 		res := PRResult{Golden: data[u].Golden}
-		var texts []string
 		for _, c := range cands[u]["rmc"] {
-			texts = append(texts, c.Text)
+			res.Findings = append(res.Findings, CandidateResult{Text: c.Text})
 		}
-		res.Candidates = uniqueTexts(texts)
+		if err := r.candidates(context.Background(), &res); err != nil {
+			t.Fatal(err)
+		}
 		if err := r.judge(context.Background(), &res); err != nil {
 			t.Fatal(err)
 		}

@@ -63,7 +63,8 @@ type PRResult struct {
 	GitHubRequests int64     `json:"github_requests"`
 	Seconds        float64   `json:"seconds"`
 
-	err error
+	err   error
+	stage string // where err happened: load, review, extract, judge
 }
 
 // Results are a whole run.

@@ -107,7 +107,7 @@ func Run(ctx context.Context, opt Options) (*Results, error) {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			out[i] = r.cachedCase(ctx, c)
-			if err := r.fatal(out[i].err); err != nil {
+			if err := r.fatal(out[i]); err != nil {
 				cancel(err)
 			}
 			if err := r.observe(out[i]); err != nil {
@@ -167,14 +167,19 @@ type runner struct {
 // fatal reports a failure every later PR would share: the key refused
 // (401), or an endpoint that has never answered. A 403 is not: providers
 // answer it for one request their moderation refuses.
-func (r *runner) fatal(err error) error {
+func (r *runner) fatal(res PRResult) error {
+	err := res.err
+	endpoint := "model"
+	if res.stage == "judge" || res.stage == "extract" {
+		endpoint = "judge"
+	}
 	var e *llm.Error
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, llm.ErrAuth) && !(errors.As(err, &e) && e.Status == 403):
-		return fmt.Errorf("the model endpoint refused the API key: %w", err)
-	case errors.Is(err, llm.ErrUnavailable) && !r.answered.Load():
+		return fmt.Errorf("the %s endpoint refused the API key: %w", endpoint, err)
+	case errors.Is(err, llm.ErrUnavailable) && endpoint == "model" && !r.answered.Load():
 		return fmt.Errorf("the model endpoint cannot be reached (check --base-url): %w", err)
 	}
 	return nil
@@ -241,7 +246,7 @@ func (r *runner) runCase(ctx context.Context, c Case) (res PRResult) {
 	res = PRResult{PR: c.Ref.String(), URL: c.URL, Title: c.Title, Repo: c.Repo, Golden: c.Golden}
 	defer func() { res.Seconds = time.Since(start).Seconds() }()
 	fail := func(stage string, err error) PRResult {
-		res.Error, res.err = fmt.Sprintf("%s: %v", stage, err), err
+		res.Error, res.err, res.stage = fmt.Sprintf("%s: %v", stage, err), err, stage
 		return res
 	}
 	m, err := r.opt.Set.Load(ctx, c)

@@ -260,6 +260,8 @@ func TestBadInput(t *testing.T) {
 		"crb without token": {[]string{"--set", "crb", "--list"}, nil, exitFailure, "GITHUB_TOKEN is not set"},
 		"wrong key": {[]string{"--base-url", m.BaseURL(), "--limit", "2"}, map[string]string{"LLM_API_KEY": "sk-wrong-key-123456"},
 			exitFailure, "the model endpoint refused the API key"},
+		"wrong judge key": {[]string{"--base-url", m.BaseURL(), "--judge-base-url", m.URL + "/api/v1", "--limit", "2"},
+			map[string]string{"LLM_API_KEY": m.APIKey(), "BENCH_JUDGE_API_KEY": "sk-wrong-key-123456"}, exitFailure, "the judge endpoint refused the API key"},
 		"judge elsewhere, no key": {[]string{"--base-url", m.BaseURL(), "--judge-base-url", "https://openrouter.ai/api/v1"}, map[string]string{"LLM_API_KEY": "k"},
 			exitUsage, "no API key for the judge"},
 		"bad prices":  {[]string{"--dry-run", "--prices", "3/x/15"}, nil, exitUsage, `--prices: price "x"`},
