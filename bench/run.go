@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -107,10 +108,7 @@ func Run(ctx context.Context, opt Options) (*Results, error) {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			out[i] = r.cachedCase(ctx, c)
-			if err := r.fatal(out[i]); err != nil {
-				cancel(err)
-			}
-			if err := r.observe(out[i]); err != nil {
+			if err := cmp.Or(r.fatal(out[i]), r.observe(out[i])); err != nil {
 				cancel(err)
 			}
 			mu.Lock()
