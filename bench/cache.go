@@ -24,7 +24,7 @@ const cacheVersion = 2
 
 // cacheKey is the hash of everything a PR's result depends on.
 func (r *runner) cacheKey(c Case) string {
-	model := ""
+	model := r.opt.Model
 	if r.opt.Client != nil {
 		model = r.opt.Client.Model()
 	}

@@ -101,6 +101,7 @@ func newResults(opt Options, setPRs int, prs []PRResult, took time.Duration) *Re
 	r := &Results{FormatExample: opt.Example, Set: opt.Set.Name(), SetPRs: setPRs, JudgeModel: opt.JudgeModel, Method: opt.Method,
 		Profile: opt.Profile, PRs: prs, Seconds: took.Seconds(),
 		Engine: EngineOpts{opt.Engine.ProblemThreshold, opt.Engine.BlockingThreshold, opt.Engine.Retries}}
+	r.Model = opt.Model
 	if opt.Client != nil {
 		r.Model = opt.Client.Model()
 	}

@@ -20,6 +20,9 @@ import (
 type Options struct {
 	Set    Set
 	Client *llm.Client // the model under test, as the action builds it
+	// Model names the model under test when there is no Client (a dry
+	// run); otherwise the client's model.
+	Model string
 	Judge  Judge
 	// JudgeModel names the judge's model for the report and the cache key.
 	JudgeModel string

@@ -209,16 +209,24 @@ func options(c config, set bench.Set, getenv func(string) string, stderr io.Writ
 	if judgeKey == "" && sameEndpoint {
 		judgeKey = key
 	}
-	if !c.dryRun {
-		if key == "" && isDefault(c.baseURL) {
-			return usage("no API key: set LLM_API_KEY (or OPENROUTER_API_KEY) to the key for %s, or pass --base-url for a local server that needs none", c.baseURL)
-		}
-		if judgeKey == "" && isDefault(c.judgeBaseURL) {
-			return usage("no API key for the judge at %s: set %s", c.judgeBaseURL, judgeKeyVar)
-		}
+	profile, _ := bench.ParseProfile(c.profile)
+	opt := bench.Options{Set: set, Model: c.model, JudgeModel: c.judgeModel, Method: bench.Method{Extract: !c.noExtract},
+		Engine:  bench.EngineOptions{ProblemThreshold: c.problem, BlockingThreshold: c.blocking, Retries: c.retries},
+		Profile: profile, Concurrency: c.concurrency, Only: c.only, Limit: c.limit}
+	if dir, err := cacheDir(c); err == nil {
+		opt.Cache = &bench.ResultCache{Dir: dir, Refresh: c.fresh}
 	}
-	client, err := newClient(c.baseURL, key, c.model, nil)
-	if err != nil {
+	if c.dryRun {
+		return opt, exitOK // a dry run calls no model: no client, no key
+	}
+	if key == "" && isDefault(c.baseURL) {
+		return usage("no API key: set LLM_API_KEY (or OPENROUTER_API_KEY) to the key for %s, or pass --base-url for a local server that needs none", c.baseURL)
+	}
+	if judgeKey == "" && isDefault(c.judgeBaseURL) {
+		return usage("no API key for the judge at %s: set %s", c.judgeBaseURL, judgeKeyVar)
+	}
+	var err error
+	if opt.Client, err = newClient(c.baseURL, key, c.model, nil); err != nil {
 		return usage("%v", err)
 	}
 	// The judge and the extraction run at temperature 0, as upstream's do.
@@ -226,17 +234,9 @@ func options(c config, set bench.Set, getenv func(string) string, stderr io.Writ
 	if err != nil {
 		return usage("--judge-base-url: %v", err)
 	}
-	profile, _ := bench.ParseProfile(c.profile)
-	var cache *bench.ResultCache
-	if dir, err := cacheDir(c); err == nil {
-		cache = &bench.ResultCache{Dir: dir, Refresh: c.fresh}
-	}
-	return bench.Options{Set: set, Client: client, Judge: bench.ModelJudge{Client: judge}, JudgeModel: c.judgeModel,
-		Method: bench.Method{Extract: !c.noExtract}, Cache: cache,
-		Engine:  bench.EngineOptions{ProblemThreshold: c.problem, BlockingThreshold: c.blocking, Retries: c.retries},
-		Profile: profile, Concurrency: c.concurrency, Only: c.only, Limit: c.limit}, exitOK
+	opt.Judge = bench.ModelJudge{Client: judge}
+	return opt, exitOK
 }
-
 func isDefault(baseURL string) bool { return strings.TrimRight(baseURL, "/") == llm.DefaultBaseURL }
 
 // checkWritable makes sure the results can be written before any money is

@@ -179,11 +179,11 @@ func TestHelpAndVersion(t *testing.T) {
 }
 
 // TestDryRunCallsNoModel prints the calls and tokens, and the cost with
-// prices, without a request to the endpoint.
+// prices, without a request to the endpoint: it needs no API key either.
 func TestDryRunCallsNoModel(t *testing.T) {
 	t.Parallel()
 	m := oracle(t)
-	code, stdout, stderr := runCmd(t, env(nil), "--dry-run", "--base-url", m.BaseURL(), "--only", "go-ledger", "--cache", t.TempDir(),
+	code, stdout, stderr := runCmd(t, env(nil), "--dry-run", "--only", "go-ledger", "--cache", t.TempDir(),
 		"--prices", "3/0.3/15", "--out", "/nonexistent/never-written")
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
@@ -193,8 +193,10 @@ func TestDryRunCallsNoModel(t *testing.T) {
 			t.Errorf("dry run lacks %q:\n%s", want, stdout)
 		}
 	}
-	if n := len(m.Requests()); n != 0 {
-		t.Errorf("%d requests in a dry run", n)
+	// With an endpoint that answers, still no request.
+	code, _, stderr = runCmd(t, env(map[string]string{"LLM_API_KEY": m.APIKey()}), "--dry-run", "--base-url", m.BaseURL(), "--only", "go-ledger#1", "--cache", t.TempDir())
+	if n := len(m.Requests()); n != 0 || code != exitOK {
+		t.Errorf("exit %d, %d requests in a dry run\n%s", code, n, stderr)
 	}
 	if _, err := os.Stat("/nonexistent/never-written"); err == nil {
 		t.Error("a dry run wrote --out")
