@@ -23,7 +23,7 @@ type Options struct {
 	// Model names the model under test when there is no Client (a dry
 	// run); otherwise the client's model.
 	Model string
-	Judge  Judge
+	Judge Judge
 	// JudgeModel names the judge's model for the report and the cache key.
 	JudgeModel string
 	Method     Method
