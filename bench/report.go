@@ -14,14 +14,16 @@ type Leaderboard struct {
 	Benchmark string `json:"benchmark"`
 	Source    string `json:"source"`
 	Judge     string `json:"judge"`
-	// JudgeNames are other names of the same judge model at other
-	// endpoints (OpenRouter's, Anthropic's own).
-	JudgeNames []string `json:"judge_names"`
-	Set        string   `json:"set"`
-	SetPRs     int      `json:"set_prs"`
-	Measure    string   `json:"measure"`
-	Note       string   `json:"note"`
-	Tools      []struct {
+	// JudgeOpenRouter is the judge's name on OpenRouter, the default
+	// endpoint; JudgeNames are all its other names (OpenRouter's,
+	// Anthropic's own).
+	JudgeOpenRouter string   `json:"judge_openrouter"`
+	JudgeNames      []string `json:"judge_names"`
+	Set             string   `json:"set"`
+	SetPRs          int      `json:"set_prs"`
+	Measure         string   `json:"measure"`
+	Note            string   `json:"note"`
+	Tools           []struct {
 		Name string  `json:"name"`
 		F1   float64 `json:"f1"`
 	} `json:"tools"`
@@ -36,8 +38,8 @@ func PublishedLeaderboard() (Leaderboard, error) {
 	if err := json.Unmarshal(leaderboardJSON, &b); err != nil {
 		return b, fmt.Errorf("leaderboard.json: %w", err)
 	}
-	if b.Source == "" || b.Judge == "" || b.Set == "" || b.SetPRs <= 0 || len(b.Tools) == 0 {
-		return b, fmt.Errorf("leaderboard.json: source, judge, set, set_prs and tools are required")
+	if b.Source == "" || b.Judge == "" || b.Set == "" || b.SetPRs <= 0 || len(b.Tools) == 0 || !b.IsJudge(b.JudgeOpenRouter) {
+		return b, fmt.Errorf("leaderboard.json: source, judge, set, set_prs and tools are required, and judge_openrouter is one of judge_names")
 	}
 	return b, nil
 }

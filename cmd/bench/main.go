@@ -71,7 +71,7 @@ func parse(args []string, stdout, stderr io.Writer, board bench.Leaderboard) (co
 	fs.StringVar(&c.set, "set", "local", "the benchmark set: local (shipped with rmc, no GitHub access) or crb (Code Review Bench, read through the GitHub API)")
 	fs.StringVar(&c.model, "model", defaultModel, "the model to review with, as named at the endpoint")
 	fs.StringVar(&c.baseURL, "base-url", llm.DefaultBaseURL, "the OpenAI-compatible endpoint of the model")
-	fs.StringVar(&c.judgeModel, "judge-model", board.Judge, "the model that extracts and judges the findings (default: the leaderboard's judge)")
+	fs.StringVar(&c.judgeModel, "judge-model", "", fmt.Sprintf("the model that extracts and judges the findings (default: the leaderboard's judge, %s on OpenRouter, %s elsewhere)", board.JudgeOpenRouter, board.Judge))
 	fs.StringVar(&c.judgeBaseURL, "judge-base-url", "", "the judge's OpenAI-compatible endpoint (default: --base-url); its key is read from "+judgeKeyVar)
 	fs.BoolVar(&c.noExtract, "no-extract", false, "skip the extraction step: judge each finding as one candidate (the report then does not rank the run beside the leaderboard)")
 	fs.StringVar(&c.profile, "profile", string(bench.Core), "which golden categories count: strict, core or all")
@@ -99,7 +99,16 @@ func parse(args []string, stdout, stderr io.Writer, board bench.Leaderboard) (co
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	return c, c.check(fs)
+	if err := c.check(fs); err != nil {
+		return c, err
+	}
+	if c.judgeModel == "" {
+		c.judgeModel = board.Judge
+		if isDefault(c.judgeBaseURL) {
+			c.judgeModel = board.JudgeOpenRouter
+		}
+	}
+	return c, nil
 }
 
 func (c *config) check(fs *flag.FlagSet) error {
@@ -130,8 +139,8 @@ func (c *config) check(fs *flag.FlagSet) error {
 	if c.judgeBaseURL == "" {
 		c.judgeBaseURL = c.baseURL
 	}
-	if strings.TrimSpace(c.judgeModel) == "" {
-		problems = append(problems, "--judge-model is empty")
+	if c.judgeModel != "" && strings.TrimSpace(c.judgeModel) == "" {
+		problems = append(problems, "--judge-model is blank")
 	}
 	if len(problems) > 0 {
 		return errors.New(strings.Join(problems, "; "))

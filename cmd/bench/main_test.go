@@ -172,6 +172,10 @@ func TestHelpAndVersion(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "-judge-base-url") || !strings.Contains(stdout, "BENCH_JUDGE_API_KEY") || stderr != "" {
 		t.Errorf("--help: exit %d\n%s%s", code, stdout, stderr)
 	}
+	code, stdout, _ = runCmd(t, env(nil), "--dry-run", "--only", "go-ledger#1")
+	if board, _ := bench.PublishedLeaderboard(); code != exitOK || !strings.Contains(stdout, "Judge "+board.JudgeOpenRouter+":") {
+		t.Errorf("the default judge on OpenRouter: exit %d\n%s", code, stdout)
+	}
 	code, stdout, _ = runCmd(t, env(nil), "--version")
 	if code != exitOK || !strings.HasPrefix(stdout, "bench ") {
 		t.Errorf("--version: exit %d %q", code, stdout)
@@ -267,7 +271,7 @@ func TestBadInput(t *testing.T) {
 		"judge elsewhere, no key": {[]string{"--base-url", m.BaseURL(), "--judge-base-url", "https://openrouter.ai/api/v1"}, map[string]string{"LLM_API_KEY": "k"},
 			exitUsage, "no API key for the judge"},
 		"bad prices":  {[]string{"--dry-run", "--prices", "3/x/15"}, nil, exitUsage, `--prices: price "x"`},
-		"empty judge": {[]string{"--judge-model", " "}, nil, exitUsage, "--judge-model is empty"},
+		"blank judge": {[]string{"--judge-model", " "}, nil, exitUsage, "--judge-model is blank"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
