@@ -143,7 +143,7 @@ func (r *Results) leaderboard(b *strings.Builder, board Leaderboard) {
 		rows = append(rows, entry{cell(t.Name), t.F1, false})
 	}
 	if len(why) > 0 {
-		b.WriteString("**This run is not ranked here**, because " + strings.Join(why, "; ") + ". Its numbers measure something else than the leaderboard's, so they are not put beside them.\n\n")
+		b.WriteString("**This run is not ranked here**, because " + strings.Join(why, "; ") + ". Its numbers measure something other than the leaderboard's, so they are not put beside them.\n\n")
 	} else {
 		rows = append(rows, entry{fmt.Sprintf("**this run** (`%s`)", cell(r.Model)), 100 * r.Summary.Overall.F1, true})
 		sort.SliceStable(rows, func(i, j int) bool { return rows[i].f1 > rows[j].f1 })
