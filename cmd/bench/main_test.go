@@ -151,6 +151,11 @@ func TestLocalSetEndToEnd(t *testing.T) {
 	if code != exitOK || len(m.Requests()) != calls || !strings.Contains(stdout, fmt.Sprintf("%d kept from an earlier run", prs)) {
 		t.Errorf("second run: exit %d, %d new calls\n%s%s", code, len(m.Requests())-calls, stdout, stderr)
 	}
+	// A dry run with the same settings knows there is nothing left to do.
+	code, stdout, stderr = runCmd(t, vars, append(args, "--dry-run")...)
+	if code != exitOK || !strings.Contains(stdout, fmt.Sprintf("0 PR(s) to run, %d kept from an earlier run", prs)) {
+		t.Errorf("dry run after a full run: exit %d\n%s%s", code, stdout, stderr)
+	}
 }
 
 func TestList(t *testing.T) {
