@@ -25,7 +25,7 @@ import (
 const (
 	CRBRepo          = "withmartian/code-review-benchmark"
 	CRBGoldenDir     = "offline/golden_comments"
-	DefaultCRBCommit = "59b98b034e2265eb9c46adcf35532c612ff586a6"
+	DefaultCRBCommit = "012d68202e56280855b85abb956410086008a7b2"
 )
 
 // CRBFiles are the golden files of the public set, one per repository.
@@ -62,29 +62,12 @@ func (s *CRB) Cases(ctx context.Context) ([]Case, error) {
 	if len(files) == 0 {
 		files = CRBFiles
 	}
-	var client *github.Client
+	lc := &lazyClient{newClient: s.NewClient}
 	var out []Case
 	for _, name := range files {
-		cache := filepath.Join(s.CacheDir, "golden", s.commit(), name)
-		data, err := os.ReadFile(cache)
+		data, err := s.upstream(ctx, lc, "golden", CRBGoldenDir+"/"+name)
 		if err != nil {
-			if client == nil {
-				if client, err = s.NewClient(); err != nil {
-					return nil, fmt.Errorf("fetch the public set's golden comments: %w", err)
-				}
-			}
-			owner, repo, _ := strings.Cut(CRBRepo, "/")
-			content, found, err := client.Contents(ctx, snapshot.Repo{Owner: owner, Name: repo}, s.commit(), CRBGoldenDir+"/"+name)
-			switch {
-			case err != nil:
-				return nil, err
-			case !found:
-				return nil, fmt.Errorf("%s/%s does not exist at commit %s of %s", CRBGoldenDir, name, s.commit(), CRBRepo)
-			}
-			data = []byte(content)
-			if err := writeCache(cache, data); err != nil {
-				return nil, err
-			}
+			return nil, fmt.Errorf("fetch the public set's golden comments: %w", err)
 		}
 		prs, err := ParseGolden(name, data)
 		if err != nil {
@@ -96,6 +79,43 @@ func (s *CRB) Cases(ctx context.Context) ([]Case, error) {
 		}
 	}
 	return out, nil
+}
+
+// Prompts reads the judge and extraction prompts from the benchmark's
+// pipeline at the pinned commit.
+func (s *CRB) Prompts(ctx context.Context) (Prompts, error) {
+	lc := &lazyClient{newClient: s.NewClient}
+	extract, err := s.upstream(ctx, lc, "prompts", UpstreamExtractFile)
+	if err != nil {
+		return Prompts{}, fmt.Errorf("fetch the benchmark's extraction prompt: %w", err)
+	}
+	judge, err := s.upstream(ctx, lc, "prompts", UpstreamJudgeFile)
+	if err != nil {
+		return Prompts{}, fmt.Errorf("fetch the benchmark's judge prompt: %w", err)
+	}
+	return UpstreamPrompts(CRBRepo+"@"+s.commit(), extract, judge)
+}
+
+// upstream reads a file of the benchmark's repository at the pinned
+// commit, from the cache (kind/commit/base name) or through GitHub into it.
+func (s *CRB) upstream(ctx context.Context, lc *lazyClient, kind, path string) ([]byte, error) {
+	cache := filepath.Join(s.CacheDir, kind, s.commit(), filepath.Base(path))
+	if data, err := os.ReadFile(cache); err == nil {
+		return data, nil
+	}
+	client, err := lc.get()
+	if err != nil {
+		return nil, err
+	}
+	owner, repo, _ := strings.Cut(CRBRepo, "/")
+	content, found, err := client.Contents(ctx, snapshot.Repo{Owner: owner, Name: repo}, s.commit(), path)
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return nil, fmt.Errorf("%s does not exist at commit %s of %s", path, s.commit(), CRBRepo)
+	}
+	return []byte(content), writeCache(cache, []byte(content))
 }
 
 // crbPR is what is cached about one PR.

@@ -50,6 +50,13 @@ func newCRBServer(t *testing.T, gone ...string) *fakegithub.Server {
 		}
 		gh.SetContents(CRBRepo, testCommit, CRBGoldenDir+"/"+name, string(data))
 	}
+	for _, path := range []string{UpstreamExtractFile, UpstreamJudgeFile} {
+		data, err := os.ReadFile(filepath.Join("testdata/crb/upstream", filepath.Base(path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gh.SetContents(CRBRepo, testCommit, path, string(data))
+	}
 	for _, s := range samplePRs {
 		if strings.Contains(strings.Join(gone, " "), s.repo) {
 			gh.AddRepo(s.repo)
@@ -119,13 +126,19 @@ func TestCRBFetchesPinsAndCaches(t *testing.T) {
 		perPR += pr.GitHubRequests
 		t.Logf("%s: %d GitHub requests, %d model calls, %d judge calls", pr.PR, pr.GitHubRequests, pr.ReviewUsage.Requests, pr.JudgeUsage.Requests)
 	}
-	// The golden files (2) plus each PR's own requests: nothing uncounted.
-	if int64(reads) != 2+perPR {
-		t.Errorf("the fake saw %d reads; the run counted 2 + %d", reads, perPR)
+	// The golden files (2), the prompt files (2) plus each PR's own
+	// requests: nothing uncounted.
+	if int64(reads) != 4+perPR {
+		t.Errorf("the fake saw %d reads; the run counted 4 + %d", reads, perPR)
+	}
+	// The judge and the extraction asked with the pipeline's prompts.
+	if first.Method.Prompts.Source != CRBRepo+"@"+testCommit || len(model.RequestsContaining("Test judge prompt (pipeline layout)")) == 0 ||
+		len(model.RequestsContaining("Test extraction system message.")) == 0 {
+		t.Errorf("the pipeline's prompts were not used: %+v", first.Method.Prompts)
 	}
 	for _, r := range gh.Requests() {
 		if strings.Contains(r.Path, CRBRepo) && !strings.Contains(r.Query, "ref="+testCommit) {
-			t.Errorf("golden file read without the pinned commit: %s?%s", r.Path, r.Query)
+			t.Errorf("golden or prompt file read without the pinned commit: %s?%s", r.Path, r.Query)
 		}
 	}
 	// The model's tools read the head and got the project rules.

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/internal/golden"
@@ -8,28 +9,37 @@ import (
 
 // TestExampleReport pins report.md as the README shows it: a run of the
 // local set against the scripted model, which reports every golden issue
-// and invents one finding per PR. Times are zeroed: they are not the
-// report's format.
+// and invents one finding per PR. It is labelled a format example, never a
+// score. Times are zeroed: they are not the report's format.
 func TestExampleReport(t *testing.T) {
 	t.Parallel()
 	set := NewLocal()
-	res := runSet(t, set, scriptedModel(t, set, behaviour{oracle: true, invent: 1}), nil)
+	res := runSet(t, set, scriptedModel(t, set, behaviour{oracle: true, invent: 1}), func(o *Options) { o.Example = true })
 	res.Seconds = 0
 	for i := range res.PRs {
 		res.PRs[i].Seconds = 0
 	}
-	golden.Assert(t, "example-report.md", res.Markdown(testBoard(t)))
+	md := res.Markdown(testBoard(t))
+	golden.Assert(t, "example-report.md", md)
+	if !strings.Contains(md, "(format example)") || !strings.Contains(md, "**Format example, not a score.**") || strings.Contains(md, "this run**") {
+		t.Error("a scripted run's report is not labelled a format example, or is ranked")
+	}
+	var table strings.Builder
+	res.Table(&table)
+	if !strings.HasPrefix(table.String(), "FORMAT EXAMPLE:") {
+		t.Errorf("the terminal table is not labelled:\n%s", table.String())
+	}
 }
 
-// BenchmarkLocalSet times the whole local set (14 PRs: review, duplicate
-// grouping, judging, scoring) against the scripted model.
+// BenchmarkLocalSet times the whole local set (review, extraction,
+// judging, scoring) against the scripted model.
 func BenchmarkLocalSet(b *testing.B) {
 	set := NewLocal()
 	for b.Loop() {
 		b.StopTimer()
 		model := scriptedModel(b, set, behaviour{oracle: true, invent: 1})
 		b.StartTimer()
-		res, err := Run(b.Context(), Options{Set: set, Client: clientFor(b, model, "m"), Judge: ModelJudge{Client: clientFor(b, model, "j")},
+		res, err := Run(b.Context(), Options{Set: set, Client: clientFor(b, model, "m"), Judge: ModelJudge{Client: clientFor(b, model, "j")}, Method: Method{Extract: true}, Example: true,
 			Engine: EngineOptions{ProblemThreshold: 5, BlockingThreshold: 5, Retries: 1}, Concurrency: 2})
 		if err != nil || res.Failed != 0 {
 			b.Fatal(err, res.Failed)

@@ -1,14 +1,21 @@
 // Package bench scores the review engine against pull requests whose real
 // problems are known: it runs the same engine the action runs (its passes,
-// prompts, thresholds, chunking and deduplication) on each PR of a set, has
-// a judge model decide which findings describe a known problem, and reports
-// precision, recall, F1 and F2 the way the open Code Review Bench does
-// (withmartian/code-review-benchmark, offline/).
+// prompts, thresholds, chunking and deduplication) on each PR of a set, and
+// then follows the open Code Review Bench's offline pipeline
+// (withmartian/code-review-benchmark, offline/): a judge model extracts the
+// single issues from the review's comments (step 2), compares every golden
+// comment with every issue at temperature 0 (step 3), and a candidate
+// counts only when it raises a golden comment's best confidence. It reports
+// precision, recall, F1 and F2 pooled over the PRs, and false alarms on PRs
+// with no known problem.
 //
-// The data flows set → engine → judge → score → report. Scoring is pure
-// (score.go); the judge is a small interface with a model behind it
-// (judge.go); sets are the local one embedded here and the public one read
-// through the GitHub API and cached on disk (crb.go).
+// The data flows set → engine → extraction → judge → score → report.
+// Scoring is pure (score.go); the judge is a small interface with a model
+// behind it (judge.go) and prompts that come with the set (method.go: the
+// crb set's are read from upstream's pipeline at the pinned commit); sets
+// are the local one embedded here and the public one read through the
+// GitHub API and cached on disk (crb.go); each PR's result is kept by PR,
+// model and settings (cache.go), so a run resumes.
 package bench
 
 import (
@@ -26,6 +33,10 @@ type GoldenPR struct {
 	Title    string   `json:"pr_title"`
 	URL      string   `json:"url"`
 	Comments []Golden `json:"comments"`
+	// The public set's notes: the PR it was forked from and the curators'
+	// remarks. Read so that they are not refused; scoring ignores them.
+	OriginalURL string `json:"original_url,omitempty"`
+	Note        string `json:"az_comment,omitempty"`
 }
 
 // Golden is a problem a person verified in the PR.
@@ -66,8 +77,13 @@ func ParseGolden(name string, data []byte) ([]GoldenPR, error) {
 			return nil, fmt.Errorf("%s: the PR is listed twice", where)
 		}
 		seen[pr.URL] = true
+		texts := map[string]bool{}
 		for j, c := range pr.Comments {
 			switch {
+			case texts[c.Comment]:
+				// Upstream keys golden comments by their text: a repeat
+				// would be one comment there and two here.
+				return nil, fmt.Errorf("%s, comment %d: the comment is listed twice in the PR", where, j+1)
 			case strings.TrimSpace(c.Comment) == "":
 				return nil, fmt.Errorf("%s, comment %d: empty comment", where, j+1)
 			case !known(Severities, c.Severity):
@@ -75,6 +91,7 @@ func ParseGolden(name string, data []byte) ([]GoldenPR, error) {
 			case c.Category != "" && !known(Categories, c.Category):
 				return nil, fmt.Errorf("%s, comment %d: category %q is not one of %s", where, j+1, c.Category, strings.Join(Categories, ", "))
 			}
+			texts[c.Comment] = true
 		}
 	}
 	return prs, nil

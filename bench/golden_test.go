@@ -15,6 +15,8 @@ func TestParseGolden(t *testing.T) {
 		"public format":         {ok, ""},
 		"no category (older)":   {`[{"pr_title": "T", "url": "https://github.com/o/r/pull/1", "comments": [{"comment": "c", "severity": "Low"}]}]`, ""},
 		"no comments":           {`[{"pr_title": "T", "url": "local/r/pull/2", "comments": []}]`, ""},
+		"curators' notes":       {strings.Replace(ok, `"pr_title"`, `"original_url": "https://github.com/getsentry/sentry/pull/9", "az_comment": "reviewed commit is not in the repo", "pr_title"`, 1), ""},
+		"a comment twice":       {strings.Replace(ok, `"category": "bug"}`, `"category": "bug"}, {"comment": "c", "severity": "Low"}`, 1), "listed twice in the PR"},
 		"unknown severity":      {strings.Replace(ok, "High", "Severe", 1), `severity "Severe"`},
 		"unknown category":      {strings.Replace(ok, `"bug"`, `"performance"`, 1), `category "performance"`},
 		"empty comment":         {strings.Replace(ok, `"comment": "c"`, `"comment": " "`, 1), "empty comment"},
@@ -86,16 +88,17 @@ func FuzzParseVerdict(f *testing.F) {
 	})
 }
 
-func FuzzParseGroups(f *testing.F) {
-	f.Add([]byte(`{"groups": [[0, 2], [1]]}`), 3)
-	f.Fuzz(func(t *testing.T, data []byte, n int) {
-		if n < 0 || n > 50 {
+func FuzzParseIssues(f *testing.F) {
+	f.Add([]byte(`{"issues": ["a", "b"]}`))
+	f.Add([]byte(`{"issues": [""]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		issues, err := ParseIssues(data)
+		if err != nil {
 			return
 		}
-		groups, err := ParseGroups(data, n)
-		if err == nil {
-			if err := CheckGroups(n, groups); err != nil {
-				t.Fatalf("accepted groups %v for %d candidates: %v", groups, n, err)
+		for _, s := range issues {
+			if strings.TrimSpace(s) == "" {
+				t.Fatalf("accepted an empty issue from %q", data)
 			}
 		}
 	})

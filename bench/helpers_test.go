@@ -15,10 +15,10 @@ import (
 
 // behaviour is what the scripted reviewer reports on each PR.
 type behaviour struct {
-	oracle    bool // report every golden issue in pass 1
-	invent    int  // add this many invented findings per PR in pass 1
-	duplicate bool // report every golden issue again in pass 2, in other words
-	badGroups bool // answer the duplicate grouping with prose
+	oracle     bool // report every golden issue in pass 1
+	invent     int  // add this many invented findings per PR in pass 1
+	duplicate  bool // report every golden issue again in pass 2, under another title
+	badExtract bool // answer the extraction with prose
 	// read names, per repository ("owner/name"), files pass 1 reads with
 	// read_file before answering.
 	read map[string][]string
@@ -79,7 +79,7 @@ func scriptedModel(t testing.TB, set Set, b behaviour) *fakellm.Server {
 			case b.oracle && pass == 1:
 				out = append(out, finding(fmt.Sprintf("Golden issue %d", i), g.Comment))
 			case b.duplicate && pass == 2:
-				out = append(out, finding(fmt.Sprintf("Same problem as issue %d, seen again", i), "Reported again in the structure pass."))
+				out = append(out, finding(fmt.Sprintf("Same problem as issue %d, seen again", i), g.Comment))
 			}
 		}
 		if pass == 1 {
@@ -93,35 +93,18 @@ func scriptedModel(t testing.TB, set Set, b behaviour) *fakellm.Server {
 		return fakellm.Reply{JSON: map[string]any{"findings": out}}
 	}})
 	model.AddRule(fakellm.Rule{Name: "judge", Any: "found a known issue", Respond: func(r fakellm.Request) fakellm.Reply {
-		q := r.Messages[1].Content // the question, also when answering a correction
-		g, c := fenced(q, "golden comment"), fenced(q, "candidate finding")
+		q := r.Messages[1].Content
+		g, c := fenced(q, "golden comment"), fenced(q, "candidate issue")
 		match := g != "" && strings.Contains(c, g)
 		return fakellm.Reply{JSON: map[string]any{"reasoning": fmt.Sprintf("match=%v", match), "match": match, "confidence": map[bool]float64{true: 0.9, false: 0.1}[match]}}
 	}})
-	model.AddRule(fakellm.Rule{Name: "dedupe", Any: "Group the findings", Respond: func(r fakellm.Request) fakellm.Reply {
-		if b.badGroups {
-			return fakellm.Reply{Text: "Findings 0 and 1 look like the same issue to me."}
+	// The extraction keeps each comment as one issue.
+	model.AddRule(fakellm.Rule{Name: "extract", Any: "List every distinct problem", Respond: func(r fakellm.Request) fakellm.Reply {
+		if b.badExtract {
+			return fakellm.Reply{Text: "The review raises two issues."}
 		}
-		// Findings "Golden issue i" and "Same problem as issue i" are one.
-		var groups [][]int
-		byIssue := map[string]int{}
-		for j := 0; ; j++ {
-			text := fenced(r.Messages[1].Content, fmt.Sprintf("finding %d", j))
-			if text == "" {
-				break
-			}
-			key := fmt.Sprintf("own %d", j)
-			if m := regexp.MustCompile(`(?:Golden issue|Same problem as issue) (\d+)`).FindStringSubmatch(text); m != nil {
-				key = m[1]
-			}
-			if k, ok := byIssue[key]; ok {
-				groups[k] = append(groups[k], j)
-				continue
-			}
-			byIssue[key] = len(groups)
-			groups = append(groups, []int{j})
-		}
-		return fakellm.Reply{JSON: map[string]any{"groups": groups}}
+		issues := strings.Split(fenced(r.Messages[1].Content, "review comments"), "\n\n---\n\n")
+		return fakellm.Reply{JSON: map[string]any{"issues": issues}}
 	}})
 	return model
 }
@@ -140,7 +123,7 @@ func clientFor(t testing.TB, model *fakellm.Server, name string) *llm.Client {
 func runSet(t *testing.T, set Set, model *fakellm.Server, edit func(*Options)) *Results {
 	t.Helper()
 	opt := Options{Set: set, Client: clientFor(t, model, "model-under-test"), Judge: ModelJudge{Client: clientFor(t, model, "judge-model")},
-		Engine: EngineOptions{ProblemThreshold: 5, BlockingThreshold: 5, Retries: 1}, Concurrency: 3}
+		Method: Method{Extract: true}, Engine: EngineOptions{ProblemThreshold: 5, BlockingThreshold: 5, Retries: 1}, Concurrency: 3}
 	if edit != nil {
 		edit(&opt)
 	}
@@ -149,6 +132,35 @@ func runSet(t *testing.T, set Set, model *fakellm.Server, edit func(*Options)) *
 		t.Fatal(err)
 	}
 	return res
+}
+
+// setTotals are what a run of the whole set can find: PRs, the PRs with
+// golden comments, and their golden comments.
+type setTotals struct{ prs, planted, golden, core int }
+
+func totals(t testing.TB, set Set, only string) setTotals {
+	t.Helper()
+	cases, err := set.Cases(context.Background())
+	if err == nil {
+		cases, err = Filter(cases, only, 0)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n setTotals
+	for _, c := range cases {
+		n.prs++
+		if len(c.Golden) > 0 {
+			n.planted++
+			n.golden += len(c.Golden)
+		}
+		for _, g := range c.Golden {
+			if Core.Includes(g.Category) {
+				n.core++
+			}
+		}
+	}
+	return n
 }
 
 func mustJSON(t *testing.T, v any) string {

@@ -44,6 +44,9 @@ func NewLocal() *Local {
 // Name is "local".
 func (*Local) Name() string { return "local" }
 
+// Prompts are the local set's own (LocalPrompts).
+func (*Local) Prompts(context.Context) (Prompts, error) { return LocalPrompts(), nil }
+
 // Cases lists the set's PRs, by repository and number.
 func (l *Local) Cases(context.Context) ([]Case, error) {
 	names, err := fs.Glob(l.fsys, "golden_comments/*.json")

@@ -14,7 +14,7 @@ import (
 
 // CandidateResult is one finding of the engine, as results.json lists it.
 type CandidateResult struct {
-	Text     string `json:"text"` // what the judge read
+	Text     string `json:"text"` // the finding as a review comment says it
 	Path     string `json:"path"`
 	Line     int    `json:"line"`
 	Title    string `json:"title"`
@@ -42,35 +42,47 @@ type PRResult struct {
 	Repo  string `json:"repo"`
 	// Error says why the PR could not be reviewed or judged; it is then
 	// left out of the scores.
-	Error       string            `json:"error,omitempty"`
-	Golden      []Golden          `json:"golden_comments"`
-	Candidates  []CandidateResult `json:"candidates"`
-	Groups      [][]int           `json:"duplicate_groups"`
-	Verdicts    []Judged          `json:"verdicts"`
-	Matching    Matching          `json:"matching"`
-	Matches     []MatchResult     `json:"matches"`
-	Counts      Counts            `json:"counts"`
-	JudgeErrors []string          `json:"judge_errors,omitempty"`
-	Skipped     []string          `json:"skipped_files,omitempty"`
+	Error string `json:"error,omitempty"`
+	// Cached says the result was kept from an earlier run.
+	Cached   bool              `json:"cached,omitempty"`
+	Golden   []Golden          `json:"golden_comments"`
+	Findings []CandidateResult `json:"findings"`
+	// Candidates are what the judge read: the issues extraction found in
+	// the findings (Extracted), or the findings' own text.
+	Candidates  []string      `json:"candidates"`
+	Extracted   bool          `json:"extracted"`
+	Verdicts    []Judged      `json:"verdicts"`
+	Matching    Matching      `json:"matching"`
+	Matches     []MatchResult `json:"matches"`
+	Counts      Counts        `json:"counts"`
+	JudgeErrors []string      `json:"judge_errors,omitempty"`
+	Skipped     []string      `json:"skipped_files,omitempty"`
 
 	ReviewUsage    llm.Usage `json:"review_usage"`
 	JudgeUsage     llm.Usage `json:"judge_usage"`
 	GitHubRequests int64     `json:"github_requests"`
 	Seconds        float64   `json:"seconds"`
 
-	err error
+	err   error
+	stage string // where err happened: load, review, extract, judge
 }
 
 // Results are a whole run.
 type Results struct {
-	Set        string     `json:"set"`
-	Model      string     `json:"model"`
-	JudgeModel string     `json:"judge_model"`
-	Profile    Profile    `json:"profile"`
-	Engine     EngineOpts `json:"engine"`
-	Summary    Summary    `json:"summary"`
-	Failed     int        `json:"failed_prs"`
-	PRs        []PRResult `json:"prs"`
+	// FormatExample marks a run against a scripted model: every output
+	// says it is a format example, never a score.
+	FormatExample bool       `json:"format_example,omitempty"`
+	Set           string     `json:"set"`
+	SetPRs        int        `json:"set_prs"` // PRs in the whole set; len(PRs) when none were left out
+	Model         string     `json:"model"`
+	JudgeModel    string     `json:"judge_model"`
+	Method        Method     `json:"method"`
+	Profile       Profile    `json:"profile"`
+	Engine        EngineOpts `json:"engine"`
+	Summary       Summary    `json:"summary"`
+	Failed        int        `json:"failed_prs"`
+	Cached        int        `json:"cached_prs"`
+	PRs           []PRResult `json:"prs"`
 
 	ReviewUsage    llm.Usage `json:"review_usage"`
 	JudgeUsage     llm.Usage `json:"judge_usage"`
@@ -85,14 +97,13 @@ type EngineOpts struct {
 	Retries           int `json:"max_review_retries"`
 }
 
-func newResults(opt Options, prs []PRResult, took time.Duration) *Results {
-	r := &Results{Set: opt.Set.Name(), Profile: opt.Profile, PRs: prs, Seconds: took.Seconds(),
+func newResults(opt Options, setPRs int, prs []PRResult, took time.Duration) *Results {
+	r := &Results{FormatExample: opt.Example, Set: opt.Set.Name(), SetPRs: setPRs, JudgeModel: opt.JudgeModel, Method: opt.Method,
+		Profile: opt.Profile, PRs: prs, Seconds: took.Seconds(),
 		Engine: EngineOpts{opt.Engine.ProblemThreshold, opt.Engine.BlockingThreshold, opt.Engine.Retries}}
+	r.Model = opt.Model
 	if opt.Client != nil {
 		r.Model = opt.Client.Model()
-	}
-	if j, ok := opt.Judge.(ModelJudge); ok && j.Client != nil {
-		r.JudgeModel = j.Client.Model()
 	}
 	var scored []Scored
 	for i := range prs {
@@ -100,6 +111,9 @@ func newResults(opt Options, prs []PRResult, took time.Duration) *Results {
 		r.ReviewUsage = r.ReviewUsage.Add(pr.ReviewUsage)
 		r.JudgeUsage = r.JudgeUsage.Add(pr.JudgeUsage)
 		r.GitHubRequests += pr.GitHubRequests
+		if pr.Cached {
+			r.Cached++
+		}
 		if pr.Error != "" {
 			r.Failed++
 			continue
@@ -129,15 +143,19 @@ func (r *Results) Write(dir string, board Leaderboard) error {
 // Table writes the terminal summary: one line per PR, then the scores per
 // repository and overall.
 func (r *Results) Table(w io.Writer) {
+	if r.FormatExample {
+		fmt.Fprintln(w, "FORMAT EXAMPLE: a scripted model wrote these findings; the numbers are not a score.")
+		fmt.Fprintln(w)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "PR\tgolden\tfindings\tTP\tFP\tFN\tmodel calls\tjudge calls\treview tokens\tGitHub req.\tseconds\t")
+	fmt.Fprintln(tw, "PR\tgolden\tfindings\tcandidates\tTP\tFP\tFN\tmodel calls\tjudge calls\treview tokens\tGitHub req.\tseconds\t")
 	for _, pr := range r.PRs {
 		if pr.Error != "" {
-			fmt.Fprintf(tw, "%s\t%d\tfailed: %s\t\t\t\t%d\t%d\t%d\t%d\t%.1f\t\n", pr.PR, len(pr.Golden), OneLine(pr.Error, 60),
+			fmt.Fprintf(tw, "%s\t%d\tfailed: %s\t\t\t\t\t%d\t%d\t%d\t%d\t%.1f\t\n", pr.PR, len(pr.Golden), OneLine(pr.Error, 60),
 				pr.ReviewUsage.Requests, pr.JudgeUsage.Requests, tokens(pr.ReviewUsage), pr.GitHubRequests, pr.Seconds)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t\n", pr.PR, len(pr.Golden), len(pr.Candidates), pr.Counts.TP, pr.Counts.FP, pr.Counts.FN,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t\n", pr.PR, len(pr.Golden), len(pr.Findings), len(pr.Candidates), pr.Counts.TP, pr.Counts.FP, pr.Counts.FN,
 			pr.ReviewUsage.Requests, pr.JudgeUsage.Requests, tokens(pr.ReviewUsage), pr.GitHubRequests, pr.Seconds)
 	}
 	tw.Flush()
@@ -152,8 +170,12 @@ func (r *Results) Table(w io.Writer) {
 	}
 	row("overall", r.Summary.Overall)
 	tw.Flush()
-	fmt.Fprintf(w, "\n%d PR(s), %d failed; %d model calls and %d tokens for the reviews, %d judge calls and %d tokens; %d GitHub requests; %.1f s.\n",
-		len(r.PRs), r.Failed, r.ReviewUsage.Requests, tokens(r.ReviewUsage), r.JudgeUsage.Requests, tokens(r.JudgeUsage), r.GitHubRequests, r.Seconds)
+	if c := r.Summary.Clean; c.PRs > 0 {
+		fmt.Fprintf(w, "\n%d clean PR(s), %d false alarm(s): %.2f per clean PR.\n", c.PRs, c.FalseAlarms, c.PerPR)
+	}
+	fmt.Fprintf(w, "\nJudge %s, prompts %s, extraction %s.\n", OneLine(r.JudgeModel, 100), OneLine(r.Method.Prompts.Source, 100), map[bool]string{true: "on", false: "off"}[r.Method.Extract])
+	fmt.Fprintf(w, "%d PR(s), %d failed, %d kept from an earlier run; %d model calls and %d tokens for the reviews, %d judge calls and %d tokens; %d GitHub requests; %.1f s.\n",
+		len(r.PRs), r.Failed, r.Cached, r.ReviewUsage.Requests, tokens(r.ReviewUsage), r.JudgeUsage.Requests, tokens(r.JudgeUsage), r.GitHubRequests, r.Seconds)
 }
 
 func tokens(u llm.Usage) int { return u.PromptTokens + u.CompletionTokens }

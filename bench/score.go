@@ -61,84 +61,47 @@ type Judged struct {
 // Matching is what the verdicts decide for one PR.
 type Matching struct {
 	// GoldenBy[i] is the candidate that matches golden comment i with the
-	// highest confidence (the lowest index on a tie), or -1.
+	// highest confidence (the first such in golden-then-candidate order),
+	// or -1.
 	GoldenBy []int `json:"golden_matched_by"`
-	// Matched[j] reports that candidate j describes a golden issue, itself
-	// or through a duplicate in its group: it is not noise.
+	// Matched[j] reports that candidate j was, at some point of the walk
+	// through the verdicts, the best match of a golden comment: it is not a
+	// false positive.
 	Matched []bool `json:"candidate_matched"`
 }
 
-// Match applies verdicts to nGolden golden comments and nCand candidates.
-// groups (from CheckGroups) holds duplicates among the candidates: a match
-// of one member covers its siblings, so a finding repeated in another pass
-// is not a false positive.
-func Match(nGolden, nCand int, groups [][]int, verdicts []Judged) Matching {
+// Match applies upstream's rule (step 3 of the public benchmark's
+// pipeline) to nGolden golden comments and nCand candidates. Verdicts are
+// walked golden comment by golden comment, candidates in order; a verdict
+// counts only when it says match and its confidence is above that golden
+// comment's best so far (which starts at 0). The candidate that raised it
+// is marked matched. So a second report of an issue already matched with
+// equal or higher confidence stays a false positive, and a match with
+// confidence 0 never counts. A verdict the judge could not give (Err) is no
+// match.
+func Match(nGolden, nCand int, verdicts []Judged) Matching {
 	m := Matching{GoldenBy: make([]int, nGolden), Matched: make([]bool, nCand)}
 	best := make([]float64, nGolden)
 	for i := range m.GoldenBy {
 		m.GoldenBy[i] = -1
 	}
-	group := make([]int, nCand)
-	for j := range group {
-		group[j] = -1
-	}
-	for g, members := range groups {
-		for _, j := range members {
-			group[j] = g
+	ordered := append([]Judged(nil), verdicts...)
+	sort.SliceStable(ordered, func(a, b int) bool {
+		if ordered[a].Golden != ordered[b].Golden {
+			return ordered[a].Golden < ordered[b].Golden
 		}
-	}
-	for _, v := range verdicts {
+		return ordered[a].Candidate < ordered[b].Candidate
+	})
+	for _, v := range ordered {
 		if v.Err != "" || !v.Match || v.Golden < 0 || v.Golden >= nGolden || v.Candidate < 0 || v.Candidate >= nCand {
 			continue
 		}
-		cur := m.GoldenBy[v.Golden]
-		if cur < 0 || v.Confidence > best[v.Golden] || (v.Confidence == best[v.Golden] && v.Candidate < cur) {
+		if v.Confidence > best[v.Golden] {
 			m.GoldenBy[v.Golden], best[v.Golden] = v.Candidate, v.Confidence
-		}
-		m.Matched[v.Candidate] = true
-		if g := group[v.Candidate]; g >= 0 {
-			for _, s := range groups[g] {
-				m.Matched[s] = true
-			}
+			m.Matched[v.Candidate] = true
 		}
 	}
 	return m
-}
-
-// CheckGroups checks that groups partition the candidates 0..n-1: every
-// index exactly once. Candidates it leaves out are an error, not singletons,
-// so that a judge answer which lost one is caught.
-func CheckGroups(n int, groups [][]int) error {
-	seen := make([]bool, n)
-	for gi, g := range groups {
-		if len(g) == 0 {
-			return fmt.Errorf("group %d is empty", gi+1)
-		}
-		for _, j := range g {
-			switch {
-			case j < 0 || j >= n:
-				return fmt.Errorf("group %d names candidate %d; there are %d (0 to %d)", gi+1, j, n, n-1)
-			case seen[j]:
-				return fmt.Errorf("candidate %d is in more than one group", j)
-			}
-			seen[j] = true
-		}
-	}
-	for j, ok := range seen {
-		if !ok {
-			return fmt.Errorf("candidate %d is in no group", j)
-		}
-	}
-	return nil
-}
-
-// Singletons groups n candidates one to a group: no duplicates.
-func Singletons(n int) [][]int {
-	out := make([][]int, n)
-	for j := range out {
-		out[j] = []int{j}
-	}
-	return out
 }
 
 // Counts are true positives (golden comments found), false positives
@@ -232,6 +195,17 @@ type Summary struct {
 	Profile Profile          `json:"profile"`
 	Overall Score            `json:"overall"`
 	Repos   map[string]Score `json:"repos"`
+	// Clean is what the model reported on PRs without golden comments.
+	Clean Clean `json:"clean"`
+}
+
+// Clean counts PRs with no known problem. Upstream leaves such PRs out of
+// precision and recall (there is nothing to find); every finding on one is
+// a false alarm, reported here per clean PR.
+type Clean struct {
+	PRs         int     `json:"prs"`
+	FalseAlarms int     `json:"false_alarms"`
+	PerPR       float64 `json:"false_alarms_per_pr"`
 }
 
 // RepoNames lists the repositories in order.
@@ -245,20 +219,38 @@ func (s Summary) RepoNames() []string {
 }
 
 // Summarize pools the counts of every PR (a micro-average, as the public
-// scorer does), per repository and overall.
+// scorer does), per repository and overall. PRs without golden comments
+// are counted apart (Clean).
 func Summarize(prs []Scored, p Profile) Summary {
 	var total Counts
+	var clean Clean
 	repo := map[string]Counts{}
 	n := map[string]int{}
 	for _, pr := range prs {
+		if len(pr.Golden) == 0 {
+			clean.PRs++
+			clean.FalseAlarms += len(pr.Matching.Matched)
+			continue
+		}
 		c := Count(pr.Golden, pr.Matching, p)
 		total = total.Add(c)
 		repo[pr.Repo] = repo[pr.Repo].Add(c)
 		n[pr.Repo]++
 	}
-	s := Summary{Profile: p, Overall: scoreOf(len(prs), total), Repos: map[string]Score{}}
+	if clean.PRs > 0 {
+		clean.PerPR = float64(clean.FalseAlarms) / float64(clean.PRs)
+	}
+	s := Summary{Profile: p, Overall: scoreOf(sum(n), total), Repos: map[string]Score{}, Clean: clean}
 	for r, c := range repo {
 		s.Repos[r] = scoreOf(n[r], c)
 	}
 	return s
+}
+
+func sum(n map[string]int) int {
+	t := 0
+	for _, v := range n {
+		t += v
+	}
+	return t
 }

@@ -18,7 +18,6 @@ func TestMatch(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
 		golden, cands int
-		groups        [][]int
 		verdicts      []Judged
 		want          Matching
 	}{
@@ -26,37 +25,42 @@ func TestMatch(t *testing.T) {
 			golden: 2, cands: 0, want: Matching{GoldenBy: []int{-1, -1}, Matched: []bool{}},
 		},
 		"one to one": {
-			golden: 2, cands: 2, groups: Singletons(2),
+			golden: 2, cands: 2,
 			verdicts: []Judged{yes(0, 0, 0.9), no(0, 1), no(1, 0), yes(1, 1, 0.8)},
 			want:     Matching{GoldenBy: []int{0, 1}, Matched: []bool{true, true}},
 		},
-		"the most confident candidate wins, the other is no noise": {
-			golden: 1, cands: 2, groups: Singletons(2),
+		"a more confident later candidate takes over, the earlier stays matched": {
+			golden: 1, cands: 2,
 			verdicts: []Judged{yes(0, 0, 0.6), yes(0, 1, 0.9)},
 			want:     Matching{GoldenBy: []int{1}, Matched: []bool{true, true}},
 		},
-		"a tie goes to the lower index": {
-			golden: 1, cands: 2, groups: Singletons(2),
+		"a repeat as confident as the first is a false positive": {
+			golden: 1, cands: 2,
 			verdicts: []Judged{yes(0, 1, 0.7), yes(0, 0, 0.7)},
-			want:     Matching{GoldenBy: []int{0}, Matched: []bool{true, true}},
+			want:     Matching{GoldenBy: []int{0}, Matched: []bool{true, false}},
 		},
-		"a duplicate of a match is not a false positive": {
-			golden: 1, cands: 3, groups: [][]int{{0, 2}, {1}},
-			verdicts: []Judged{yes(0, 0, 1), no(0, 1), no(0, 2)},
-			want:     Matching{GoldenBy: []int{0}, Matched: []bool{true, false, true}},
-		},
-		"without the group the duplicate is noise": {
-			golden: 1, cands: 3, groups: Singletons(3),
-			verdicts: []Judged{yes(0, 0, 1), no(0, 1), no(0, 2)},
+		"a less confident repeat after the match is a false positive": {
+			golden: 1, cands: 3,
+			verdicts: []Judged{yes(0, 0, 1), no(0, 1), yes(0, 2, 0.8)},
 			want:     Matching{GoldenBy: []int{0}, Matched: []bool{true, false, false}},
 		},
+		"a match with confidence 0 never counts": {
+			golden: 1, cands: 1,
+			verdicts: []Judged{yes(0, 0, 0)},
+			want:     Matching{GoldenBy: []int{-1}, Matched: []bool{false}},
+		},
+		"one candidate can be the best match of two golden comments": {
+			golden: 2, cands: 1,
+			verdicts: []Judged{yes(0, 0, 0.8), yes(1, 0, 0.6)},
+			want:     Matching{GoldenBy: []int{0, 0}, Matched: []bool{true}},
+		},
 		"an unparsed answer is no match": {
-			golden: 1, cands: 1, groups: Singletons(1),
+			golden: 1, cands: 1,
 			verdicts: []Judged{{Golden: 0, Candidate: 0, Err: "bad", Verdict: Verdict{Match: true, Confidence: 1}}},
 			want:     Matching{GoldenBy: []int{-1}, Matched: []bool{false}},
 		},
 		"out-of-range indexes are ignored": {
-			golden: 1, cands: 1, groups: Singletons(1),
+			golden: 1, cands: 1,
 			verdicts: []Judged{yes(3, 0, 1), yes(0, 5, 1)},
 			want:     Matching{GoldenBy: []int{-1}, Matched: []bool{false}},
 		},
@@ -64,34 +68,8 @@ func TestMatch(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if got := Match(tc.golden, tc.cands, tc.groups, tc.verdicts); !reflect.DeepEqual(got, tc.want) {
+			if got := Match(tc.golden, tc.cands, tc.verdicts); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Match = %+v, want %+v", got, tc.want)
-			}
-		})
-	}
-}
-
-func TestCheckGroups(t *testing.T) {
-	t.Parallel()
-	tests := map[string]struct {
-		n      int
-		groups [][]int
-		ok     bool
-	}{
-		"partition":       {3, [][]int{{0, 2}, {1}}, true},
-		"no candidates":   {0, nil, true},
-		"missing one":     {3, [][]int{{0, 2}}, false},
-		"twice":           {2, [][]int{{0, 1}, {1}}, false},
-		"out of range":    {2, [][]int{{0}, {1}, {2}}, false},
-		"negative":        {1, [][]int{{-1}, {0}}, false},
-		"empty group":     {1, [][]int{{0}, {}}, false},
-		"singletons pass": {4, Singletons(4), true},
-	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			if err := CheckGroups(tc.n, tc.groups); (err == nil) != tc.ok {
-				t.Errorf("CheckGroups(%d, %v) = %v, want ok=%v", tc.n, tc.groups, err, tc.ok)
 			}
 		})
 	}
@@ -159,6 +137,10 @@ func TestSummarizePerRepoAndOverall(t *testing.T) {
 		{Repo: "sentry", Golden: []Golden{g("bug"), g("security")}, Matching: Matching{GoldenBy: []int{0, -1}, Matched: []bool{true, false}}},
 		{Repo: "sentry", Golden: []Golden{g("bug")}, Matching: Matching{GoldenBy: []int{0}, Matched: []bool{true}}},
 		{Repo: "grafana", Golden: []Golden{g("style")}, Matching: Matching{GoldenBy: []int{0}, Matched: []bool{true, false, false}}},
+		// Clean PRs: out of precision and recall, every finding a false alarm.
+		{Repo: "grafana", Matching: Matching{GoldenBy: []int{}, Matched: []bool{false, false}}},
+		{Repo: "sentry", Matching: Matching{GoldenBy: []int{}, Matched: []bool{false}}},
+		{Repo: "sentry", Matching: Matching{GoldenBy: []int{}, Matched: []bool{}}},
 	}
 	s := Summarize(prs, Core)
 	want := map[string]Counts{
@@ -178,6 +160,9 @@ func TestSummarizePerRepoAndOverall(t *testing.T) {
 	}
 	if math.Abs(s.Overall.Precision-0.4) > 1e-9 || math.Abs(s.Overall.Recall-2.0/3) > 1e-9 {
 		t.Errorf("overall precision %v recall %v, want 0.4 and 0.667", s.Overall.Precision, s.Overall.Recall)
+	}
+	if want := (Clean{PRs: 3, FalseAlarms: 3, PerPR: 1}); s.Clean != want {
+		t.Errorf("clean PRs %+v, want %+v", s.Clean, want)
 	}
 	if got := s.RepoNames(); !reflect.DeepEqual(got, []string{"grafana", "sentry"}) {
 		t.Errorf("RepoNames = %v", got)

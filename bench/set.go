@@ -42,6 +42,8 @@ type Set interface {
 	Name() string
 	Cases(ctx context.Context) ([]Case, error)
 	Load(ctx context.Context, c Case) (*Material, error)
+	// Prompts are the judge's and the extraction's prompts for this set.
+	Prompts(ctx context.Context) (Prompts, error)
 }
 
 // EngineOptions are the action's review settings.

@@ -5,9 +5,12 @@
 // reports precision, recall, F1 and F2 beside the Code Review Bench's
 // published leaderboard.
 //
-//	bench [--set local|crb] [--model M] [--base-url URL] [--judge-model M]
+//	bench [--set local|crb] [--model M] [--base-url URL]
+//	      [--judge-model M] [--judge-base-url URL] [--no-extract]
 //	      [--profile strict|core|all] [--only REPO|PR] [--limit N]
-//	      [--concurrency N] [--out DIR] [--list]
+//	      [--concurrency N] [--out DIR] [--cache DIR] [--fresh]
+//	      [--dry-run [--prices IN/CACHED/OUT] [--judge-prices IN/CACHED/OUT]]
+//	      [--list] [--version]
 package main
 
 import (
@@ -16,9 +19,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -29,6 +34,13 @@ import (
 
 // defaultModel is the action's default model (its "model" input).
 const defaultModel = "anthropic/claude-sonnet-4.5"
+
+// version is set at build time with -ldflags "-X main.version=v1.2.3";
+// otherwise the module version from the build info is used.
+var version = ""
+
+// judgeKeyVar holds the judge endpoint's key when it is not the model's.
+const judgeKeyVar = "BENCH_JUDGE_API_KEY"
 
 const (
 	exitOK          = 0
@@ -46,37 +58,60 @@ func main() {
 
 // config is the parsed command line.
 type config struct {
-	set, model, baseURL, judgeModel, profile, only, out, cache, commit string
-	limit, concurrency, problem, blocking, retries                     int
-	list                                                               bool
+	set, model, baseURL, judgeModel, judgeBaseURL, profile, only, out, cache, commit string
+	prices, judgePrices                                                              string
+	limit, concurrency, problem, blocking, retries                                   int
+	list, dryRun, noExtract, fresh, version                                          bool
 }
 
-func parse(args []string, stderr io.Writer) (config, error) {
+func parse(args []string, stdout, stderr io.Writer, board bench.Leaderboard) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.set, "set", "local", "the benchmark set: local (shipped with rmc, no GitHub access) or crb (Code Review Bench, read through the GitHub API)")
 	fs.StringVar(&c.model, "model", defaultModel, "the model to review with, as named at the endpoint")
-	fs.StringVar(&c.baseURL, "base-url", llm.DefaultBaseURL, "the OpenAI-compatible endpoint")
-	fs.StringVar(&c.judgeModel, "judge-model", "", "the model that judges the findings (default: --model)")
+	fs.StringVar(&c.baseURL, "base-url", llm.DefaultBaseURL, "the OpenAI-compatible endpoint of the model")
+	fs.StringVar(&c.judgeModel, "judge-model", "", fmt.Sprintf("the model that extracts and judges the findings (default: the leaderboard's judge, %s on OpenRouter, %s elsewhere)", board.JudgeOpenRouter, board.Judge))
+	fs.StringVar(&c.judgeBaseURL, "judge-base-url", "", "the judge's OpenAI-compatible endpoint (default: --base-url); its key is read from "+judgeKeyVar)
+	fs.BoolVar(&c.noExtract, "no-extract", false, "skip the extraction step: judge each finding as one candidate (the report then does not rank the run beside the leaderboard)")
 	fs.StringVar(&c.profile, "profile", string(bench.Core), "which golden categories count: strict, core or all")
 	fs.StringVar(&c.only, "only", "", "only this repository (e.g. go-ledger, sentry) or PR (owner/name#N or its URL)")
 	fs.IntVar(&c.limit, "limit", 0, "at most this many PRs (0: all)")
 	fs.IntVar(&c.concurrency, "concurrency", 2, "PRs reviewed at once")
 	fs.StringVar(&c.out, "out", "bench-results", "directory for results.json and report.md")
 	fs.BoolVar(&c.list, "list", false, "print the set's PRs, one a line, and exit")
+	fs.BoolVar(&c.dryRun, "dry-run", false, "print the model calls and an estimate of tokens (and cost, with --prices) a run would make, and exit without calling a model")
+	fs.StringVar(&c.prices, "prices", "", "the model's prices for --dry-run: IN/CACHED/OUT dollars per million tokens, e.g. 3/0.3/15")
+	fs.StringVar(&c.judgePrices, "judge-prices", "", "the judge's prices for --dry-run, as --prices")
+	fs.BoolVar(&c.fresh, "fresh", false, "run every PR again instead of using results kept from an earlier run with the same model and settings")
 	fs.IntVar(&c.problem, "problem-threshold", 5, "findings scoring below this (1-10) are dropped, as the action's problem_score_threshold")
 	fs.IntVar(&c.blocking, "blocking-threshold", 0, "the action's blocking_score_threshold (default: the problem threshold)")
 	fs.IntVar(&c.retries, "max-review-retries", 1, "retries of a failed review pass, as the action's max_review_retries")
-	fs.StringVar(&c.cache, "cache", "", "cache for the crb set's data (default: the user cache directory, rmc-bench)")
-	fs.StringVar(&c.commit, "crb-commit", bench.DefaultCRBCommit, "commit of "+bench.CRBRepo+" whose golden comments are used")
+	fs.StringVar(&c.cache, "cache", "", "cache for the crb set's data and for each PR's result (default: the user cache directory, rmc-bench)")
+	fs.StringVar(&c.commit, "crb-commit", bench.DefaultCRBCommit, "commit of "+bench.CRBRepo+" whose golden comments and prompts are used")
+	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: bench [flags]\n\nThe API key is read from LLM_API_KEY, else OPENROUTER_API_KEY; the crb set reads GitHub with GITHUB_TOKEN.\n\nFlags:")
+		fs.SetOutput(stdout)
+		fmt.Fprintln(stdout, "Usage: bench [flags]\n\nThe model's API key is read from LLM_API_KEY, else OPENROUTER_API_KEY; the judge's from "+judgeKeyVar+
+			" (default: the model's key when the judge uses the model's endpoint); the crb set reads GitHub with GITHUB_TOKEN.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
+	if err := c.check(fs); err != nil {
+		return c, err
+	}
+	if c.judgeModel == "" {
+		c.judgeModel = board.Judge
+		if isDefault(c.judgeBaseURL) {
+			c.judgeModel = board.JudgeOpenRouter
+		}
+	}
+	return c, nil
+}
+
+func (c *config) check(fs *flag.FlagSet) error {
 	var problems []string
 	if fs.NArg() > 0 {
 		problems = append(problems, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
@@ -96,25 +131,50 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	if c.problem < 1 || c.problem > 10 || c.blocking < c.problem || c.blocking > 10 || c.retries < 0 {
 		problems = append(problems, "thresholds are scores from 1 to 10, the blocking one at least the problem one; --max-review-retries is not negative")
 	}
-	if c.judgeModel == "" {
-		c.judgeModel = c.model
+	for name, v := range map[string]string{"--prices": c.prices, "--judge-prices": c.judgePrices} {
+		if _, err := optionalPrices(v); err != nil {
+			problems = append(problems, name+": "+err.Error())
+		}
+	}
+	if c.judgeBaseURL == "" {
+		c.judgeBaseURL = c.baseURL
+	}
+	if c.judgeModel != "" && strings.TrimSpace(c.judgeModel) == "" {
+		problems = append(problems, "--judge-model is blank")
 	}
 	if len(problems) > 0 {
-		return c, errors.New(strings.Join(problems, "; "))
+		return errors.New(strings.Join(problems, "; "))
 	}
-	return c, nil
+	return nil
+}
+
+func optionalPrices(s string) (*bench.Prices, error) {
+	if s == "" {
+		return nil, nil
+	}
+	p, err := bench.ParsePrices(s)
+	return &p, err
 }
 
 // run is the command, with its environment passed in so that tests run it
 // in parallel without touching the process's own.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string, tty bool) int {
-	c, err := parse(args, stderr)
+	board, err := bench.PublishedLeaderboard()
+	if err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return exitFailure
+	}
+	c, err := parse(args, stdout, stderr, board)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "bench:", err)
 		return exitUsage
+	}
+	if c.version {
+		fmt.Fprintln(stdout, "bench", buildVersion())
+		return exitOK
 	}
 	set, err := openSet(c, getenv)
 	if err != nil {
@@ -124,38 +184,103 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if c.list {
 		return list(ctx, set, c, stdout, stderr)
 	}
+	opt, code := options(c, set, getenv, stderr)
+	if code != exitOK {
+		return code
+	}
+	if c.dryRun {
+		return dryRun(ctx, opt, c, stdout, stderr)
+	}
+	if err := checkWritable(c.out); err != nil {
+		fmt.Fprintln(stderr, "bench: --out:", err)
+		return exitUsage
+	}
+	bar := &progress{w: stderr, tty: tty}
+	opt.Progress = bar.update
+	res, err := bench.Run(ctx, opt)
+	bar.done()
+	return finish(ctx, res, err, c, board, stdout, stderr)
+}
+
+// options builds the run's clients and settings; a bad setting is a usage
+// error, reported before any model call.
+func options(c config, set bench.Set, getenv func(string) string, stderr io.Writer) (bench.Options, int) {
+	usage := func(format string, args ...any) (bench.Options, int) {
+		fmt.Fprintf(stderr, "bench: "+format+"\n", args...)
+		return bench.Options{}, exitUsage
+	}
 	key := getenv("LLM_API_KEY")
 	if key == "" {
 		key = getenv("OPENROUTER_API_KEY")
 	}
-	if key == "" && strings.TrimRight(c.baseURL, "/") == llm.DefaultBaseURL {
-		fmt.Fprintf(stderr, "bench: no API key: set LLM_API_KEY (or OPENROUTER_API_KEY) to the key for %s, or pass --base-url for a local server that needs none\n", c.baseURL)
-		return exitUsage
-	}
-	client, err := newClient(c.baseURL, key, c.model)
-	if err != nil {
-		fmt.Fprintln(stderr, "bench:", err)
-		return exitUsage
-	}
-	judge, err := newClient(c.baseURL, key, c.judgeModel)
-	if err != nil {
-		fmt.Fprintln(stderr, "bench:", err)
-		return exitUsage
+	judgeKey := getenv(judgeKeyVar)
+	sameEndpoint := strings.TrimRight(c.judgeBaseURL, "/") == strings.TrimRight(c.baseURL, "/")
+	if judgeKey == "" && sameEndpoint {
+		judgeKey = key
 	}
 	profile, _ := bench.ParseProfile(c.profile)
-	bar := &progress{w: stderr, tty: tty}
-	res, err := bench.Run(ctx, bench.Options{Set: set, Client: client, Judge: bench.ModelJudge{Client: judge},
+	opt := bench.Options{Set: set, Model: c.model, JudgeModel: c.judgeModel, Method: bench.Method{Extract: !c.noExtract},
 		Engine:  bench.EngineOptions{ProblemThreshold: c.problem, BlockingThreshold: c.blocking, Retries: c.retries},
-		Profile: profile, Concurrency: c.concurrency, Only: c.only, Limit: c.limit, Progress: bar.update})
-	bar.done()
+		Profile: profile, Concurrency: c.concurrency, Only: c.only, Limit: c.limit}
+	if dir, err := cacheDir(c); err == nil {
+		opt.Cache = &bench.ResultCache{Dir: dir, Refresh: c.fresh}
+	}
+	if c.dryRun {
+		return opt, exitOK // a dry run calls no model: no client, no key
+	}
+	if key == "" && isDefault(c.baseURL) {
+		return usage("no API key: set LLM_API_KEY (or OPENROUTER_API_KEY) to the key for %s, or pass --base-url for a local server that needs none", c.baseURL)
+	}
+	if judgeKey == "" && isDefault(c.judgeBaseURL) {
+		return usage("no API key for the judge at %s: set %s", c.judgeBaseURL, judgeKeyVar)
+	}
+	var err error
+	if opt.Client, err = newClient(c.baseURL, key, c.model, nil); err != nil {
+		return usage("%v", err)
+	}
+	// The judge and the extraction run at temperature 0, as upstream's do.
+	judge, err := newClient(c.judgeBaseURL, judgeKey, c.judgeModel, bench.ZeroTemperature(nil))
+	if err != nil {
+		return usage("--judge-base-url: %v", err)
+	}
+	opt.Judge = bench.ModelJudge{Client: judge}
+	return opt, exitOK
+}
+func isDefault(baseURL string) bool { return strings.TrimRight(baseURL, "/") == llm.DefaultBaseURL }
+
+// checkWritable makes sure the results can be written before any money is
+// spent on model calls.
+func checkWritable(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".bench-write-check-*")
+	if err != nil {
+		return fmt.Errorf("%s is not writable: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+func dryRun(ctx context.Context, opt bench.Options, c config, stdout, stderr io.Writer) int {
+	plan, err := bench.DryRun(ctx, opt)
+	if err != nil {
+		fmt.Fprintln(stderr, "bench:", bench.OneLine(err.Error(), 2000))
+		return exitFailure
+	}
+	mp, _ := optionalPrices(c.prices)
+	jp, _ := optionalPrices(c.judgePrices)
+	plan.Write(stdout, c.model, c.judgeModel, mp, jp)
+	return exitOK
+}
+
+// finish prints and writes what the run finished, also after an
+// interruption, and picks the exit code.
+func finish(ctx context.Context, res *bench.Results, err error, c config, board bench.Leaderboard, stdout, stderr io.Writer) int {
 	if res != nil && res.Failed < len(res.PRs) {
-		// Also after an interruption: what finished is kept.
 		res.Table(stdout)
-		board, werr := bench.PublishedLeaderboard()
-		if werr == nil {
-			werr = res.Write(c.out, board)
-		}
-		if werr != nil {
+		if werr := res.Write(c.out, board); werr != nil {
 			fmt.Fprintln(stderr, "bench: write the results:", werr)
 			return exitFailure
 		}
@@ -175,22 +300,43 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	return exitOK
 }
 
-func newClient(baseURL, key, model string) (*llm.Client, error) {
-	return llm.New(llm.Options{BaseURL: baseURL, APIKey: key, Model: model, PromptJSON: true,
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		return info.Main.Version
+	}
+	return "(devel)"
+}
+
+func newClient(baseURL, key, model string, transport http.RoundTripper) (*llm.Client, error) {
+	var hc *http.Client
+	if transport != nil {
+		hc = &http.Client{Transport: transport}
+	}
+	return llm.New(llm.Options{BaseURL: baseURL, APIKey: key, Model: model, PromptJSON: true, HTTPClient: hc,
 		Referer: "https://github.com/review-my-code-bot/rmc", Title: "review-my-code-bot bench"})
+}
+
+func cacheDir(c config) (string, error) {
+	if c.cache != "" {
+		return c.cache, nil
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no user cache directory (%v): pass --cache DIR", err)
+	}
+	return filepath.Join(dir, "rmc-bench"), nil
 }
 
 func openSet(c config, getenv func(string) string) (bench.Set, error) {
 	if c.set == "local" {
 		return bench.NewLocal(), nil
 	}
-	cache := c.cache
-	if cache == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			return nil, fmt.Errorf("no user cache directory (%v): pass --cache DIR", err)
-		}
-		cache = filepath.Join(dir, "rmc-bench")
+	cache, err := cacheDir(c)
+	if err != nil {
+		return nil, err
 	}
 	return &bench.CRB{Commit: c.commit, CacheDir: cache, NewClient: func() (*github.Client, error) {
 		token := getenv("GITHUB_TOKEN")

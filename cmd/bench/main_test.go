@@ -62,16 +62,13 @@ func oracle(t *testing.T, sets ...bench.Set) *fakellm.Server {
 	}})
 	m.AddRule(fakellm.Rule{LastUser: "# Task: review pass", Reply: fakellm.Reply{JSON: map[string]any{"findings": []any{}}}})
 	m.AddRule(fakellm.Rule{LastUser: "found a known issue", Respond: func(r fakellm.Request) fakellm.Reply {
-		g, c := fenced(r.LastUser(), "golden comment"), fenced(r.LastUser(), "candidate finding")
+		g, c := fenced(r.LastUser(), "golden comment"), fenced(r.LastUser(), "candidate issue")
 		ok := g != "" && strings.Contains(c, g)
 		return fakellm.Reply{JSON: map[string]any{"reasoning": "compared the two", "match": ok, "confidence": 0.9}}
 	}})
-	m.AddRule(fakellm.Rule{LastUser: "Group the findings", Respond: func(r fakellm.Request) fakellm.Reply {
-		var groups [][]int
-		for j := 0; fenced(r.LastUser(), fmt.Sprintf("finding %d", j)) != ""; j++ {
-			groups = append(groups, []int{j})
-		}
-		return fakellm.Reply{JSON: map[string]any{"groups": groups}}
+	m.AddRule(fakellm.Rule{LastUser: "List every distinct problem", Respond: func(r fakellm.Request) fakellm.Reply {
+		issues := strings.Split(fenced(r.LastUser(), "review comments"), "\n\n---\n\n")
+		return fakellm.Reply{JSON: map[string]any{"issues": issues}}
 	}})
 	return m
 }
@@ -85,22 +82,46 @@ func runCmd(t *testing.T, getenv func(string) string, args ...string) (int, stri
 	return code, stdout.String(), stderr.String()
 }
 
+// localTotals counts the local set's PRs, those with golden comments, and
+// the golden comments the core profile counts.
+func localTotals(t *testing.T) (prs, planted, core int) {
+	t.Helper()
+	cases, err := bench.NewLocal().Cases(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		prs++
+		if len(c.Golden) > 0 {
+			planted++
+		}
+		for _, g := range c.Golden {
+			if bench.Core.Includes(g.Category) {
+				core++
+			}
+		}
+	}
+	return prs, planted, core
+}
+
 func TestLocalSetEndToEnd(t *testing.T) {
 	t.Parallel()
 	m := oracle(t)
-	out := t.TempDir()
-	code, stdout, stderr := runCmd(t, env(map[string]string{"LLM_API_KEY": m.APIKey()}),
-		"--base-url", m.BaseURL(), "--model", "scripted", "--judge-model", "scripted-judge", "--out", out, "--concurrency", "4")
+	out, cache := t.TempDir(), t.TempDir()
+	prs, planted, core := localTotals(t)
+	vars := env(map[string]string{"LLM_API_KEY": m.APIKey()})
+	args := []string{"--base-url", m.BaseURL(), "--model", "scripted", "--judge-model", "scripted-judge", "--out", out, "--cache", cache, "--concurrency", "4"}
+	code, stdout, stderr := runCmd(t, vars, args...)
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"overall", "100.0%", "local/java-auth#4", "results.json"} {
+	for _, want := range []string{"overall", "100.0%", "results.json", "Judge scripted-judge, prompts rmc local, extraction on."} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
 	// Not a terminal: one plain progress line per PR, no bar.
-	if n := strings.Count(stderr, "\n"); n != 14 || strings.Contains(stderr, "\r") {
+	if n := strings.Count(stderr, "\n"); n != prs || strings.Contains(stderr, "\r") {
 		t.Errorf("progress on a non-terminal: %d lines\n%q", n, stderr)
 	}
 	var res bench.Results
@@ -111,23 +132,125 @@ func TestLocalSetEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := res.Summary.Overall; o.PRs != 14 || o.TP != 13 || o.Precision != 1 || o.Recall != 1 || res.Model != "scripted" || res.JudgeModel != "scripted-judge" {
+	if o := res.Summary.Overall; o.PRs != planted || o.TP != core || o.Precision != 1 || o.Recall != 1 || res.Model != "scripted" || res.JudgeModel != "scripted-judge" || !res.Method.Extract {
 		t.Errorf("results.json: %+v, model %q judge %q", o, res.Model, res.JudgeModel)
 	}
-	if md, err := os.ReadFile(filepath.Join(out, "report.md")); err != nil || !strings.Contains(string(md), "Beside the published leaderboard") {
+	if md, err := os.ReadFile(filepath.Join(out, "report.md")); err != nil || !strings.Contains(string(md), "**This run is not ranked here**") {
 		t.Errorf("report.md: %v", err)
+	}
+	// The judge's requests carry temperature 0; the reviewer's do not.
+	for _, r := range m.Requests() {
+		if hot := !strings.Contains(string(r.Body), `"temperature":0`); hot != (r.Model == "scripted") {
+			t.Errorf("model %s: temperature in %.300s", r.Model, r.Body)
+			break
+		}
+	}
+	// Run again: every PR's result is kept, no model is called.
+	calls := len(m.Requests())
+	code, stdout, stderr = runCmd(t, vars, args...)
+	if code != exitOK || len(m.Requests()) != calls || !strings.Contains(stdout, fmt.Sprintf("%d kept from an earlier run", prs)) {
+		t.Errorf("second run: exit %d, %d new calls\n%s%s", code, len(m.Requests())-calls, stdout, stderr)
+	}
+	// A dry run with the same settings knows there is nothing left to do.
+	code, stdout, stderr = runCmd(t, vars, append(args, "--dry-run")...)
+	if code != exitOK || !strings.Contains(stdout, fmt.Sprintf("0 PR(s) to run, %d kept from an earlier run", prs)) {
+		t.Errorf("dry run after a full run: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
 
 func TestList(t *testing.T) {
 	t.Parallel()
+	prs, _, _ := localTotals(t)
 	code, stdout, stderr := runCmd(t, env(nil), "--list")
-	if code != exitOK || strings.Count(stdout, "\n") != 14 || !strings.Contains(stdout, "local/go-ledger#1\tgo-ledger\t1 golden\tLedger: page through entries") {
+	if code != exitOK || strings.Count(stdout, "\n") != prs || !strings.Contains(stdout, "local/go-ledger#1\tgo-ledger\t") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
-	code, stdout, _ = runCmd(t, env(nil), "--list", "--only", "ts-shop")
-	if code != exitOK || strings.Count(stdout, "\n") != 3 {
-		t.Errorf("--only ts-shop listed:\n%s", stdout)
+	code, stdout, _ = runCmd(t, env(nil), "--list", "--only", "ts-shop#2")
+	if code != exitOK || strings.Count(stdout, "\n") != 1 {
+		t.Errorf("--only ts-shop#2 listed:\n%s", stdout)
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runCmd(t, env(nil), "--help")
+	if code != exitOK || !strings.Contains(stdout, "-judge-base-url") || !strings.Contains(stdout, "BENCH_JUDGE_API_KEY") || stderr != "" {
+		t.Errorf("--help: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = runCmd(t, env(nil), "--dry-run", "--only", "go-ledger#1")
+	if board, _ := bench.PublishedLeaderboard(); code != exitOK || !strings.Contains(stdout, "Judge "+board.JudgeOpenRouter+":") {
+		t.Errorf("the default judge on OpenRouter: exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = runCmd(t, env(nil), "--version")
+	if code != exitOK || !strings.HasPrefix(stdout, "bench ") {
+		t.Errorf("--version: exit %d %q", code, stdout)
+	}
+}
+
+// TestDryRunCallsNoModel prints the calls and tokens, and the cost with
+// prices, without a request to the endpoint: it needs no API key either.
+func TestDryRunCallsNoModel(t *testing.T) {
+	t.Parallel()
+	m := oracle(t)
+	code, stdout, stderr := runCmd(t, env(nil), "--dry-run", "--only", "go-ledger", "--cache", t.TempDir(),
+		"--prices", "3/0.3/15", "--out", "/nonexistent/never-written")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"local/go-ledger#1", "No model was called.", "Model cost: about $", "Judge cost: unknown (pass --judge-prices"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("dry run lacks %q:\n%s", want, stdout)
+		}
+	}
+	// With an endpoint that answers, still no request.
+	code, _, stderr = runCmd(t, env(map[string]string{"LLM_API_KEY": m.APIKey()}), "--dry-run", "--base-url", m.BaseURL(), "--only", "go-ledger#1", "--cache", t.TempDir())
+	if n := len(m.Requests()); n != 0 || code != exitOK {
+		t.Errorf("exit %d, %d requests in a dry run\n%s", code, n, stderr)
+	}
+	if _, err := os.Stat("/nonexistent/never-written"); err == nil {
+		t.Error("a dry run wrote --out")
+	}
+}
+
+// TestUnwritableOutIsRefusedBeforeAnyModelCall: nothing is spent on a run
+// whose results could not be written.
+func TestUnwritableOutIsRefusedBeforeAnyModelCall(t *testing.T) {
+	t.Parallel()
+	m := oracle(t)
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd(t, env(map[string]string{"LLM_API_KEY": m.APIKey()}), "--base-url", m.BaseURL(), "--out", filepath.Join(file, "out"), "--cache", t.TempDir())
+	if code != exitUsage || !strings.Contains(stderr, "--out") || len(m.Requests()) != 0 {
+		t.Errorf("exit %d, %d requests\n%s%s", code, len(m.Requests()), stdout, stderr)
+	}
+}
+
+// TestJudgeOnItsOwnEndpoint: the model under test on one endpoint, the
+// judge on another with its own key.
+func TestJudgeOnItsOwnEndpoint(t *testing.T) {
+	t.Parallel()
+	reviewer, judge := oracle(t), oracle(t)
+	vars := env(map[string]string{"LLM_API_KEY": reviewer.APIKey(), "BENCH_JUDGE_API_KEY": judge.APIKey()})
+	code, stdout, stderr := runCmd(t, vars, "--base-url", reviewer.BaseURL(), "--judge-base-url", judge.BaseURL(), "--model", "local-model",
+		"--only", "go-ledger#1", "--out", t.TempDir(), "--cache", t.TempDir())
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	board, _ := bench.PublishedLeaderboard()
+	for _, r := range reviewer.Requests() {
+		if r.Model != "local-model" {
+			t.Errorf("the reviewer's endpoint got a request for %q", r.Model)
+		}
+	}
+	if len(judge.Requests()) == 0 {
+		t.Fatal("the judge's endpoint got no request")
+	}
+	for _, r := range judge.Requests() {
+		if r.Model != board.Judge || r.Header.Get("Authorization") != "Bearer "+judge.APIKey() {
+			t.Errorf("the judge's endpoint got model %q", r.Model)
+		}
 	}
 }
 
@@ -148,6 +271,12 @@ func TestBadInput(t *testing.T) {
 		"crb without token": {[]string{"--set", "crb", "--list"}, nil, exitFailure, "GITHUB_TOKEN is not set"},
 		"wrong key": {[]string{"--base-url", m.BaseURL(), "--limit", "2"}, map[string]string{"LLM_API_KEY": "sk-wrong-key-123456"},
 			exitFailure, "the model endpoint refused the API key"},
+		"wrong judge key": {[]string{"--base-url", m.BaseURL(), "--judge-base-url", m.URL + "/api/v1", "--limit", "2"},
+			map[string]string{"LLM_API_KEY": m.APIKey(), "BENCH_JUDGE_API_KEY": "sk-wrong-key-123456"}, exitFailure, "the judge endpoint refused the API key"},
+		"judge elsewhere, no key": {[]string{"--base-url", m.BaseURL(), "--judge-base-url", "https://openrouter.ai/api/v1"}, map[string]string{"LLM_API_KEY": "k"},
+			exitUsage, "no API key for the judge"},
+		"bad prices":  {[]string{"--dry-run", "--prices", "3/x/15"}, nil, exitUsage, `--prices: price "x"`},
+		"blank judge": {[]string{"--judge-model", " "}, nil, exitUsage, "--judge-model is blank"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -176,14 +305,14 @@ func TestBuiltBinaryFromAnotherDirectory(t *testing.T) {
 	}
 	m := oracle(t)
 	dir := t.TempDir()
-	cmd := exec.Command(bin, "--base-url", m.BaseURL(), "--model", "scripted", "--only", "py-notes", "--out", "out")
+	cmd := exec.Command(bin, "--base-url", m.BaseURL(), "--model", "scripted", "--only", "py-notes#1", "--out", "out")
 	cmd.Dir = dir
 	cmd.Env = []string{"LLM_API_KEY=" + m.APIKey(), "HOME=" + dir}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "[3/3]") {
+	if !strings.Contains(string(out), "[1/1]") {
 		t.Errorf("no progress:\n%s", out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out", "report.md")); err != nil {
@@ -230,6 +359,13 @@ func TestPublicSetThroughTheCommand(t *testing.T) {
 		}
 		gh.SetContents(bench.CRBRepo, commit, bench.CRBGoldenDir+"/"+name, content)
 	}
+	for _, path := range []string{bench.UpstreamExtractFile, bench.UpstreamJudgeFile} {
+		data, err := os.ReadFile(filepath.Join("../../bench/testdata/crb/upstream", filepath.Base(path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gh.SetContents(bench.CRBRepo, commit, path, string(data))
+	}
 	unified, err := os.ReadFile("../../bench/testdata/crb/prs/metrics-7.diff")
 	if err != nil {
 		t.Fatal(err)
@@ -247,12 +383,15 @@ func TestPublicSetThroughTheCommand(t *testing.T) {
 	m := oracle(t, set)
 	vars["LLM_API_KEY"] = m.APIKey()
 	out := t.TempDir()
-	code, stdout, stderr = runCmd(t, env(vars), "--set", "crb", "--crb-commit", commit, "--cache", cache, "--base-url", m.BaseURL(), "--out", out)
+	code, stdout, stderr = runCmd(t, env(vars), "--set", "crb", "--crb-commit", commit, "--cache", cache, "--base-url", m.BaseURL(), "--judge-model", "scripted-judge", "--out", out)
 	if code != exitOK || !strings.Contains(stdout, "grafana") || !strings.Contains(stdout, "100.0%") {
 		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
 	}
 	md, err := os.ReadFile(filepath.Join(out, "report.md"))
-	if err != nil || strings.Contains(string(md), "not directly comparable") || !strings.Contains(string(md), "is not the leaderboard's") {
-		t.Errorf("report.md of a crb run with another judge:\n%s", md)
+	// The set and method are the leaderboard's, but only 1 of 50 PRs was
+	// scored and the judge is another model.
+	if err != nil || !strings.Contains(string(md), "it scored 1 of the set's 50 PRs") || !strings.Contains(string(md), "its judge is `scripted-judge`") ||
+		strings.Contains(string(md), "prompts are") || !strings.Contains(string(md), "prompts: withmartian/code-review-benchmark@"+commit) {
+		t.Errorf("report.md of a partial crb run with another judge:\n%s", md)
 	}
 }
