@@ -30,7 +30,7 @@ const judgeAttempts = 3
 
 // ModelJudge asks a model, one fresh conversation per question, so that no
 // verdict depends on an earlier one. The client should send temperature 0
-// (ZeroTemperature), as upstream does.
+// (llm.Options.Temperature), as upstream does.
 type ModelJudge struct {
 	Client  *llm.Client
 	Prompts Prompts

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"math"
-	"net/http"
 	"os"
 	"sort"
 	"strings"
@@ -202,8 +201,8 @@ func TestJudgeRunsAtTemperatureZero(t *testing.T) {
 	t.Cleanup(model.Close)
 	model.AddRule(fakellm.Rule{Any: "found a known issue", Reply: fakellm.Reply{Text: `{"reasoning": "same", "match": true, "confidence": 0.9}`}})
 	model.AddRule(fakellm.Rule{Any: "List every distinct problem", Reply: fakellm.Reply{Text: `{"issues": ["x"]}`}})
-	c, err := llm.New(llm.Options{BaseURL: model.BaseURL(), APIKey: model.APIKey(), Model: "judge", MaxRetries: -1,
-		HTTPClient: &http.Client{Transport: ZeroTemperature(nil)}})
+	zero := 0.0
+	c, err := llm.New(llm.Options{BaseURL: model.BaseURL(), APIKey: model.APIKey(), Model: "judge", MaxRetries: -1, Temperature: &zero})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,6 +110,9 @@ type Options struct {
 	// MaxOutputTokens caps each answer, sent as max_completion_tokens; 0
 	// sends none, so the provider's default applies.
 	MaxOutputTokens int
+	// Temperature is sent as temperature when set (a judge runs at 0); nil
+	// sends none, so the model's default applies.
+	Temperature *float64
 	// ContextTokens is the model's context window in tokens; zero means
 	// DefaultContextTokens. No request estimated over it (at 3 characters a
 	// token, leaving room for the answer) is sent: see Client.ContextTokens.

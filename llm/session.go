@@ -310,7 +310,7 @@ func (s *Session) call(ctx context.Context, t *turn, rf *responseFormat, toolCho
 	}
 	msgs := append(append(make([]message, 0, len(s.prefix)+len(t.msgs)), s.prefix...), t.msgs...)
 	req := &chatRequest{Model: s.client.opts.Model, Messages: msgs, ResponseFormat: rf,
-		ReasoningEffort: s.client.opts.ReasoningEffort, MaxCompletionTokens: s.client.opts.MaxOutputTokens}
+		ReasoningEffort: s.client.opts.ReasoningEffort, MaxCompletionTokens: s.client.opts.MaxOutputTokens, Temperature: s.client.opts.Temperature}
 	if len(s.defs) > 0 && !s.client.noTools.Load() {
 		// tool_choice without tools is a 400 at OpenAI.
 		req.Tools = s.defs

@@ -25,8 +25,9 @@ type chatRequest struct {
 	ResponseFormat *responseFormat `json:"response_format,omitempty"`
 	// ReasoningEffort and MaxCompletionTokens come from Options; zero
 	// values are left out, so the provider's defaults apply.
-	ReasoningEffort     string `json:"reasoning_effort,omitempty"`
-	MaxCompletionTokens int    `json:"max_completion_tokens,omitempty"`
+	ReasoningEffort     string   `json:"reasoning_effort,omitempty"`
+	MaxCompletionTokens int      `json:"max_completion_tokens,omitempty"`
+	Temperature         *float64 `json:"temperature,omitempty"`
 }
 
 // message is one request message. Content is omitted only when empty,

@@ -19,7 +19,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -239,7 +238,8 @@ func options(c config, set bench.Set, getenv func(string) string, stderr io.Writ
 		return usage("%v", err)
 	}
 	// The judge and the extraction run at temperature 0, as upstream's do.
-	judge, err := newClient(c.judgeBaseURL, judgeKey, c.judgeModel, bench.ZeroTemperature(nil))
+	zero := 0.0
+	judge, err := newClient(c.judgeBaseURL, judgeKey, c.judgeModel, &zero)
 	if err != nil {
 		return usage("--judge-base-url: %v", err)
 	}
@@ -310,12 +310,8 @@ func buildVersion() string {
 	return "(devel)"
 }
 
-func newClient(baseURL, key, model string, transport http.RoundTripper) (*llm.Client, error) {
-	var hc *http.Client
-	if transport != nil {
-		hc = &http.Client{Transport: transport}
-	}
-	return llm.New(llm.Options{BaseURL: baseURL, APIKey: key, Model: model, PromptJSON: true, HTTPClient: hc,
+func newClient(baseURL, key, model string, temperature *float64) (*llm.Client, error) {
+	return llm.New(llm.Options{BaseURL: baseURL, APIKey: key, Model: model, PromptJSON: true, Temperature: temperature,
 		Referer: "https://github.com/review-my-code-bot/rmc", Title: "review-my-code-bot bench"})
 }
 

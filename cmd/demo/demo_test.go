@@ -45,7 +45,7 @@ func TestTranscript(t *testing.T) {
 		"the merge gate": {"Status rmc/merge-gate on 1111111: ✗ failure — 1 open blocking finding(s)",
 			"Status rmc/merge-gate on 1111111: ✗ failure (unchanged)"},
 		"each run's job":   {"the workflow runs on pull_request.opened: the job fails (exit 1)", "the workflow runs on issue_comment.created: the job succeeds"},
-		"the job summary":  {"Job summary", "pull_request.opened on acme/gateway#1", "🔍 review `review-auto-1111111`", "🔴 Merge gate: 1 open blocking finding(s)"},
+		"the job summary":  {"Job summary", "pull_request.opened on acme/gateway#1", "🔍 review `review-auto-1111111`", "🔴 Merge gate: failure — 1 open blocking finding(s)"},
 		"later summaries":  {"⚖️ dispute `dispute-", "Result: ✅ dispute from @alice: maintained (DISPUTED)"},
 		"a summary's rows": {"Tokens (prompt / cached / out): "},
 	} {
@@ -90,7 +90,7 @@ func TestBriefTranscript(t *testing.T) {
 			t.Errorf("brief transcript shows the small print %q", small)
 		}
 	}
-	for _, want := range []string{"Off-by-one", "Refilling lazily", "I read `Allow` again", "✗ failure", "Merge gate: 1 open blocking"} {
+	for _, want := range []string{"Off-by-one", "Refilling lazily", "I read `Allow` again", "✗ failure", "Merge gate: failure — 1 open blocking"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("brief transcript lacks %q", want)
 		}
