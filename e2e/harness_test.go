@@ -119,6 +119,10 @@ type run struct {
 	// sinceTERM is how long the run took to exit after SIGTERM (termOn);
 	// 0 when it got none.
 	sinceTERM time.Duration
+	// cpu is the process's user and system time; maxRSS its peak resident
+	// set, in bytes.
+	cpu    time.Duration
+	maxRSS int64
 }
 
 // commentEvent writes an issue_comment payload, derived from GitHub's real
@@ -230,6 +234,12 @@ func (w *world) runWith(extra []string, name string, payload []byte) run {
 	}
 	err := cmd.Wait()
 	r := run{log: log.String(), outputs: map[string]string{}}
+	if ps := cmd.ProcessState; ps != nil {
+		r.cpu = ps.UserTime() + ps.SystemTime()
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+			r.maxRSS = int64(ru.Maxrss) * 1024 // Linux reports kilobytes
+		}
+	}
 	select {
 	case at := <-termed:
 		r.sinceTERM = time.Since(at)

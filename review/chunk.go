@@ -2,30 +2,29 @@ package review
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/diff"
 )
 
-// render writes a file's hunks with explicit line numbers, so the model can
-// name exactly the line (and side) a finding sits on:
+// render writes hunks of a file with explicit line numbers, so the model
+// can name exactly the line (and side) a finding sits on:
 //
 //	L12 R13 |  unchanged line
 //	    R14 | +added line
 //	L13     | -deleted line
-func render(f diff.File, hunks []diff.Hunk) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "### %s (%s)\n", f.Path(), f.Status)
+func render(w io.Writer, f *diff.File, hunks []diff.Hunk) {
+	fmt.Fprintf(w, "### %s (%s)\n", f.Path(), f.Status)
 	for _, h := range hunks {
-		fmt.Fprintf(&b, "@@ -%d,%d +%d,%d @@ %s\n", h.OldStart, h.OldLines, h.NewStart, h.NewLines, h.Section)
+		fmt.Fprintf(w, "@@ -%d,%d +%d,%d @@ %s\n", h.OldStart, h.OldLines, h.NewStart, h.NewLines, h.Section)
 		for _, l := range h.Lines {
-			renderLine(&b, l)
+			renderLine(w, l)
 		}
 	}
-	return b.String()
 }
 
-func renderLine(b *strings.Builder, l diff.Line) {
+func renderLine(w io.Writer, l diff.Line) {
 	left, right := "", ""
 	if l.OldLine > 0 {
 		left = fmt.Sprintf("L%d", l.OldLine)
@@ -33,76 +32,102 @@ func renderLine(b *strings.Builder, l diff.Line) {
 	if l.NewLine > 0 {
 		right = fmt.Sprintf("R%d", l.NewLine)
 	}
-	fmt.Fprintf(b, "%-6s %-6s| %c%s\n", left, right, l.Kind.Marker(), l.Text)
+	fmt.Fprintf(w, "%-6s %-6s| %c%s\n", left, right, l.Kind.Marker(), l.Text)
 }
+
+// counter counts what is written to it: the size of a rendering, without
+// keeping it.
+type counter int
+
+func (c *counter) Write(p []byte) (int, error) { *c += counter(len(p)); return len(p), nil }
 
 // unit is the smallest piece of the diff the review accounts for: a whole
 // file, one hunk of a file too big for a chunk, or a window of lines of a
 // hunk too big for a chunk. Every changed line of a reviewed file is in
-// some unit; nothing is cut off.
+// some unit; nothing is cut off. A unit holds no text: it is rendered when
+// its chunk is sent, so a huge diff is held once, as parsed.
 type unit struct {
 	path string
-	text string
-	// lines are the hunk's lines a window unit holds, for splitting it
-	// again; nil for a file or a whole hunk.
-	file  *diff.File
-	hunk  *diff.Hunk
+	file *diff.File
+	// hunks are the unit's hunks: the file's, or one of them.
+	hunks []diff.Hunk
+	// lines, for a window, are the lines of hunks[0] it shows, from the
+	// from-th (0-based).
 	lines []diff.Line
+	from  int
+	size  int // characters when rendered
 	// parent is the unit this one was split from (-1 for none): a parent
 	// is covered by a pass when all its children are.
 	parent int
+}
+
+// write renders the unit.
+func (u unit) write(w io.Writer) {
+	if u.lines == nil {
+		render(w, u.file, u.hunks)
+		return
+	}
+	h := u.hunks[0]
+	fmt.Fprintf(w, "### %s (%s)\n@@ -%d,%d +%d,%d @@ %s [lines %d-%d of this hunk]\n", u.file.Path(), u.file.Status,
+		h.OldStart, h.OldLines, h.NewStart, h.NewLines, h.Section, u.from+1, u.from+len(u.lines))
+	for _, l := range u.lines {
+		renderLine(w, l)
+	}
+}
+
+// sized is u with its rendered size.
+func sized(u unit) unit {
+	var c counter
+	u.write(&c)
+	u.size = int(c)
+	return u
 }
 
 // overlap is how many lines two windows of one hunk share, so a problem
 // that straddles a window's edge is seen whole in one of them.
 const overlap = 5
 
-// units cuts files into units of at most max characters: a file that fits
-// is one unit, a bigger one a unit per hunk, a hunk too big for max a unit
-// per window of lines.
+// units cuts files into units of at most limit characters: a file that
+// fits is one unit, a bigger one a unit per hunk, a hunk too big for limit
+// a unit per window of lines.
 func units(files []diff.File, limit int) []unit {
 	var out []unit
 	for i := range files {
 		f := &files[i]
-		if whole := render(*f, f.Hunks); len(whole) <= limit {
-			out = append(out, unit{path: f.Path(), text: whole, file: f, parent: -1})
+		if u := sized(unit{path: f.Path(), file: f, hunks: f.Hunks, parent: -1}); u.size <= limit {
+			out = append(out, u)
 			continue
 		}
 		for j := range f.Hunks {
-			h := &f.Hunks[j]
-			if text := render(*f, f.Hunks[j:j+1]); len(text) <= limit {
-				out = append(out, unit{path: f.Path(), text: text, file: f, hunk: h, parent: -1})
+			h := unit{path: f.Path(), file: f, hunks: f.Hunks[j : j+1], parent: -1}
+			if u := sized(h); u.size <= limit {
+				out = append(out, u)
 				continue
 			}
-			out = append(out, windows(unit{path: f.Path(), file: f, hunk: h, lines: h.Lines, parent: -1}, limit)...)
+			h.lines = f.Hunks[j].Lines
+			out = append(out, windows(h, limit)...)
 		}
 	}
 	return out
 }
 
-// windows cuts u's lines into windows of at most max characters that
-// overlap by a few lines. Each window names its place in the hunk.
+// windows cuts u's lines into windows of at most limit characters that
+// overlap by a few lines.
 func windows(u unit, limit int) []unit {
 	var out []unit
-	head := func(from, to int) string {
-		return fmt.Sprintf("### %s (%s)\n@@ -%d,%d +%d,%d @@ %s [lines %d-%d of this hunk]\n", u.file.Path(), u.file.Status,
-			u.hunk.OldStart, u.hunk.OldLines, u.hunk.NewStart, u.hunk.NewLines, u.hunk.Section, from+1, to)
-	}
+	head := 200 + len(u.path) + len(u.hunks[0].Section) // the window's heading, at most
 	for start := 0; start < len(u.lines); {
-		var b strings.Builder
-		end := start
+		size, end := head, start
 		for end < len(u.lines) {
-			var l strings.Builder
-			renderLine(&l, u.lines[end])
-			if b.Len()+l.Len()+120 > limit && end > start {
+			var c counter
+			renderLine(&c, u.lines[end])
+			if size+int(c) > limit && end > start {
 				break
 			}
-			b.WriteString(l.String())
+			size += int(c)
 			end++
 		}
-		w := unit{path: u.path, file: u.file, hunk: u.hunk, lines: u.lines[start:end], parent: u.parent}
-		w.text = head(start, end) + b.String()
-		out = append(out, w)
+		out = append(out, sized(unit{path: u.path, file: u.file, hunks: u.hunks, lines: u.lines[start:end], from: u.from + start, parent: u.parent}))
 		if end == len(u.lines) {
 			break
 		}
@@ -119,18 +144,18 @@ const minSplit = 1500
 // into its hunks (or windows), a hunk or a window into smaller windows.
 // ok is false when u is too small to split.
 func split(u unit, id int) (parts []unit, ok bool) {
-	if len(u.text) < minSplit {
+	if u.size < minSplit {
 		return nil, false
 	}
-	half := len(u.text)/2 + 200
+	half := u.size/2 + 200
 	switch {
-	case u.hunk == nil && len(u.file.Hunks) > 1:
-		parts = units([]diff.File{*u.file}, half)
-	case u.hunk == nil:
-		h := &u.file.Hunks[0]
-		parts = windows(unit{path: u.path, file: u.file, hunk: h, lines: h.Lines}, half)
+	case u.lines == nil && len(u.hunks) > 1:
+		parts = units([]diff.File{{OldPath: u.file.OldPath, NewPath: u.file.NewPath, Status: u.file.Status, Hunks: u.hunks}}, half)
+		for i := range parts {
+			parts[i].file = u.file
+		}
 	case u.lines == nil:
-		parts = windows(unit{path: u.path, file: u.file, hunk: u.hunk, lines: u.hunk.Lines}, half)
+		parts = windows(unit{path: u.path, file: u.file, hunks: u.hunks, lines: u.hunks[0].Lines}, half)
 	default:
 		parts = windows(u, half)
 	}
@@ -146,13 +171,13 @@ func split(u unit, id int) (parts []unit, ok bool) {
 // chunk is the units one request carries.
 type chunk []int
 
-// pack groups units, in order, into chunks of at most max characters.
+// pack groups units, in order, into chunks of at most limit characters.
 func pack(us []unit, ids []int, limit int) []chunk {
 	var out []chunk
 	var cur chunk
 	size := 0
 	for _, id := range ids {
-		n := len(us[id].text)
+		n := us[id].size
 		if len(cur) > 0 && size+n > limit {
 			out = append(out, cur)
 			cur, size = nil, 0
@@ -166,22 +191,11 @@ func pack(us []unit, ids []int, limit int) []chunk {
 	return out
 }
 
-// text is the chunk's diff.
+// text is the chunk's diff, rendered now.
 func (c chunk) text(us []unit) string {
 	var b strings.Builder
 	for _, id := range c {
-		b.WriteString(us[id].text)
+		us[id].write(&b)
 	}
 	return b.String()
-}
-
-// paths are the files the chunk holds part of, in order.
-func (c chunk) paths(us []unit) []string {
-	var out []string
-	for _, id := range c {
-		if p := us[id].path; len(out) == 0 || out[len(out)-1] != p {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -11,6 +11,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/review-my-code-bot/rmc/app"
@@ -18,6 +19,13 @@ import (
 )
 
 func main() {
+	// A huge pull request's diff is most of the heap for the whole run, so
+	// the default GOGC of 100 would let the heap grow to twice it between
+	// collections. Half that headroom keeps the peak (and the runner's
+	// memory) well below it for a few percent more CPU; GOGC still wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
 	// A cancelled job gets SIGTERM; stop promptly and let the pipeline end
 	// between writes.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
