@@ -85,7 +85,7 @@ func TestPipelineAnswersAQuestionOverTheSeam(t *testing.T) {
 	}
 	// Nothing reviewed this head: the gate is pending, never green, and a
 	// verdict short of success is written without a read of the status.
-	if n := count(calls, "status "); n != 1 || !slices.Contains(calls, `status 1111111 rmc/merge-gate pending: 1111111 not reviewed yet: a push or "@rmc-bot review" starts it`) {
+	if n := count(calls, "status "); n != 1 || !slices.Contains(calls, `status 1111111 rmc/merge-gate pending: 1111111 not reviewed yet: the next push, or a re-run of the pull_request job, reviews it`) {
 		t.Errorf("want the gate published once, pending: %q", calls)
 	}
 	var answer *snapshot.Comment

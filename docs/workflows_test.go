@@ -58,6 +58,9 @@ func actionlint(t *testing.T) string {
 	t.Helper()
 	for _, p := range []string{"actionlint", "../bin/actionlint"} {
 		if path, err := exec.LookPath(p); err == nil {
+			if abs, err := filepath.Abs(path); err == nil {
+				return abs // the linter runs in another directory
+			}
 			return path
 		}
 	}

@@ -90,7 +90,7 @@ func Derive(in Input) Verdict {
 	case Paused:
 		return verdict(Pending, fmt.Sprintf("%s not reviewed: %s", sha, oneLine(in.Why)))
 	}
-	return verdict(Pending, fmt.Sprintf("%s not reviewed yet: a push or \"@rmc-bot review\" starts it", sha))
+	return verdict(Pending, fmt.Sprintf("%s not reviewed yet: the next push, or a re-run of the pull_request job, reviews it", sha))
 }
 
 func verdict(s State, desc string) Verdict {
