@@ -3,15 +3,10 @@ package llm
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/review-my-code-bot/rmc/internal/inproc"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
@@ -77,20 +72,6 @@ func staticTool(name, out string, err error, runs *int) Tool {
 	}
 }
 
-// requestSchema is the chat completions request body as OpenAI's API
-// reference documents it (testdata), resolved once.
-var requestSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "chat_completions_request.schema.json"))
-	if err != nil {
-		return nil, err
-	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, err
-	}
-	return s.Resolve(nil)
-})
-
 // checkRequestBody fails t unless body is a documented chat completions
 // request.
 func checkRequestBody(t testing.TB, body []byte) {
@@ -100,17 +81,7 @@ func checkRequestBody(t testing.TB, body []byte) {
 	}
 }
 
-func validateRequestBody(body []byte) error {
-	rs, err := requestSchema()
-	if err != nil {
-		return fmt.Errorf("load the request schema: %w", err)
-	}
-	var v any
-	if err := json.Unmarshal(body, &v); err != nil {
-		return err
-	}
-	return rs.Validate(v)
-}
+func validateRequestBody(body []byte) error { return fakellm.ValidateRequest(body) }
 
 // checkBodiesAtEnd checks, when t ends, every request body f received.
 func checkBodiesAtEnd(t testing.TB, f *fakellm.Server) {

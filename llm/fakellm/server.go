@@ -208,6 +208,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.Status = writeError(w, APIError{Status: http.StatusBadRequest, Message: err.Error()}, nil)
 		return
 	}
+	if err := ValidateRequest(body); err != nil {
+		rec.Status = writeError(w, APIError{Status: http.StatusBadRequest, Message: "fakellm: not a chat completions request as OpenAI documents it: " + err.Error()}, nil)
+		return
+	}
 	rec.Status = s.answer(w, &rec)
 }
 
