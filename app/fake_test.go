@@ -246,6 +246,14 @@ func (g *memGitHub) Claim(_ context.Context, _ snapshot.Repo, s snapshot.Subject
 	return snapshot.Claim{Won: true, At: g.claims[s]}, nil
 }
 
+// RunActive: no other workflow run is at work in the pipeline's tests.
+func (g *memGitHub) RunActive(_ context.Context, _ snapshot.Repo, id int64) (bool, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.record(false, "run %d?", id)
+	return false, nil
+}
+
 func (g *memGitHub) CreateReview(_ context.Context, _ snapshot.Repo, number int, r snapshot.NewReview) (int64, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -139,7 +139,7 @@ func loadWorkflow(t *testing.T, path string) workflow {
 // must not run anything from the checkout.
 func TestExamplesNeverRunThePullRequest(t *testing.T) {
 	t.Parallel()
-	wantPerms := map[string]string{"contents": "read", "pull-requests": "write", "issues": "write", "statuses": "write"}
+	wantPerms := map[string]string{"contents": "read", "pull-requests": "write", "issues": "write", "statuses": "write", "actions": "read"}
 	headRef := regexp.MustCompile(`^refs/pull/\$\{\{ github\.event\.pull_request\.number \|\| github\.event\.issue\.number \|\| inputs\.pr \}\}/head$`)
 	for file, trigger := range map[string]string{"pr-review.yml": "pull_request", "pr-review-public.yml": "pull_request_target"} {
 		t.Run(file, func(t *testing.T) {

@@ -87,3 +87,36 @@ func TestOverlappingRunsNeverTurnFailureIntoSuccess(t *testing.T) {
 	w.gh.OnWrite(nil)
 	wantGate(t, w, "failure", "1 open blocking")
 }
+
+// cancel-in-progress: the cancelled run (SIGTERM) leaves its placeholder
+// and its claim; the next run, a new workflow run, asks the Actions API,
+// learns the first one is finished, and answers at once in its place. While
+// the first run is still at work, the next one leaves the question to it.
+func TestCancelledRunsClaimIsTakenOver(t *testing.T) {
+	t.Parallel()
+	for _, status := range []string{"completed", "in_progress"} {
+		t.Run(status, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			asked, _ := w.slowAnswer(t)
+			w.scriptAnswers()
+			q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot why a global map?")
+			w.termOn = asked
+			name, payload := w.commentEvent(q.ID, "alice", q.Body)
+			if r := w.runWith([]string{"GITHUB_RUN_ID=8001"}, name, payload); r.sinceTERM == 0 {
+				t.Fatalf("the first run was not stopped while the model thought (exit %d)\n%s", r.code, r.log)
+			}
+			w.termOn = nil
+			w.gh.SetRun(repoName, 8001, status)
+			r := w.runWith([]string{"GITHUB_RUN_ID=8002"}, name, payload)
+			if r.code != 0 {
+				t.Fatalf("next run: exit %d\n%s", r.code, r.log)
+			}
+			bot := w.botComments()
+			answered := len(bot) == 1 && strings.Contains(bot[0].Body, "ANSWER: why a global map?")
+			if answered != (status == "completed") || len(bot) != 1 {
+				t.Errorf("run 8001 %s: answered %v, %d bot comments:\n%+v", status, answered, len(bot), bot)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 // questionGitHub is what answering a question writes.
 type questionGitHub interface {
 	claimer
+	RunActive(ctx context.Context, repo snapshot.Repo, runID int64) (bool, error)
 	CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error)
 	EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
 	Reply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string) (snapshot.ReviewComment, error)
@@ -108,7 +110,7 @@ func (x *questionRunner) start(ctx context.Context, m *state.Mention, body strin
 	subject := snapshot.Subject{ID: m.Ref.ID, InThread: m.Thread != nil}
 	foreign := m.Placeholder != 0 && !m.Failed && m.HolderRun != x.runID
 	if claimable && foreign {
-		if held, why := x.claim(ctx, x.GitHub, x.lease, subject); held {
+		if held, why := x.claim(ctx, x.GitHub, x.lease, subject); held && x.alive(ctx, m.HolderRun) {
 			return 0, "", why, nil
 		}
 	}
@@ -125,6 +127,24 @@ func (x *questionRunner) start(ctx context.Context, m *state.Mention, body strin
 		x.Log.Warningf("could not withdraw the placeholder %d: %v", holder, err)
 	}
 	return holder, url, why, nil
+}
+
+// alive reports whether the run that left a placeholder may still be at
+// work. A run cancelled by cancel-in-progress is finished before the next
+// one starts, and its question must not wait for a lease: the Actions API
+// says so. When it cannot (the token lacks actions: read), the question is
+// taken over rather than left unanswered.
+func (x *questionRunner) alive(ctx context.Context, run string) bool {
+	id, err := strconv.ParseInt(run, 10, 64)
+	if err != nil || id <= 0 {
+		return true // no run to ask about: the claim and its lease decide
+	}
+	active, err := x.GitHub.RunActive(ctx, x.repo(), id)
+	if err != nil {
+		x.Log.Warningf("could not tell whether workflow run %d, which claimed a question, is still running (give the workflow actions: read); answering it here: %v", id, err)
+		return false
+	}
+	return active
 }
 
 // upsertAnswer edits the bot's answer comment for m (the given one, else a

@@ -65,7 +65,12 @@ func (w *writes) last() string {
 
 type questionFake struct {
 	writes
-	claimedAt time.Time // set: another run's 👀 is already there, made then
+	claimedAt time.Time      // set: another run's 👀 is already there, made then
+	active    map[int64]bool // workflow runs still at work
+}
+
+func (f *questionFake) RunActive(_ context.Context, _ snapshot.Repo, id int64) (bool, error) {
+	return f.active[id], nil
 }
 
 var _ questionGitHub = (*questionFake)(nil)
@@ -490,6 +495,8 @@ func TestQuestionClaims(t *testing.T) {
 	theirs.Placeholder, theirs.HolderRun = 555, "41"
 	mine := theirs
 	mine.HolderRun = "42"
+	cancelled := theirs
+	cancelled.HolderRun = "40" // finished: cancel-in-progress ended it before this run began
 	for name, tc := range map[string]struct {
 		m       *state.Mention
 		claimed time.Time
@@ -499,11 +506,12 @@ func TestQuestionClaims(t *testing.T) {
 		"won":                                   {conv, time.Time{}, true, "create-comment react-eyes-review=false 101 edit-comment 9001"},
 		"raced to a fresh question and lost":    {conv, fixedNow.Add(-time.Second), false, "create-comment react-eyes-review=false 101 edit-comment 9001"},
 		"another live run's placeholder":        {&theirs, fixedNow.Add(-time.Minute), false, "react-eyes-review=false 101"},
+		"a cancelled run's placeholder: taken":  {&cancelled, fixedNow.Add(-time.Minute), true, "react-eyes-review=false 101 edit-comment 555 edit-comment 555"},
 		"another run's placeholder, past lease": {&theirs, fixedNow.Add(-31 * time.Minute), true, "react-eyes-review=false 101 edit-comment 555 edit-comment 555"},
 		"this run's own, re-attempted":          {&mine, fixedNow.Add(-time.Second), true, "edit-comment 555 react-eyes-review=false 101 edit-comment 555"},
 		"a failed attempt is retried":           {&failed, fixedNow.Add(-time.Minute), true, "edit-comment 555 react-eyes-review=false 101 edit-comment 555"},
 	} {
-		gh, log := &questionFake{claimedAt: tc.claimed}, &testLog{}
+		gh, log := &questionFake{claimedAt: tc.claimed, active: map[int64]bool{41: true}}, &testLog{}
 		sess := &fakeSession{reply: llm.Reply{Text: "It expires after `ttl`."}}
 		q := &questionRunner{env: testEnv(log), GitHub: gh, Session: sess, Snap: testSnapshot(), bot: testBot, failures: map[string]int{}, model: "m", lease: 30 * time.Minute, runID: "42"}
 		o := q.Run(context.Background(), detector.Task{Kind: detector.Question, Key: "question-x", Mention: tc.m})

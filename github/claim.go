@@ -44,3 +44,17 @@ func (c *Client) Claim(ctx context.Context, repo snapshot.Repo, s snapshot.Subje
 	cl.Age = max(now.Sub(cl.At), 0)
 	return cl, nil
 }
+
+// RunActive reports whether a workflow run of repo is still queued or in
+// progress: a claim a finished (or cancelled) run left is no one's. A run
+// GitHub does not know is not active. The token needs actions: read.
+func (c *Client) RunActive(ctx context.Context, repo snapshot.Repo, runID int64) (bool, error) {
+	run, res, err := c.rest.Actions.GetWorkflowRunByID(ctx, repo.Owner, repo.Name, runID)
+	if res != nil && res.StatusCode == http.StatusNotFound {
+		return false, nil
+	}
+	if err != nil {
+		return false, wrap("actions: read", fmt.Sprintf("read workflow run %d of %s", runID, repo), err)
+	}
+	return run.GetStatus() != "completed", nil
+}

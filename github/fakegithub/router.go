@@ -68,6 +68,7 @@ func restRoutes(s *Server) []route {
 		{"GET /repos/{owner}/{repo}/git/trees/{sha}", s.getTree},
 		{"GET /repos/{owner}/{repo}/collaborators/{user}/permission", s.getPermission},
 		{"GET /repos/{owner}/{repo}/compare/{basehead...}", s.getCompare},
+		{"GET /repos/{owner}/{repo}/actions/runs/{run}", s.getRun},
 	}
 	routes := make([]route, 0, len(table))
 	for _, t := range table {

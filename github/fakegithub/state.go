@@ -49,6 +49,7 @@ type repoState struct {
 	statuses   []*Status         // chronological
 	perms      map[string]string // lower-case login -> admin/maintain/write/triage/read
 	commits    map[string]bool   // every head and base SHA any PR has had
+	runs       map[int64]string  // workflow run id -> status (queued, in_progress, completed)
 	fork       bool              // a stand-in for a PR's head fork, not stored
 }
 
@@ -162,6 +163,7 @@ func (s *Server) ensureRepo(full string) *repoState {
 		nextNumber: 1,
 		contents:   map[string]string{},
 		compares:   map[string][]File{},
+		runs:       map[int64]string{},
 		perms:      map[string]string{strings.ToLower(owner): "admin"},
 		commits:    map[string]bool{},
 	}
