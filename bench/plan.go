@@ -78,14 +78,7 @@ type Plan struct {
 // GitHub cache) and estimates the model calls and tokens of a run, making
 // none.
 func DryRun(ctx context.Context, opt Options) (*Plan, error) {
-	if err := prepareMethod(ctx, &opt); err != nil {
-		return nil, err
-	}
-	all, err := opt.Set.Cases(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("read the %s set: %w", opt.Set.Name(), err)
-	}
-	cases, err := Filter(all, opt.Only, opt.Limit)
+	cases, _, err := prepare(ctx, &opt)
 	if err != nil {
 		return nil, err
 	}

@@ -62,6 +62,21 @@ func Filter(cases []Case, only string, limit int) ([]Case, error) {
 	return out, nil
 }
 
+// prepare readies the method (prompts, judge settings) and selects the
+// set's PRs a run or a dry run works on.
+// total is how many PRs the set holds.
+func prepare(ctx context.Context, opt *Options) (cases []Case, total int, err error) {
+	if err := prepareMethod(ctx, opt); err != nil {
+		return nil, 0, err
+	}
+	all, err := opt.Set.Cases(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read the %s set: %w", opt.Set.Name(), err)
+	}
+	cases, err = Filter(all, opt.Only, opt.Limit)
+	return cases, len(all), err
+}
+
 // Run reviews and scores every selected PR. One PR's failure is recorded in
 // its result and the run goes on; only a failure every PR would share (the
 // endpoint refuses the key, or has never answered) or ctx ending stops it.
@@ -71,14 +86,7 @@ func Run(ctx context.Context, opt Options) (*Results, error) {
 	if opt.Profile == "" {
 		opt.Profile = Core
 	}
-	if err := prepareMethod(ctx, &opt); err != nil {
-		return nil, err
-	}
-	all, err := opt.Set.Cases(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("read the %s set: %w", opt.Set.Name(), err)
-	}
-	cases, err := Filter(all, opt.Only, opt.Limit)
+	cases, total, err := prepare(ctx, &opt)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +132,7 @@ func Run(ctx context.Context, opt Options) (*Results, error) {
 	}
 	wg.Wait()
 	// A stopped run still returns what it finished, for the caller to keep.
-	return newResults(opt, len(all), out, time.Since(start)), context.Cause(ctx)
+	return newResults(opt, total, out, time.Since(start)), context.Cause(ctx)
 }
 
 // prepareMethod reads the set's prompts when the caller gave none, checks

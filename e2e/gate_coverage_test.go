@@ -113,14 +113,7 @@ func TestGateSkipsNothingByName(t *testing.T) {
 func TestGateRevertAfterVerifiedFixReopens(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	th := reviewed(t, w, true)
-	w.passOne = []finding{}
-	w.push("2222222222222222222222222222222222222222", patchClean)
-	w.gh.SetThreadOutdated(th.ID, true)
-	if r := w.run(w.prEvent("synchronize")); r.code != 0 {
-		t.Fatalf("fix run: exit %d\n%s", r.code, r.log)
-	}
-	wantGate(t, w, "success", "2222222 reviewed")
+	fixedOnASecondHead(t, w)
 
 	w.passOne = []finding{bug(5, "Unsynchronized map write", 8)}
 	w.push("3333333333333333333333333333333333333333", patchV1)
@@ -231,6 +224,20 @@ func TestGateRetargetNeedsAReview(t *testing.T) {
 	}
 }
 
+// fixedOnASecondHead reviews 1111111 with a blocking finding, then pushes
+// 2222222, on which the fix is verified and the gate turns green.
+func fixedOnASecondHead(t *testing.T, w *world) {
+	t.Helper()
+	th := reviewed(t, w, true)
+	w.passOne = []finding{}
+	w.push("2222222222222222222222222222222222222222", patchClean)
+	w.gh.SetThreadOutdated(th.ID, true)
+	if r := w.run(w.prEvent("synchronize")); r.code != 0 {
+		t.Fatalf("fix run: exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "2222222 reviewed")
+}
+
 // blockOf decodes the review-run block of a review body.
 func blockOf(t *testing.T, body string) map[string]any {
 	t.Helper()
@@ -253,14 +260,7 @@ func blockOf(t *testing.T, body string) map[string]any {
 func TestGateForcePushBackReopensTheFix(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	th := reviewed(t, w, true)
-	w.passOne = []finding{}
-	w.push("2222222222222222222222222222222222222222", patchClean)
-	w.gh.SetThreadOutdated(th.ID, true)
-	if r := w.run(w.prEvent("synchronize")); r.code != 0 {
-		t.Fatalf("fix run: exit %d\n%s", r.code, r.log)
-	}
-	wantGate(t, w, "success", "2222222 reviewed")
+	fixedOnASecondHead(t, w)
 	if threads := findingThreads(w); len(threads) != 1 || !threads[0].Resolved {
 		t.Fatal("the fix did not resolve the finding")
 	}

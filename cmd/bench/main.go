@@ -18,11 +18,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/version"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -33,10 +33,6 @@ import (
 
 // defaultModel is the action's default model (its "model" input).
 const defaultModel = "anthropic/claude-sonnet-4.5"
-
-// version is set at build time with -ldflags "-X main.version=v1.2.3";
-// otherwise the module version from the build info is used.
-var version = ""
 
 // judgeKeyVar holds the judge endpoint's key when it is not the model's.
 const judgeKeyVar = "BENCH_JUDGE_API_KEY"
@@ -172,7 +168,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return exitUsage
 	}
 	if c.version {
-		fmt.Fprintln(stdout, "bench", buildVersion())
+		fmt.Fprintln(stdout, "bench", version.String())
 		return exitOK
 	}
 	set, err := openSet(c, getenv)
@@ -298,16 +294,6 @@ func finish(ctx context.Context, res *bench.Results, err error, c config, board 
 		return exitFailure
 	}
 	return exitOK
-}
-
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
-	}
-	return "(devel)"
 }
 
 func newClient(baseURL, key, model string, temperature *float64) (*llm.Client, error) {

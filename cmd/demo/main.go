@@ -21,10 +21,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/version"
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
@@ -46,20 +46,6 @@ Flags:
   --version      print the version
   -h, --help     show this help
 `
-
-// version is set at build time with -ldflags "-X main.version=v1.2.3";
-// otherwise the module version from the build info is used.
-var version = ""
-
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
-	}
-	return "(devel)"
-}
 
 // options are the command line's choices.
 type options struct {
@@ -95,7 +81,7 @@ func parseArgs(args []string, stdout, stderr io.Writer, tty bool, getenv func(st
 		return fail("unexpected argument %q: the demo takes only flags", clean(fs.Arg(0)))
 	}
 	if *showVersion {
-		fmt.Fprintln(stdout, "review-my-code-bot demo", buildVersion())
+		fmt.Fprintln(stdout, "review-my-code-bot demo", version.String())
 		return options{}, 0, false
 	}
 	opts := options{brief: *brief, log: *showLog, width: 80}

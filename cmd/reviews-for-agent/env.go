@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/version"
 	"io"
 	"slices"
 	"strconv"
@@ -148,7 +149,7 @@ func (c *cli) service(store *inbox.Store, gf githubFlags) *inbox.Service {
 	if token != "" {
 		connect := sync.OnceValues(func() (*github.Client, error) {
 			return github.New(github.Options{Token: token, APIURL: c.getenv("GITHUB_API_URL"), GraphQLURL: c.getenv("GITHUB_GRAPHQL_URL"),
-				UserAgent: "reviews-for-agent/" + buildVersion()})
+				UserAgent: "reviews-for-agent/" + version.String()})
 		})
 		svc.GitHub = func() (inbox.GitHub, error) { return connect() }
 	}

@@ -16,17 +16,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/version"
 	"io"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/review-my-code-bot/rmc/inbox"
 )
-
-// version is set at build time with -ldflags "-X main.version=v1.2.3";
-// otherwise the module version from the build info is used.
-var version = ""
 
 // Exit codes. A refused inbox operation exits with its kind's code:
 // 2 invalid input, 3 not found, 4 conflict, 5 invalid state.
@@ -105,7 +101,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		fmt.Fprint(c.stdout, usage)
 		return exitOK
 	case "version", "--version", "-version":
-		fmt.Fprintln(c.stdout, "reviews-for-agent", buildVersion())
+		fmt.Fprintln(c.stdout, "reviews-for-agent", version.String())
 		return exitOK
 	case "start":
 		return c.start(ctx, args[1:])
@@ -137,14 +133,4 @@ func (c *cli) fail(err error, asJSON bool) int {
 		}{err.Error(), inbox.KindName(err)})
 	}
 	return code
-}
-
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		return info.Main.Version
-	}
-	return "(devel)"
 }

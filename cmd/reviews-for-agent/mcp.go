@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/version"
 	"os"
 	"os/signal"
 	"syscall"
@@ -50,7 +51,7 @@ func (c *cli) mcp(ctx context.Context, args []string) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// Stdout belongs to the protocol: nothing else may write there.
-	err = inboxmcp.NewServer(svc, buildVersion()).Run(ctx, &mcp.StdioTransport{})
+	err = inboxmcp.NewServer(svc, version.String()).Run(ctx, &mcp.StdioTransport{})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintln(c.stderr, "reviews-for-agent mcp:", err)
 		return exitFailure

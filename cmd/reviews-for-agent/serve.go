@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/version"
 	"os"
 	"os/signal"
 	"syscall"
@@ -44,7 +45,7 @@ func (c *cli) serve(ctx context.Context, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fmt.Fprintf(c.stdout, "%s reviews-for-agent %s serve (pid %d)\n", time.Now().Format(time.RFC3339), buildVersion(), os.Getpid())
+	fmt.Fprintf(c.stdout, "%s reviews-for-agent %s serve (pid %d)\n", time.Now().Format(time.RFC3339), version.String(), os.Getpid())
 	err = localreview.Serve(ctx, localreview.ServeOptions{Store: store, Port: *port, StrictPort: strict, Idle: *idle, Out: c.stdout})
 	if err != nil {
 		fmt.Fprintln(c.stderr, "reviews-for-agent:", err)
