@@ -375,7 +375,7 @@ func (g *gateRun) reread(ctx context.Context) error {
 // stale verdict short of success is written as it is: it can only hold
 // the gate shut until the next run.
 func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
-	v, n := verdict(g.snap, g.st)
+	v, n := verdict(g.snap, g.st, g.p.Config.IgnorePaths)
 	want := statusOf(v, g.snap.PR.URL)
 	was, found, known := startStatus(g.start, g.snap)
 	if known && same(was, found, want) {
@@ -393,7 +393,7 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 			if err := g.reread(ctx); err != nil {
 				return v, n, err
 			}
-			v, n = verdict(g.snap, g.st)
+			v, n = verdict(g.snap, g.st, g.p.Config.IgnorePaths)
 			want = statusOf(v, g.snap.PR.URL)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/review-my-code-bot/rmc/gate"
+	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -22,8 +23,23 @@ type gatePublisher interface {
 // verdict is the gate for the snapshot's head: what the PR's reviews
 // covered of it (against its current base) and what blocking findings
 // stand, fixes the head no longer contains and deleted threads included.
-func verdict(snap snapshot.Snapshot, st state.State) (gate.Verdict, int) {
+//
+// Files no review could read count against coverage until the base
+// branch's configuration excludes them (ignore_paths, .gitattributes): the
+// invariant's exclusions are the base's, as they stand now.
+func verdict(snap snapshot.Snapshot, st state.State, ignorePaths []string) (gate.Verdict, int) {
 	cov := st.Coverage(snap.PR.HeadSHA, snap.PR.BaseRef)
+	if cov.Coverage == gate.Unreadable {
+		cov.Unreviewed = 0
+		for _, p := range cov.Run.Unreadable {
+			if review.Excluded(p, ignorePaths, review.Generated{Attributes: snap.Config.Attributes}) == "" {
+				cov.Unreviewed++
+			}
+		}
+		if cov.Unreviewed == 0 {
+			cov.Coverage = gate.Covered
+		}
+	}
 	in := gate.Input{Head: snap.PR.HeadSHA, Coverage: cov.Coverage, Why: cov.Why, Unreviewed: cov.Unreviewed}
 	if snap.PR.Draft && cov.Coverage != gate.Covered {
 		in.Coverage, in.Why = gate.Paused, "a draft is reviewed when marked ready for review"

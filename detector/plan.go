@@ -235,7 +235,9 @@ func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
 		return nil
 	}
 	cov := st.Coverage(head, in.PR.BaseRef)
-	covered := cov.Coverage == gate.Covered
+	// Reviewed as far as any review can: files GitHub sends no diff for
+	// wait for the change to be split, not for another review.
+	covered := cov.Coverage == gate.Covered || cov.Coverage == gate.Unreadable
 	var auto *ReviewTask
 	switch {
 	case ev.IsAutoReview() && in.PR.Draft:

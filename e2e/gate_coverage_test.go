@@ -290,3 +290,36 @@ func TestGateForcePushBackReopensTheFix(t *testing.T) {
 	}
 	wantGate(t, w, "failure", "1 open blocking finding")
 }
+
+// A file whose diff GitHub does not send (a change too large) was read by
+// no pass: the gate waits, says why, and no later run reviews the PR again
+// for it; excluding the path on the base releases the gate.
+func TestGateFileWithoutADiffIsNotCovered(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.push("1111111111111111111111111111111111111111", patchClean)
+	w.gh.SetFiles(repoName, w.pr, []fakegithub.File{
+		{Path: "limiter/bucket.go", Status: "added", Additions: 3, Patch: patchClean},
+		{Path: "data/huge.json", Status: "added", Additions: 90000}, // no patch: GitHub sends none this large
+	})
+	w.scriptReview(true)
+	if r := w.run(w.prEvent("opened")); r.code != 1 {
+		t.Fatalf("exit %d, want 1 (the gate is pending)\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "pending", "1 changed file(s) of 1111111 too large for GitHub to send a diff")
+	reviews := len(w.reviews())
+	if r := w.run(w.commentEvent(904, "alice", "thanks")); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	if n := len(w.reviews()); n != reviews {
+		t.Errorf("a comment run reviewed the PR again (%d reviews, was %d)", n, reviews)
+	}
+	wantGate(t, w, "pending", "too large for GitHub to send a diff")
+
+	// The base branch excludes the path: nobody needed to read it.
+	w.setConfig("ignore_paths: [\"data/**\"]\n", "")
+	if r := w.run(w.commentEvent(905, "alice", "thanks")); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "1111111 reviewed")
+}

@@ -21,6 +21,11 @@ func (x *reviewRunner) composeReview(rt *detector.ReviewTask, res review.Result,
 	run := rmcoc.ReviewRun{HeadSHA: rt.HeadSHA, BaseSHA: x.base, BaseRef: x.baseRef, FromSHA: sc.from, Mode: rt.Mode,
 		Findings: len(res.Findings), Blocking: res.Blocking(), CompletedAt: now, UnreviewedCount: len(res.Unreviewed)}
 	run.Unreviewed = res.Unreviewed[:min(len(res.Unreviewed), rmcoc.MaxListed)]
+	for _, sk := range res.Skipped {
+		if sk.Unreadable && len(run.Unreadable) < rmcoc.MaxListed {
+			run.Unreadable = append(run.Unreadable, sk.Path)
+		}
+	}
 	for _, f := range res.Findings {
 		if f.Inline {
 			b := x.findingBlock(f, rt.HeadSHA)

@@ -289,7 +289,7 @@ func TestComposeReview(t *testing.T) {
 			task: detector.ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: headSHA, Full: true,
 				Requests: []state.Mention{mentionOf(state.SourceIssueComment, 77, alice), mentionOf(state.SourceIssueComment, 79, bob)}},
 			res: review.Result{Findings: []review.Finding{movedFinding, demotedFinding, docFinding}, Reviewed: []string{"src/cache.go", "src/db.go", "docs/README.md"},
-				Skipped: []review.Skip{{Path: "assets/logo.png", Why: "GitHub sent no patch (binary or too large)"}, {Path: "vendor/x/y.go", Why: "generated, vendored or a lock file"}}},
+				Skipped: []review.Skip{{Path: "assets/logo.png", Why: "binary file (GitHub sent no patch)"}, {Path: "vendor/x/y.go", Why: "generated, vendored or a lock file"}}},
 			scope:   scope{note: "full review, as requested"},
 			wantRun: rmcoc.ReviewRun{HeadSHA: headSHA, BaseSHA: baseSHA, Mode: rmcoc.ModeManual, RequestCommentIDs: []rmcoc.ID{77, 79}, Findings: 3},
 			event:   "COMMENT",
@@ -722,7 +722,7 @@ func TestReviewRun(t *testing.T) {
 	if len(rv.Comments) != 1 || rv.Comments[0].Path != "src/cache.go" || rv.Comments[0].Line != 43 || rv.Comments[0].Side != "RIGHT" {
 		t.Errorf("inline comments = %+v", rv.Comments)
 	}
-	if !strings.Contains(rv.Body, "- `assets/logo.png`: GitHub sent no patch (binary or too large)\n") {
+	if !strings.Contains(rv.Body, "- `assets/logo.png`: binary file (GitHub sent no patch)\n") {
 		t.Errorf("skipped binary file not listed in the body:\n%s", rv.Body)
 	}
 	if got := len(sess.prompts); got != 3 {

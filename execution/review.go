@@ -102,7 +102,7 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		taskError(ctx, x.GitHub, x.env, t, err)
 		return o
 	}
-	res.Skipped = append(sc.skip, res.Skipped...)
+	res.Skipped = append(x.excluded(sc.skip), res.Skipped...)
 	res.Findings = x.regressions(ctx, res.Findings, rt.HeadSHA)
 	// Fixed findings are resolved before the review is posted: once the
 	// review exists the task is done, and a run killed in between would
@@ -192,6 +192,19 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 	return sc, nil
 }
 
+// excluded gives a file GitHub sent no diff for the base configuration's
+// reason when it excludes the path: then nobody needed to read it.
+func (x *reviewRunner) excluded(skips []review.Skip) []review.Skip {
+	out := make([]review.Skip, 0, len(skips))
+	for _, s := range skips {
+		if why := review.Excluded(s.Path, x.Options.IgnorePaths, review.Generated{Attributes: x.attributes}); s.Unreadable && why != "" {
+			s = review.Skip{Path: s.Path, Why: why}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
 // carry is an incremental review's scope: what changed since the last
 // review, and every file that review did not cover, whole (as the PR's diff
 // shows it).
@@ -215,8 +228,14 @@ func ParseFiles(files []snapshot.ChangedFile) ([]diff.File, []review.Skip) {
 	var skip []review.Skip
 	for _, f := range files {
 		if f.Patch == "" {
-			if f.Status != "removed" {
-				skip = append(skip, review.Skip{Path: f.Path, Why: "GitHub sent no patch (binary or too large)"})
+			switch {
+			case f.Status == "removed":
+			case f.Additions+f.Deletions > 0:
+				// Lines changed, yet no patch: GitHub sends none for a
+				// change this large. Nobody read it.
+				skip = append(skip, review.Skip{Path: f.Path, Why: "GitHub sends no diff for a change this large, so no pass could read it: split the change, or exclude the path in the base branch's ignore_paths or .gitattributes", Unreadable: true})
+			default:
+				skip = append(skip, review.Skip{Path: f.Path, Why: "binary file (GitHub sent no patch)"})
 			}
 			continue
 		}

@@ -39,6 +39,10 @@ const (
 	Partial
 	// Paused: automatic reviews are off for this PR (a draft).
 	Paused
+	// Unreadable: changed files no review can read (GitHub sends no diff
+	// for a change that large); the change must be split, or the paths
+	// excluded by the base branch.
+	Unreadable
 	// Covered: every changed file was reviewed, by every enabled pass.
 	Covered
 )
@@ -50,7 +54,8 @@ type Input struct {
 	// Why says more about a coverage short of Covered: the failure, or
 	// why reviews are paused.
 	Why string
-	// Unreviewed counts the files a partial review did not cover.
+	// Unreviewed counts the files a partial review did not cover, or, for
+	// Unreadable, the files no review can read.
 	Unreviewed int
 	// Blocking counts the blocking findings that still stand: open ones,
 	// ones whose verified fix the head no longer contains, and ones whose
@@ -89,6 +94,8 @@ func Derive(in Input) Verdict {
 		return verdict(Pending, fmt.Sprintf("%d changed file(s) of %s not reviewed yet; the next run reviews them", in.Unreviewed, sha))
 	case Paused:
 		return verdict(Pending, fmt.Sprintf("%s not reviewed: %s", sha, oneLine(in.Why)))
+	case Unreadable:
+		return verdict(Pending, fmt.Sprintf("%d changed file(s) of %s too large for GitHub to send a diff: split them, or exclude them on the base", in.Unreviewed, sha))
 	}
 	return verdict(Pending, fmt.Sprintf("%s not reviewed yet: the next push, or a re-run of the pull_request job, reviews it", sha))
 }

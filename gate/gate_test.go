@@ -30,6 +30,8 @@ func TestDerive(t *testing.T) {
 		{"failed, blocking", Input{Coverage: Failed, Blocking: 1}, Failure, "1 open blocking"},
 		{"partial", Input{Coverage: Partial, Unreviewed: 12}, Pending, "12 changed file(s) of 0123456 not reviewed yet"},
 		{"partial, blocking", Input{Coverage: Partial, Unreviewed: 12, Blocking: 1}, Failure, "1 open blocking"},
+		{"unreadable", Input{Coverage: Unreadable, Unreviewed: 2}, Pending, "2 changed file(s) of 0123456 too large for GitHub to send a diff"},
+		{"unreadable, blocking", Input{Coverage: Unreadable, Unreviewed: 2, Blocking: 1}, Failure, "1 open blocking"},
 		{"paused", Input{Coverage: Paused, Why: "a draft is reviewed when marked ready for review"}, Pending, "0123456 not reviewed: a draft is reviewed"},
 	}
 	for _, tc := range tests {

@@ -92,8 +92,13 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Skip says why a file was not reviewed.
-type Skip struct{ Path, Why string }
+// Skip says why a file was not reviewed. Unreadable is set when it was
+// left out for want of a diff to read (GitHub sends none for a change that
+// large), not by a rule: it is not covered, and no later run can cover it.
+type Skip struct {
+	Path, Why  string
+	Unreadable bool
+}
 
 // Result is what a review found.
 type Result struct {
@@ -162,7 +167,7 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 	var review []diff.File
 	for _, f := range in.Review {
 		if why := skipReason(f, ignore, attrs); why != "" {
-			r.res.Skipped = append(r.res.Skipped, Skip{f.Path(), why})
+			r.res.Skipped = append(r.res.Skipped, Skip{Path: f.Path(), Why: why})
 			continue
 		}
 		r.focus[f.Path()] = true

@@ -123,3 +123,18 @@ func minified(f diff.File) bool {
 	}
 	return n > 0 && total/n > minifiedLine
 }
+
+// Excluded says why the base branch's configuration leaves path out of
+// every review ("" when it does not): ignore_paths, or linguist-generated
+// or linguist-vendored in the base's .gitattributes. A file GitHub sent no
+// diff for is judged by this rule alone, having no content to read.
+func Excluded(path string, ignorePaths []string, g Generated) string {
+	ignore, err := glob.CompileAll(ignorePaths)
+	switch {
+	case err == nil && ignore.Match(path):
+		return "matches ignore_paths in the base branch's configuration"
+	case g.attributes().Match(path):
+		return "marked linguist-generated or linguist-vendored in the base branch's .gitattributes"
+	}
+	return ""
+}

@@ -228,6 +228,11 @@ type ReviewRun struct {
 	// run reviews them.
 	Unreviewed      []string `json:"unreviewed,omitempty"`
 	UnreviewedCount int      `json:"unreviewed_count,omitempty"`
+	// Unreadable are changed files no pass could read (GitHub sends no
+	// diff for a change that large): not covered, and no later run covers
+	// them, so the gate waits for the change to be split or the path
+	// excluded by the base branch.
+	Unreadable []string `json:"unreadable,omitempty"`
 	// Posted are the findings the review posted in threads: a blocking one
 	// whose thread disappears keeps blocking.
 	Posted []PostedFinding `json:"posted,omitempty"`
@@ -249,7 +254,9 @@ type PostedFinding struct {
 }
 
 // Covered reports whether the review saw every file of its scope whole.
-func (r ReviewRun) Covered() bool { return len(r.Unreviewed) == 0 && r.UnreviewedCount == 0 }
+func (r ReviewRun) Covered() bool {
+	return len(r.Unreviewed) == 0 && r.UnreviewedCount == 0 && len(r.Unreadable) == 0
+}
 
 // EvidenceNotice records that the bot told the PR that blocking findings
 // lost their thread (someone deleted the bot's comment), once for each.

@@ -46,6 +46,19 @@ func TestCoverage(t *testing.T) {
 			p.review(2, botAuthor, with("ok", run(shaA, shaC, "main", rmcoc.ModeAuto)))
 		}, shaA, "main", gate.NotReviewed, 0},
 		{"a run block forged by someone else", func(p *pr) { p.review(1, alice, with("ok", run(shaA, "", "main", rmcoc.ModeAuto))) }, shaA, "main", gate.NotReviewed, 0},
+		{"a file too large for a diff", func(p *pr) {
+			r := run(shaA, "", "main", rmcoc.ModeAuto)
+			r.Unreadable = []string{"data/huge.json"}
+			p.review(1, botAuthor, with("ok", r))
+		}, shaA, "main", gate.Unreadable, 1},
+		{"incremental on a head with a file too large for a diff", func(p *pr) {
+			r := run(shaB, "", "main", rmcoc.ModeAuto)
+			r.Unreadable = []string{"data/huge.json"}
+			p.review(1, botAuthor, with("ok", r))
+			r2 := run(shaA, shaB, "main", rmcoc.ModeAuto)
+			r2.Unreadable = []string{"data/huge.json"} // every review lists the PR's unreadable files
+			p.review(2, botAuthor, with("ok", r2))
+		}, shaA, "main", gate.Unreadable, 1},
 		{"a failed attempt", func(p *pr) {
 			p.comment(1, botAuthor, with("failed", rmcoc.TaskError{TaskKey: "review-auto-aaaaaaa", Message: "endpoint unavailable", FailedAt: t0}))
 		}, shaA, "main", gate.Failed, 0},

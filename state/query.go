@@ -128,8 +128,10 @@ func (s State) Coverage(head, baseRef string) HeadCoverage {
 	if run := s.reviewOf(head, baseRef, rmcoc.ModeAuto); run != nil {
 		c := HeadCoverage{Coverage: gate.Covered, Run: run}
 		switch {
-		case !run.Covered():
+		case len(run.Unreviewed) > 0 || run.UnreviewedCount > 0:
 			c.Coverage, c.Unreviewed = gate.Partial, max(run.UnreviewedCount, len(run.Unreviewed))
+		case len(run.Unreadable) > 0:
+			c.Coverage, c.Unreviewed = gate.Unreadable, len(run.Unreadable)
 		case !s.chained(run.FromSHA, baseRef):
 			c.Coverage = gate.NotReviewed
 		}
