@@ -244,7 +244,7 @@ type ReviewRun struct {
 }
 
 // MaxListed bounds the paths a review-run block lists.
-const MaxListed = 100
+const MaxListed = 50
 
 // PostedFinding is a finding a review posted, as its run block records it.
 type PostedFinding struct {
