@@ -311,6 +311,12 @@ func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, reads *
 		if o.Task.Kind != detector.Review {
 			continue
 		}
+		if o.Claimed {
+			// Another run at work reviews this head and gates its job;
+			// this one's job does not mirror a gate it did not set.
+			out.Gated = false
+			continue
+		}
 		switch {
 		case o.Err != nil:
 			out.ReviewStatus = "failed"

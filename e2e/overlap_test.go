@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -15,6 +16,8 @@ func TestOverlappingRunsAnswerAQuestionOnce(t *testing.T) {
 	w.scriptAnswers()
 	q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot why a global map?")
 	inHook, hold := make(chan struct{}), make(chan struct{})
+	release := sync.OnceFunc(func() { close(hold) })
+	t.Cleanup(release) // a failing test must not leave a run held
 	var first atomic.Bool
 	w.gh.OnWrite(func(int) bool {
 		if first.CompareAndSwap(false, true) {
@@ -28,7 +31,7 @@ func TestOverlappingRunsAnswerAQuestionOnce(t *testing.T) {
 	go func() { done <- w.runWith([]string{"GITHUB_RUN_ID=7001"}, name, payload) }()
 	<-inHook                                                      // run A has read the PR
 	b := w.runWith([]string{"GITHUB_RUN_ID=7002"}, name, payload) // run B, from start to end
-	close(hold)
+	release()
 	a := <-done
 	w.gh.OnWrite(nil)
 	if a.code != 0 || b.code != 0 {
@@ -60,6 +63,8 @@ func TestOverlappingRunsNeverTurnFailureIntoSuccess(t *testing.T) {
 	w.scriptAnswers()
 	q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot is the map safe?")
 	inHook, hold := make(chan struct{}), make(chan struct{})
+	release := sync.OnceFunc(func() { close(hold) })
+	t.Cleanup(release) // a failing test must not leave a run held
 	var first atomic.Bool
 	w.gh.OnWrite(func(int) bool {
 		if first.CompareAndSwap(false, true) {
@@ -80,7 +85,7 @@ func TestOverlappingRunsNeverTurnFailureIntoSuccess(t *testing.T) {
 		t.Fatalf("review run: exit %d\n%s", r.code, r.log)
 	}
 	wantGate(t, w, "failure", "1 open blocking")
-	close(hold)
+	release()
 	if a := <-done; a.code != 0 {
 		t.Fatalf("question run: exit %d\n%s", a.code, a.log)
 	}
@@ -119,4 +124,50 @@ func TestCancelledRunsClaimIsTakenOver(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A comment while a push's review is still running (no concurrency:): the
+// comment's run answers the comment and leaves the review to the run at
+// work on it, so the head is reviewed once; once that run is finished (it
+// was cancelled), the next run reviews the head.
+func TestOverlappingRunsReviewAHeadOnce(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptReview(true)
+	w.scriptAnswers()
+	w.push("1111111111111111111111111111111111111111", patchClean)
+	// The push's run (9001) records the trigger, then is held before it
+	// posts anything else.
+	inHook, hold := make(chan struct{}), make(chan struct{})
+	release := sync.OnceFunc(func() { close(hold) })
+	t.Cleanup(release) // a failing test must not leave a run held
+	var n atomic.Int32
+	w.gh.OnWrite(func(int) bool {
+		if n.Add(1) == 2 {
+			close(inHook)
+			<-hold
+		}
+		return true
+	})
+	done := make(chan run, 1)
+	name, payload := w.prEvent("opened")
+	go func() { done <- w.runWith([]string{"GITHUB_RUN_ID=9001"}, name, payload) }()
+	<-inHook
+	w.gh.SetRun(repoName, 9001, "in_progress")
+	q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot why a global map?")
+	qn, qp := w.commentEvent(q.ID, "alice", q.Body)
+	b := w.runWith([]string{"GITHUB_RUN_ID=9002"}, qn, qp)
+	if b.code != 0 || !strings.Contains(b.summary, "workflow run 9001 is reviewing 1111111") {
+		t.Fatalf("the comment's run: exit %d, summary:\n%s\n%s", b.code, b.summary, b.log)
+	}
+	if n := len(w.reviews()); n != 0 {
+		t.Fatalf("the comment's run posted %d review(s) while 9001 was at work", n)
+	}
+	release()
+	a := <-done
+	w.gh.OnWrite(nil)
+	if a.code != 0 || len(w.reviews()) != 1 {
+		t.Fatalf("the push's run: exit %d, %d reviews\n%s", a.code, len(w.reviews()), a.log)
+	}
+	wantGate(t, w, "success", "1111111 reviewed")
 }

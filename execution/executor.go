@@ -214,6 +214,9 @@ type run struct {
 	fixes   *fixes
 	notify  *notifier
 	built   map[detector.Kind]Runner
+	// heldReview says why this run leaves the automatic review to another
+	// run at work on it ("" when it does not).
+	heldReview string
 }
 
 func (x *Executor) start() *run {

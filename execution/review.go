@@ -45,6 +45,7 @@ type reviewRunner struct {
 	// attributes is the base branch's .gitattributes.
 	attributes string
 	baseRef    string                   // the branch the PR targets
+	held       string                   // why another run does this run's automatic review
 	last       *state.CompletedReview   // the latest review, if any
 	known      map[string]bool          // fingerprints of the findings already reported
 	fixed      map[string]state.Finding // findings resolved as fixed, by fingerprint: reported again, they regressed
@@ -64,7 +65,7 @@ func newReviewRunner(r *run) *reviewRunner {
 			known[f.Block.Fingerprint] = true
 		}
 	}
-	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, baseRef: r.Snap.PR.BaseRef,
+	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, baseRef: r.Snap.PR.BaseRef, held: r.heldReview,
 		last: r.State.LastReview(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify}
 }
 
@@ -72,6 +73,10 @@ func newReviewRunner(r *run) *reviewRunner {
 // finding carrying its block, then the follow-ups that depend on it.
 func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 	rt, o := t.Review, Outcome{Task: t}
+	if x.held != "" && rt.Mode == rmcoc.ModeAuto {
+		o.Note, o.Claimed = x.held, true
+		return o
+	}
 	if x.Session == nil {
 		o.Err = errors.New("no model session for reviews")
 		return o

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/detector"
@@ -30,13 +31,43 @@ type runGitHub interface {
 	ResolveThread(ctx context.Context, threadID string) error
 	UnresolveThread(ctx context.Context, threadID string) error
 	Files(ctx context.Context, repo snapshot.Repo, number int) ([]snapshot.ChangedFile, error)
+	RunActive(ctx context.Context, repo snapshot.Repo, runID int64) (bool, error)
+}
+
+// reviewHeld says why the plan's automatic review is left to another run
+// ("" when this run does it): the trigger of the same head names a
+// workflow run the Actions API says is still at work. Without
+// concurrency:, a comment during a push's review would otherwise review
+// the same head a second time. A finished run's review (cancelled, or
+// failed) is this run's to do, and so is one whose run cannot be read.
+func (r *run) reviewHeld(ctx context.Context, plan detector.Plan) string {
+	trig := r.State.AutoTrigger
+	for _, t := range plan.Tasks {
+		if t.Kind != detector.Review || t.Review.Mode != rmcoc.ModeAuto || trig == nil || trig.HeadSHA != t.Review.HeadSHA || trig.RunID == "" || trig.RunID == r.Options.RunID {
+			continue
+		}
+		id, err := strconv.ParseInt(trig.RunID, 10, 64)
+		if err != nil {
+			return ""
+		}
+		active, err := r.GitHub.RunActive(ctx, r.repo(), id)
+		if err != nil {
+			r.Log.Warningf("could not tell whether workflow run %d, reviewing %.7s, is still at work (give the workflow actions: read); reviewing it here: %v", id, t.Review.HeadSHA, err)
+			return ""
+		}
+		if active {
+			return fmt.Sprintf("workflow run %d is reviewing %.7s: left to it, so the head is not reviewed twice", id, t.Review.HeadSHA)
+		}
+	}
+	return ""
 }
 
 // before is the run-level work that comes before the tasks: the
 // automatic-review trigger, the refusals, the explanations of dismissed
 // requests, and what a killed run left half done.
 func (r *run) before(ctx context.Context, plan detector.Plan) {
-	if plan.RecordTrigger != nil {
+	r.heldReview = r.reviewHeld(ctx, plan)
+	if plan.RecordTrigger != nil && r.heldReview == "" {
 		if err := r.recordTrigger(ctx, *plan.RecordTrigger); err != nil {
 			r.Log.Warningf("could not record the automatic review request: %v", err)
 		}
@@ -116,7 +147,7 @@ func (r *run) pendingNotice(ctx context.Context) {
 // recordTrigger writes the automatic-review trigger into the bot's status
 // comment, creating it on the PR's first automatic review.
 func (r *run) recordTrigger(ctx context.Context, trig rmcoc.AutoReviewTrigger) error {
-	trig.TriggeredAt = r.now()
+	trig.TriggeredAt, trig.RunID = r.now(), r.Options.RunID
 	body := r.compose(r.say(phraseAutoStart, trig.HeadSHA, trig.Action), trig)
 	if id := r.State.StatusComment; id != 0 {
 		return r.GitHub.EditComment(ctx, r.repo(), id, body)

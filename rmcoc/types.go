@@ -187,8 +187,11 @@ type DisputeResolution struct {
 // SHA. It is written before the review starts, so a run that is cancelled
 // midway leaves a trace the next run restarts from (seed 004, merge gate).
 type AutoReviewTrigger struct {
-	HeadSHA     string    `json:"head_sha"`
-	Action      string    `json:"action"`
+	HeadSHA string `json:"head_sha"`
+	Action  string `json:"action"`
+	// RunID is the workflow run that took the review on: while it is at
+	// work, another run leaves the review to it.
+	RunID       string    `json:"run_id,omitempty"`
 	TriggeredAt time.Time `json:"triggered_at"`
 }
 
