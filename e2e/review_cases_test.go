@@ -138,6 +138,9 @@ func agentNotices(w *world) []string {
 }
 
 func TestCodingAgentIsToldOncePerReviewThatRequestsChanges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a slow end-to-end test (a killed run and its retries): not in -short (make test runs it)")
+	}
 	t.Parallel()
 	w := newWorld(t)
 	w.inputs["notify_agent"] = "@claude"
