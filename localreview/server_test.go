@@ -179,6 +179,7 @@ func TestServerRejectsForeignHostsAndOrigins(t *testing.T) {
 		"post, null origin":    {req: request{method: http.MethodPost, path: "/api/comments", header: map[string]string{"Origin": "null"}, body: valid}, want: http.StatusForbidden},
 		"post, https origin":   {req: request{method: http.MethodPost, path: "/api/comments", header: map[string]string{"Origin": "https://localhost:" + p}, body: valid}, want: http.StatusForbidden},
 		"post, foreign host":   {req: request{method: http.MethodPost, path: "/api/comments", host: "attacker.example:" + p, body: valid}, want: http.StatusForbidden},
+		"put, foreign origin":  {req: request{method: http.MethodPut, path: "/api/draft", header: map[string]string{"Origin": "http://attacker.example"}, body: `{}`}, want: http.StatusForbidden},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

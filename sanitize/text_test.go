@@ -158,15 +158,16 @@ func TestRedactKnown(t *testing.T) {
 		secrets []string
 		want    string
 	}{
-		"exact value":        {"key is abc123secret!", []string{"abc123secret"}, "key is [REDACTED]!"},
-		"every occurrence":   {"s3cr3t-value s3cr3t-value", []string{"s3cr3t-value"}, "[REDACTED] [REDACTED]"},
-		"trimmed":            {"v=s3cr3t-value", []string{"s3cr3t-value\n"}, "v=[REDACTED]"},
-		"too short":          {"the key is abc", []string{"abc", "", " "}, "the key is abc"},
-		"longest first":      {"prefix-s3cr3t-value-suffix", []string{"s3cr3t-value", "prefix-s3cr3t-value-suffix"}, "[REDACTED]"},
-		"split by invisible": {"s3cr3t\u200b-value", []string{"s3cr3t-value"}, "[REDACTED]"},
-		"duplicates":         {"s3cr3t-value", []string{"s3cr3t-value", "s3cr3t-value"}, "[REDACTED]"},
-		"with patterns":      {"s3cr3t-value " + fake("ghp_", 36), []string{"s3cr3t-value"}, "[REDACTED] [REDACTED]"},
-		"absent":             {"nothing here", []string{"s3cr3t-value"}, "nothing here"},
+		"exact value":                  {"key is abc123secret!", []string{"abc123secret"}, "key is [REDACTED]!"},
+		"every occurrence":             {"s3cr3t-value s3cr3t-value", []string{"s3cr3t-value"}, "[REDACTED] [REDACTED]"},
+		"trimmed":                      {"v=s3cr3t-value", []string{"s3cr3t-value\n"}, "v=[REDACTED]"},
+		"too short":                    {"the key is abc", []string{"abc", "", " "}, "the key is abc"},
+		"longest first":                {"prefix-s3cr3t-value-suffix", []string{"s3cr3t-value", "prefix-s3cr3t-value-suffix"}, "[REDACTED]"},
+		"a secret that starts another": {"s3cr3t-value-and-more", []string{"s3cr3t-value", "s3cr3t-value-and-more"}, "[REDACTED]"},
+		"split by invisible":           {"s3cr3t\u200b-value", []string{"s3cr3t-value"}, "[REDACTED]"},
+		"duplicates":                   {"s3cr3t-value", []string{"s3cr3t-value", "s3cr3t-value"}, "[REDACTED]"},
+		"with patterns":                {"s3cr3t-value " + fake("ghp_", 36), []string{"s3cr3t-value"}, "[REDACTED] [REDACTED]"},
+		"absent":                       {"nothing here", []string{"s3cr3t-value"}, "nothing here"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
