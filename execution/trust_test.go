@@ -243,13 +243,17 @@ func TestVerifyFixes(t *testing.T) {
 		sc     scope
 		answer string
 		err    error
+		fail   map[string]error
 		asked  int
 		want   []string
+		warn   bool
 	}{
 		"an outdated finding the push fixed: answered and resolved": {fs: []state.Finding{open("f1", true)}, answer: saysFixed, asked: 1,
 			want: []string{"o/r#7:reply:501:f1:fixed:RESOLVED@1234567:to=502", "o/r#7:resolve-thread:PRRT_f1"}},
-		"not fixed: stays open, nothing written":    {fs: []state.Finding{open("f1", true)}, answer: saysNotFixed, asked: 1},
-		"the model fails: nothing written":          {fs: []state.Finding{open("f1", true)}, err: errors.New("timeout"), asked: 1},
+		"not fixed: stays open, nothing written": {fs: []state.Finding{open("f1", true)}, answer: saysNotFixed, asked: 1},
+		"the model fails: nothing written":       {fs: []state.Finding{open("f1", true)}, err: errors.New("timeout"), asked: 1, warn: true},
+		"resolving fails: a warning, the reply stands": {fs: []state.Finding{open("f1", true)}, answer: saysFixed, asked: 1, fail: map[string]error{"resolve-thread": errors.New("403")}, warn: true,
+			want: []string{"o/r#7:reply:501:f1:fixed:RESOLVED@1234567:to=502", "o/r#7:resolve-thread:PRRT_f1"}},
 		"a resolved finding is not checked again":   {fs: []state.Finding{resolved}, answer: saysFixed},
 		"a thread on unchanged code is not checked": {fs: []state.Finding{open("f1", false)}, sc: other, answer: saysFixed},
 		"an incremental review changed its file: checked although not outdated": {fs: []state.Finding{open("f1", false)}, sc: changed, answer: saysFixed, asked: 1,
@@ -259,14 +263,14 @@ func TestVerifyFixes(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			gh, sess := &recorder{}, &fakeSession{answers: []string{tc.answer}, err: tc.err}
+			gh, sess := &recorder{fail: tc.fail}, &fakeSession{answers: []string{tc.answer}, err: tc.err}
 			x, log := trustRig(gh, sess, tc.fs...)
 			x.fixes.verifyFixes(context.Background(), "review-auto-1234567", tc.sc)
 			if len(sess.prompts) != tc.asked {
 				t.Errorf("the model was asked %d times, want %d", len(sess.prompts), tc.asked)
 			}
 			checkEffects(t, gh, tc.want...)
-			if (tc.err != nil) != (len(log.warnings) > 0) {
+			if tc.warn != (len(log.warnings) > 0) {
 				t.Errorf("warnings = %q", log.warnings)
 			}
 		})
