@@ -158,17 +158,17 @@ func TestAskJSONCorrectsConstraints(t *testing.T) {
 	}
 }
 
-// TestAskJSONWireSchema pins the schema generated from the type, as sent
-// in response_format and, in prompt mode, in the prompt.
+// TestAskJSONWireSchema pins the schema generated from the type
+// (testdata/schema/rating.json), as sent in response_format and, in prompt
+// mode, in the prompt.
 func TestAskJSONWireSchema(t *testing.T) {
 	t.Parallel()
-	const want = `{"additionalProperties":false,"properties":{` +
-		`"kind":{"enum":["bug","style"],"type":"string"},` +
-		`"note":{"description":"one sentence","type":"string"},` +
-		`"score":{"maximum":10,"minimum":1,"type":"integer"},` +
-		`"tags":{"items":{"type":"string"},"type":["null","array"]},` +
-		`"where":{"additionalProperties":false,"properties":{"line":{"type":"integer"}},"required":["line"],"type":"object"}},` +
-		`"required":["score","kind","note","tags","where"],"type":"object"}`
+	schema, err := SchemaFor[rating]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Assert(t, "schema/rating.json", string(schema.JSON()))
+	want := string(schema.JSON())
 	for _, promptJSON := range []bool{false, true} {
 		f := newFake(t, fakellm.Config{})
 		f.AddRule(fakellm.Rule{Reply: fakellm.Reply{Text: goodRating}})
