@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/review-my-code-bot/rmc/internal/inproc"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
