@@ -2,19 +2,40 @@
 GO        ?= go
 TOOLS_BIN ?= $(CURDIR)/bin
 ACTIONLINT_VERSION := v1.7.12
+# staticcheck 2026.2.2
+STATICCHECK_VERSION := v0.8.2
+# the packages with goroutines or locks of their own (and the fakes they
+# run against): make test runs their tests again under the race detector
+RACE_PKGS := ./app/... ./bench/... ./cmd/reviews-for-agent/... ./github/fakegithub/... \
+	./inbox/... ./llm/... ./localreview/... ./workspace/...
 export PATH := $(TOOLS_BIN):$(PATH)
 
-.PHONY: test vet unit bench-once cross lint tools demo build sizes image-check bench fuzz
+.PHONY: test short vet staticcheck unit race bench-once cross lint tools demo build sizes image-check bench fuzz
 
-## test: every test: vet, unit + end-to-end (incl. the browser test), every benchmark once,
+## test: every test: vet, staticcheck, unit + end-to-end (incl. the browser tests and the
+## slow end-to-end ones), the concurrent packages under -race, every benchmark once,
 ## Windows build of the companion, workflow lint
-test: vet unit bench-once cross lint
+test: vet staticcheck unit race bench-once cross lint
+
+## short: the inner loop while working: every test but the browser tests and the slow
+## end-to-end ones (go test -short ./...)
+short:
+	$(GO) test -short ./...
 
 vet:
 	$(GO) vet ./...
 
+## staticcheck: the pinned version that make tools installs into bin/
+staticcheck:
+	staticcheck ./...
+
 unit:
 	$(GO) test -count=1 ./...
+
+## race: the packages with concurrency, under the race detector; -short, as
+## unit already ran their browser and slow tests
+race:
+	$(GO) test -race -short -count=1 $(RACE_PKGS)
 
 ## cross: the companion (its inbox's file locks, its background server) builds for Windows
 cross:
@@ -27,10 +48,11 @@ bench-once:
 lint:
 	actionlint .github/workflows/*.yml examples/*.yml
 
-## tools: what the tests need beyond Go (Debian/Ubuntu): chromium, actionlint; tools already
-## on PATH are used as they are, and a user who cannot install one is told what is missing
+## tools: what the tests need beyond Go (Debian/Ubuntu): chromium, actionlint, staticcheck;
+## tools already on PATH are used as they are (staticcheck only at the pinned version), and a
+## user who cannot install one is told what is missing
 tools:
-	@GO="$(GO)" ./scripts/tools.sh "$(TOOLS_BIN)" $(ACTIONLINT_VERSION)
+	@GO="$(GO)" ./scripts/tools.sh "$(TOOLS_BIN)" $(ACTIONLINT_VERSION) $(STATICCHECK_VERSION)
 
 ## demo: the main job, offline, against a fake GitHub and a scripted model
 demo:

@@ -151,6 +151,9 @@ func TestInvalidInputsWriteOutputsAndSummary(t *testing.T) {
 
 // GitHub out of reach: the run fails, and says so in its outputs and summary.
 func TestGitHubUnreachableWritesOutputsAndSummary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow end-to-end (the client retries an unreachable GitHub): not in -short (make test runs it)")
+	}
 	t.Parallel()
 	w := newWorld(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")

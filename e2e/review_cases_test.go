@@ -106,6 +106,9 @@ func TestManualRequestOnADraftInformsOnly(t *testing.T) {
 // the run; the next run answers the question, restarts the review, and still
 // fails the job on blocking findings.
 func TestCancelledAutomaticReviewIsRestartedAndGates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a slow end-to-end test (a killed run and its retries): not in -short (make test runs it)")
+	}
 	t.Parallel()
 	w := newWorld(t)
 	w.push("1111111111111111111111111111111111111111", patchV1)
@@ -138,6 +141,9 @@ func agentNotices(w *world) []string {
 }
 
 func TestCodingAgentIsToldOncePerReviewThatRequestsChanges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a slow end-to-end test (a killed run and its retries): not in -short (make test runs it)")
+	}
 	t.Parallel()
 	w := newWorld(t)
 	w.inputs["notify_agent"] = "@claude"

@@ -24,8 +24,6 @@ func (c *testRig) Run(ctx context.Context, plan detector.Plan) Result {
 	return c.executor().Run(ctx, plan)
 }
 
-func (c *testRig) run() *run                 { return c.executor().start() }
-func (c *testRig) poster() poster            { return c.run().poster }
-func (c *testRig) review() *reviewRunner     { return newReviewRunner(c.run()) }
-func (c *testRig) question() *questionRunner { return newQuestionRunner(c.run()) }
-func (c *testRig) dispute() *disputeRunner   { return newDisputeRunner(c.run()) }
+func (c *testRig) run() *run             { return c.executor().start() }
+func (c *testRig) poster() poster        { return c.run().poster }
+func (c *testRig) review() *reviewRunner { return newReviewRunner(c.run()) }

@@ -49,16 +49,6 @@ func (w *writes) write(op string, id int64, body string) (int64, error) {
 	return w.next, w.fail[op]
 }
 
-func (w *writes) count(op string) int {
-	n := 0
-	for _, o := range w.ops {
-		if o == op || strings.HasPrefix(o, op+" ") {
-			n++
-		}
-	}
-	return n
-}
-
 func (w *writes) last() string {
 	return w.bodies[w.ops[len(w.ops)-1]]
 }

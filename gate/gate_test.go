@@ -46,6 +46,20 @@ func TestDerive(t *testing.T) {
 	}
 }
 
+// A description longer than GitHub keeps is cut to exactly its limit,
+// with an ellipsis; one at the limit is kept whole.
+func TestVerdictFitsGitHub(t *testing.T) {
+	t.Parallel()
+	at := strings.Repeat("é", MaxDescription)
+	if v := verdict(Pending, at); v.Description != at {
+		t.Errorf("a description of exactly %d characters was changed: %q", MaxDescription, v.Description)
+	}
+	v := verdict(Pending, at+"x")
+	if r := []rune(v.Description); len(r) != MaxDescription || r[len(r)-1] != '…' || string(r[:MaxDescription-1]) != at[:len(at)-len("é")] {
+		t.Errorf("cut to %d characters: %q", len(r), v.Description)
+	}
+}
+
 // Only Covered is ever green: every other coverage, with or without
 // findings, holds the gate.
 func TestOnlyCoverageIsGreen(t *testing.T) {

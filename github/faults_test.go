@@ -23,12 +23,12 @@ type callKind struct {
 }
 
 type fixture struct {
-	gh               *fakegithub.Server
-	repo             snapshot.Repo
-	pr               int
-	rootID, threadID string
-	root             int64
-	head             string
+	gh       *fakegithub.Server
+	repo     snapshot.Repo
+	pr       int
+	threadID string
+	root     int64
+	head     string
 }
 
 func newFixture(t *testing.T) *fixture {

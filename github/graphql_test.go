@@ -112,7 +112,7 @@ func TestGraphQLDocumentsValidateAgainstSchema(t *testing.T) {
 		if errs != nil {
 			t.Fatalf("parse %s: %v", doc, errs)
 		}
-		if errs := validator.Validate(schema, q); errs != nil {
+		if errs := validator.ValidateWithRules(schema, q, nil); errs != nil {
 			t.Errorf("document does not validate: %v\n%s", errs, doc)
 		}
 		for _, op := range q.Operations {

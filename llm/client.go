@@ -317,7 +317,7 @@ func withDefaults(o Options) (Options, error) {
 		errs = append(errs, errors.New("Model is required"))
 	}
 	if strings.ContainsAny(o.Referer+o.Title, "\r\n") {
-		errs = append(errs, errors.New("Referer and Title must not contain line breaks"))
+		errs = append(errs, errors.New("neither Referer nor Title may contain a line break"))
 	}
 	for _, d := range []struct {
 		name string

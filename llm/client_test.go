@@ -21,7 +21,7 @@ func TestNewValidatesOptions(t *testing.T) {
 		"credentials in base URL":  {opts: Options{BaseURL: "https://u:p@example.com/v1", APIKey: "k", Model: "m"}, wantErr: "must not carry credentials"},
 		"negative timeout":         {opts: Options{APIKey: "k", Model: "m", RequestTimeout: -time.Second}, wantErr: "RequestTimeout -1s is negative"},
 		"negative tool rounds":     {opts: Options{APIKey: "k", Model: "m", MaxToolRounds: -1}, wantErr: "MaxToolRounds -1 is negative"},
-		"header injection":         {opts: Options{APIKey: "k", Model: "m", Title: "a\r\nX-Evil: 1"}, wantErr: "line breaks"},
+		"header injection":         {opts: Options{APIKey: "k", Model: "m", Title: "a\r\nX-Evil: 1"}, wantErr: "neither Referer nor Title may contain a line break"},
 		"several problems at once": {opts: Options{BaseURL: "ftp://x", MaxToolOutput: -5}, wantErr: "MaxToolOutput -5 is negative"},
 		"default endpoint":         {opts: Options{APIKey: "k", Model: "m"}},
 		"local endpoint, no key":   {opts: Options{BaseURL: "http://localhost:11434/v1", Model: "llama3"}},

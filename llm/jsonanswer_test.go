@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/review-my-code-bot/rmc/internal/golden"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
 
@@ -157,17 +158,17 @@ func TestAskJSONCorrectsConstraints(t *testing.T) {
 	}
 }
 
-// TestAskJSONWireSchema pins the schema generated from the type, as sent
-// in response_format and, in prompt mode, in the prompt.
+// TestAskJSONWireSchema pins the schema generated from the type
+// (testdata/schema/rating.json), as sent in response_format and, in prompt
+// mode, in the prompt.
 func TestAskJSONWireSchema(t *testing.T) {
 	t.Parallel()
-	const want = `{"additionalProperties":false,"properties":{` +
-		`"kind":{"enum":["bug","style"],"type":"string"},` +
-		`"note":{"description":"one sentence","type":"string"},` +
-		`"score":{"maximum":10,"minimum":1,"type":"integer"},` +
-		`"tags":{"items":{"type":"string"},"type":["null","array"]},` +
-		`"where":{"additionalProperties":false,"properties":{"line":{"type":"integer"}},"required":["line"],"type":"object"}},` +
-		`"required":["score","kind","note","tags","where"],"type":"object"}`
+	schema, err := SchemaFor[rating]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Assert(t, "schema/rating.json", string(schema.JSON()))
+	want := string(schema.JSON())
 	for _, promptJSON := range []bool{false, true} {
 		f := newFake(t, fakellm.Config{})
 		f.AddRule(fakellm.Rule{Reply: fakellm.Reply{Text: goodRating}})
@@ -258,7 +259,7 @@ type (
 	}
 )
 
-func (badItems) JSONSchema() *jsonschema.Schema  { return ArrayOf[withFunc]() }
+func (badItems) JSONSchema() *jsonschema.Schema  { return ArrayOf[withMap]() }
 func (goodItems) JSONSchema() *jsonschema.Schema { return ArrayOf[withNumber]() }
 
 func (badName) SchemaName() string                { return "my schema" }
@@ -275,17 +276,18 @@ func TestStrictSchemaRefused(t *testing.T) {
 		ask     func(context.Context, JSONAsker) error
 		wantErr string
 	}{
-		"omitempty":           {ask: asker[withOmitempty], wantErr: "$.a: every property must be required"},
-		"map":                 {ask: asker[withMap], wantErr: `$.m: an object must have "additionalProperties": false`},
-		"any":                 {ask: asker[withAny], wantErr: "$.v: accepts anything"},
-		"func":                {ask: asker[withFunc], wantErr: "unsupported"},
-		"nested omitempty":    {ask: asker[nested], wantErr: "$.inner[].a: every property must be required"},
-		"unsupported keyword": {ask: asker[withNot], wantErr: `$.X: keyword "not" is not supported`},
-		"root not an object":  {ask: asker[topLevelList], wantErr: "the root must be an object"},
-		"root pointer":        {ask: asker[*verdict], wantErr: "the root must be an object"},
-		"anonymous root":      {ask: asker[struct{ A int }], wantErr: "unnamed type needs a SchemaName method"},
-		"bad name":            {ask: asker[badName], wantErr: `schema name "my schema"`},
-		"nil own schema":      {ask: asker[nilSchema], wantErr: "JSONSchema: returned nil"},
+		"omitempty":                         {ask: asker[withOmitempty], wantErr: "$.a: every property must be required"},
+		"map":                               {ask: asker[withMap], wantErr: `$.m: an object must have "additionalProperties": false`},
+		"any":                               {ask: asker[withAny], wantErr: "$.v: accepts anything"},
+		"func":                              {ask: asker[withFunc], wantErr: "unsupported"},
+		"nested omitempty":                  {ask: asker[nested], wantErr: "$.inner[].a: every property must be required"},
+		"unsupported keyword":               {ask: asker[withNot], wantErr: `$.X: keyword "not" is not supported`},
+		"root not an object":                {ask: asker[topLevelList], wantErr: "the root must be an object"},
+		"root pointer":                      {ask: asker[*verdict], wantErr: "the root must be an object"},
+		"anonymous root":                    {ask: asker[struct{ A int }], wantErr: "unnamed type needs a SchemaName method"},
+		"bad name":                          {ask: asker[badName], wantErr: `schema name "my schema"`},
+		"nil own schema":                    {ask: asker[nilSchema], wantErr: "JSONSchema: returned nil"},
+		"own list schema, items not strict": {ask: asker[badList], wantErr: `$.l[].m: an object must have "additionalProperties": false`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -310,9 +312,10 @@ func asker[T any](ctx context.Context, s JSONAsker) error {
 func TestSchemaFor(t *testing.T) {
 	t.Parallel()
 	l, err := SchemaFor[goodList]()
-	if want := `{"additionalProperties":false,"properties":{"l":{"items":{"additionalProperties":false,"properties":{"n":{"maximum":10,"minimum":1,"type":"integer"}},"required":["n"],"type":"object"},"type":"array"}},"required":["l"],"type":"object"}`; err != nil || string(l.JSON()) != want {
-		t.Errorf("SchemaFor[goodList] = %s, %v; want %s", l.JSON(), err, want)
+	if err != nil {
+		t.Fatal(err)
 	}
+	golden.Assert(t, "schema/good-list.json", string(l.JSON()))
 	if err := l.Validate(`{"l":null}`); err == nil {
 		t.Errorf("ArrayOf allows null")
 	}

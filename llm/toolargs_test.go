@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/review-my-code-bot/rmc/internal/golden"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
 
@@ -61,19 +62,7 @@ func TestMustToolSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = `{"additionalProperties":false,"properties":{` +
-		`"count":{"type":"integer"},` +
-		`"line":{"description":"A line of it.","maximum":1000,"minimum":1,"type":"integer"},` +
-		`"path":{"description":"File to read.","type":"string"},` +
-		`"quiet":{"type":"boolean"},` +
-		`"ratio":{"type":"number"},` +
-		`"span":{"additionalProperties":false,"properties":{"from":{"maximum":1000,"minimum":1,"type":"integer"},"to":{"maximum":1000,"minimum":1,"type":"integer"}},"required":["from"],"type":["null","object"]},` +
-		`"speed":{"enum":["fast","slow"],"type":"string"},` +
-		`"tags":{"items":{"type":"string"},"type":["null","array"]}},` +
-		`"required":["path"],"type":"object"}`
-	if string(b) != want {
-		t.Errorf("parameters =\n%s\nwant\n%s", b, want)
-	}
+	golden.Assert(t, "schema/probe-tool.json", string(b))
 	if tool.Name != "probe" || tool.Description != "Probe a file." {
 		t.Errorf("tool = %q, %q", tool.Name, tool.Description)
 	}

@@ -24,6 +24,9 @@ import (
 
 func chromiumPath(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a browser test: not in -short (make test runs it)")
+	}
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p

@@ -1,6 +1,7 @@
 package mention
 
 import (
+	"github.com/review-my-code-bot/rmc/internal/budget"
 	"strings"
 	"testing"
 )
@@ -171,33 +172,40 @@ func TestFindHandles(t *testing.T) {
 	}
 }
 
-// TestFindHostileInputs feeds inputs that would make a naive scanner
-// quadratic. They must finish quickly; a regression shows up as a timeout.
+// TestFindHostileInputs feeds inputs that would make a careless Markdown
+// scanner quadratic, at two sizes: what Find and Classify allocate must grow
+// linearly with the input (internal/budget). Not parallel: the counts are
+// the process's.
 func TestFindHostileInputs(t *testing.T) {
-	t.Parallel()
-	var ticks strings.Builder
-	for n := 1; ticks.Len() < 1<<20; n++ {
-		ticks.WriteString(strings.Repeat("`", n) + " x ")
+	rep := func(head, unit, tail string) func(int) string {
+		return func(n int) string { return head + strings.Repeat(unit, n/len(unit)) + tail }
 	}
-	tests := map[string]string{
-		"backtick runs of every length": ticks.String(),
-		"unclosed comments":             "x " + strings.Repeat("<!-- y ", 1<<16),
-		"urls full of mentions":         "http://x.test/" + strings.Repeat("(@rmc-bot)", 1<<16),
-		"at signs":                      strings.Repeat("@", 1<<20),
-		"fences":                        strings.Repeat("```\n", 1<<16),
-		"quotes":                        strings.Repeat("> @rmc-bot\n", 1<<16),
-		"escapes":                       strings.Repeat("\\`", 1<<18),
-		"quotes on one line":            strings.Repeat(">", 1<<16) + " @rmc-bot",
-		"list markers on one line":      strings.Repeat("- ", 1<<15) + "@rmc-bot",
-		"open link destinations":        strings.Repeat("[a](<", 1<<14) + "@rmc-bot",
-		"mixed emphasis delimiters":     strings.Repeat("_a*", 1<<15) + "@rmc-bot",
-		"image openers":                 strings.Repeat("[![", 1<<15) + "@rmc-bot",
+	tests := map[string]func(n int) string{
+		"backtick runs of every length": func(n int) string {
+			var ticks strings.Builder
+			for k := 1; ticks.Len() < n; k++ {
+				ticks.WriteString(strings.Repeat("`", k) + " x ")
+			}
+			return ticks.String()
+		},
+		"unclosed comments":         rep("x ", "<!-- y ", ""),
+		"urls full of mentions":     rep("http://x.test/", "(@rmc-bot)", ""),
+		"at signs":                  rep("", "@", ""),
+		"fences":                    rep("", "```\n", ""),
+		"quotes":                    rep("", "> @rmc-bot\n", ""),
+		"escapes":                   rep("", "\\`", ""),
+		"quotes on one line":        rep("", ">", " @rmc-bot"),
+		"list markers on one line":  rep("", "- ", "@rmc-bot"),
+		"open link destinations":    rep("", "[a](<", "@rmc-bot"),
+		"mixed emphasis delimiters": rep("", "_a*", "@rmc-bot"),
+		"image openers":             rep("", "[![", "@rmc-bot"),
 	}
-	for name, body := range tests {
+	for name, input := range tests {
 		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			Find(body, botHandles)
-			Classify(body)
+			budget.Linear(t, 1<<14, input, func(body string) {
+				Find(body, botHandles)
+				Classify(body)
+			})
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
@@ -97,6 +98,20 @@ func TestRun(t *testing.T) {
 			check: func(t *testing.T, r Result) {
 				if len(r.Findings) != 2 || r.Dropped != 1 || r.Blocking() != 1 || r.Findings[0].Score != 9 || !r.Findings[0].Blocking || r.Findings[1].Blocking {
 					t.Errorf("got %+v dropped %d", r.Findings, r.Dropped)
+				}
+			},
+		},
+		"thresholds: a score equal to a threshold meets it": {
+			byPass: map[int][]Finding{1: {f(12, "one under the problem threshold", 4), f(13, "at the problem threshold", 5), f(14, "one under the blocking threshold", 7), f(15, "at the blocking threshold", 8)}},
+			opt:    Options{ProblemThreshold: 5, BlockingThreshold: 8},
+			check: func(t *testing.T, r Result) {
+				got := map[string]bool{} // title -> blocking
+				for _, g := range r.Findings {
+					got[g.Title] = g.Blocking
+				}
+				want := map[string]bool{"at the problem threshold": false, "one under the blocking threshold": false, "at the blocking threshold": true}
+				if !maps.Equal(got, want) || r.Dropped != 1 || r.Blocking() != 1 {
+					t.Errorf("kept (title: blocking) %v dropped %d, want %v dropped 1", got, r.Dropped, want)
 				}
 			},
 		},

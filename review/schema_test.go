@@ -7,33 +7,24 @@ import (
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/internal/golden"
 	"github.com/review-my-code-bot/rmc/llm"
 )
 
 // TestFindingsSchema pins the pass answer's schema as the model sees it
 // (the bytes the hand-written schema it replaced had): score 1..10, the
-// side and category enums, every property required.
+// side and category enums, every property required; the bytes are in
+// testdata/schema/findings.json.
 func TestFindingsSchema(t *testing.T) {
 	t.Parallel()
-	const want = `{"additionalProperties":false,"properties":{"findings":{"items":{"additionalProperties":false,"properties":{` +
-		`"category":{"enum":["bug","security","performance","contract","maintainability","testing","style"],"type":"string"},` +
-		`"explanation":{"description":"why it is wrong and what to do, in markdown","type":"string"},` +
-		`"line":{"description":"line number (R… for the new side, L… for the old)","type":"integer"},` +
-		`"path":{"description":"file path as in the diff header","type":"string"},` +
-		`"score":{"maximum":10,"minimum":1,"type":"integer"},` +
-		`"side":{"enum":["right","left"],"type":"string"},` +
-		`"start_line":{"description":"first line of a range in the same hunk, or 0","type":"integer"},` +
-		`"suggestion":{"description":"replacement code for the anchored lines, or empty","type":"string"},` +
-		`"title":{"description":"one line: what is wrong","type":"string"}},` +
-		`"required":["path","line","start_line","side","title","explanation","score","category","suggestion"],"type":"object"},"type":"array"}},` +
-		`"required":["findings"],"type":"object"}`
 	s, err := llm.SchemaFor[passAnswer]()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name() != "findings" || string(s.JSON()) != want {
-		t.Errorf("schema %q =\n%s\nwant\n%s", s.Name(), s.JSON(), want)
+	if s.Name() != "findings" {
+		t.Errorf("schema %q, want findings", s.Name())
 	}
+	golden.Assert(t, "schema/findings.json", string(s.JSON()))
 	for doc, ok := range map[string]bool{
 		`{"findings":[]}`:   true,
 		`{"findings":null}`: false,

@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"github.com/review-my-code-bot/rmc/internal/budget"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -158,15 +159,16 @@ func TestRedactKnown(t *testing.T) {
 		secrets []string
 		want    string
 	}{
-		"exact value":        {"key is abc123secret!", []string{"abc123secret"}, "key is [REDACTED]!"},
-		"every occurrence":   {"s3cr3t-value s3cr3t-value", []string{"s3cr3t-value"}, "[REDACTED] [REDACTED]"},
-		"trimmed":            {"v=s3cr3t-value", []string{"s3cr3t-value\n"}, "v=[REDACTED]"},
-		"too short":          {"the key is abc", []string{"abc", "", " "}, "the key is abc"},
-		"longest first":      {"prefix-s3cr3t-value-suffix", []string{"s3cr3t-value", "prefix-s3cr3t-value-suffix"}, "[REDACTED]"},
-		"split by invisible": {"s3cr3t\u200b-value", []string{"s3cr3t-value"}, "[REDACTED]"},
-		"duplicates":         {"s3cr3t-value", []string{"s3cr3t-value", "s3cr3t-value"}, "[REDACTED]"},
-		"with patterns":      {"s3cr3t-value " + fake("ghp_", 36), []string{"s3cr3t-value"}, "[REDACTED] [REDACTED]"},
-		"absent":             {"nothing here", []string{"s3cr3t-value"}, "nothing here"},
+		"exact value":                  {"key is abc123secret!", []string{"abc123secret"}, "key is [REDACTED]!"},
+		"every occurrence":             {"s3cr3t-value s3cr3t-value", []string{"s3cr3t-value"}, "[REDACTED] [REDACTED]"},
+		"trimmed":                      {"v=s3cr3t-value", []string{"s3cr3t-value\n"}, "v=[REDACTED]"},
+		"too short":                    {"the key is abc", []string{"abc", "", " "}, "the key is abc"},
+		"longest first":                {"prefix-s3cr3t-value-suffix", []string{"s3cr3t-value", "prefix-s3cr3t-value-suffix"}, "[REDACTED]"},
+		"a secret that starts another": {"s3cr3t-value-and-more", []string{"s3cr3t-value", "s3cr3t-value-and-more"}, "[REDACTED]"},
+		"split by invisible":           {"s3cr3t\u200b-value", []string{"s3cr3t-value"}, "[REDACTED]"},
+		"duplicates":                   {"s3cr3t-value", []string{"s3cr3t-value", "s3cr3t-value"}, "[REDACTED]"},
+		"with patterns":                {"s3cr3t-value " + fake("ghp_", 36), []string{"s3cr3t-value"}, "[REDACTED] [REDACTED]"},
+		"absent":                       {"nothing here", []string{"s3cr3t-value"}, "nothing here"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -278,33 +280,33 @@ func TestWindowsMatchWholeText(t *testing.T) {
 }
 
 // TestHostileInputs feeds inputs that would make a careless scanner
-// quadratic. They must finish quickly; a regression shows up as a timeout.
+// quadratic, at two sizes: what the work allocates must grow linearly with
+// the input (internal/budget). Not parallel: the counts are the process's.
 func TestHostileInputs(t *testing.T) {
-	t.Parallel()
-	const n = 1 << 18
-	rep := func(s string) string { return strings.Repeat(s, n/len(s)) }
 	tests := map[string]string{
-		"hint words":        rep("authorization bearer secret "),
-		"one long word":     rep("AuthorizationBearerSecret"),
-		"jwt-like run":      rep("eyJaaaaaaaaaaa-"),
-		"sk run":            rep("sk-"),
-		"url schemes":       rep("a://b:c"),
-		"unterminated pems": rep("-----BEGIN RSA PRIVATE KEY-----\nQUJD\n"),
-		"invisible":         rep("\u202e\u200b\r"),
-		"invalid utf-8":     rep("\xff"),
-		"fences":            rep("```\n"),
-		"comments":          rep("<!-- "),
-		"one long line":     rep("x"),
+		"hint words":        "authorization bearer secret ",
+		"one long word":     "AuthorizationBearerSecret",
+		"jwt-like run":      "eyJaaaaaaaaaaa-",
+		"sk run":            "sk-",
+		"url schemes":       "a://b:c",
+		"unterminated pems": "-----BEGIN RSA PRIVATE KEY-----\nQUJD\n",
+		"invisible":         "\u202e\u200b\r",
+		"invalid utf-8":     "\xff",
+		"fences":            "```\n",
+		"comments":          "<!-- ",
+		"one long line":     "x",
 	}
-	for name, in := range tests {
+	for name, unit := range tests {
 		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			out := Text(in)
-			for _, max := range []int{1, 20, 1000, MaxBody} {
-				Fit(out, max)
-			}
-			Split(out, MaxBody)
-			Split(out[:min(len(out), 1<<16)], 50)
+			rep := func(n int) string { return strings.Repeat(unit, n/len(unit)) }
+			budget.Linear(t, 1<<17, rep, func(in string) {
+				out := Text(in)
+				for _, max := range []int{1, 20, 1000, MaxBody} {
+					Fit(out, max)
+				}
+				Split(out, MaxBody)
+				Split(out, 500)
+			})
 		})
 	}
 }

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond Go (make tools): Debian's chromium for
-# the browser test, actionlint for the workflow lint.
+# the browser test, actionlint for the workflow lint, staticcheck for the
+# static checks.
 #
-#   scripts/tools.sh BIN_DIR ACTIONLINT_VERSION
+#   scripts/tools.sh BIN_DIR ACTIONLINT_VERSION STATICCHECK_VERSION
 #
+# staticcheck is pinned: one on PATH at another version is not used, since
+# each release adds checks and the tree is kept clean for exactly one.
 # A tool already on PATH is used as it is. Installing chromium needs root
 # (apt-get, without recommended packages); a user who is not root goes
 # through sudo when there is one, and otherwise is told what is missing and
@@ -11,6 +14,7 @@
 set -euo pipefail
 bin=${1:?bin directory}
 actionlint_version=${2:?actionlint version}
+staticcheck_version=${3:?staticcheck version}
 go=${GO:-go}
 missing=()
 
@@ -43,6 +47,17 @@ elif ! have "$go"; then
 else
 	echo "installing actionlint $actionlint_version into $bin"
 	GOBIN=$bin "$go" install "github.com/rhysd/actionlint/cmd/actionlint@$actionlint_version"
+fi
+
+# staticcheck -version prints "staticcheck 2026.2.2 (0.8.2)": the module
+# version is in the parentheses.
+if [ -x "$bin/staticcheck" ] && "$bin/staticcheck" -version | grep -qF "(${staticcheck_version#v})"; then
+	:
+elif ! have "$go"; then
+	missing+=("staticcheck (the static checks): Go is not on PATH to install it")
+else
+	echo "installing staticcheck $staticcheck_version into $bin"
+	GOBIN=$bin "$go" install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

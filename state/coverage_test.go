@@ -117,4 +117,9 @@ func TestMissingEvidence(t *testing.T) {
 	if m := st.Missing(); len(m) != 1 || m[0].ID != "f-gone" {
 		t.Errorf("missing = %+v, want f-gone", m)
 	}
+	// A maintainer's waiver takes it off the gate; it is still gone.
+	st.Waived["f-gone"] = true
+	if m, g := st.Missing(), st.Gone(); len(m) != 0 || len(g) != 1 || g[0].ID != "f-gone" {
+		t.Errorf("waived: missing = %+v, gone = %+v; want none missing, f-gone gone", m, g)
+	}
 }

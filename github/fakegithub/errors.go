@@ -95,10 +95,6 @@ func missingField(resource, field, doc string) reply {
 	return validationFailed(doc, fieldError{Resource: resource, Code: "missing_field", Field: field})
 }
 
-func invalidField(resource, field, doc string) reply {
-	return validationFailed(doc, fieldError{Resource: resource, Code: "invalid", Field: field})
-}
-
 // tooLong reports whether body exceeds GitHub's body limit.
 func tooLong(body string) bool { return utf8.RuneCountInString(body) > maxBodyChars }
 

@@ -87,7 +87,7 @@ func (s *Server) serveGraphQL(c *call) reply {
 	if g.parseErr != nil {
 		return s.gqlFailure(c, fromGQLParser(g.parseErr)...)
 	}
-	if errs := validator.Validate(schema, g.doc); len(errs) > 0 {
+	if errs := validator.ValidateWithRules(schema, g.doc, nil); len(errs) > 0 {
 		var out []gqlError
 		for _, e := range errs {
 			out = append(out, githubStyle(e))
