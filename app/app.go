@@ -231,7 +231,8 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		Options: execution.Options{ProblemThreshold: p.Config.ProblemThreshold, BlockingThreshold: p.Config.BlockingThreshold,
 			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
 			NotifyAgent: p.Config.NotifyAgent, EnableHumanEscalation: p.Config.EnableHumanEscalation, HumanReviewers: p.Config.HumanReviewers,
-			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings), Lease: p.Config.ReviewTimeout, RunID: p.RunID}, Permissions: states}
+			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings), Lease: p.Config.ReviewTimeout, RunID: p.RunID,
+			Settings: report.settings()}, Permissions: states}
 	learner, err := execution.NewLearner(cfg, learningsGitHub{GitHub: p.GitHub, perms: states, pr: snap.PR.Number})
 	if err != nil {
 		return report, fail(log, failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}, cfg.Secrets...)
@@ -306,7 +307,9 @@ func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, reads *
 	// A pull_request event's job mirrors the gate, whether this run reviewed
 	// or the head was reviewed before: re-running a failed job must not turn
 	// it green while blocking findings are open.
-	out := Outcome{ReviewStatus: "skipped", TasksExecuted: res.Done(), Gated: plan.Gate() || (ev.IsAutoReview() && !snap.PR.Draft)}
+	// A paused PR's push leaves the gate pending without failing the job:
+	// nobody is to fix anything.
+	out := Outcome{ReviewStatus: "skipped", TasksExecuted: res.Done(), Gated: plan.Gate() || (ev.IsAutoReview() && !snap.PR.Draft && st.Pause == nil)}
 	for _, o := range res.Outcomes {
 		if o.Task.Kind != detector.Review {
 			continue
@@ -398,6 +401,13 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 		}
 	}
 	return v, n, g.p.GitHub.SetStatus(ctx, g.snap.Repo, g.snap.PR.HeadSHA, want)
+}
+
+// settings is the settings table, for a configuration command's answer.
+func (r Report) settings() string {
+	var b strings.Builder
+	r.settingsTable(&b)
+	return b.String()
 }
 
 // trustedOnly keeps the mentions the bot may act on: classifying the others

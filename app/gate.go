@@ -25,7 +25,12 @@ type gatePublisher interface {
 func verdict(snap snapshot.Snapshot, st state.State) (gate.Verdict, int) {
 	cov := st.Coverage(snap.PR.HeadSHA, snap.PR.BaseRef)
 	in := gate.Input{Head: snap.PR.HeadSHA, Coverage: cov.Coverage, Why: cov.Why, Unreviewed: cov.Unreviewed}
-	if snap.PR.Draft && cov.Coverage != gate.Covered {
+	switch {
+	case cov.Coverage == gate.Covered:
+	case st.Pause != nil:
+		// A pause or an ignore never lets an unreviewed head through.
+		in.Coverage, in.Why = gate.Paused, st.Pause.Why()
+	case snap.PR.Draft:
 		in.Coverage, in.Why = gate.Paused, "a draft is reviewed when marked ready for review"
 	}
 	in.Missing = len(st.Missing())

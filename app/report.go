@@ -195,6 +195,15 @@ func (r Report) coverageMarkdown(b *strings.Builder) {
 	if r.After != nil {
 		st = *r.After
 	}
+	if n := len(st.WaivedBy); n > 0 {
+		fmt.Fprintf(b, "🏳️ **%d finding(s) waived** by a maintainer's `@rmc-bot resolve`; they no longer hold the gate:", n)
+		for _, f := range st.Findings {
+			if w, ok := st.WaivedBy[f.Block.ID]; ok {
+				fmt.Fprintf(b, " `%s` (@%s)", mdEscape(f.Block.ID), mdEscape(w.By))
+			}
+		}
+		b.WriteString("\n\n")
+	}
 	if gone := st.Missing(); len(gone) > 0 {
 		fmt.Fprintf(b, "🗑️ **%d blocking finding(s) with a deleted thread** keep holding the gate. A maintainer can waive one with `@rmc-bot waive <id>`:", len(gone))
 		for _, f := range gone {

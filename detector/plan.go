@@ -90,6 +90,9 @@ type Plan struct {
 	// Waive lists waive commands to answer; whether they count is the
 	// state's (a maintainer's own comment), the answer only says so.
 	Waive []state.Mention
+	// Commands lists the commands to answer (pause, resume, resolve...);
+	// what they do is the state's, the answer only says so.
+	Commands []state.Mention
 	// Evidence lists blocking findings whose thread was deleted and that
 	// the PR was not told about yet.
 	Evidence []rmcoc.PostedFinding
@@ -111,7 +114,7 @@ func (p Plan) NeedsModel() bool { return len(p.Tasks) > 0 }
 
 // Empty reports whether there is nothing to write.
 func (p Plan) Empty() bool {
-	return len(p.Tasks) == 0 && p.RecordTrigger == nil && len(p.Explain) == 0 && len(p.Refuse) == 0 && len(p.Waive) == 0 && len(p.Evidence) == 0
+	return len(p.Tasks) == 0 && p.RecordTrigger == nil && len(p.Explain) == 0 && len(p.Refuse) == 0 && len(p.Waive) == 0 && len(p.Commands) == 0 && len(p.Evidence) == 0
 }
 
 // Input is everything Plan reads.
@@ -132,7 +135,7 @@ type Input struct {
 func Classify(ctx context.Context, c mention.Classifier, pending []state.Mention) map[state.Ref]mention.Intent {
 	out := make(map[state.Ref]mention.Intent, len(pending))
 	for _, m := range pending {
-		if m.Waive != "" {
+		if m.Waive != "" || m.Command != "" {
 			continue // a command, not a request for model work
 		}
 		intent, err := c.Classify(ctx, m.Text)
@@ -190,6 +193,10 @@ func Build(in Input) Plan {
 			p.Waive = append(p.Waive, m)
 			continue
 		}
+		if m.Command != "" {
+			p.Commands = append(p.Commands, m)
+			continue
+		}
 		switch in.Intents[m.Ref] {
 		case mention.ReviewRequest, mention.FullReviewRequest:
 			manual = append(manual, m)
@@ -238,6 +245,10 @@ func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
 	covered := cov.Coverage == gate.Covered
 	var auto *ReviewTask
 	switch {
+	case st.Pause != nil && !covered:
+		if ev.IsAutoReview() {
+			p.Skipped = append(p.Skipped, Skip{"automatic review", st.Pause.Why() + "; the merge gate stays pending until a review covers the head (`@rmc-bot resume`, or ask for a manual review)"})
+		}
 	case ev.IsAutoReview() && in.PR.Draft:
 		p.Skipped = append(p.Skipped, Skip{"automatic review", "the pull request is a draft; it is reviewed when marked ready for review (or ask for a manual review)"})
 	case ev.IsAutoReview() && covered:
@@ -252,6 +263,11 @@ func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
 		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "synchronize", Resumed: true, Unreviewed: cov.Unreviewed}
 	case st.AutoTrigger != nil && st.AutoTrigger.HeadSHA == head:
 		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: st.AutoTrigger.Action, Resumed: true}
+	case resumed(in):
+		// A resume command: the head is owed an automatic review, even on
+		// a PR paused before its first one.
+		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "resume", Resumed: true}
+		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: "resume"}
 	case st.Enrolled():
 		// A push whose run was cancelled before it could record its trigger
 		// still owes an automatic review: the PR is enrolled, the head is new
@@ -275,6 +291,12 @@ func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
 	return &ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: head, Requests: manual, Full: full}
 }
 
+// resumed reports whether this run answers a resume command: the head is
+// owed an automatic review even on a PR paused before its first one.
+func resumed(in Input) bool {
+	return slices.ContainsFunc(in.State.Pending(), func(m state.Mention) bool { return m.Command == state.CommandResume && m.Trusted && !m.Edited })
+}
+
 func reviewReason(rt *ReviewTask) string {
 	switch {
 	case rt.Mode == rmcoc.ModeManual && rt.Requests[0].Ref.Source == state.SourceDispatch:
@@ -283,6 +305,8 @@ func reviewReason(rt *ReviewTask) string {
 		return fmt.Sprintf("manual review requested by @%s (informational: does not gate the merge)", rt.Requests[0].Author.Login)
 	case rt.Unreviewed > 0:
 		return fmt.Sprintf("the automatic review of %s stopped before covering %d changed file(s); reviewing them (gates the merge)", shortSHA(rt.HeadSHA), rt.Unreviewed)
+	case rt.Action == "resume":
+		return fmt.Sprintf("automatic reviews were resumed: reviewing %s (gates the merge)", shortSHA(rt.HeadSHA))
 	case rt.Missed:
 		return fmt.Sprintf("head %s was pushed after the last automatic review and never reviewed (its run was cancelled); reviewing it (gates the merge)", shortSHA(rt.HeadSHA))
 	case rt.Resumed:

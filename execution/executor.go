@@ -139,8 +139,11 @@ type Options struct {
 	Lease time.Duration
 	// RunID is the workflow run (GITHUB_RUN_ID): a placeholder names it,
 	// so a re-run of the same run takes its own claims over at once.
-	RunID  string
-	Tuning Tuning // what .github/rmc.yml may also set
+	RunID string
+	// Settings is the table of effective settings and where each came
+	// from, the answer to a configuration command.
+	Settings string
+	Tuning   Tuning // what .github/rmc.yml may also set
 }
 
 // Outcome is what became of one task.
