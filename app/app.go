@@ -204,7 +204,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	default:
 		classifier = mention.Rules{}
 	}
-	plan := detector.Build(detector.Input{Event: ev, PR: snap.PR, State: st, Quiet: !p.Config.NoticeUnauthorized,
+	plan := detector.Build(detector.Input{Event: ev, PR: snap.PR, State: st, Quiet: !p.Config.NoticeUnauthorized, Walkthrough: p.Config.Walkthrough,
 		Intents: detector.Classify(ctx, classifier, trustedOnly(st.Pending()))})
 
 	report = Report{Repo: repo, Event: ev, PR: snap.PR, Bot: bot, State: st, Plan: plan, Counts: p.GitHub.Counts(), Comments: len(snap.IssueComments), Threads: len(snap.Threads),
@@ -232,7 +232,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
 			NotifyAgent: p.Config.NotifyAgent, EnableHumanEscalation: p.Config.EnableHumanEscalation, HumanReviewers: p.Config.HumanReviewers,
 			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings), Lease: p.Config.ReviewTimeout, RunID: p.RunID,
-			Settings: report.settings()}, Permissions: states}
+			Settings: report.settings(), WalkthroughDiagram: p.Config.WalkthroughDiagram}, Permissions: states}
 	learner, err := execution.NewLearner(cfg, learningsGitHub{GitHub: p.GitHub, perms: states, pr: snap.PR.Number})
 	if err != nil {
 		return report, fail(log, failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}, cfg.Secrets...)

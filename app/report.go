@@ -242,6 +242,8 @@ func taskIcon(k detector.Kind) string {
 		return "⚖️ dispute"
 	case detector.Question:
 		return "💬 question"
+	case detector.Walkthrough:
+		return "🧭 walkthrough"
 	}
 	return "🔍 review"
 }

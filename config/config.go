@@ -63,6 +63,9 @@ type Config struct {
 	MaxInlineComments int
 	Language          string // "" = English
 	MaxRunTokens      int    // 0 = no ceiling
+	// Walkthrough posts the sticky walkthrough comment with automatic
+	// reviews; WalkthroughDiagram lets it carry a sequence diagram.
+	Walkthrough, WalkthroughDiagram bool
 
 	// Model client settings (inputs only; model.go).
 	ModelTimeout       time.Duration              // one model request; 0 = the client's default

@@ -39,12 +39,14 @@ path_instructions:
 language: French
 notify_agent: "@claude"
 bot_mentions: ["@helper"]
+walkthrough: false
+walkthrough_diagram: yes
 `,
 			check: func(t *testing.T, c Config) {
 				if c.ProblemThreshold != 6 || c.BlockingThreshold != 8 || c.MaxRunTokens != 50000 || c.MaxInlineComments != 10 ||
 					c.Language != "French" || c.NotifyAgent != "@claude" || strings.Join(c.Handles, ",") != "@helper" ||
 					strings.Join(c.IgnorePaths, ",") != "*.snap,docs/**" || strings.Join(c.Passes, ",") != "atomic,security" ||
-					!strings.Contains(c.Instructions, "errors.Join") || len(c.PathInstructions) != 1 || c.PathInstructions[0].Path != "migrations/**" {
+					!strings.Contains(c.Instructions, "errors.Join") || c.Walkthrough || !c.WalkthroughDiagram || len(c.PathInstructions) != 1 || c.PathInstructions[0].Path != "migrations/**" {
 					t.Errorf("config = %+v", c)
 				}
 				for _, k := range FileKeys {

@@ -26,6 +26,9 @@ const (
 	Dispute  Kind = 1
 	Question Kind = 2
 	Review   Kind = 3
+	// Walkthrough writes the PR's walkthrough comment, after the review:
+	// with an automatic review, or asked for by a summary command.
+	Walkthrough Kind = 4
 )
 
 func (k Kind) String() string {
@@ -36,6 +39,8 @@ func (k Kind) String() string {
 		return "question"
 	case Review:
 		return "review"
+	case Walkthrough:
+		return "walkthrough"
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }
@@ -49,6 +54,15 @@ type Task struct {
 	Finding *state.Finding // Dispute
 	Mention *state.Mention // Question
 	Review  *ReviewTask    // Review
+	// Walkthrough: the head it describes and the summary commands it
+	// answers.
+	Walkthrough *WalkthroughTask
+}
+
+// WalkthroughTask describes the walkthrough to write.
+type WalkthroughTask struct {
+	HeadSHA  string
+	Commands []state.Mention // summary commands it answers
 }
 
 // ReviewTask describes the review to run.
@@ -128,6 +142,9 @@ type Input struct {
 	MaxFailures int
 	// Quiet skips the notice to people without access (notice_unauthorized: false).
 	Quiet bool
+	// Walkthrough is on (walkthrough in .github/rmc.yml): automatic
+	// reviews and summary commands write it.
+	Walkthrough bool
 }
 
 // Classify decides the intent of every pending mention. A classifier error
@@ -176,7 +193,7 @@ func Build(in Input) Plan {
 		}
 	}
 
-	var manual []state.Mention
+	var manual, summaries []state.Mention
 	refused := map[string]bool{}
 	for _, m := range in.State.Pending() {
 		m := m
@@ -191,6 +208,10 @@ func Build(in Input) Plan {
 		}
 		if m.Waive != "" {
 			p.Waive = append(p.Waive, m)
+			continue
+		}
+		if m.Command == state.CommandSummary && in.Walkthrough {
+			summaries = append(summaries, m)
 			continue
 		}
 		if m.Command != "" {
@@ -222,6 +243,7 @@ func Build(in Input) Plan {
 			p.Tasks = append(p.Tasks, Task{Kind: Review, Key: key, Review: rt, Reason: reviewReason(rt)})
 		}
 	}
+	walkthroughTask(in, summaries, &p, retry)
 	p.Explain = in.State.Unexplained
 	for _, f := range in.State.Missing() {
 		if !in.State.EvidenceNoticed[f.ID] {
@@ -230,6 +252,25 @@ func Build(in Input) Plan {
 	}
 	slices.SortStableFunc(p.Tasks, func(a, b Task) int { return int(a.Kind) - int(b.Kind) })
 	return p
+}
+
+// walkthroughTask plans the walkthrough: with an automatic review, or for
+// summary commands (once for all of them).
+func walkthroughTask(in Input, summaries []state.Mention, p *Plan, retry func(key, what string) bool) {
+	auto := slices.ContainsFunc(p.Tasks, func(t Task) bool { return t.Kind == Review && t.Review.Mode == rmcoc.ModeAuto })
+	if !in.Walkthrough || (!auto && len(summaries) == 0) {
+		return
+	}
+	head := in.PR.HeadSHA
+	key := "walkthrough-" + shortSHA(head)
+	reason := "the walkthrough of " + shortSHA(head) + ", with the automatic review"
+	if len(summaries) > 0 {
+		key = "walkthrough-" + summaries[0].Ref.String()
+		reason = fmt.Sprintf("@%s asked for the walkthrough again", summaries[0].Author.Login)
+	}
+	if retry(key, "walkthrough") {
+		p.Tasks = append(p.Tasks, Task{Kind: Walkthrough, Key: key, Reason: reason, Walkthrough: &WalkthroughTask{HeadSHA: head, Commands: summaries}})
+	}
 }
 
 // reviewTask decides whether a review runs, of which mode, with which gate.

@@ -65,6 +65,10 @@ func (r *run) answerCommand(ctx context.Context, m state.Mention) error {
 		}
 	case state.CommandHelp:
 		text = helpText()
+	case state.CommandSummary:
+		// With the walkthrough on, a summary command is the walkthrough
+		// task's to answer.
+		text = "ℹ️ The walkthrough is off on this repository (`walkthrough: false` in `.github/rmc.yml` on the base branch), so there is none to write again."
 	default:
 		return fmt.Errorf("no answer for command %q", m.Command)
 	}

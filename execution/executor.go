@@ -28,6 +28,7 @@ import (
 // GitHub is every GitHub call a run makes: the union of what the runners
 // and the run-level work declare next to the code that makes the calls.
 type GitHub interface {
+	walkthroughGitHub
 	questionGitHub
 	disputeGitHub
 	reviewGitHub
@@ -59,9 +60,10 @@ type Runner interface {
 // its runner and one line here. A constructor takes from the run only what
 // its runner holds.
 var runners = map[detector.Kind]func(r *run) Runner{
-	detector.Question: func(r *run) Runner { return newQuestionRunner(r) },
-	detector.Dispute:  func(r *run) Runner { return newDisputeRunner(r) },
-	detector.Review:   func(r *run) Runner { return newReviewRunner(r) },
+	detector.Question:    func(r *run) Runner { return newQuestionRunner(r) },
+	detector.Dispute:     func(r *run) Runner { return newDisputeRunner(r) },
+	detector.Review:      func(r *run) Runner { return newReviewRunner(r) },
+	detector.Walkthrough: func(r *run) Runner { return newWalkthroughRunner(r) },
 }
 
 // Config is what an Executor is built from.
@@ -140,6 +142,8 @@ type Options struct {
 	// RunID is the workflow run (GITHUB_RUN_ID): a placeholder names it,
 	// so a re-run of the same run takes its own claims over at once.
 	RunID string
+	// WalkthroughDiagram lets the walkthrough carry a sequence diagram.
+	WalkthroughDiagram bool
 	// Settings is the table of effective settings and where each came
 	// from, the answer to a configuration command.
 	Settings string

@@ -35,6 +35,8 @@ func render(data any) (string, error) {
 		return prompts.ReviewChunk(d)
 	case prompts.VerifyFixData:
 		return prompts.VerifyFix(d)
+	case prompts.WalkthroughData:
+		return prompts.Walkthrough(d)
 	case prompts.SystemData:
 		s, err := prompts.System(d)
 		return s.String(), err
@@ -84,6 +86,9 @@ var goldenCases = map[string]struct {
 	"dispute": {"dispute", prompts.DisputeData{Path: "src/cache.go", Line: 42, Score: 9, Blocking: true, Status: "PENDING",
 		Thread: []turn{{"you", "🔴 **Map written without the lock**"}, {"reply by @alice", "It is guarded by the caller."}},
 		Author: "alice", Replies: "It is guarded by the caller."}},
+	"walkthrough": {"walkthrough", prompts.WalkthroughData{Files: []string{"limiter/bucket.go (added, +6 -0)", "limiter/bucket_test.go (added, +20 -0)"},
+		Diff: "+++ limiter/bucket.go\n+package limiter", Diagram: true}},
+	"walkthrough_no_diagram": {"walkthrough", prompts.WalkthroughData{Files: []string{"a.go (modified, +1 -1)"}, Diff: "+x", Truncated: true}},
 }
 
 func TestTemplatesGolden(t *testing.T) {
@@ -304,6 +309,8 @@ func fencedTexts(data any) []string {
 		return slices.DeleteFunc([]string{d.Rules, strings.Join(d.Files, "\n")}, func(s string) bool { return s == "" })
 	case prompts.VerifyFixData:
 		return []string{d.Body, d.Path}
+	case prompts.WalkthroughData:
+		return []string{d.Diff, strings.Join(d.Files, "\n")}
 	case prompts.DisputeData:
 		return []string{d.Replies, d.Path}
 	}

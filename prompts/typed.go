@@ -160,3 +160,14 @@ func System(d SystemData) (SystemPrompt, error) {
 	// render ends each part with one newline; a blank line separates them.
 	return SystemPrompt{Instructions: strings.TrimSuffix(instructions, "\n") + "\n\n", Context: context}, nil
 }
+
+// WalkthroughData is what walkthrough.tmpl shows.
+type WalkthroughData struct {
+	Files     []string // "path (status, +a -d)"
+	Diff      string
+	Truncated bool // Diff was cut short
+	Diagram   bool // a sequence diagram may be drawn
+}
+
+// Walkthrough renders walkthrough.tmpl.
+func Walkthrough(d WalkthroughData) (string, error) { return render("walkthrough", d) }
