@@ -59,7 +59,9 @@ func TestPublishNeverWritesAStaleSuccess(t *testing.T) {
 // a resolve counts only as a maintainer's waivers, never the author's.
 func TestVerdictUnderCommands(t *testing.T) {
 	t.Parallel()
-	at := func(snap snapshot.Snapshot, min int) time.Time { return snap.PR.CreatedAt.Add(time.Duration(min) * time.Minute) }
+	at := func(snap snapshot.Snapshot, min int) time.Time {
+		return snap.PR.CreatedAt.Add(time.Duration(min) * time.Minute)
+	}
 	say := func(snap *snapshot.Snapshot, id int64, login, body string) {
 		snap.IssueComments = append(snap.IssueComments, snapshot.Comment{ID: id, Author: snapshot.Actor{Login: login}, Association: "COLLABORATOR", Body: body, CreatedAt: at(*snap, int(id))})
 	}

@@ -41,11 +41,11 @@ func TestWalkthroughRender(t *testing.T) {
 func TestWalkthroughDiagram(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
-		"sequenceDiagram\nA->>B: call":                  "sequenceDiagram\nA->>B: call",
-		"graph TD\nA-->B":                               "",
-		"sequenceDiagram":                               "",
-		"sequenceDiagram\nA->>B: x\n```\n@bob hi\n```": "",
-		"sequenceDiagram\nclick A href\nA->>B: x":       "sequenceDiagram\nA->>B: x",
+		"sequenceDiagram\nA->>B: call":                         "sequenceDiagram\nA->>B: call",
+		"graph TD\nA-->B":                                      "",
+		"sequenceDiagram":                                      "",
+		"sequenceDiagram\nA->>B: x\n```\n@bob hi\n```":         "",
+		"sequenceDiagram\nclick A href\nA->>B: x":              "sequenceDiagram\nA->>B: x",
 		"sequenceDiagram\n" + strings.Repeat("A->>B: x\n", 70): "",
 	} {
 		if got := diagram(in); got != want {

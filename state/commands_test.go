@@ -69,7 +69,7 @@ func TestCommands(t *testing.T) {
 			p.comment(1, bob, "@rmc-bot pause")
 			p.comment(2, mallory, "@rmc-bot resume")
 		}, pause: "automatic reviews paused by @bob"},
-		"a quoted pause is not a command": {setup: func(p *pr) { p.comment(1, bob, "> @rmc-bot pause\n\nno") }},
+		"a quoted pause is not a command":  {setup: func(p *pr) { p.comment(1, bob, "> @rmc-bot pause\n\nno") }},
 		"a pause in code is not a command": {setup: func(p *pr) { p.comment(1, bob, "```\n@rmc-bot pause\n```") }},
 		"a pause someone else edited does not count": {setup: func(p *pr) {
 			p.comment(1, bob, "@rmc-bot pause")
