@@ -12,6 +12,7 @@ import (
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/prompts"
+	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/snapshot"
@@ -32,10 +33,12 @@ type walkthroughRunner struct {
 	Session Session
 	Diagram bool  // walkthrough_diagram
 	comment int64 // the walkthrough comment, 0 before the first
+	ceiling review.Ceiling
 }
 
 func newWalkthroughRunner(r *run) *walkthroughRunner {
-	return &walkthroughRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Diagram: r.Options.WalkthroughDiagram, comment: r.State.Walkthrough}
+	return &walkthroughRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Diagram: r.Options.WalkthroughDiagram, comment: r.State.Walkthrough,
+		ceiling: ceilingOf(r.Session, r.Options)}
 }
 
 // walkthroughAnswer is the model's walkthrough.
@@ -73,6 +76,11 @@ type effort int
 func (effort) JSONSchema() *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(5.0)}
 }
+
+// walkthroughAnswerTokens is what a walkthrough answer may take.
+const walkthroughAnswerTokens = 1500
+
+var errCeiling = errors.New("the run reached max_run_tokens")
 
 // maxWalkthroughDiff bounds the diff the walkthrough prompt carries; the
 // model reads more with its tools.
@@ -116,6 +124,10 @@ func (x *walkthroughRunner) write(ctx context.Context, t detector.Task) error {
 	prompt, err := prompts.Walkthrough(walkthroughData(files, x.Diagram))
 	if err != nil {
 		return err
+	}
+	// About a token per four characters, and room for the answer.
+	if x.ceiling.Over(len(prompt)/4 + walkthroughAnswerTokens) {
+		return errCeiling
 	}
 	ans, _, err := llm.AskJSON[walkthroughAnswer](ctx, x.Session, llm.Label{Task: t.Key}, prompt)
 	if err != nil {
