@@ -144,6 +144,7 @@ func (r Report) Markdown(dry bool) string {
 		fmt.Fprintf(&b, "🔴 %d open blocking finding(s) on the PR before this run.\n\n", len(blocking))
 	}
 	b.WriteString(r.findingsMarkdown())
+	r.checksMarkdown(&b)
 	r.coverageMarkdown(&b)
 	r.resolutionsMarkdown(&b)
 	r.learningsMarkdown(&b)
@@ -171,6 +172,28 @@ func (r Report) Markdown(dry bool) string {
 	}
 	fmt.Fprintf(&b, "<sub>Read %d comments and %d review threads in %d GitHub requests (GraphQL cost %d).</sub>\n", r.Comments, r.Threads, r.Counts.Reads, r.Counts.GraphQLCost)
 	return b.String()
+}
+
+// checksMarkdown is the table of the repository's checks as this run's
+// automatic review evaluated them.
+func (r Report) checksMarkdown(b *strings.Builder) {
+	if r.Result == nil {
+		return
+	}
+	for _, o := range r.Result.Outcomes {
+		if len(o.Checks) == 0 {
+			continue
+		}
+		b.WriteString("**Checks** (from the base branch's configuration)\n\n| Check | Mode | Result | Why |\n|---|---|---|---|\n")
+		for _, c := range o.Checks {
+			why := c.Reason
+			for _, l := range c.Locations {
+				why += " " + l.String()
+			}
+			fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", mdEscape(c.Check.Name), c.Check.Mode, execution.VerdictLabel(c), mdEscape(why))
+		}
+		b.WriteString("\n")
+	}
 }
 
 // coverageMarkdown lists what the run's review did not read, and why, and

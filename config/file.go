@@ -35,7 +35,7 @@ type PathInstruction struct {
 // shows them. The names are part of the contract (README, rmc.schema.json).
 var FileKeys = []string{"problem_score_threshold", "blocking_score_threshold", "ignore_paths", "passes",
 	"max_run_tokens", "max_inline_comments", "instructions", "path_instructions", "language", "notify_agent", "bot_mentions",
-	"walkthrough", "walkthrough_diagram"}
+	"walkthrough", "walkthrough_diagram", "checks"}
 
 // PassNames are the review's passes, as `passes` names them.
 var PassNames = []string{"atomic", "structure", "security"}
@@ -112,6 +112,8 @@ var tunables = map[string]tunable{
 		c.Instructions = strings.TrimSpace(v)
 	}},
 	"path_instructions": {node: pathInstructions},
+	// A bad check touches the gate: an error check holds it.
+	"checks": {gate: true, node: checks},
 	"language": {set: func(p *parser, c *Config, name, v string) {
 		if v != "" && !languageRe.MatchString(v) {
 			p.fail("%s: %q is not a language name (e.g. French, Português)", name, v)
@@ -366,6 +368,12 @@ func (c Config) Settings() []Setting {
 			v = strconv.FormatBool(c.Walkthrough)
 		case "walkthrough_diagram":
 			v = strconv.FormatBool(c.WalkthroughDiagram)
+		case "checks":
+			var names []string
+			for _, ch := range c.Checks {
+				names = append(names, fmt.Sprintf("%s (%s)", ch.Name, ch.Mode))
+			}
+			v = strings.Join(names, ", ")
 		}
 		out = append(out, Setting{Key: k, Value: v, Source: c.Sources[k]})
 	}

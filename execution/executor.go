@@ -142,6 +142,9 @@ type Options struct {
 	// RunID is the workflow run (GITHUB_RUN_ID): a placeholder names it,
 	// so a re-run of the same run takes its own claims over at once.
 	RunID string
+	// Checks are the repository's checks (base branch), evaluated by
+	// every automatic review.
+	Checks []review.Check
 	// WalkthroughDiagram lets the walkthrough carry a sequence diagram.
 	WalkthroughDiagram bool
 	// Settings is the table of effective settings and where each came
@@ -163,6 +166,9 @@ type Outcome struct {
 	// by configuration or content, with why, and files some pass missed.
 	Skipped    []review.Skip
 	Unreviewed []string
+	// Checks are the repository's checks as an automatic review evaluated
+	// them.
+	Checks []review.CheckResult
 	// Regressed are the titles of fixed findings the review found again.
 	Regressed []string
 	// Claimed is set when another run holds the task's claim: this run

@@ -171,3 +171,19 @@ type WalkthroughData struct {
 
 // Walkthrough renders walkthrough.tmpl.
 func Walkthrough(d WalkthroughData) (string, error) { return render("walkthrough", d) }
+
+// CheckPrompt is one check as checks.tmpl shows it.
+type CheckPrompt struct {
+	Name, Instructions string
+	Files              []string // the changed files it applies to
+}
+
+// ChecksData is what checks.tmpl shows.
+type ChecksData struct {
+	Checks    []CheckPrompt
+	Diff      string
+	Truncated bool // Diff was cut short
+}
+
+// Checks renders checks.tmpl.
+func Checks(d ChecksData) (string, error) { return render("checks", d) }
