@@ -133,6 +133,11 @@ func TestCommandAuthority(t *testing.T) {
 				if got != want[cmd] {
 					t.Errorf("@%s's %s: answers %q, want %q", author, cmd, got, want[cmd])
 				}
+				// Answered commands get the bot's 👀 too (summary's
+				// is its walkthrough task's reply only).
+				if acked := len(w.gh.Reactions(ids[cmd])) > 0; acked != (want[cmd] != "" && cmd != "summary") {
+					t.Errorf("@%s's %s: reaction %v", author, cmd, acked)
+				}
 			}
 			notices := 0
 			for _, c := range w.botComments() {

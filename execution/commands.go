@@ -7,6 +7,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
+	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
 
@@ -41,6 +42,12 @@ func helpText() string {
 // answer only reports it. Summary is answered by its task, which writes the
 // walkthrough.
 func (r *run) answerCommand(ctx context.Context, m state.Mention) error {
+	// The claim (the bot's 👀 on the command) acknowledges it at once, and
+	// keeps two overlapping runs from answering it twice.
+	if held, why := r.claim(ctx, r.GitHub, r.Options.Lease, snapshot.Subject{ID: m.Ref.ID}); held {
+		r.Log.Infof("@%s's %s command: %s", m.Author.Login, m.Command, why)
+		return nil
+	}
 	block := rmcoc.CommandAnswer{CommandCommentID: rmcoc.ID(m.Ref.ID), Command: string(m.Command), By: m.Author.Login, Result: rmcoc.CommandDone, At: r.now()}
 	who := "@" + sanitize.Name(m.Author.Login)
 	var text string
