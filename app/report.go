@@ -66,6 +66,12 @@ func (r Report) LogLines() []string {
 	for i, t := range r.Plan.Tasks {
 		lines = append(lines, fmt.Sprintf("task %d [%s] %s: %s", i+1, t.Kind, t.Key, t.Reason))
 	}
+	for _, m := range r.Plan.Commands {
+		lines = append(lines, fmt.Sprintf("command: answer @%s's %s (comment %d)", m.Author.Login, m.Command, m.Ref.ID))
+	}
+	if p := r.State.Pause; p != nil {
+		lines = append(lines, "paused: "+p.Why())
+	}
 	for _, ref := range r.Plan.Explain {
 		lines = append(lines, fmt.Sprintf("explain: manual request %s was dismissed by an automatic review; post the reply", ref))
 	}

@@ -148,6 +148,9 @@ func TestCommandAuthority(t *testing.T) {
 			if wantNotices := map[bool]int{true: 1, false: 0}[author == "mallory"]; notices != wantNotices {
 				t.Errorf("%d access notice(s), want %d", notices, wantNotices)
 			}
+			if n := len(w.walkthroughs()); n != 1 {
+				t.Errorf("%d walkthrough comments after summary, want 1", n)
+			}
 			if author == "bob" && w.gate() != "success" {
 				t.Errorf("after a maintainer's resolve the gate is %s", w.gate())
 			}

@@ -2,6 +2,7 @@ package state_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/rmcoc"
@@ -149,4 +150,17 @@ func TestCommandAnswered(t *testing.T) {
 	if ids := st.ResolvedBy(state.Ref{Source: state.SourceIssueComment, ID: 1}); !slices.Equal(ids, []string{"f-111111"}) {
 		t.Errorf("ResolvedBy = %v", ids)
 	}
+}
+
+// ParseCommand never panics, and what it accepts is a command alone.
+func FuzzParseCommand(f *testing.F) {
+	for _, s := range []string{"pause", "Resume!", "help me", "config", "resolve f-123456", "\u200bpause", "pause\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		c, ok := state.ParseCommand(text)
+		if ok != slices.Contains(state.Commands, c) || (ok && len(strings.Fields(strings.TrimRight(strings.TrimSpace(text), ".!"))) != 1) {
+			t.Errorf("ParseCommand(%q) = %q, %v", text, c, ok)
+		}
+	})
 }
