@@ -307,9 +307,10 @@ func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, reads *
 	// A pull_request event's job mirrors the gate, whether this run reviewed
 	// or the head was reviewed before: re-running a failed job must not turn
 	// it green while blocking findings are open.
-	// A paused PR's push leaves the gate pending without failing the job:
-	// nobody is to fix anything.
-	out := Outcome{ReviewStatus: "skipped", TasksExecuted: res.Done(), Gated: plan.Gate() || (ev.IsAutoReview() && !snap.PR.Draft && st.Pause == nil)}
+	// A paused PR's job fails like any pending gate: a workflow that
+	// requires the job rather than the status must not see it green on a
+	// head nobody reviewed (a draft cannot be merged; a paused PR can).
+	out := Outcome{ReviewStatus: "skipped", TasksExecuted: res.Done(), Gated: plan.Gate() || (ev.IsAutoReview() && !snap.PR.Draft)}
 	for _, o := range res.Outcomes {
 		if o.Task.Kind != detector.Review {
 			continue

@@ -218,8 +218,8 @@ func TestCommandAnswersSayWhatHappened(t *testing.T) {
 	}
 }
 
-// pause then a push leaves the gate pending, without a review or a failed
-// job; resume reviews the head and the gate follows the review.
+// pause then a push leaves the gate pending, and the job failed, without a
+// review; resume reviews the head and the gate follows the review.
 func TestPauseHoldsTheGateAndResumeReviews(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -234,8 +234,8 @@ func TestPauseHoldsTheGateAndResumeReviews(t *testing.T) {
 
 	w.push("2222222222222222222222222222222222222222", patchClean+"\n+// v2")
 	r := w.run(w.prEvent("synchronize"))
-	if r.code != 0 {
-		t.Errorf("a push while paused fails the job: exit %d\n%s", r.code, r.log)
+	if r.code != 1 || !strings.Contains(r.log, "merge gate pending: 2222222 not reviewed: automatic reviews paused by @bob") {
+		t.Errorf("a push while paused: exit %d, want 1 (a job required instead of the status is never green unreviewed)\n%s", r.code, r.log)
 	}
 	wantGate(t, w, "pending", "2222222 not reviewed: automatic reviews paused by @bob")
 	if n := len(w.reviews()); n != 1 {
@@ -267,8 +267,8 @@ func TestIgnoreInTheDescription(t *testing.T) {
 	w.push("1111111111111111111111111111111111111111", patchClean)
 	w.gh.UpdatePR(repoName, w.pr, func(p *fakegithub.PR) { p.Body = "@rmc-bot ignore\n\nA generated bump." })
 	w.scriptReview(true)
-	if r := w.run(w.prEvent("opened")); r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.log)
+	if r := w.run(w.prEvent("opened")); r.code != 1 {
+		t.Fatalf("exit %d, want 1 (the gate is pending)\n%s", r.code, r.log)
 	}
 	wantGate(t, w, "pending", "automatic reviews off (the description says ignore)")
 	if len(w.reviews()) != 0 || len(w.llm.Requests()) != 0 {
