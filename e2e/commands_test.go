@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
@@ -273,5 +274,36 @@ func TestIgnoreInTheDescription(t *testing.T) {
 	wantGate(t, w, "pending", "automatic reviews off (the description says ignore)")
 	if len(w.reviews()) != 0 || len(w.llm.Requests()) != 0 {
 		t.Errorf("an ignored PR was reviewed: %d reviews, %d model calls", len(w.reviews()), len(w.llm.Requests()))
+	}
+}
+
+// A run killed after it claimed a command but before it answered loses
+// nothing: the pause holds from its comment, the next run within the
+// claim's lease leaves the answer to the claimer, and once the lease is
+// over the command is answered, once.
+func TestKilledCommandIsAnsweredOnce(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.push("1111111111111111111111111111111111111111", patchClean)
+	w.scriptReview(true)
+	c := w.gh.AddIssueComment(repoName, w.pr, "bob", "@rmc-bot pause")
+	w.killAfter = 1 // the claim (the bot's 👀) is written, the answer is not
+	if r := w.run(w.commentEvent(c.ID, "bob", c.Body)); r.code != -1 {
+		t.Fatalf("the run was not killed (exit %d)\n%s", r.code, r.log)
+	}
+	w.killAfter = 0
+	if n := len(w.gh.Reactions(c.ID)); n != 1 {
+		t.Fatalf("%d reaction(s) on the command, want the claim", n)
+	}
+	w.run(w.prEvent("synchronize"))
+	wantGate(t, w, "pending", "automatic reviews paused by @bob")
+	if n := len(w.commandAnswers()[c.ID]); n != 0 {
+		t.Errorf("answered %d time(s) while the dead run's claim held", n)
+	}
+	w.gh.SetNow(w.gh.Now().Add(3 * time.Minute))
+	w.say(t, "alice", "thanks")
+	w.say(t, "alice", "thanks again")
+	if got := w.commandAnswers()[c.ID]; len(got) != 1 || got[0] != "done" {
+		t.Errorf("answers %v, want one", got)
 	}
 }

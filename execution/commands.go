@@ -4,12 +4,18 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
+
+// commandLease is how long a claim on a command holds: answering one
+// takes no model call, so a run that claimed it and did not answer within
+// this is dead, and the next run answers it.
+const commandLease = 2 * time.Minute
 
 // commandHelp is one line for each command, in help's order.
 var commandHelp = map[state.Command]string{
@@ -44,7 +50,7 @@ func helpText() string {
 func (r *run) answerCommand(ctx context.Context, m state.Mention) error {
 	// The claim (the bot's 👀 on the command) acknowledges it at once, and
 	// keeps two overlapping runs from answering it twice.
-	if held, why := r.claim(ctx, r.GitHub, r.Options.Lease, snapshot.Subject{ID: m.Ref.ID}); held {
+	if held, why := r.claim(ctx, r.GitHub, commandLease, snapshot.Subject{ID: m.Ref.ID}); held {
 		r.Log.Infof("@%s's %s command: %s", m.Author.Login, m.Command, why)
 		return nil
 	}
