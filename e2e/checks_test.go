@@ -114,3 +114,22 @@ func TestChecksFromThePRsOwnConfigAreIgnored(t *testing.T) {
 		t.Errorf("the summary does not say the PR's copy is not used:\n%s", r.summary)
 	}
 }
+
+// A check evaluation that fails leaves no review posted and the gate
+// pending: a check nobody evaluated never lets the gate open.
+func TestFailedCheckEvaluationHoldsTheGate(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.push("1111111111111111111111111111111111111111", patchClean)
+	w.setConfig(checksConfig, "")
+	w.llm.AddRule(fakellm.Rule{Name: "checks down", LastUser: "# Task: evaluate the repository's checks",
+		Reply: fakellm.Reply{Error: &fakellm.APIError{Status: 400, Message: "upstream refused the request"}}})
+	w.scriptReview(true)
+	if r := w.run(w.prEvent("opened")); r.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "pending", "review of 1111111 failed")
+	if n := len(w.reviews()); n != 0 {
+		t.Errorf("%d review(s) posted without the checks", n)
+	}
+}
