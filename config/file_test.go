@@ -128,7 +128,7 @@ checks:
 			wantProbs: []string{"path_instructions[0]", "path_instructions[1]: instructions are missing", `path_instructions[2]: unknown key "extra"`, "path_instructions[3]"},
 		},
 		"checks checked, and fatal": {
-			file: "checks:\n  - {name: a, instructions: x, mode: fatal}\n  - {name: '', instructions: x}\n  - {name: b}\n  - {name: c, instructions: x, paths: ['a/[b']}\n  - {name: ok, instructions: x}\n  - {name: OK, instructions: y}\n  - {name: d, instructions: x, when: always}\n  - just text\n",
+			file:      "checks:\n  - {name: a, instructions: x, mode: fatal}\n  - {name: '', instructions: x}\n  - {name: b}\n  - {name: c, instructions: x, paths: ['a/[b']}\n  - {name: ok, instructions: x}\n  - {name: OK, instructions: y}\n  - {name: d, instructions: x, when: always}\n  - just text\n",
 			wantFatal: true,
 			wantProbs: []string{`checks[0] (a): mode "fatal" must be error or warning`, `checks[1]: name "" must be`, "checks[2] (b): instructions are missing", "checks[3].paths", `checks[5]: a second check named "OK"`, `checks[6]: unknown key "when"`, "checks[7]: must be"},
 		},
