@@ -108,8 +108,11 @@ func (r Report) Markdown(dry bool) string {
 		b.WriteString("| # | Task | Why | Result | Tokens (prompt / cached / out) |\n|---|---|---|---|---|\n")
 		for i, o := range r.Result.Outcomes {
 			result := "✅ " + o.Note
-			if o.Err != nil {
+			switch {
+			case o.Err != nil:
 				result = "❌ " + o.Err.Error()
+			case o.Warned:
+				result = "⚠️ " + o.Note
 			}
 			if o.URL != "" {
 				result += fmt.Sprintf(" ([link](%s))", o.URL)

@@ -50,6 +50,9 @@ func TestMaxRunTokensPostsAPartialReview(t *testing.T) {
 	if len(findingThreads(w)) != 1 {
 		t.Errorf("the finding of pass 1 was not posted")
 	}
+	if !strings.Contains(r.summary, "⚠️ walkthrough not written: the run reached max_run_tokens") {
+		t.Errorf("the summary does not say the walkthrough stopped at the ceiling:\n%s", r.summary)
+	}
 	if !strings.Contains(r.summary, "Partial review: the run reached max_run_tokens") || !strings.Contains(r.summary, "| `max_run_tokens` | "+strconv.Itoa(pass1+50)+" | input |") {
 		t.Errorf("summary:\n%s", r.summary)
 	}

@@ -174,6 +174,9 @@ type Outcome struct {
 	// Claimed is set when another run holds the task's claim: this run
 	// left it alone (Note says so).
 	Claimed bool
+	// Warned is set when the task did not do its work but that is no
+	// failure (a walkthrough that could not be written): Note says why.
+	Warned bool
 }
 
 // Result is what the run did.

@@ -99,7 +99,11 @@ func (x *walkthroughRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		return o
 	case err != nil:
 		x.Log.Warningf("the walkthrough was not written: %v", err)
-		o.Note = "walkthrough not written: " + failureMessage(err)
+		why := failureMessage(err)
+		if errors.Is(err, errCeiling) {
+			why = err.Error()
+		}
+		o.Note, o.Warned = "walkthrough not written: "+why, true
 		return o
 	}
 	o.Note = fmt.Sprintf("walkthrough of %.7s written", wt.HeadSHA)
