@@ -181,8 +181,8 @@ func Build(in Input) Plan {
 
 	for i := range in.State.Findings {
 		f := &in.State.Findings[i]
-		if len(f.PendingReplies) == 0 {
-			continue
+		if len(f.PendingReplies) == 0 || f.WaivedBy != "" {
+			continue // a waived finding has nothing left to argue
 		}
 		last := f.PendingReplies[len(f.PendingReplies)-1]
 		key := fmt.Sprintf("dispute-%d", last.ID)

@@ -217,6 +217,16 @@ func TestCommandAnswersSayWhatHappened(t *testing.T) {
 	if threads := findingThreads(w); !threads[0].Resolved {
 		t.Error("a later run reopened the waived finding's thread")
 	}
+	// A waived finding has nothing left to argue: a reply in its thread
+	// starts no dispute.
+	root := threads[0].Comments[0].ID
+	id := w.gh.AddReply(repoName, w.pr, root, "alice", "It was fine anyway.")
+	if r := w.run(w.reviewCommentEvent(id, root, "alice", "It was fine anyway.")); r.code != 0 || strings.Contains(r.log, "dispute-") {
+		t.Errorf("a reply on a waived finding: exit %d\n%s", r.code, r.log)
+	}
+	if th := findingThreads(w)[0]; th.Comments[len(th.Comments)-1].Author == botLogin {
+		t.Error("the bot answered a reply on a waived finding")
+	}
 }
 
 // pause then a push leaves the gate pending, and the job failed, without a
