@@ -21,8 +21,9 @@ const (
 var checkNameRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N} _.,:/()-]{0,63}$`)
 
 // checks reads the checks key: a list of {name, instructions, mode, paths}.
-// mode is error or warning (default warning); paths are globs with
-// ignore_paths' rules (default: every file).
+// mode is error or warning, and must be said: whether a check holds the
+// gate is not left to a default; paths are globs with ignore_paths' rules
+// (default: every file).
 func checks(p *parser, c *Config, name string, n *yaml.Node) {
 	if n.Kind != yaml.SequenceNode {
 		p.fail("%s: must be a list of {name, instructions, mode, paths}", name)
@@ -52,7 +53,7 @@ func checks(p *parser, c *Config, name string, n *yaml.Node) {
 
 // check reads one entry of checks.
 func check(p *parser, name string, i int, e *yaml.Node) (review.Check, bool) {
-	ch := review.Check{Mode: review.CheckWarning}
+	var ch review.Check
 	if e.Kind != yaml.MappingNode {
 		p.fail("%s[%d]: must be {name, instructions, mode, paths}", name, i)
 		return ch, false
@@ -92,6 +93,8 @@ func check(p *parser, name string, i int, e *yaml.Node) (review.Check, bool) {
 		p.fail("%s[%d] (%s): instructions are missing", name, i, ch.Name)
 	case len(ch.Instructions) > maxCheckInstructions:
 		p.fail("%s[%d] (%s): instructions are %d characters, at most %d", name, i, ch.Name, len(ch.Instructions), maxCheckInstructions)
+	case ch.Mode == "":
+		p.fail("%s[%d] (%s): mode is missing (error holds the merge gate when the check fails, warning reports it)", name, i, ch.Name)
 	case ch.Mode != review.CheckError && ch.Mode != review.CheckWarning:
 		p.fail("%s[%d] (%s): mode %q must be error or warning", name, i, ch.Name, ch.Mode)
 	}

@@ -46,7 +46,7 @@ checks:
     mode: error
     paths: ["api/**"]
     instructions: Every new handler checks the token.
-  - {name: changelog, instructions: Add a CHANGELOG entry., paths: CHANGELOG.md}
+  - {name: changelog, instructions: Add a CHANGELOG entry., mode: warning, paths: CHANGELOG.md}
 `,
 			check: func(t *testing.T, c Config) {
 				if c.ProblemThreshold != 6 || c.BlockingThreshold != 8 || c.MaxRunTokens != 50000 || c.MaxInlineComments != 10 ||
@@ -128,9 +128,9 @@ checks:
 			wantProbs: []string{"path_instructions[0]", "path_instructions[1]: instructions are missing", `path_instructions[2]: unknown key "extra"`, "path_instructions[3]"},
 		},
 		"checks checked, and fatal": {
-			file:      "checks:\n  - {name: a, instructions: x, mode: fatal}\n  - {name: '', instructions: x}\n  - {name: b}\n  - {name: c, instructions: x, paths: ['a/[b']}\n  - {name: ok, instructions: x}\n  - {name: OK, instructions: y}\n  - {name: d, instructions: x, when: always}\n  - just text\n",
+			file:      "checks:\n  - {name: a, instructions: x, mode: fatal}\n  - {name: '', instructions: x}\n  - {name: b}\n  - {name: c, instructions: x, mode: error, paths: ['a/[b']}\n  - {name: ok, instructions: x, mode: error}\n  - {name: OK, instructions: y, mode: error}\n  - {name: d, instructions: x, mode: error, when: always}\n  - {name: e, instructions: x}\n  - just text\n",
 			wantFatal: true,
-			wantProbs: []string{`checks[0] (a): mode "fatal" must be error or warning`, `checks[1]: name "" must be`, "checks[2] (b): instructions are missing", "checks[3].paths", `checks[5]: a second check named "OK"`, `checks[6]: unknown key "when"`, "checks[7]: must be"},
+			wantProbs: []string{`checks[0] (a): mode "fatal" must be error or warning`, `checks[1]: name "" must be`, "checks[2] (b): instructions are missing", "checks[3].paths", `checks[5]: a second check named "OK"`, `checks[6]: unknown key "when"`, "checks[7] (e): mode is missing", "checks[8]: must be"},
 		},
 		"checks must be a list": {file: "checks: {name: a}\n", wantFatal: true, wantProbs: []string{"checks: must be a list"}},
 		"instructions too long": {file: "instructions: " + strings.Repeat("x", maxInstructions+1) + "\n", wantProbs: []string{"at most 8000"}},

@@ -14,6 +14,7 @@ const checksConfig = `checks:
     paths: ["limiter/**"]
     instructions: Keys are client identifiers; never log them.
   - name: changelog
+    mode: warning
     instructions: A user-visible change adds a CHANGELOG entry.
 `
 
