@@ -204,7 +204,7 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	default:
 		classifier = mention.Rules{}
 	}
-	plan := detector.Build(detector.Input{Event: ev, PR: snap.PR, State: st, Quiet: !p.Config.NoticeUnauthorized,
+	plan := detector.Build(detector.Input{Event: ev, PR: snap.PR, State: st, Quiet: !p.Config.NoticeUnauthorized, Walkthrough: p.Config.Walkthrough,
 		Intents: detector.Classify(ctx, classifier, trustedOnly(st.Pending()))})
 
 	report = Report{Repo: repo, Event: ev, PR: snap.PR, Bot: bot, State: st, Plan: plan, Counts: p.GitHub.Counts(), Comments: len(snap.IssueComments), Threads: len(snap.Threads),
@@ -231,7 +231,8 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 		Options: execution.Options{ProblemThreshold: p.Config.ProblemThreshold, BlockingThreshold: p.Config.BlockingThreshold,
 			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
 			NotifyAgent: p.Config.NotifyAgent, EnableHumanEscalation: p.Config.EnableHumanEscalation, HumanReviewers: p.Config.HumanReviewers,
-			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings), Lease: p.Config.ReviewTimeout, RunID: p.RunID}, Permissions: states}
+			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings), Lease: p.Config.ReviewTimeout, RunID: p.RunID,
+			Settings: report.settings(), WalkthroughDiagram: p.Config.WalkthroughDiagram, Checks: p.Config.Checks}, Permissions: states}
 	learner, err := execution.NewLearner(cfg, learningsGitHub{GitHub: p.GitHub, perms: states, pr: snap.PR.Number})
 	if err != nil {
 		return report, fail(log, failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}, cfg.Secrets...)
@@ -306,6 +307,9 @@ func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, reads *
 	// A pull_request event's job mirrors the gate, whether this run reviewed
 	// or the head was reviewed before: re-running a failed job must not turn
 	// it green while blocking findings are open.
+	// A paused PR's job fails like any pending gate: a workflow that
+	// requires the job rather than the status must not see it green on a
+	// head nobody reviewed (a draft cannot be merged; a paused PR can).
 	out := Outcome{ReviewStatus: "skipped", TasksExecuted: res.Done(), Gated: plan.Gate() || (ev.IsAutoReview() && !snap.PR.Draft)}
 	for _, o := range res.Outcomes {
 		if o.Task.Kind != detector.Review {
@@ -404,6 +408,13 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 		}
 	}
 	return v, n, g.p.GitHub.SetStatus(ctx, g.snap.Repo, g.snap.PR.HeadSHA, want)
+}
+
+// settings is the settings table, for a configuration command's answer.
+func (r Report) settings() string {
+	var b strings.Builder
+	r.settingsTable(&b)
+	return b.String()
 }
 
 // trustedOnly keeps the mentions the bot may act on: classifying the others

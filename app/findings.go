@@ -30,7 +30,7 @@ func (r Report) findingsMarkdown() string {
 		switch {
 		case f.Blocks():
 			blocking = append(blocking, f)
-		case f.Open():
+		case f.Open() && f.WaivedBy == "": // waived ones are listed with the waivers
 			other = append(other, f)
 		}
 	}

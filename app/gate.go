@@ -41,7 +41,12 @@ func verdict(snap snapshot.Snapshot, st state.State, ignorePaths []string) (gate
 		}
 	}
 	in := gate.Input{Head: snap.PR.HeadSHA, Coverage: cov.Coverage, Why: cov.Why, Unreviewed: cov.Unreviewed}
-	if snap.PR.Draft && cov.Coverage != gate.Covered {
+	switch {
+	case cov.Coverage == gate.Covered:
+	case st.Pause != nil:
+		// A pause or an ignore never lets an unreviewed head through.
+		in.Coverage, in.Why = gate.Paused, st.Pause.Why()
+	case snap.PR.Draft:
 		in.Coverage, in.Why = gate.Paused, "a draft is reviewed when marked ready for review"
 	}
 	in.Missing = len(st.Missing())

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
@@ -50,5 +51,62 @@ func TestPublishNeverWritesAStaleSuccess(t *testing.T) {
 	}
 	if !slices.Contains(calls, "re-read acme/svc#7") {
 		t.Errorf("the run did not read the PR again before writing: %q", calls)
+	}
+}
+
+// The gate under commands: a pause or an ignore holds an unreviewed head
+// pending whoever gave it, never green; a covered head keeps its verdict;
+// a resolve counts only as a maintainer's waivers, never the author's.
+func TestVerdictUnderCommands(t *testing.T) {
+	t.Parallel()
+	at := func(snap snapshot.Snapshot, min int) time.Time {
+		return snap.PR.CreatedAt.Add(time.Duration(min) * time.Minute)
+	}
+	say := func(snap *snapshot.Snapshot, id int64, login, body string) {
+		snap.IssueComments = append(snap.IssueComments, snapshot.Comment{ID: id, Author: snapshot.Actor{Login: login}, Association: "COLLABORATOR", Body: body, CreatedAt: at(*snap, int(id))})
+	}
+	finding := func(snap *snapshot.Snapshot) {
+		f := rmcoc.Finding{ID: "f-1a2b3c", Title: "Race", Score: 9, Blocking: true, Status: rmcoc.FindingOpen}
+		snap.Threads = append(snap.Threads, snapshot.Thread{ID: "T1", Path: "jobs/retry.go", Line: 2, Comments: []snapshot.ReviewComment{{Comment: snapshot.Comment{ID: 9, Author: snap.Viewer,
+			Body: "Race\n\n" + rmcoc.Fence(f), CreatedAt: at(*snap, 1)}, Path: "jobs/retry.go", Line: 2}}})
+	}
+	for name, tc := range map[string]struct {
+		setup func(s *snapshot.Snapshot)
+		state string
+		desc  string
+	}{
+		"paused, not reviewed": {func(s *snapshot.Snapshot) { say(s, 5, "bob", "@rmc-bot pause") }, "pending", "1111111 not reviewed: automatic reviews paused by @bob"},
+		"paused by the author": {func(s *snapshot.Snapshot) { say(s, 5, "alice", "@rmc-bot pause") }, "pending", "paused by @alice"},
+		"paused, reviewed before": {func(s *snapshot.Snapshot) {
+			s.Reviews = append(s.Reviews, botReview(*s))
+			say(s, 5, "bob", "@rmc-bot pause")
+		}, "success", "1111111 reviewed"},
+		"ignored in the description": {func(s *snapshot.Snapshot) { s.PR.Body = "@rmc-bot ignore" }, "pending", "the description says ignore"},
+		"paused with a blocking finding": {func(s *snapshot.Snapshot) {
+			finding(s)
+			say(s, 5, "bob", "@rmc-bot pause")
+		}, "failure", "1 open blocking finding(s)"},
+		"resolve by the author": {func(s *snapshot.Snapshot) {
+			s.Reviews = append(s.Reviews, botReview(*s))
+			finding(s)
+			say(s, 5, "alice", "@rmc-bot resolve")
+		}, "failure", "1 open blocking finding(s)"},
+		"resolve by a maintainer": {func(s *snapshot.Snapshot) {
+			s.Reviews = append(s.Reviews, botReview(*s))
+			finding(s)
+			say(s, 5, "maria", "@rmc-bot resolve")
+		}, "success", "1111111 reviewed"},
+		"resolve by a maintainer, head not reviewed": {func(s *snapshot.Snapshot) {
+			finding(s)
+			say(s, 5, "maria", "@rmc-bot resolve")
+		}, "pending", "not reviewed yet"},
+	} {
+		snap := seamPR()
+		tc.setup(&snap)
+		st := state.Derive(snap, state.Options{Bot: snapshot.BotIdentity("", snap.Viewer), Handles: []string{"@rmc-bot"}, Writers: map[string]bool{"maria": true, "alice": true}})
+		v, _ := verdict(snap, st, nil)
+		if string(v.State) != tc.state || !strings.Contains(v.Description, tc.desc) {
+			t.Errorf("%s: %s %q, want %s containing %q", name, v.State, v.Description, tc.state, tc.desc)
+		}
 	}
 }

@@ -66,6 +66,12 @@ func (r Report) LogLines() []string {
 	for i, t := range r.Plan.Tasks {
 		lines = append(lines, fmt.Sprintf("task %d [%s] %s: %s", i+1, t.Kind, t.Key, t.Reason))
 	}
+	for _, m := range r.Plan.Commands {
+		lines = append(lines, fmt.Sprintf("command: answer @%s's %s (comment %d)", m.Author.Login, m.Command, m.Ref.ID))
+	}
+	if p := r.State.Pause; p != nil {
+		lines = append(lines, "paused: "+p.Why())
+	}
 	for _, ref := range r.Plan.Explain {
 		lines = append(lines, fmt.Sprintf("explain: manual request %s was dismissed by an automatic review; post the reply", ref))
 	}
@@ -102,8 +108,11 @@ func (r Report) Markdown(dry bool) string {
 		b.WriteString("| # | Task | Why | Result | Tokens (prompt / cached / out) |\n|---|---|---|---|---|\n")
 		for i, o := range r.Result.Outcomes {
 			result := "✅ " + o.Note
-			if o.Err != nil {
+			switch {
+			case o.Err != nil:
 				result = "❌ " + o.Err.Error()
+			case o.Warned:
+				result = "⚠️ " + o.Note
 			}
 			if o.URL != "" {
 				result += fmt.Sprintf(" ([link](%s))", o.URL)
@@ -144,6 +153,7 @@ func (r Report) Markdown(dry bool) string {
 		fmt.Fprintf(&b, "🔴 %d open blocking finding(s) on the PR before this run.\n\n", len(blocking))
 	}
 	b.WriteString(r.findingsMarkdown())
+	r.checksMarkdown(&b)
 	r.coverageMarkdown(&b)
 	r.resolutionsMarkdown(&b)
 	r.learningsMarkdown(&b)
@@ -173,6 +183,28 @@ func (r Report) Markdown(dry bool) string {
 	return b.String()
 }
 
+// checksMarkdown is the table of the repository's checks as this run's
+// automatic review evaluated them.
+func (r Report) checksMarkdown(b *strings.Builder) {
+	if r.Result == nil {
+		return
+	}
+	for _, o := range r.Result.Outcomes {
+		if len(o.Checks) == 0 {
+			continue
+		}
+		b.WriteString("**Checks** (from the base branch's configuration)\n\n| Check | Mode | Result | Why |\n|---|---|---|---|\n")
+		for _, c := range o.Checks {
+			why := c.Reason
+			for _, l := range c.Locations {
+				why += " " + l.String()
+			}
+			fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", mdEscape(c.Check.Name), c.Check.Mode, execution.VerdictLabel(c), mdEscape(why))
+		}
+		b.WriteString("\n")
+	}
+}
+
 // coverageMarkdown lists what the run's review did not read, and why, and
 // the blocking findings whose thread was deleted.
 func (r Report) coverageMarkdown(b *strings.Builder) {
@@ -194,6 +226,15 @@ func (r Report) coverageMarkdown(b *strings.Builder) {
 	st := r.State
 	if r.After != nil {
 		st = *r.After
+	}
+	if n := len(st.WaivedBy); n > 0 {
+		fmt.Fprintf(b, "🏳️ **%d finding(s) waived** by a maintainer's `@rmc-bot resolve`; they no longer hold the gate:", n)
+		for _, f := range st.Findings {
+			if w, ok := st.WaivedBy[f.Block.ID]; ok {
+				fmt.Fprintf(b, " `%s` (@%s)", mdEscape(f.Block.ID), mdEscape(w.By))
+			}
+		}
+		b.WriteString("\n\n")
 	}
 	if gone := st.Missing(); len(gone) > 0 {
 		fmt.Fprintf(b, "🗑️ **%d blocking finding(s) with a deleted thread** keep holding the gate. A maintainer can waive one with `@rmc-bot waive <id>`:", len(gone))
@@ -233,6 +274,8 @@ func taskIcon(k detector.Kind) string {
 		return "⚖️ dispute"
 	case detector.Question:
 		return "💬 question"
+	case detector.Walkthrough:
+		return "🧭 walkthrough"
 	}
 	return "🔍 review"
 }

@@ -90,9 +90,19 @@ func (r Report) settingsMarkdown(b *strings.Builder) {
 		fmt.Fprintf(b, "🌐 Reviews, answers and dispute replies are written in %s; the bot's few fixed texts stay in English (they exist in English, French, German, Spanish, Portuguese and Italian).\n\n", mdEscape(l))
 	}
 	b.WriteString("<details><summary>Settings</summary>\n\n")
-	if cf.Path == "" {
+	r.settingsTable(b)
+	b.WriteString("\n</details>\n\n")
+}
+
+// settingsTable is the effective settings, one row each with where it came
+// from: in the job summary, and the answer to a configuration command.
+func (r Report) settingsTable(b *strings.Builder) {
+	cf := r.ConfigFile
+	switch {
+	case !cf.Read:
+	case cf.Path == "":
 		fmt.Fprintf(b, "No `%s` on the base branch: inputs and defaults apply.\n\n", snapshot.ConfigPaths[0])
-	} else {
+	default:
 		fmt.Fprintf(b, "Read `%s` at the base commit `%.7s`.\n\n", cf.Path, r.PR.BaseSHA)
 	}
 	b.WriteString("| Setting | Value | From |\n|---|---|---|\n")
@@ -103,7 +113,6 @@ func (r Report) settingsMarkdown(b *strings.Builder) {
 		}
 		fmt.Fprintf(b, "| `%s` | %s | %s |\n", s.Key, mdEscape(strings.ReplaceAll(s.Value, "`", "'")), from)
 	}
-	b.WriteString("\n</details>\n\n")
 }
 
 // learningsMarkdown shows what the learnings issue holds and what this run

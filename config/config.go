@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/review"
 )
 
 // DefaultBaseURL is the model client's default endpoint (OpenRouter's
@@ -63,6 +64,12 @@ type Config struct {
 	MaxInlineComments int
 	Language          string // "" = English
 	MaxRunTokens      int    // 0 = no ceiling
+	// Walkthrough posts the sticky walkthrough comment with automatic
+	// reviews; WalkthroughDiagram lets it carry a sequence diagram.
+	Walkthrough, WalkthroughDiagram bool
+	// Checks are the repository's checks, evaluated by every automatic
+	// review.
+	Checks []review.Check
 
 	// Model client settings (inputs only; model.go).
 	ModelTimeout       time.Duration              // one model request; 0 = the client's default

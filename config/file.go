@@ -34,7 +34,8 @@ type PathInstruction struct {
 // FileKeys are the keys .github/rmc.yml may set, in the order the summary
 // shows them. The names are part of the contract (README, rmc.schema.json).
 var FileKeys = []string{"problem_score_threshold", "blocking_score_threshold", "ignore_paths", "passes",
-	"max_run_tokens", "max_inline_comments", "instructions", "path_instructions", "language", "notify_agent", "bot_mentions"}
+	"max_run_tokens", "max_inline_comments", "instructions", "path_instructions", "language", "notify_agent", "bot_mentions",
+	"walkthrough", "walkthrough_diagram", "checks"}
 
 // PassNames are the review's passes, as `passes` names them.
 var PassNames = []string{"atomic", "structure", "security"}
@@ -46,6 +47,8 @@ var codeDefaults = map[string]string{
 	"passes":                  strings.Join(PassNames, "\n"),
 	"max_inline_comments":     "30",
 	"bot_mentions":            "@review-my-code-bot,@rmc-bot",
+	"walkthrough":             "true",
+	"walkthrough_diagram":     "false",
 }
 
 // Limits on the file's free text, which goes into every review's prompt.
@@ -109,6 +112,8 @@ var tunables = map[string]tunable{
 		c.Instructions = strings.TrimSpace(v)
 	}},
 	"path_instructions": {node: pathInstructions},
+	// A bad check touches the gate: an error check holds it.
+	"checks": {gate: true, node: checks},
 	"language": {set: func(p *parser, c *Config, name, v string) {
 		if v != "" && !languageRe.MatchString(v) {
 			p.fail("%s: %q is not a language name (e.g. French, Português)", name, v)
@@ -123,6 +128,8 @@ var tunables = map[string]tunable{
 		}
 		c.NotifyAgent = v
 	}},
+	"walkthrough":         {set: func(p *parser, c *Config, name, v string) { c.Walkthrough = p.boolOf(name, v) }},
+	"walkthrough_diagram": {set: func(p *parser, c *Config, name, v string) { c.WalkthroughDiagram = p.boolOf(name, v) }},
 	"bot_mentions": {list: true, set: func(p *parser, c *Config, name, v string) {
 		var hs []string
 		for _, h := range list(v) {
@@ -204,6 +211,17 @@ func (c *Config) settle(p *parser) {
 	if c.ProblemThreshold > 0 && c.blockingInput < c.ProblemThreshold {
 		p.fail("blocking_score_threshold (%d) must be at least problem_score_threshold (%d): a finding too weak to report cannot block", c.blockingInput, c.ProblemThreshold)
 	}
+}
+
+func (p *parser) boolOf(name, v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "yes", "on":
+		return true
+	case "false", "no", "off":
+		return false
+	}
+	p.fail("%s: %q is not a boolean (use true or false)", name, v)
+	return false
 }
 
 func (p *parser) intOf(name, v string, lo, hi int) int {
@@ -346,6 +364,16 @@ func (c Config) Settings() []Setting {
 			v = c.NotifyAgent
 		case "bot_mentions":
 			v = strings.Join(c.Handles, ", ")
+		case "walkthrough":
+			v = strconv.FormatBool(c.Walkthrough)
+		case "walkthrough_diagram":
+			v = strconv.FormatBool(c.WalkthroughDiagram)
+		case "checks":
+			var names []string
+			for _, ch := range c.Checks {
+				names = append(names, fmt.Sprintf("%s (%s)", ch.Name, ch.Mode))
+			}
+			v = strings.Join(names, ", ")
 		}
 		out = append(out, Setting{Key: k, Value: v, Source: c.Sources[k]})
 	}

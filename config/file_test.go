@@ -39,12 +39,21 @@ path_instructions:
 language: French
 notify_agent: "@claude"
 bot_mentions: ["@helper"]
+walkthrough: false
+walkthrough_diagram: yes
+checks:
+  - name: endpoint auth
+    mode: error
+    paths: ["api/**"]
+    instructions: Every new handler checks the token.
+  - {name: changelog, instructions: Add a CHANGELOG entry., mode: warning, paths: CHANGELOG.md}
 `,
 			check: func(t *testing.T, c Config) {
 				if c.ProblemThreshold != 6 || c.BlockingThreshold != 8 || c.MaxRunTokens != 50000 || c.MaxInlineComments != 10 ||
 					c.Language != "French" || c.NotifyAgent != "@claude" || strings.Join(c.Handles, ",") != "@helper" ||
 					strings.Join(c.IgnorePaths, ",") != "*.snap,docs/**" || strings.Join(c.Passes, ",") != "atomic,security" ||
-					!strings.Contains(c.Instructions, "errors.Join") || len(c.PathInstructions) != 1 || c.PathInstructions[0].Path != "migrations/**" {
+					!strings.Contains(c.Instructions, "errors.Join") || c.Walkthrough || !c.WalkthroughDiagram ||
+					len(c.Checks) != 2 || c.Checks[0].Mode != "error" || strings.Join(c.Checks[0].Paths, ",") != "api/**" || c.Checks[1].Mode != "warning" || strings.Join(c.Checks[1].Paths, ",") != "CHANGELOG.md" || len(c.PathInstructions) != 1 || c.PathInstructions[0].Path != "migrations/**" {
 					t.Errorf("config = %+v", c)
 				}
 				for _, k := range FileKeys {
@@ -118,6 +127,12 @@ bot_mentions: ["@helper"]
 			file:      "path_instructions:\n  - path: 'a/[b'\n    instructions: x\n  - path: ok/**\n  - {path: b/**, instructions: y, extra: z}\n  - just text\n",
 			wantProbs: []string{"path_instructions[0]", "path_instructions[1]: instructions are missing", `path_instructions[2]: unknown key "extra"`, "path_instructions[3]"},
 		},
+		"checks checked, and fatal": {
+			file:      "checks:\n  - {name: a, instructions: x, mode: fatal}\n  - {name: '', instructions: x}\n  - {name: b}\n  - {name: c, instructions: x, mode: error, paths: ['a/[b']}\n  - {name: ok, instructions: x, mode: error}\n  - {name: OK, instructions: y, mode: error}\n  - {name: d, instructions: x, mode: error, when: always}\n  - {name: e, instructions: x}\n  - just text\n",
+			wantFatal: true,
+			wantProbs: []string{`checks[0] (a): mode "fatal" must be error or warning`, `checks[1]: name "" must be`, "checks[2] (b): instructions are missing", "checks[3].paths", `checks[5]: a second check named "OK"`, `checks[6]: unknown key "when"`, "checks[7] (e): mode is missing", "checks[8]: must be"},
+		},
+		"checks must be a list": {file: "checks: {name: a}\n", wantFatal: true, wantProbs: []string{"checks: must be a list"}},
 		"instructions too long": {file: "instructions: " + strings.Repeat("x", maxInstructions+1) + "\n", wantProbs: []string{"at most 8000"}},
 	}
 	for name, tc := range tests {

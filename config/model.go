@@ -151,9 +151,13 @@ func (p *parser) prices(name string) *llm.Prices {
 	if in.CacheWrite != nil {
 		pr.CacheWrite = *in.CacheWrite
 	}
-	for k, x := range map[string]float64{"input": pr.Input, "cached": pr.Cached, "output": pr.Output, "cache_write": pr.CacheWrite} {
-		if x < 0 || x > maxPrice {
-			p.fail("%s: %s is %v; a price is from 0 to %d USD per million tokens", name, k, x, maxPrice)
+	// In a fixed order, so the same bad value always gets the same message.
+	for _, kx := range []struct {
+		k string
+		x float64
+	}{{"input", pr.Input}, {"cached", pr.Cached}, {"output", pr.Output}, {"cache_write", pr.CacheWrite}} {
+		if kx.x < 0 || kx.x > maxPrice {
+			p.fail("%s: %s is %v; a price is from 0 to %d USD per million tokens", name, kx.k, kx.x, maxPrice)
 			return nil
 		}
 	}

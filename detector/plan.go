@@ -26,6 +26,9 @@ const (
 	Dispute  Kind = 1
 	Question Kind = 2
 	Review   Kind = 3
+	// Walkthrough writes the PR's walkthrough comment, after the review:
+	// with an automatic review, or asked for by a summary command.
+	Walkthrough Kind = 4
 )
 
 func (k Kind) String() string {
@@ -36,6 +39,8 @@ func (k Kind) String() string {
 		return "question"
 	case Review:
 		return "review"
+	case Walkthrough:
+		return "walkthrough"
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }
@@ -49,6 +54,15 @@ type Task struct {
 	Finding *state.Finding // Dispute
 	Mention *state.Mention // Question
 	Review  *ReviewTask    // Review
+	// Walkthrough: the head it describes and the summary commands it
+	// answers.
+	Walkthrough *WalkthroughTask
+}
+
+// WalkthroughTask describes the walkthrough to write.
+type WalkthroughTask struct {
+	HeadSHA  string
+	Commands []state.Mention // summary commands it answers
 }
 
 // ReviewTask describes the review to run.
@@ -90,6 +104,9 @@ type Plan struct {
 	// Waive lists waive commands to answer; whether they count is the
 	// state's (a maintainer's own comment), the answer only says so.
 	Waive []state.Mention
+	// Commands lists the commands to answer (pause, resume, resolve...);
+	// what they do is the state's, the answer only says so.
+	Commands []state.Mention
 	// Evidence lists blocking findings whose thread was deleted and that
 	// the PR was not told about yet.
 	Evidence []rmcoc.PostedFinding
@@ -111,7 +128,7 @@ func (p Plan) NeedsModel() bool { return len(p.Tasks) > 0 }
 
 // Empty reports whether there is nothing to write.
 func (p Plan) Empty() bool {
-	return len(p.Tasks) == 0 && p.RecordTrigger == nil && len(p.Explain) == 0 && len(p.Refuse) == 0 && len(p.Waive) == 0 && len(p.Evidence) == 0
+	return len(p.Tasks) == 0 && p.RecordTrigger == nil && len(p.Explain) == 0 && len(p.Refuse) == 0 && len(p.Waive) == 0 && len(p.Commands) == 0 && len(p.Evidence) == 0
 }
 
 // Input is everything Plan reads.
@@ -125,6 +142,9 @@ type Input struct {
 	MaxFailures int
 	// Quiet skips the notice to people without access (notice_unauthorized: false).
 	Quiet bool
+	// Walkthrough is on (walkthrough in .github/rmc.yml): automatic
+	// reviews and summary commands write it.
+	Walkthrough bool
 }
 
 // Classify decides the intent of every pending mention. A classifier error
@@ -132,7 +152,7 @@ type Input struct {
 func Classify(ctx context.Context, c mention.Classifier, pending []state.Mention) map[state.Ref]mention.Intent {
 	out := make(map[state.Ref]mention.Intent, len(pending))
 	for _, m := range pending {
-		if m.Waive != "" {
+		if m.Waive != "" || m.Command != "" {
 			continue // a command, not a request for model work
 		}
 		intent, err := c.Classify(ctx, m.Text)
@@ -161,8 +181,8 @@ func Build(in Input) Plan {
 
 	for i := range in.State.Findings {
 		f := &in.State.Findings[i]
-		if len(f.PendingReplies) == 0 {
-			continue
+		if len(f.PendingReplies) == 0 || f.WaivedBy != "" {
+			continue // a waived finding has nothing left to argue
 		}
 		last := f.PendingReplies[len(f.PendingReplies)-1]
 		key := fmt.Sprintf("dispute-%d", last.ID)
@@ -173,7 +193,7 @@ func Build(in Input) Plan {
 		}
 	}
 
-	var manual []state.Mention
+	var manual, summaries []state.Mention
 	refused := map[string]bool{}
 	for _, m := range in.State.Pending() {
 		m := m
@@ -188,6 +208,14 @@ func Build(in Input) Plan {
 		}
 		if m.Waive != "" {
 			p.Waive = append(p.Waive, m)
+			continue
+		}
+		if m.Command == state.CommandSummary && in.Walkthrough {
+			summaries = append(summaries, m)
+			continue
+		}
+		if m.Command != "" {
+			p.Commands = append(p.Commands, m)
 			continue
 		}
 		switch in.Intents[m.Ref] {
@@ -215,6 +243,7 @@ func Build(in Input) Plan {
 			p.Tasks = append(p.Tasks, Task{Kind: Review, Key: key, Review: rt, Reason: reviewReason(rt)})
 		}
 	}
+	walkthroughTask(in, summaries, &p, retry)
 	p.Explain = in.State.Unexplained
 	for _, f := range in.State.Missing() {
 		if !in.State.EvidenceNoticed[f.ID] {
@@ -223,6 +252,25 @@ func Build(in Input) Plan {
 	}
 	slices.SortStableFunc(p.Tasks, func(a, b Task) int { return int(a.Kind) - int(b.Kind) })
 	return p
+}
+
+// walkthroughTask plans the walkthrough: with an automatic review, or for
+// summary commands (once for all of them).
+func walkthroughTask(in Input, summaries []state.Mention, p *Plan, retry func(key, what string) bool) {
+	auto := slices.ContainsFunc(p.Tasks, func(t Task) bool { return t.Kind == Review && t.Review.Mode == rmcoc.ModeAuto })
+	if !in.Walkthrough || (!auto && len(summaries) == 0) {
+		return
+	}
+	head := in.PR.HeadSHA
+	key := "walkthrough-" + shortSHA(head)
+	reason := "the walkthrough of " + shortSHA(head) + ", with the automatic review"
+	if len(summaries) > 0 {
+		key = "walkthrough-" + summaries[0].Ref.String()
+		reason = fmt.Sprintf("@%s asked for the walkthrough again", summaries[0].Author.Login)
+	}
+	if retry(key, "walkthrough") {
+		p.Tasks = append(p.Tasks, Task{Kind: Walkthrough, Key: key, Reason: reason, Walkthrough: &WalkthroughTask{HeadSHA: head, Commands: summaries}})
+	}
 }
 
 // reviewTask decides whether a review runs, of which mode, with which gate.
@@ -240,6 +288,10 @@ func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
 	covered := cov.Coverage == gate.Covered || cov.Coverage == gate.Unreadable
 	var auto *ReviewTask
 	switch {
+	case st.Pause != nil && !covered:
+		if ev.IsAutoReview() {
+			p.Skipped = append(p.Skipped, Skip{"automatic review", st.Pause.Why() + "; the merge gate stays pending until a review covers the head (`@rmc-bot resume`, or ask for a manual review)"})
+		}
 	case ev.IsAutoReview() && in.PR.Draft:
 		p.Skipped = append(p.Skipped, Skip{"automatic review", "the pull request is a draft; it is reviewed when marked ready for review (or ask for a manual review)"})
 	case ev.IsAutoReview() && covered:
@@ -254,6 +306,11 @@ func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
 		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "synchronize", Resumed: true, Unreviewed: cov.Unreviewed}
 	case st.AutoTrigger != nil && st.AutoTrigger.HeadSHA == head:
 		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: st.AutoTrigger.Action, Resumed: true}
+	case resumed(in):
+		// A resume command: the head is owed an automatic review, even on
+		// a PR paused before its first one.
+		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "resume", Resumed: true}
+		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: "resume"}
 	case st.Enrolled():
 		// A push whose run was cancelled before it could record its trigger
 		// still owes an automatic review: the PR is enrolled, the head is new
@@ -277,6 +334,12 @@ func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
 	return &ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: head, Requests: manual, Full: full}
 }
 
+// resumed reports whether this run answers a resume command: the head is
+// owed an automatic review even on a PR paused before its first one.
+func resumed(in Input) bool {
+	return slices.ContainsFunc(in.State.Pending(), func(m state.Mention) bool { return m.Command == state.CommandResume && m.Trusted && !m.Edited })
+}
+
 func reviewReason(rt *ReviewTask) string {
 	switch {
 	case rt.Mode == rmcoc.ModeManual && rt.Requests[0].Ref.Source == state.SourceDispatch:
@@ -285,6 +348,8 @@ func reviewReason(rt *ReviewTask) string {
 		return fmt.Sprintf("manual review requested by @%s (informational: does not gate the merge)", rt.Requests[0].Author.Login)
 	case rt.Unreviewed > 0:
 		return fmt.Sprintf("the automatic review of %s stopped before covering %d changed file(s); reviewing them (gates the merge)", shortSHA(rt.HeadSHA), rt.Unreviewed)
+	case rt.Action == "resume":
+		return fmt.Sprintf("automatic reviews were resumed: reviewing %s (gates the merge)", shortSHA(rt.HeadSHA))
 	case rt.Missed:
 		return fmt.Sprintf("head %s was pushed after the last automatic review and never reviewed (its run was cancelled); reviewing it (gates the merge)", shortSHA(rt.HeadSHA))
 	case rt.Resumed:

@@ -27,7 +27,8 @@ func TestMaxRunTokensPostsAPartialReview(t *testing.T) {
 			pass1 = req.Usage.PromptTokens + req.Usage.CompletionTokens
 		}
 	}
-	if pass1 == 0 || len(calib.llm.Requests()) != 3 {
+	// The three passes and the walkthrough.
+	if pass1 == 0 || len(calib.llm.Requests()) != 4 {
 		t.Fatalf("calibration: pass 1 cost %d, %d requests", pass1, len(calib.llm.Requests()))
 	}
 
@@ -38,7 +39,7 @@ func TestMaxRunTokensPostsAPartialReview(t *testing.T) {
 		t.Fatalf("a partial automatic review gates on what it found: exit %d, outputs %v, gate %q\n%s", r.code, r.outputs, w.gate(), r.log)
 	}
 	if n := len(w.llm.Requests()); n != 1 {
-		t.Errorf("%d model requests, want 1 (pass 1 only)", n)
+		t.Errorf("%d model requests, want 1 (pass 1 only: the walkthrough stops at the ceiling too)", n)
 	}
 	rv := w.reviews()
 	if len(rv) != 1 || !strings.Contains(rv[0].Body, "Partial review") || !strings.Contains(rv[0].Body, "stopped before pass 2 (structure), part 1 of 1") ||
@@ -48,6 +49,9 @@ func TestMaxRunTokensPostsAPartialReview(t *testing.T) {
 	}
 	if len(findingThreads(w)) != 1 {
 		t.Errorf("the finding of pass 1 was not posted")
+	}
+	if !strings.Contains(r.summary, "⚠️ walkthrough not written: the run reached max_run_tokens") {
+		t.Errorf("the summary does not say the walkthrough stopped at the ceiling:\n%s", r.summary)
 	}
 	if !strings.Contains(r.summary, "Partial review: the run reached max_run_tokens") || !strings.Contains(r.summary, "| `max_run_tokens` | "+strconv.Itoa(pass1+50)+" | input |") {
 		t.Errorf("summary:\n%s", r.summary)

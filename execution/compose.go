@@ -112,6 +112,7 @@ func (x *reviewRunner) composeReview(rt *detector.ReviewTask, res review.Result,
 			fmt.Fprintf(&b, "\n- %s **%s** %s (score %d, %s): %s", sev, x.fromModelLine(f.Title), where, f.Score, sanitize.Name(f.Category), x.fromModelLine(f.Explanation))
 		}
 	}
+	b.WriteString(x.checksTable(res.Checks))
 	if len(res.Skipped) > 0 {
 		fmt.Fprintf(&b, "\n\n<details><summary>Not reviewed (%d)</summary>\n\n", len(res.Skipped))
 		for _, s := range res.Skipped {

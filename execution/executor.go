@@ -28,6 +28,7 @@ import (
 // GitHub is every GitHub call a run makes: the union of what the runners
 // and the run-level work declare next to the code that makes the calls.
 type GitHub interface {
+	walkthroughGitHub
 	questionGitHub
 	disputeGitHub
 	reviewGitHub
@@ -59,9 +60,10 @@ type Runner interface {
 // its runner and one line here. A constructor takes from the run only what
 // its runner holds.
 var runners = map[detector.Kind]func(r *run) Runner{
-	detector.Question: func(r *run) Runner { return newQuestionRunner(r) },
-	detector.Dispute:  func(r *run) Runner { return newDisputeRunner(r) },
-	detector.Review:   func(r *run) Runner { return newReviewRunner(r) },
+	detector.Question:    func(r *run) Runner { return newQuestionRunner(r) },
+	detector.Dispute:     func(r *run) Runner { return newDisputeRunner(r) },
+	detector.Review:      func(r *run) Runner { return newReviewRunner(r) },
+	detector.Walkthrough: func(r *run) Runner { return newWalkthroughRunner(r) },
 }
 
 // Config is what an Executor is built from.
@@ -139,8 +141,16 @@ type Options struct {
 	Lease time.Duration
 	// RunID is the workflow run (GITHUB_RUN_ID): a placeholder names it,
 	// so a re-run of the same run takes its own claims over at once.
-	RunID  string
-	Tuning Tuning // what .github/rmc.yml may also set
+	RunID string
+	// Checks are the repository's checks (base branch), evaluated by
+	// every automatic review.
+	Checks []review.Check
+	// WalkthroughDiagram lets the walkthrough carry a sequence diagram.
+	WalkthroughDiagram bool
+	// Settings is the table of effective settings and where each came
+	// from, the answer to a configuration command.
+	Settings string
+	Tuning   Tuning // what .github/rmc.yml may also set
 }
 
 // Outcome is what became of one task.
@@ -156,11 +166,17 @@ type Outcome struct {
 	// by configuration or content, with why, and files some pass missed.
 	Skipped    []review.Skip
 	Unreviewed []string
+	// Checks are the repository's checks as an automatic review evaluated
+	// them.
+	Checks []review.CheckResult
 	// Regressed are the titles of fixed findings the review found again.
 	Regressed []string
 	// Claimed is set when another run holds the task's claim: this run
 	// left it alone (Note says so).
 	Claimed bool
+	// Warned is set when the task did not do its work but that is no
+	// failure (a walkthrough that could not be written): Note says why.
+	Warned bool
 }
 
 // Result is what the run did.

@@ -34,7 +34,7 @@ func (x *run) handleResolutions(ctx context.Context) []Resolution {
 			continue
 		}
 		r := Resolution{Finding: *f}
-		if x.Session != nil && (f.Thread.IsOutdated || f.Block.HeadSHA != x.Snap.PR.HeadSHA) {
+		if x.Session != nil && f.Block.Category != CategoryCheck && (f.Thread.IsOutdated || f.Block.HeadSHA != x.Snap.PR.HeadSHA) {
 			x.fixes.verified[f.Block.ID] = true
 			fixed, reason, err := x.fixes.isFixed(ctx, "", *f)
 			switch {

@@ -108,6 +108,13 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		return o
 	}
 	res.Skipped = append(x.excluded(sc.skip), res.Skipped...)
+	if err := x.checks(ctx, t, sc, &res); err != nil {
+		// A check nobody evaluated could be failing: the review is not
+		// posted, and the next run does it again.
+		o.Err = err
+		taskError(ctx, x.GitHub, x.env, t, err)
+		return o
+	}
 	res.Findings = x.regressions(ctx, res.Findings, rt.HeadSHA)
 	// Fixed findings are resolved before the review is posted: once the
 	// review exists the task is done, and a run killed in between would
@@ -121,7 +128,7 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		return o
 	}
 	o.ReviewID, o.Findings, o.Blocking = id, len(res.Findings), res.Blocking()
-	o.Skipped, o.Unreviewed = res.Skipped, res.Unreviewed
+	o.Skipped, o.Unreviewed, o.Checks = res.Skipped, res.Unreviewed, res.Checks
 	o.Note = fmt.Sprintf("posted review %d: %d finding(s), %d blocking (%s)", id, o.Findings, o.Blocking, sc.note)
 	if note := suppressedNote(res.Suppressed); note != "" {
 		o.Note += "; " + note

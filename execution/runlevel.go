@@ -82,6 +82,11 @@ func (r *run) before(ctx context.Context, plan detector.Plan) {
 			r.Log.Warningf("could not answer @%s's waive command: %v", m.Author.Login, err)
 		}
 	}
+	for _, m := range plan.Commands {
+		if err := r.answerCommand(ctx, m); err != nil {
+			r.Log.Warningf("could not answer @%s's %s command: %v", m.Author.Login, m.Command, err)
+		}
+	}
 	if len(plan.Evidence) > 0 {
 		if err := r.reportEvidence(ctx, plan.Evidence); err != nil {
 			r.Log.Warningf("could not report the deleted finding threads: %v", err)
@@ -109,7 +114,9 @@ func (r *run) before(ctx context.Context, plan detector.Plan) {
 // that still say "in progress" after their review was posted.
 func (r *run) catchUp(ctx context.Context) {
 	for _, f := range r.State.Findings {
-		if f.ResolveDue {
+		// A finding a maintainer's resolve command waived gets its thread
+		// resolved, here too when a killed run did not get to it.
+		if f.ResolveDue || (f.WaivedBy != "" && !f.Thread.IsResolved) {
 			if err := r.GitHub.ResolveThread(ctx, f.Thread.ID); err != nil {
 				r.Log.Warningf("could not resolve the thread of finding %q: %v", f.Block.Title, err)
 			}

@@ -76,10 +76,13 @@ func (p poster) suppressedList(sup []review.Suppressed) string {
 
 // ceiling is the review's token ceiling: max_run_tokens against the whole
 // session's usage.
-func (x *reviewRunner) ceiling() review.Ceiling {
-	u, ok := x.Session.(interface{ Usage() llm.Usage })
-	if !ok || x.Options.Tuning.MaxRunTokens <= 0 {
+func (x *reviewRunner) ceiling() review.Ceiling { return ceilingOf(x.Session, x.Options) }
+
+// ceilingOf is the run's token ceiling (max_run_tokens) over the session.
+func ceilingOf(s Session, o Options) review.Ceiling {
+	u, ok := s.(interface{ Usage() llm.Usage })
+	if !ok || o.Tuning.MaxRunTokens <= 0 {
 		return review.Ceiling{}
 	}
-	return review.Ceiling{Max: x.Options.Tuning.MaxRunTokens, Spent: u.Usage}
+	return review.Ceiling{Max: o.Tuning.MaxRunTokens, Spent: u.Usage}
 }

@@ -53,7 +53,8 @@ func (x *fixes) verifyFixes(ctx context.Context, task string, sc scope) {
 	}
 	checked := 0
 	for _, f := range x.findings {
-		if !f.Open() || x.verified[f.Block.ID] || (!f.Thread.IsOutdated && !changed[f.Thread.Path]) || checked == maxVerify {
+		// A check's finding is re-evaluated by its check, not asked about.
+		if !f.Open() || f.Block.Category == CategoryCheck || x.verified[f.Block.ID] || (!f.Thread.IsOutdated && !changed[f.Thread.Path]) || checked == maxVerify {
 			continue
 		}
 		checked++

@@ -35,6 +35,10 @@ func render(data any) (string, error) {
 		return prompts.ReviewChunk(d)
 	case prompts.VerifyFixData:
 		return prompts.VerifyFix(d)
+	case prompts.WalkthroughData:
+		return prompts.Walkthrough(d)
+	case prompts.ChecksData:
+		return prompts.Checks(d)
 	case prompts.SystemData:
 		s, err := prompts.System(d)
 		return s.String(), err
@@ -84,6 +88,13 @@ var goldenCases = map[string]struct {
 	"dispute": {"dispute", prompts.DisputeData{Path: "src/cache.go", Line: 42, Score: 9, Blocking: true, Status: "PENDING",
 		Thread: []turn{{"you", "🔴 **Map written without the lock**"}, {"reply by @alice", "It is guarded by the caller."}},
 		Author: "alice", Replies: "It is guarded by the caller."}},
+	"walkthrough": {"walkthrough", prompts.WalkthroughData{Files: []string{"limiter/bucket.go (added, +6 -0)", "limiter/bucket_test.go (added, +20 -0)"},
+		Diff: "+++ limiter/bucket.go\n+package limiter", Diagram: true}},
+	"checks": {"checks", prompts.ChecksData{Checks: []prompts.CheckPrompt{
+		{Name: "endpoint auth", Instructions: "Every new HTTP handler checks the caller's token.", Files: []string{"api/users.go"}},
+		{Name: "changelog", Instructions: "User-visible changes add a CHANGELOG entry.", Files: []string{"api/users.go", "CHANGELOG.md"}}},
+		Diff: "### api/users.go (modified)\n       R10   | +func Users(w http.ResponseWriter, r *http.Request) {"}},
+	"walkthrough_no_diagram": {"walkthrough", prompts.WalkthroughData{Files: []string{"a.go (modified, +1 -1)"}, Diff: "+x", Truncated: true}},
 }
 
 func TestTemplatesGolden(t *testing.T) {
@@ -304,6 +315,14 @@ func fencedTexts(data any) []string {
 		return slices.DeleteFunc([]string{d.Rules, strings.Join(d.Files, "\n")}, func(s string) bool { return s == "" })
 	case prompts.VerifyFixData:
 		return []string{d.Body, d.Path}
+	case prompts.WalkthroughData:
+		return []string{d.Diff, strings.Join(d.Files, "\n")}
+	case prompts.ChecksData:
+		out := []string{d.Diff}
+		for _, c := range d.Checks {
+			out = append(out, c.Instructions, strings.Join(c.Files, "\n"))
+		}
+		return out
 	case prompts.DisputeData:
 		return []string{d.Replies, d.Path}
 	}

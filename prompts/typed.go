@@ -160,3 +160,30 @@ func System(d SystemData) (SystemPrompt, error) {
 	// render ends each part with one newline; a blank line separates them.
 	return SystemPrompt{Instructions: strings.TrimSuffix(instructions, "\n") + "\n\n", Context: context}, nil
 }
+
+// WalkthroughData is what walkthrough.tmpl shows.
+type WalkthroughData struct {
+	Files     []string // "path (status, +a -d)"
+	Diff      string
+	Truncated bool // Diff was cut short
+	Diagram   bool // a sequence diagram may be drawn
+}
+
+// Walkthrough renders walkthrough.tmpl.
+func Walkthrough(d WalkthroughData) (string, error) { return render("walkthrough", d) }
+
+// CheckPrompt is one check as checks.tmpl shows it.
+type CheckPrompt struct {
+	Name, Instructions string
+	Files              []string // the changed files it applies to
+}
+
+// ChecksData is what checks.tmpl shows.
+type ChecksData struct {
+	Checks    []CheckPrompt
+	Diff      string
+	Truncated bool // Diff was cut short
+}
+
+// Checks renders checks.tmpl.
+func Checks(d ChecksData) (string, error) { return render("checks", d) }

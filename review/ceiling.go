@@ -35,6 +35,14 @@ func (c Ceiling) over(next int) (spent int, over bool) {
 	return spent, c.Max > 0 && spent+next > c.Max
 }
 
+// Over reports whether a request of about next tokens would take the run
+// past the ceiling: other model work of the run (the walkthrough) stops
+// where the review would.
+func (c Ceiling) Over(next int) bool {
+	_, over := c.over(next)
+	return over
+}
+
 // Note is the partial review's label, for the review body and the summary.
 func (p *Partial) Note() string {
 	var b strings.Builder

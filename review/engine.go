@@ -118,6 +118,8 @@ type Result struct {
 	Suppressed []Suppressed
 	// Partial is set when the ceiling stopped the review early.
 	Partial *Partial
+	// Checks are the repository's checks as the review evaluated them.
+	Checks []CheckResult
 }
 
 // Blocking counts blocking findings.

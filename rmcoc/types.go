@@ -35,6 +35,8 @@ const (
 	TypeLearningCmd    Type = "learning-command"   // a remember/forget command was carried out
 	TypeEvidence       Type = "evidence-notice"    // blocking findings whose thread was deleted were reported
 	TypeWaiver         Type = "finding-waiver"     // a waive command was answered
+	TypeCommand        Type = "command-answer"     // a pause, resume, resolve... command was answered
+	TypeWalkthrough    Type = "walkthrough"        // the sticky walkthrough comment
 )
 
 // Block is one decoded block. Concrete types are the structs below.
@@ -287,6 +289,29 @@ type Waiver struct {
 	At               time.Time `json:"at"`
 }
 
+// CommandAnswer records that a command given to the bot in the PR's
+// conversation ("@rmc-bot pause", "resolve", "help"...) was answered, so it
+// is answered once. What a command does is the state's to say, from the
+// command's own comment (judged by its author's access); this block only
+// says it was answered and how. Result is a Command* result.
+type CommandAnswer struct {
+	CommandCommentID ID     `json:"command_comment_id"`
+	Command          string `json:"command"`
+	By               string `json:"by"`
+	Result           string `json:"result"`
+	// FindingIDs are, for resolve, the findings it waived.
+	FindingIDs []string  `json:"finding_ids,omitempty"`
+	At         time.Time `json:"at"`
+}
+
+// Walkthrough marks the bot's one walkthrough comment on a PR, edited in
+// place on later reviews. It carries nothing else: the walkthrough is
+// model text shown to people, never state.
+type Walkthrough struct {
+	HeadSHA string    `json:"head_sha"`
+	At      time.Time `json:"at"`
+}
+
 // AgentNotice records that the PR's coding agent was told about a review.
 type AgentNotice struct {
 	ReviewID ID        `json:"review_id"`
@@ -313,6 +338,8 @@ type AccessNotice struct {
 func (AccessNotice) BlockType() Type      { return TypeAccessNotice }
 func (EvidenceNotice) BlockType() Type    { return TypeEvidence }
 func (Waiver) BlockType() Type            { return TypeWaiver }
+func (CommandAnswer) BlockType() Type     { return TypeCommand }
+func (Walkthrough) BlockType() Type       { return TypeWalkthrough }
 func (Learning) BlockType() Type          { return TypeLearning }
 func (LearningCommand) BlockType() Type   { return TypeLearningCmd }
 func (QuestionAnswer) BlockType() Type    { return TypeQuestionAnswer }
@@ -353,6 +380,10 @@ func newBlock(t Type) (Block, bool) {
 		return &EvidenceNotice{}, true
 	case TypeWaiver:
 		return &Waiver{}, true
+	case TypeCommand:
+		return &CommandAnswer{}, true
+	case TypeWalkthrough:
+		return &Walkthrough{}, true
 	}
 	return nil, false
 }

@@ -155,6 +155,12 @@ func (d *deriver) common(b rmcoc.Block, holder int64) {
 		}
 	case rmcoc.Waiver:
 		d.handled[Ref{SourceIssueComment, int64(b.CommandCommentID)}] = HandledAnswered
+	case rmcoc.CommandAnswer:
+		d.handled[Ref{SourceIssueComment, int64(b.CommandCommentID)}] = HandledAnswered
+	case rmcoc.Walkthrough:
+		if holder != 0 && (d.st.Walkthrough == 0 || holder < d.st.Walkthrough) {
+			d.st.Walkthrough = holder
+		}
 	}
 }
 

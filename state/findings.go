@@ -50,6 +50,9 @@ type Finding struct {
 	// on a commit the head no longer contains (a force-push): it is open
 	// again, and the run says so in its thread.
 	FixLost bool
+	// WaivedBy is the maintainer whose resolve command waived the finding:
+	// it no longer holds the gate.
+	WaivedBy string
 }
 
 // Open reports whether the finding still needs attention. A resolved thread
@@ -84,7 +87,7 @@ func (d *deriver) fixesHeld(pr snapshot.PullRequest) {
 
 // Blocks reports whether the finding holds the merge gate closed: a blocking
 // finding that is open (disputed, escalated and acknowledged ones still block).
-func (f Finding) Blocks() bool { return f.Block.Blocking && f.Open() }
+func (f Finding) Blocks() bool { return f.Block.Blocking && f.Open() && f.WaivedBy == "" }
 
 // findings reads the bot's finding threads and their dispute history.
 func (d *deriver) findings(snap snapshot.Snapshot) {

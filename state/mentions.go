@@ -61,6 +61,11 @@ type Mention struct {
 	Waive string
 	// Edited is set when someone other than the author edited the comment.
 	Edited bool
+	// Command is the command the mention gives ("" for a request, a
+	// question or a waive); Allowed is set on a resolve command that
+	// counts (a maintainer's).
+	Command Command
+	Allowed bool
 }
 
 // waiveCommand is "waive <finding id>", the whole of what is asked.
@@ -108,6 +113,9 @@ func (d *deriver) mentions(snap snapshot.Snapshot) {
 		if w := waiveCommand.FindStringSubmatch(m.Text); w != nil && m.Ref.Source == SourceIssueComment {
 			m.Waive = strings.ToLower(w[1])
 			d.waive(m)
+		}
+		if c, ok := ParseCommand(m.Text); ok && m.Ref.Source == SourceIssueComment {
+			m.Command = c
 		}
 		m.Handled = d.handled[m.Ref]
 		if m.Handled == "" {

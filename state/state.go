@@ -36,6 +36,9 @@ type State struct {
 	// comment that holds it (the bot's status comment).
 	AutoTrigger        *rmcoc.AutoReviewTrigger
 	AutoTriggerComment int64
+	// Walkthrough is the bot's walkthrough comment, 0 when none yet (the
+	// oldest, should overlapping runs have written two).
+	Walkthrough int64
 	// StatusComment is the bot's sticky status comment, 0 when none yet.
 	StatusComment int64
 	// Failures counts task-error blocks by task key; FailureText is the
@@ -45,6 +48,13 @@ type State struct {
 	// Waived holds the ids of findings a maintainer waived, and
 	// EvidenceNoticed those the bot already said were deleted.
 	Waived, EvidenceNoticed map[string]bool
+	// WaivedBy holds the findings a maintainer's resolve command waived,
+	// by id: they no longer hold the gate.
+	WaivedBy map[string]Waiver
+	// Pause is set while automatic reviews of the PR are off: a pause
+	// command not followed by a resume, or "@rmc-bot ignore" in the
+	// description.
+	Pause *Pause
 	// Notified holds review ids the coding agent was already told about.
 	Notified map[int64]bool
 	// Refused holds the logins already told they may not ask the bot for
@@ -86,13 +96,14 @@ type Options struct {
 // Derive computes the state. It never fails: what it cannot read it reports
 // in Notices and skips.
 func Derive(snap snapshot.Snapshot, opt Options) State {
-	st := State{Bot: opt.Bot, Failures: map[string]int{}, FailureText: map[string]string{}, Waived: map[string]bool{}, EvidenceNoticed: map[string]bool{}, Notified: map[int64]bool{}, Refused: map[string]bool{}}
+	st := State{Bot: opt.Bot, Failures: map[string]int{}, FailureText: map[string]string{}, Waived: map[string]bool{}, WaivedBy: map[string]Waiver{}, EvidenceNoticed: map[string]bool{}, Notified: map[int64]bool{}, Refused: map[string]bool{}}
 	d := deriver{st: &st, opt: opt}
 	d.prAuthor, d.fork = snap.PR.Author, snap.PR.IsFork
 	d.readBotBlocks(snap)
 	d.findings(snap)
 	d.fixesHeld(snap.PR)
 	d.mentions(snap)
+	d.commands(snap.PR)
 	st.requests, st.placeholders = d.handled, d.placeholders
 	return st
 }

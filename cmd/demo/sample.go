@@ -82,8 +82,36 @@ func seed(gh *fakegithub.Server) int {
 	gh.AddRepo(repoName)
 	pr := gh.AddPR(repoName, fakegithub.PR{Title: prTitle, Body: prBody, Author: author, HeadSHA: headSHA, HeadRef: "rate-limiter"})
 	gh.SetFiles(repoName, pr.Number, []fakegithub.File{{Path: filePath, Status: "added", Patch: addedPatch(bucketGo)}})
+	// The repository's settings, which the pull request leaves as they are.
+	gh.SetContents(repoName, pr.BaseSHA, ".github/rmc.yml", repoConfig)
+	gh.SetContents(repoName, headSHA, ".github/rmc.yml", repoConfig)
 	return pr.Number
 }
+
+// repoConfig is the repository's .github/rmc.yml: one check, in error
+// mode (a failure would hold the merge gate), and the walkthrough's diagram.
+const repoConfig = `checks:
+  - name: doc comments
+    mode: error
+    paths: ["**/*.go"]
+    instructions: Every exported type and function has a doc comment that says what it does.
+walkthrough_diagram: true
+`
+
+// walkthrough is the model's walkthrough of the sample.
+var walkthrough = map[string]any{
+	"summary": "Adds a token-bucket rate limiter for the API gateway: each API key gets a bucket of Capacity tokens " +
+		"that refills Rate tokens a second, and a request passes only when it can take a token.",
+	"groups": []map[string]any{{"purpose": "Rate limiting", "files": []map[string]string{
+		{"path": filePath, "change": "the Bucket type, NewBucket, and Allow with a lazy refill under one mutex"}}}},
+	"effort":     2,
+	"effort_why": "one new file, but the token arithmetic and the locking deserve a careful read",
+	"diagram":    "sequenceDiagram\nparticipant Gateway\nparticipant Bucket\nGateway->>Bucket: Allow(now)\nBucket->>Bucket: refill(now)\nBucket-->>Gateway: true, a token taken",
+}
+
+// checkResults is the model's evaluation of the repository's check.
+var checkResults = []map[string]any{{"name": "doc comments", "result": "pass",
+	"reason": "Bucket, NewBucket and Allow each have a doc comment that says what they do.", "locations": []any{}}}
 
 // addedPatch is GitHub's patch of a new file.
 func addedPatch(content string) string {
@@ -134,6 +162,8 @@ func script(m *fakellm.Server) {
 		last := r.LastUser()
 		return strings.Contains(last, "# Task: review pass 2 of 3") || strings.Contains(last, "# Task: review pass 3 of 3")
 	}, Reply: fakellm.Reply{JSON: map[string]any{"findings": []finding{}}}})
+	m.AddRule(fakellm.Rule{Name: "walkthrough", LastUser: "# Task: walkthrough of the pull request", Reply: fakellm.Reply{JSON: walkthrough}})
+	m.AddRule(fakellm.Rule{Name: "checks", LastUser: "# Task: evaluate the repository's checks", Reply: fakellm.Reply{JSON: map[string]any{"results": checkResults}}})
 	m.AddRule(fakellm.Rule{Name: "answer", LastUser: "# Task: answer a question", Reply: fakellm.Reply{Text: answer}})
 	// The dispute: the model reads the code first, then answers.
 	m.AddRule(fakellm.Rule{Name: "dispute: read the code", LastUser: "# Task: answer a reply on your finding", LastRole: "user",

@@ -1,0 +1,55 @@
+package execution
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/internal/golden"
+	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// The walkthrough is relayed model text: no live mention or HTML, only the
+// PR's own paths (a forgotten file still listed), and a diagram only when
+// asked for, a sequence diagram, without directives, links or fences.
+func TestWalkthroughRender(t *testing.T) {
+	t.Parallel()
+	files := []snapshot.ChangedFile{{Path: "limiter/bucket.go", Status: "added"}, {Path: "limiter/bucket_test.go", Status: "added"}, {Path: "README.md", Status: "modified"}}
+	ans := walkthroughAnswer{
+		Summary: "Adds a token bucket. cc @security-team <img src=x onerror=alert(1)>",
+		Groups: groupList{
+			{Purpose: "Rate limiting", Files: fileLineList{{Path: "limiter/bucket.go", Change: "the bucket and its refill"}, {Path: "../../etc/passwd", Change: "made up"}}},
+			{Purpose: "Tests @bob", Files: fileLineList{{Path: "limiter/bucket_test.go", Change: "table tests"}, {Path: "limiter/bucket.go", Change: "listed twice"}}},
+		},
+		Effort:    4,
+		EffortWhy: "concurrency in the refill goroutine",
+		Diagram:   "sequenceDiagram\n%%{init: {'theme': 'dark'}}%%\nlink API: Docs @ https://evil.example\nparticipant API\nparticipant Limiter\nAPI->>Limiter: Take(k)\nLimiter-->>API: ok",
+	}
+	x := &walkthroughRunner{env: env{poster: poster{log: &testLog{}}}, Diagram: true}
+	got := x.render(ans, files, "1111111111111111111111111111111111111111")
+	golden.Assert(t, "walkthrough.golden", got)
+	for _, bad := range []string{"@security-team", "@bob", "<img", "passwd", "evil.example", "%%{", "listed twice"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("the walkthrough shows %q", bad)
+		}
+	}
+	x.Diagram = false
+	if got := x.render(ans, files, "1111111"); strings.Contains(got, "mermaid") {
+		t.Error("a diagram was drawn with walkthrough_diagram off")
+	}
+}
+
+func TestWalkthroughDiagram(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"sequenceDiagram\nA->>B: call":                         "sequenceDiagram\nA->>B: call",
+		"graph TD\nA-->B":                                      "",
+		"sequenceDiagram":                                      "",
+		"sequenceDiagram\nA->>B: x\n```\n@bob hi\n```":         "",
+		"sequenceDiagram\nclick A href\nA->>B: x":              "sequenceDiagram\nA->>B: x",
+		"sequenceDiagram\n" + strings.Repeat("A->>B: x\n", 70): "",
+	} {
+		if got := diagram(in); got != want {
+			t.Errorf("diagram(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

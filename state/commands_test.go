@@ -1,0 +1,166 @@
+package state_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// Commands are read by rules: the whole request is the command's word.
+func TestParseCommand(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]state.Command{
+		"pause":               state.CommandPause,
+		"  Pause. ":           state.CommandPause,
+		"RESUME!":             state.CommandResume,
+		"summary":             state.CommandSummary,
+		"resolve":             state.CommandResolve,
+		"configuration":       state.CommandConfiguration,
+		"config":              state.CommandConfiguration,
+		"help":                state.CommandHelp,
+		"help me with this":   "",
+		"pause?":              "",
+		"please pause":        "",
+		"resolve f-123456":    "",
+		"why did you pause":   "",
+		"pause\nand then why": "",
+		"":                    "",
+		"full review":         "", // a review request, not a command
+		"waive f-abcdef12":    "", // a waive has its own field
+	} {
+		got, ok := state.ParseCommand(text)
+		if got != want || ok != (want != "") {
+			t.Errorf("ParseCommand(%q) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
+}
+
+// A command counts from its own comment, by someone who may ask for work,
+// unedited; the latest pause or resume wins; resolve waives the open
+// findings posted before it, and only a maintainer's.
+func TestCommands(t *testing.T) {
+	t.Parallel()
+	mallory := snapshot.NewActor("mallory", "User")
+	blocking := func(id string) rmcoc.Finding {
+		return rmcoc.Finding{ID: id, Title: "Race " + id, Score: 9, Blocking: true, Status: rmcoc.FindingOpen}
+	}
+	for name, tc := range map[string]struct {
+		setup  func(p *pr)
+		pause  string // Pause.Why(), "" for none
+		waived []string
+		owed   []string // logins whose permission decides (Waivers)
+	}{
+		"pause by a collaborator": {setup: func(p *pr) { p.comment(1, bob, "@rmc-bot pause") }, pause: "automatic reviews paused by @bob"},
+		"pause by the PR's author": {setup: func(p *pr) { p.comment(1, alice, "@rmc-bot pause") },
+			pause: "automatic reviews paused by @alice"},
+		"pause by an outsider does nothing": {setup: func(p *pr) { p.comment(1, mallory, "@rmc-bot pause") }},
+		"pause then resume": {setup: func(p *pr) {
+			p.comment(1, bob, "@rmc-bot pause")
+			p.comment(2, bob, "@rmc-bot resume")
+		}},
+		"resume then pause": {setup: func(p *pr) {
+			p.comment(1, bob, "@rmc-bot resume")
+			p.comment(2, maria, "@rmc-bot pause")
+		}, pause: "automatic reviews paused by @maria"},
+		"an outsider cannot resume": {setup: func(p *pr) {
+			p.comment(1, bob, "@rmc-bot pause")
+			p.comment(2, mallory, "@rmc-bot resume")
+		}, pause: "automatic reviews paused by @bob"},
+		"a quoted pause is not a command":  {setup: func(p *pr) { p.comment(1, bob, "> @rmc-bot pause\n\nno") }},
+		"a pause in code is not a command": {setup: func(p *pr) { p.comment(1, bob, "```\n@rmc-bot pause\n```") }},
+		"a pause someone else edited does not count": {setup: func(p *pr) {
+			p.comment(1, bob, "@rmc-bot pause")
+			p.snap.IssueComments[0].Editor = &maria
+		}},
+		"ignore in the description": {setup: func(p *pr) { p.snap.PR.Body = "@rmc-bot ignore\n\nA small fix." },
+			pause: "automatic reviews off (the description says ignore)"},
+		"ignore in a quote of the description": {setup: func(p *pr) { p.snap.PR.Body = "> @rmc-bot ignore\n\nA small fix." }},
+		"ignore is not undone by resume": {setup: func(p *pr) {
+			p.snap.PR.Body = "@rmc-bot ignore"
+			p.comment(1, bob, "@rmc-bot resume")
+		}, pause: "automatic reviews off (the description says ignore)"},
+		"resolve by a maintainer waives what was open before it": {setup: func(p *pr) {
+			p.finding("T1", 10, blocking("f-111111"))
+			p.finding("T2", 11, blocking("f-222222"))
+			p.resolve("T2")
+			p.comment(1, maria, "@rmc-bot resolve")
+			p.finding("T3", 12, blocking("f-333333"))
+		}, waived: []string{"f-111111"}},
+		"resolve by the PR's author waives nothing": {setup: func(p *pr) {
+			p.finding("T1", 10, blocking("f-111111"))
+			p.comment(1, alice, "@rmc-bot resolve")
+		}},
+		"resolve by a collaborator without write access waives nothing": {setup: func(p *pr) {
+			p.finding("T1", 10, blocking("f-111111"))
+			p.comment(1, bob, "@rmc-bot resolve")
+		}},
+		"resolve by someone whose permission is unknown is looked up": {setup: func(p *pr) {
+			p.finding("T1", 10, blocking("f-111111"))
+			p.comment(1, snapshot.NewActor("carol", "User"), "@rmc-bot resolve")
+		}, owed: []string{"carol"}},
+	} {
+		p := newPR()
+		tc.setup(p)
+		st := derive(p, bot)
+		why := ""
+		if st.Pause != nil {
+			why = st.Pause.Why()
+		}
+		if why != tc.pause {
+			t.Errorf("%s: pause %q, want %q", name, why, tc.pause)
+		}
+		var waived []string
+		for _, f := range st.Findings {
+			if f.WaivedBy != "" {
+				waived = append(waived, f.Block.ID)
+				if f.Blocks() || f.Reopen != nil {
+					t.Errorf("%s: waived finding %s still blocks or is reopened", name, f.Block.ID)
+				}
+			}
+		}
+		if !slices.Equal(waived, tc.waived) {
+			t.Errorf("%s: waived %v, want %v", name, waived, tc.waived)
+		}
+		if got := st.Waivers(); !slices.Equal(got, tc.owed) {
+			t.Errorf("%s: permissions to look up %v, want %v", name, got, tc.owed)
+		}
+	}
+}
+
+// A command answered is not pending; the bot's resolving of a waived
+// finding's thread does not reopen it.
+func TestCommandAnswered(t *testing.T) {
+	t.Parallel()
+	p := newPR()
+	p.finding("T1", 10, rmcoc.Finding{ID: "f-111111", Title: "Race", Score: 9, Blocking: true, Status: rmcoc.FindingOpen})
+	p.comment(1, maria, "@rmc-bot resolve")
+	p.comment(2, botAuthor, with("resolved", rmcoc.CommandAnswer{CommandCommentID: 1, Command: "resolve", By: "maria", Result: rmcoc.CommandDone, FindingIDs: []string{"f-111111"}, At: t0}))
+	p.resolveAs("T1", botAuthor)
+	st := derive(p, bot)
+	if n := len(st.Pending()); n != 0 {
+		t.Errorf("%d pending mention(s) after the answer", n)
+	}
+	if len(st.OpenBlocking()) != 0 || st.Findings[0].Reopen != nil {
+		t.Errorf("the waived finding blocks or is to be reopened: %+v", st.Findings[0])
+	}
+	if ids := st.ResolvedBy(state.Ref{Source: state.SourceIssueComment, ID: 1}); !slices.Equal(ids, []string{"f-111111"}) {
+		t.Errorf("ResolvedBy = %v", ids)
+	}
+}
+
+// ParseCommand never panics, and what it accepts is a command alone.
+func FuzzParseCommand(f *testing.F) {
+	for _, s := range []string{"pause", "Resume!", "help me", "config", "resolve f-123456", "\u200bpause", "pause\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		c, ok := state.ParseCommand(text)
+		if ok != slices.Contains(state.Commands, c) || (ok && len(strings.Fields(strings.TrimRight(strings.TrimSpace(text), ".!"))) != 1) {
+			t.Errorf("ParseCommand(%q) = %q, %v", text, c, ok)
+		}
+	})
+}
