@@ -15,17 +15,7 @@ func TestOverlappingRunsAnswerAQuestionOnce(t *testing.T) {
 	w := newWorld(t)
 	w.scriptAnswers()
 	q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot why a global map?")
-	inHook, hold := make(chan struct{}), make(chan struct{})
-	release := sync.OnceFunc(func() { close(hold) })
-	t.Cleanup(release) // a failing test must not leave a run held
-	var first atomic.Bool
-	w.gh.OnWrite(func(int) bool {
-		if first.CompareAndSwap(false, true) {
-			close(inHook) // run A is about to write its claim
-			<-hold
-		}
-		return true
-	})
+	inHook, release := w.holdWrite(t, 1)
 	done := make(chan run, 1)
 	name, payload := w.commentEvent(q.ID, "alice", q.Body)
 	go func() { done <- w.runWith([]string{"GITHUB_RUN_ID=7001"}, name, payload) }()
@@ -62,17 +52,7 @@ func TestOverlappingRunsNeverTurnFailureIntoSuccess(t *testing.T) {
 	w := newWorld(t)
 	w.scriptAnswers()
 	q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot is the map safe?")
-	inHook, hold := make(chan struct{}), make(chan struct{})
-	release := sync.OnceFunc(func() { close(hold) })
-	t.Cleanup(release) // a failing test must not leave a run held
-	var first atomic.Bool
-	w.gh.OnWrite(func(int) bool {
-		if first.CompareAndSwap(false, true) {
-			close(inHook) // the question run has read the PR; hold its first write
-			<-hold
-		}
-		return true
-	})
+	inHook, release := w.holdWrite(t, 1)
 	done := make(chan run, 1)
 	name, payload := w.commentEvent(q.ID, "alice", q.Body)
 	go func() { done <- w.runWith([]string{"GITHUB_RUN_ID=7003"}, name, payload) }()
@@ -138,17 +118,7 @@ func TestOverlappingRunsReviewAHeadOnce(t *testing.T) {
 	w.push("1111111111111111111111111111111111111111", patchClean)
 	// The push's run (9001) records the trigger, then is held before it
 	// posts anything else.
-	inHook, hold := make(chan struct{}), make(chan struct{})
-	release := sync.OnceFunc(func() { close(hold) })
-	t.Cleanup(release) // a failing test must not leave a run held
-	var n atomic.Int32
-	w.gh.OnWrite(func(int) bool {
-		if n.Add(1) == 2 {
-			close(inHook)
-			<-hold
-		}
-		return true
-	})
+	inHook, release := w.holdWrite(t, 2)
 	done := make(chan run, 1)
 	name, payload := w.prEvent("opened")
 	go func() { done <- w.runWith([]string{"GITHUB_RUN_ID=9001"}, name, payload) }()
@@ -170,4 +140,22 @@ func TestOverlappingRunsReviewAHeadOnce(t *testing.T) {
 		t.Fatalf("the push's run: exit %d, %d reviews\n%s", a.code, len(w.reviews()), a.log)
 	}
 	wantGate(t, w, "success", "1111111 reviewed")
+}
+
+// holdWrite holds the k-th write to the fake GitHub until release is
+// called (or the test ends): inHook is closed when it arrives, so a test
+// can run another run while the first waits at a known point.
+func (w *world) holdWrite(t *testing.T, k int32) (inHook <-chan struct{}, release func()) {
+	arrived, hold := make(chan struct{}), make(chan struct{})
+	release = sync.OnceFunc(func() { close(hold) })
+	t.Cleanup(release) // a failing test must not leave a run held
+	var n atomic.Int32
+	w.gh.OnWrite(func(int) bool {
+		if n.Add(1) == k {
+			close(arrived)
+			<-hold
+		}
+		return true
+	})
+	return arrived, release
 }
