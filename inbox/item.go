@@ -67,11 +67,12 @@ func localItem(r Record) Item {
 }
 
 // PageURL is where the page server at base shows the review with id; the
-// server's token, when given, lets the person in.
+// server's token, when given, lets the person in. It rides in the URL's
+// fragment, which the browser keeps to the page and never sends.
 func PageURL(base, id, token string) string {
 	u := strings.TrimSuffix(base, "/") + "/review/" + id
 	if token != "" {
-		u += "?token=" + url.QueryEscape(token)
+		u += "#token=" + url.QueryEscape(token)
 	}
 	return u
 }

@@ -260,7 +260,7 @@ func TestBrowserReview(t *testing.T) {
 	// must come back, and its line numbers must take comments too.
 	b.do(t, "switch to the split view",
 		chromedp.Click(chromedp.CSS(`#rfa-view button[data-view="side-by-side"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`.d2h-file-side-diff`)),
+		chromedp.WaitVisible(chromedp.CSS(`.rfa-split-table`)),
 	)
 	if n := get(t, b, "count cards", chromedp.Evaluate[int](cardCount)); n != 3 {
 		t.Fatalf("%d comment cards in the split view, want 3", n)
@@ -269,7 +269,7 @@ func TestBrowserReview(t *testing.T) {
 	saveScreenshot(t, "review-split.png", get(t, b, "screenshot the split view", chromedp.FullScreenshot(100)))
 	b.do(t, "switch back",
 		chromedp.Click(chromedp.CSS(`#rfa-view button[data-view="line-by-line"]`)),
-		chromedp.WaitNotPresent(chromedp.CSS(`.d2h-file-side-diff`)),
+		chromedp.WaitNotPresent(chromedp.CSS(`.rfa-split-table`)),
 	)
 	if n := get(t, b, "count cards", chromedp.Evaluate[int](cardCount)); n != 4 {
 		t.Fatalf("%d comment cards back in the unified view, want 4", n)
@@ -379,7 +379,7 @@ func TestBrowserLargeDiff(t *testing.T) {
 	b.do(t, "click a line, type and save a comment", chromedp.Click(last), comment("Last change."))
 	b.do(t, "switch to the split view",
 		chromedp.Click(chromedp.CSS(`#rfa-view button[data-view="side-by-side"]`)),
-		chromedp.WaitReady(chromedp.CSS(`.d2h-file-side-diff .rfa-card`)),
+		chromedp.WaitReady(chromedp.CSS(`.rfa-split-table .rfa-card`)),
 	)
 	if n := get(t, b, "count cards", chromedp.Evaluate[int](cardCount)); n != 1 {
 		t.Fatalf("%d cards in the split view, want 1", n)

@@ -102,17 +102,20 @@ func Run(ctx context.Context, o RunOptions) error {
 	if o.Store != nil && len(changes.Files) > 0 {
 		req := requestOf(ctx, changes, o.Dir, nil, "", base)
 		req.Token = token
+		req.Origin = inbox.OriginStart
 		rec, err := o.Store.Create(ctx, req, changes.Diff)
 		if err != nil {
 			ln.Close()
 			return err
 		}
 		opts.ReviewID = rec.ID
-		defer cancelUnsubmitted(o.Store, rec.ID, out)
+		adoptDraft(ctx, o.Store, changes.Root, rec.ID, out)
+		defer keepOrCancel(o.Store, rec.ID, out)
 		fmt.Fprintf(out, "Recorded as review %s in the inbox: once you submit, your agent reads it with `reviews-for-agent inbox get %s`.\n", rec.ID, rec.ID)
 	}
+	handler := NewServer(changes, opts)
 	srv := &http.Server{
-		Handler:           NewServer(changes, opts),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	served := make(chan error, 1)
@@ -120,10 +123,12 @@ func Run(ctx context.Context, o RunOptions) error {
 
 	fmt.Fprintf(out, "Listening on %s\n", base)
 	if o.Open != nil {
-		if err := o.Open(page); err != nil {
+		// The browser's command line is for every local user to read: it
+		// gets a code that works once, not the token.
+		if err := o.Open(WithCode(base+"/review", handler.NewCode())); err != nil {
 			fmt.Fprintf(out, "Could not open a browser (%v): open %s yourself.\n", err, page)
 		} else {
-			fmt.Fprintf(out, "Opened %s in your browser.\n", page)
+			fmt.Fprintf(out, "Opened the review in your browser; it is also at %s\n", page)
 		}
 	} else {
 		fmt.Fprintf(out, "Open %s in your browser.\n", page)
@@ -139,20 +144,6 @@ func Run(ctx context.Context, o RunOptions) error {
 	case <-ctx.Done():
 	}
 	return shutdown(srv, served, base, out)
-}
-
-// cancelUnsubmitted withdraws the start command's review when the person
-// stopped without submitting it: no page serves it any more.
-func cancelUnsubmitted(store *inbox.Store, id string, out io.Writer) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	rec, err := store.Get(ctx, id)
-	if err != nil || rec.Status != inbox.StatusOpen {
-		return
-	}
-	if _, err := store.Cancel(ctx, id); err != nil {
-		fmt.Fprintf(out, "Could not cancel review %s in the inbox: %v\n", id, err)
-	}
 }
 
 func plural(n int, one, many string) string {

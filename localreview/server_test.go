@@ -384,28 +384,28 @@ func TestServerSubmitOnce(t *testing.T) {
 }
 
 // Another local user can reach 127.0.0.1 but does not know the token:
-// every request without it is refused and shows nothing.
+// every API request without it is refused and shows nothing. The page and
+// its scripts load without it (they hold no secret), and no cookie ever
+// lets anyone in: cookies go to every port of 127.0.0.1.
 func TestServerRequiresToken(t *testing.T) {
 	t.Parallel()
 	srv, root, _ := testServer(t)
 	text, _ := os.ReadFile(filepath.Join("testdata", "changes.diff"))
 	p := port(srv)
 	tests := map[string]request{
-		"page":            {method: "GET", path: "/review", noToken: true},
-		"diff":            {method: "GET", path: "/api/diff", noToken: true},
-		"info":            {method: "GET", path: "/api/info", noToken: true},
-		"script":          {method: "GET", path: "/assets/app.js", noToken: true},
-		"health":          {method: "GET", path: "/api/health", noToken: true},
-		"draft":           {method: "GET", path: "/api/draft", noToken: true},
-		"submit":          {method: "POST", path: "/api/comments", body: goodSubmission, noToken: true},
-		"wrong header":    {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{TokenHeader: strings.Repeat("0", 32)}},
-		"wrong query":     {method: "GET", path: "/api/diff?token=" + strings.Repeat("0", 32), noToken: true},
-		"empty query":     {method: "GET", path: "/review?token=", noToken: true},
-		"other port's":    {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{"Cookie": cookieName("1") + "=" + testToken}},
-		"wrong cookie":    {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{"Cookie": cookieName(p) + "=x"}},
-		"inbox api":       {method: "GET", path: "/api/review/submissions", noToken: true},
-		"inbox page":      {method: "GET", path: "/inbox", noToken: true},
-		"bad header wins": {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{TokenHeader: "x", "Cookie": cookieName(p) + "=" + testToken}},
+		"diff":         {method: "GET", path: "/api/diff", noToken: true},
+		"info":         {method: "GET", path: "/api/info", noToken: true},
+		"health":       {method: "GET", path: "/api/health", noToken: true},
+		"draft":        {method: "GET", path: "/api/draft", noToken: true},
+		"save draft":   {method: "PUT", path: "/api/draft", body: `{"comments":[]}`, noToken: true},
+		"submit":       {method: "POST", path: "/api/comments", body: goodSubmission, noToken: true},
+		"cancel":       {method: "POST", path: "/api/cancel", body: `{}`, noToken: true},
+		"wrong header": {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{TokenHeader: strings.Repeat("0", 32)}},
+		"query token":  {method: "GET", path: "/api/diff?token=" + testToken, noToken: true},
+		"cookie":       {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{"Cookie": "rfa_token_" + p + "=" + testToken}},
+		"inbox api":    {method: "GET", path: "/api/review/submissions", noToken: true},
+		"markdown":     {method: "POST", path: "/api/markdown", body: `{"bodies":["x"]}`, noToken: true},
+		"HEAD api":     {method: "HEAD", path: "/api/diff", noToken: true},
 	}
 	for name, req := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -416,10 +416,14 @@ func TestServerRequiresToken(t *testing.T) {
 			}
 		})
 	}
-	// The cookie of the right port lets a browser in.
-	if resp, body := do(t, srv, request{method: "GET", path: "/api/diff", noToken: true,
-		header: map[string]string{"Cookie": cookieName(p) + "=" + testToken}}); resp.StatusCode != 200 || body != string(text) {
-		t.Errorf("with the cookie: %d", resp.StatusCode)
+	for _, path := range []string{"/review", "/inbox", "/assets/app.js"} {
+		resp, body := do(t, srv, request{method: "GET", path: path, noToken: true})
+		if resp.StatusCode != http.StatusOK || strings.Contains(body, testToken) || len(resp.Cookies()) > 0 {
+			t.Errorf("GET %s without the token = %d, %d cookies", path, resp.StatusCode, len(resp.Cookies()))
+		}
+	}
+	if resp, body := do(t, srv, request{method: "GET", path: "/api/diff"}); resp.StatusCode != 200 || body != string(text) {
+		t.Errorf("with the token header: %d", resp.StatusCode)
 	}
 	t.Cleanup(func() {
 		if entries, _ := os.ReadDir(filepath.Join(root, OutputDir)); len(entries) > 0 {
@@ -428,35 +432,40 @@ func TestServerRequiresToken(t *testing.T) {
 	})
 }
 
-// The URL the command prints carries the token once: the server trades it
-// for a same-site cookie and sends the browser to the address without it.
-func TestServerTokenLink(t *testing.T) {
+// The browser the command opens gets a one-time code, not the token: the
+// page trades it once for the token; a second trade, a wrong code and an
+// expired one are refused.
+func TestServerOneTimeCode(t *testing.T) {
 	t.Parallel()
-	srv, _, _ := testServer(t)
-	client := *srv.Client()
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	resp, err := client.Get(srv.URL + "/review?token=" + testToken + "&x=1")
+	now := fixedNow()
+	clock := func() time.Time { return now }
+	c, err := NewChanges(t.TempDir(), "HEAD", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != "/review?x=1" {
-		t.Errorf("GET with the token = %d to %q, want 302 to /review?x=1", resp.StatusCode, resp.Header.Get("Location"))
+	s := NewServer(c, Options{Now: clock, Token: testToken})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	trade := func(code string) (int, string) {
+		resp, body := do(t, srv, request{method: "POST", path: "/api/session", body: `{"code":"` + code + `"}`, noToken: true})
+		return resp.StatusCode, body
 	}
-	// A path that reads as another host is kept on this one.
-	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/review", nil)
-	req.URL.Opaque, req.URL.RawQuery = "//attacker.example/x", "token="+testToken
-	if r2, err := client.Do(req); err != nil {
-		t.Fatal(err)
-	} else {
-		r2.Body.Close()
-		if loc := r2.Header.Get("Location"); r2.StatusCode != http.StatusForbidden && (!strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//")) {
-			t.Errorf("redirect of //attacker.example/x = %d to %q", r2.StatusCode, loc)
-		}
+	code := s.NewCode()
+	if code == testToken || len(code) < 32 {
+		t.Fatalf("code %q", code)
 	}
-	cookies := resp.Cookies()
-	if len(cookies) != 1 || cookies[0].Name != cookieName(port(srv)) || cookies[0].Value != testToken ||
-		!cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteStrictMode || cookies[0].Path != "/" {
-		t.Errorf("cookies = %+v", cookies)
+	if st, body := trade(code); st != 200 || !strings.Contains(body, testToken) {
+		t.Fatalf("first trade = %d %s", st, body)
+	}
+	if st, body := trade(code); st != http.StatusForbidden || strings.Contains(body, testToken) {
+		t.Errorf("second trade = %d %s", st, body)
+	}
+	if st, _ := trade(strings.Repeat("0", 32)); st != http.StatusForbidden {
+		t.Errorf("unknown code = %d", st)
+	}
+	late := s.NewCode()
+	now = now.Add(codeLife + time.Second)
+	if st, body := trade(late); st != http.StatusForbidden || strings.Contains(body, testToken) {
+		t.Errorf("expired code = %d %s", st, body)
 	}
 }

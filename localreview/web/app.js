@@ -14,6 +14,7 @@ import {
 } from './draw.js';
 import { restoreDraft, scheduleSave, toWire, fromWire, draftStatus } from './drafts.js';
 import { initKeys } from './nav.js';
+import { authFetch } from './auth.js';
 
 // ------------------------------------------------------------------ loading
 
@@ -49,7 +50,7 @@ async function load() {
     // A folded file (a lock file, a generated or a very large one) is
     // parsed only when the person asks for its diff.
     state.files = sections.map((section, i) => ({
-      meta: meta[i], section, d2h: null, folded: !!meta[i].collapsed
+      meta: meta[i], section, model: null, folded: !!meta[i].collapsed, cardH: new Map()
     }));
     el('rfa-view').hidden = false;
     el('rfa-help').hidden = false;
@@ -141,10 +142,11 @@ function openDraft(file, side, start, end) {
 
 function onAction(action, target) {
   if (action === 'load-diff') {
-    const i = Number(target.closest('.d2h-file-wrapper').dataset.rfaFile);
-    if (unfold([i])) { drawDiff(); }
-    const w = container.querySelector('.d2h-file-wrapper[data-rfa-file="' + i + '"]');
-    if (w) { w.scrollIntoView({ block: 'start' }); }
+    const w = target.closest('.d2h-file-wrapper');
+    const t0 = performance.now();
+    unfold([Number(w.dataset.rfaFile)]);
+    w.scrollIntoView({ block: 'start' });
+    afterPaint('rfa: load diff', t0);
     return;
   }
   if (state.done) { return; }
@@ -236,7 +238,7 @@ async function submit() {
   el('rfa-submit-label').textContent = 'Submitting\u2026';
   showError('');
   try {
-    const r = await fetch(api + '/comments', {
+    const r = await authFetch(api + '/comments', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(payload)

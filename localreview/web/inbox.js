@@ -3,6 +3,8 @@
 // is set with textContent, never as HTML: summaries, names and notes are
 // written by agents and people.
 
+import { authFetch } from './auth.js';
+
 const el = (id) => document.getElementById(id);
 
 function badge(text, kind, title) {
@@ -75,7 +77,7 @@ function fill(list, items, empty) {
 
 async function load() {
   try {
-    const r = await fetch('/api/review/submissions?status=all');
+    const r = await authFetch('/api/review/submissions?status=all');
     const data = await r.json();
     if (!r.ok) { throw new Error(data.error || 'the server answered ' + r.status); }
     const items = data.items || [];

@@ -1,0 +1,155 @@
+// The rows of a file's diff, as the page lays them out: parsed from the
+// file's section of the diff (with diff2html's parser) when the file first
+// comes near the screen, highlighted and word-diffed a line at a time when
+// the line is drawn. Nothing here touches the DOM.
+
+// A unified row is { t, line, hunk } or a hunk header { t: 'h', text, hunk };
+// t is 'c' (context), 'a' (added) or 'd' (deleted). A line is
+// { t, old, new, text, pair }: pair is the line it replaced or that
+// replaced it, for the word diff. A split row is { t: 's', l, r, hunk }
+// with either side null, or a header.
+
+// parseFile returns the file's rows in both layouts and, per layout, a
+// Map from "side:line" to the row a comment on that line sits under.
+export function parseFile(section) {
+  const blocks = section ? (Diff2Html.parse(section)[0] || { blocks: [] }).blocks : [];
+  const unified = [];
+  const split = [];
+  blocks.forEach((b, hunk) => {
+    const head = { t: 'h', text: b.header, hunk };
+    unified.push(head);
+    split.push(head);
+    let dels = [];
+    let adds = [];
+    const flush = () => {
+      for (let i = 0; i < Math.max(dels.length, adds.length); i++) {
+        const l = dels[i] || null;
+        const r = adds[i] || null;
+        if (l && r) { l.pair = r; r.pair = l; }
+        split.push({ t: 's', l, r, hunk });
+      }
+      dels = [];
+      adds = [];
+    };
+    b.lines.forEach((x) => {
+      const t = x.type === 'insert' ? 'a' : x.type === 'delete' ? 'd' : 'c';
+      const line = { t, old: x.oldNumber || 0, new: x.newNumber || 0, text: x.content.slice(1), pair: null, html: null };
+      unified.push({ t, line, hunk });
+      if (t === 'd') {
+        if (adds.length > 0) { flush(); } // a deletion after additions starts a new change
+        dels.push(line);
+        return;
+      }
+      if (t === 'a') { adds.push(line); return; }
+      flush();
+      split.push({ t: 's', l: line, r: line, hunk });
+    });
+    flush();
+  });
+  return { unified, split, index: { unified: indexRows(unified), split: indexRows(split) }, hunks: blocks.length };
+}
+
+// A comment on a deleted line is on the left (old) side, on its old
+// number; on an added or context line, on the right side, on the new one.
+function indexRows(rows) {
+  const m = new Map();
+  rows.forEach((row, i) => {
+    const lines = row.t === 's' ? [row.l, row.r] : [row.line];
+    lines.forEach((l) => {
+      if (!l) { return; }
+      if (l.t === 'd') { m.set('left:' + l.old, i); } else { m.set('right:' + l.new, i); }
+    });
+  });
+  return m;
+}
+
+// ------------------------------------------------------------------ line HTML
+
+const escapes = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => escapes[c]);
+}
+
+let hljs = null;
+function highlighter() {
+  if (hljs === null) {
+    // The slim bundle carries highlight.js with the common languages; its
+    // UI class holds it.
+    try { hljs = new Diff2HtmlUI(document.createElement('div'), [], {}).hljs || false; } catch (err) { hljs = false; }
+  }
+  return hljs;
+}
+
+// languageOf is highlight.js's name for a path's language, or "".
+export function languageOf(path) {
+  const h = highlighter();
+  if (!h) { return ''; }
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const ext = base.includes('.') ? base.slice(base.lastIndexOf('.') + 1).toLowerCase() : base.toLowerCase();
+  return h.getLanguage(ext) ? ext : '';
+}
+
+// Lines longer than this are shown without highlighting or a word diff:
+// both cost more than they help on a minified line.
+const LONG_LINE = 1000;
+
+// lineHTML is the line's code as HTML: highlighted in lang, with the part
+// that differs from its pair marked. Computed once per line, when first
+// drawn. Every character of the text is escaped, by highlight.js or here.
+export function lineHTML(line, lang) {
+  if (line.html !== null) { return line.html; }
+  const text = line.text;
+  let html = null;
+  if (lang && text.length <= LONG_LINE) {
+    try { html = highlighter().highlight(text, { language: lang, ignoreIllegals: true }).value; } catch (err) { html = null; }
+  }
+  if (html === null) { html = esc(text); }
+  if (line.pair && text.length <= LONG_LINE && line.pair.text.length <= LONG_LINE) {
+    const [from, to] = changedSpan(text, line.pair.text);
+    if (from < to && to - from < text.length) {
+      html = markSpan(html, from, to, line.t === 'a' ? 'ins' : 'del');
+    }
+  }
+  line.html = html;
+  return html;
+}
+
+// changedSpan is where a differs from b: between their common prefix and
+// common suffix, in a's characters.
+export function changedSpan(a, b) {
+  let p = 0;
+  const n = Math.min(a.length, b.length);
+  while (p < n && a[p] === b[p]) { p++; }
+  let s = 0;
+  while (s < n - p && a[a.length - 1 - s] === b[b.length - 1 - s]) { s++; }
+  return [p, a.length - s];
+}
+
+// markSpan wraps the text characters from..to of html (escaped text and
+// tags, as highlight.js writes it) in <tag>, closing and reopening it
+// around the tags it crosses so the markup stays well nested.
+function markSpan(html, from, to, tag) {
+  let out = '';
+  let pos = 0; // text characters passed
+  let open = false;
+  const toggle = () => {
+    const want = pos >= from && pos < to;
+    if (want !== open) { out += want ? '<' + tag + '>' : '</' + tag + '>'; open = want; }
+  };
+  for (let i = 0; i < html.length;) {
+    if (html[i] === '<') {
+      const end = html.indexOf('>', i) + 1;
+      if (open) { out += '</' + tag + '>'; open = false; }
+      out += html.slice(i, end);
+      i = end;
+      continue;
+    }
+    toggle();
+    const end = html[i] === '&' ? html.indexOf(';', i) + 1 : i + 1;
+    out += html.slice(i, end);
+    i = end;
+    pos++;
+  }
+  if (open) { out += '</' + tag + '>'; }
+  return out;
+}
