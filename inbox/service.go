@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/agentmd"
 	"slices"
 	"strings"
 	"sync"
@@ -154,6 +155,10 @@ type Detail struct {
 	// Markdown is the comments in the agent format of package agentmd,
 	// with the diff lines they are about; "" while nothing is submitted.
 	Markdown string `json:"markdown"`
+	// GlobalComment and Comments are the submission as data, for programs;
+	// Comments is [] while nothing is submitted.
+	GlobalComment *string                    `json:"globalComment,omitempty"`
+	Comments      []agentmd.SubmittedComment `json:"comments"`
 	// Message says what the agent should know beyond the comments, such
 	// as a review still waiting for the person.
 	Message string `json:"message,omitempty"`
@@ -168,7 +173,13 @@ func (s *Service) Get(ctx context.Context, id string) (Detail, error) {
 	if err != nil {
 		return Detail{}, err
 	}
-	d := Detail{Item: s.localItem(r)}
+	d := Detail{Item: s.localItem(r), Comments: []agentmd.SubmittedComment{}}
+	if r.Submission != nil {
+		d.GlobalComment = r.Submission.GlobalComment
+		if r.Submission.Comments != nil {
+			d.Comments = r.Submission.Comments
+		}
+	}
 	switch r.Status {
 	case StatusOpen:
 		d.Message = "The review is still open: nobody has submitted it yet."

@@ -56,7 +56,7 @@ func TestBrowserInboxReview(t *testing.T) {
 	}
 
 	b := newBrowser(t, time.Minute)
-	b.do(t, "load the page", chromedp.Navigate(base+"/review?token="+testToken), chromedp.WaitVisible(lineCell(0, "right", 2)))
+	b.do(t, "load the page", chromedp.Navigate(base+"/review#token="+testToken), chromedp.WaitVisible(lineCell(0, "right", 2)))
 	if loc := get(t, b, "read the address", chromedp.Location()); loc != base+"/review/"+rec.ID {
 		t.Errorf("the page is at %s, want the review's own address", loc)
 	}
@@ -122,7 +122,7 @@ func TestBrowserInboxPage(t *testing.T) {
 	base := serveInbox(t, store)
 
 	b := newBrowser(t, time.Minute)
-	b.do(t, "open the inbox", chromedp.Navigate(base+"/?token="+testToken), chromedp.WaitVisible(chromedp.CSS(`#rfa-resolved .rfa-inbox-item`)))
+	b.do(t, "open the inbox", chromedp.Navigate(base+"/#token="+testToken), chromedp.WaitVisible(chromedp.CSS(`#rfa-resolved .rfa-inbox-item`)))
 	ids := func(list string) string {
 		return get(t, b, "read "+list, chromedp.Evaluate[string](`Array.from(document.querySelectorAll('#`+list+` .rfa-inbox-item')).map(li => li.dataset.rfaId).join(',')`))
 	}

@@ -22,8 +22,8 @@ import (
 //
 // It logs one table row per measure: the range over the rounds.
 func BenchmarkBrowserTable(bm *testing.B) {
-	many := manyFilesRepo(bm, 25, 2000)   // ±25,000 lines, 75,000 rows
-	single := manyFilesRepo(bm, 1, 25000) // one file of 75,000 rows, folded
+	many := manyFilesRepo(bm, 25, 1000)   // ±25,000 lines, 75,000 rows
+	single := manyFilesRepo(bm, 1, 25000) // one 50,000-line file: 75,000 rows, folded
 	manyPage, _ := startServer(bm, many)
 	singlePage, _ := startServer(bm, single)
 	b := newBrowser(bm, 20*time.Minute)
@@ -31,7 +31,10 @@ func BenchmarkBrowserTable(bm *testing.B) {
 		bm.Fatalf("install the observers: %v", err)
 	}
 	rows := map[string][]float64{}
-	add := func(name string, v float64) { rows[name] = append(rows[name], v) }
+	add := func(name string, v float64) {
+		fmt.Fprintf(os.Stderr, "%s: %.0f\n", name, v)
+		rows[name] = append(rows[name], v)
+	}
 	for bm.Loop() {
 		benchManyFiles(bm, b, manyPage, add)
 		benchSingleFile(bm, b, singlePage, add)

@@ -137,6 +137,9 @@ func (s *Server) state(ctx context.Context, rv *review) (string, *submitResult, 
 		if s.result != nil {
 			return string(inbox.StatusSubmitted), s.result, nil
 		}
+		if s.cancelled {
+			return string(inbox.StatusCancelled), nil, nil
+		}
 		return string(inbox.StatusOpen), nil, nil
 	}
 	rec, err := s.store.Get(ctx, rv.id)

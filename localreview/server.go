@@ -73,6 +73,9 @@ type Server struct {
 	mu     sync.Mutex    // serializes submissions
 	result *submitResult // the submission of a single review outside the store
 	draft  []byte        // its draft; drafts of reviews in the store are kept there
+	// cancelled is set when the single review outside the store was
+	// discarded in the page.
+	cancelled bool
 
 	cacheMu sync.Mutex
 	cache   map[string]*review // store reviews, parsed once
@@ -170,6 +173,9 @@ func newServer(opts Options, mode string) *Server {
 	s.mux.HandleFunc("GET /api/reviews/{id}/diff", s.withReview(s.serveDiff))
 	s.mux.HandleFunc("GET /api/reviews/{id}/info", s.withReview(s.serveInfo))
 	s.mux.HandleFunc("POST /api/reviews/{id}/comments", s.withReview(s.submit))
+	s.mux.HandleFunc("POST /api/cancel", s.withReview(s.cancelReview))
+	s.mux.HandleFunc("POST /api/reviews/{id}/cancel", s.withReview(s.cancelReview))
+	s.mux.HandleFunc("POST /api/markdown", s.renderMarkdown)
 	return s
 }
 
@@ -329,6 +335,10 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request, rv *review) {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if rv.id == "" && s.cancelled {
+		jsonError(w, http.StatusConflict, "this review was discarded; start a new run for a new round")
+		return
+	}
 	if rv.id == "" && s.result != nil {
 		jsonError(w, http.StatusConflict, "a review was already submitted ("+s.result.MD+"); start a new run for a new round")
 		return

@@ -15,6 +15,7 @@ import {
 import { restoreDraft, scheduleSave, toWire, fromWire, draftStatus } from './drafts.js';
 import { initKeys } from './nav.js';
 import { authFetch } from './auth.js';
+import { renderInto } from './markdown.js';
 
 // ------------------------------------------------------------------ loading
 
@@ -160,6 +161,12 @@ function onAction(action, target) {
     case 'save':
       saveDraft();
       break;
+    case 'preview':
+      togglePreview(target.closest('.rfa-form'));
+      break;
+    case 'suggest':
+      suggest(target.closest('.rfa-form'));
+      break;
     case 'cancel':
       cancelDraft();
       break;
@@ -178,6 +185,40 @@ function onAction(action, target) {
       drawComments();
       break;
   }
+}
+
+// togglePreview shows the form's text as it will read, or the text box
+// again.
+function togglePreview(form) {
+  const ta = form.querySelector('textarea');
+  const pv = form.querySelector('.rfa-preview');
+  const b = form.querySelector('[data-rfa-action="preview"]');
+  const showing = pv.hidden;
+  if (showing) { renderInto(pv, ta.value || 'Nothing to preview.'); }
+  pv.hidden = !showing;
+  ta.hidden = showing;
+  b.textContent = showing ? 'Write' : 'Preview';
+  if (!showing) { ta.focus(); }
+}
+
+// suggest puts the commented lines into the form as a suggestion block,
+// for the person to edit into what they should say.
+function suggest(form) {
+  const d = state.draft;
+  const m = state.files[d.file].model;
+  if (!m) { return; }
+  const lines = [];
+  m.unified.forEach((row) => {
+    const l = row.line;
+    if (l && l.t !== 'd' && l.new >= d.startLine && l.new <= d.endLine) { lines.push(l.text); }
+  });
+  const ta = form.querySelector('textarea');
+  const fence = '`'.repeat(Math.max(3, ...lines.map((x) => ((x.match(/`+/g) || []).reduce((n, r) => Math.max(n, r.length), 0)) + 1)));
+  const block = fence + 'suggestion\n' + lines.join('\n') + '\n' + fence + '\n';
+  ta.value = (ta.value && !ta.value.endsWith('\n') ? ta.value + '\n' : ta.value) + block;
+  d.body = ta.value;
+  scheduleSave();
+  ta.focus();
 }
 
 function findComment(id) {
@@ -269,6 +310,7 @@ function showResult(res) {
   document.body.classList.add('rfa-done');
   el('rfa-help').hidden = true;
   el('rfa-submit').disabled = true;
+  el('rfa-discard').hidden = true;
   el('rfa-submit-label').textContent = 'Review submitted';
   globalBox.disabled = true;
   el('rfa-result-json').textContent = res.json;
@@ -285,6 +327,38 @@ function showResult(res) {
   showError('');
   drawComments();
 }
+
+// The result stays small once read: its details fold away.
+el('rfa-result-toggle').addEventListener('click', () => {
+  const d = el('rfa-result-details');
+  d.hidden = !d.hidden;
+  el('rfa-result-toggle').textContent = d.hidden ? 'Show details' : 'Hide details';
+  el('rfa-result-toggle').setAttribute('aria-expanded', String(!d.hidden));
+});
+
+// Discarding is the one way to throw a draft away; it asks first.
+el('rfa-discard').addEventListener('click', async () => {
+  if (state.done || !confirm('Discard this review? Its comments are deleted.')) { return; }
+  try {
+    const r = await authFetch(api + '/cancel', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) { throw new Error(data.error || 'the server answered ' + r.status); }
+    state.done = true;
+    clearTimeout(state.saveTimer);
+    state.comments = [];
+    state.draft = null;
+    globalBox.value = '';
+    document.body.classList.add('rfa-done');
+    el('rfa-submit').disabled = true;
+    el('rfa-discard').disabled = true;
+    globalBox.disabled = true;
+    draftStatus('');
+    notice('This review was discarded: it takes no more comments.');
+    drawComments(false);
+  } catch (err) {
+    showError('Not discarded: ' + err.message);
+  }
+});
 
 el('rfa-copy').addEventListener('click', async () => {
   try {

@@ -42,6 +42,19 @@ function saved() {
   try { return sessionStorage.getItem(KEY) || memory; } catch (err) { return memory; }
 }
 
+// A URL with a token pasted into a tab already showing the page changes
+// only the fragment, which loads nothing: load the page again with it.
+window.addEventListener('hashchange', () => {
+  const frag = new URLSearchParams(location.hash.slice(1));
+  if (frag.get('token')) {
+    store(frag.get('token'));
+    history.replaceState(null, '', location.pathname + location.search);
+    location.reload();
+  } else if (frag.get('code')) {
+    location.reload();
+  }
+});
+
 // authFetch is fetch with the token header.
 export async function authFetch(url, opts) {
   const t = await token();

@@ -94,8 +94,7 @@ export function initKeys(onLine) {
 // rows, and the one chosen is drawn and focused.
 function stepHunk(dir) {
   const here = document.activeElement;
-  const head = here && here.dataset && here.dataset.rfaHunkHead !== undefined ? here : null;
-  const from = head ? rowTopOf(head) : window.scrollY + 1;
+  const from = here && here !== document.body && container.contains(here) ? rowTopOf(here) : window.scrollY + 1;
   let best = null;
   state.files.forEach((f, i) => {
     hunkRows(i).forEach((row) => {

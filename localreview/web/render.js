@@ -1,3 +1,5 @@
+import { renderInto } from './markdown.js';
+
 // Building the parts of the page around the diff's rows: file headers,
 // fold notices and comment cards. It keeps no state of its own; app.js
 // owns the comments and draw.js the rows.
@@ -111,7 +113,7 @@ export function commentCard(c, readOnly) {
   }
   const body = document.createElement('div');
   body.className = 'rfa-card-body';
-  body.textContent = c.body; // text, never HTML: the body is the person's own input
+  renderInto(body, c.body); // Markdown the server renders without raw HTML
   card.appendChild(body);
   return card;
 }
@@ -125,8 +127,16 @@ export function formCard(d) {
   ta.placeholder = 'Leave a comment (Ctrl+Enter to save)';
   ta.value = d.body;
   card.appendChild(ta);
+  const pv = document.createElement('div');
+  pv.className = 'rfa-card-body rfa-preview';
+  pv.hidden = true;
+  card.appendChild(pv);
   const actions = document.createElement('div');
   actions.className = 'rfa-form-actions';
+  if (d.startLine !== null && d.side === 'right') {
+    actions.appendChild(button('Suggest a change', 'suggest', undefined, 'rfa-btn-link rfa-form-left'));
+  }
+  actions.appendChild(button('Preview', 'preview', undefined, 'rfa-btn-link'));
   actions.appendChild(button('Cancel', 'cancel'));
   actions.appendChild(button(d.editing === null ? 'Add comment' : 'Save', 'save', undefined, 'rfa-btn-primary'));
   card.appendChild(actions);
