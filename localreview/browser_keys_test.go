@@ -182,7 +182,9 @@ func TestBrowserVirtualRows(t *testing.T) {
 	b := newBrowser(t, 2*time.Minute)
 	firstSel := `.d2h-file-wrapper[data-rfa-file="0"] td[data-rfa-side="right"][data-rfa-line="5"]`
 	lastSel := `.d2h-file-wrapper[data-rfa-file="1"] td[data-rfa-side="right"][data-rfa-line="2999"]`
-	present := func(sel string) chromedp.Action[bool] { return chromedp.Evaluate[bool](`!!document.querySelector('` + sel + `')`) }
+	present := func(sel string) chromedp.Action[bool] {
+		return chromedp.Evaluate[bool](`!!document.querySelector('` + sel + `')`)
+	}
 	rows := chromedp.Evaluate[int](`document.querySelectorAll('tr.rfa-r').length`)
 	tokens := func(sel string) chromedp.Action[int] {
 		return chromedp.Evaluate[int](`document.querySelector('` + sel + `').closest('tr').querySelectorAll('.hljs-comment, .hljs-number').length`)
