@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/review-my-code-bot/rmc/diff"
 )
@@ -213,6 +215,9 @@ func (s *Service) Get(ctx context.Context, id string) (Detail, error) {
 
 // Claim marks an item as taken by agent by.
 func (s *Service) Claim(ctx context.Context, id, by string, force bool) (Item, error) {
+	if err := checkName("claim", id, by); err != nil {
+		return Item{}, err
+	}
 	if IsFindingID(id) {
 		return s.claimFinding(ctx, id, by, force)
 	}
@@ -229,6 +234,9 @@ func (s *Service) Claim(ctx context.Context, id, by string, force bool) (Item, e
 // Resolve closes an item; on GitHub it replies on the finding's thread and
 // resolves the thread.
 func (s *Service) Resolve(ctx context.Context, id string, o ResolveOptions) (Item, error) {
+	if err := checkName("resolve", id, o.By); err != nil {
+		return Item{}, err
+	}
 	if IsFindingID(id) {
 		return s.resolveFinding(ctx, id, o)
 	}
@@ -308,4 +316,20 @@ func (s *Service) localItem(r Record) Item {
 func Hint(id string) string {
 	return fmt.Sprintf("Do not wait for it. Later, run `reviews-for-agent inbox list` (or the review_inbox tool with action list) "+
 		"and `reviews-for-agent inbox get %s` (action get) to read the comments.", id)
+}
+
+// MaxNameRunes caps an agent's name (--by): it is shown in listings and
+// page headers, where a name of thousands of characters would push
+// everything else off the screen.
+const MaxNameRunes = 100
+
+func checkName(op, id, by string) error {
+	by = strings.TrimSpace(by)
+	if n := utf8.RuneCountInString(by); n > MaxNameRunes {
+		return fail(op, id, ErrInvalidInput, fmt.Sprintf("the name after --by is %d characters long; at most %d", n, MaxNameRunes))
+	}
+	if strings.ContainsFunc(by, unicode.IsControl) {
+		return fail(op, id, ErrInvalidInput, "the name after --by holds control characters")
+	}
+	return nil
 }

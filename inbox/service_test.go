@@ -129,3 +129,25 @@ func TestServiceOperations(t *testing.T) {
 		t.Error("a local request without a requester succeeded")
 	}
 }
+
+// A name over 100 characters, or with control characters, is refused
+// before anything is written: it would widen every page that shows it.
+func TestServiceNameLimit(t *testing.T) {
+	t.Parallel()
+	for name, by := range map[string]string{
+		"long":    strings.Repeat("a", MaxNameRunes+1),
+		"control": "agent\x1b[2J",
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := (&Service{}).Claim(context.Background(), "abcd1234", by, false); KindName(err) != "invalid_input" {
+				t.Errorf("claim by a %s name: %v", name, err)
+			}
+			if _, err := (&Service{}).Resolve(context.Background(), "abcd1234", ResolveOptions{By: by}); KindName(err) != "invalid_input" {
+				t.Errorf("resolve by a %s name: %v", name, err)
+			}
+		})
+	}
+	if err := checkName("claim", "x", strings.Repeat("é", MaxNameRunes)); err != nil {
+		t.Errorf("a name of exactly %d characters: %v", MaxNameRunes, err)
+	}
+}
