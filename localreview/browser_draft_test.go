@@ -64,7 +64,7 @@ func TestBrowserTokenAndAddress(t *testing.T) {
 	}
 
 	b := newBrowser(t, time.Minute)
-	b.do(t, "open the address without the token", chromedp.Navigate(bare), chromedp.WaitReady(chromedp.CSS(`body`)))
+	b.do(t, "open the address without the token", chromedp.Navigate(bare), chromedp.WaitVisible(chromedp.CSS(`#rfa-notice`)))
 	if txt := get(t, b, "read the refusal", chromedp.Text(chromedp.CSS(`body`))); strings.Contains(txt, "secret") || !strings.Contains(txt, "token") {
 		t.Errorf("without the token the browser shows %q", txt)
 	}

@@ -379,8 +379,12 @@ func TestBrowserLargeDiff(t *testing.T) {
 	b.do(t, "wait for the last lines", chromedp.WaitReady(last), chromedp.ScrollIntoView(last))
 	get(t, b, "let the page settle", settle)
 	b.do(t, "click a line, type and save a comment", chromedp.Click(last), comment("Last change."))
+	// The layout buttons are at the top of the page: the click scrolls
+	// there, and the comment comes back on scrolling down again.
 	b.do(t, "switch to the split view",
 		chromedp.Click(chromedp.CSS(`#rfa-view button[data-view="side-by-side"]`)),
+		chromedp.WaitReady(chromedp.CSS(`.rfa-split-table`)),
+		chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.documentElement.scrollHeight)`),
 		chromedp.WaitReady(chromedp.CSS(`.rfa-split-table .rfa-card`)),
 	)
 	if n := get(t, b, "count cards", chromedp.Evaluate[int](cardCount)); n != 1 {

@@ -10,7 +10,7 @@ import {
   state, api, el, container, globalBox, fetchJSON, fetchText, updateCount, showError, notice, toast
 } from './page.js';
 import {
-  splitSections, unfold, unfoldCommented, afterPaint, drawDiff, drawComments
+  splitSections, unfold, unfoldCommented, afterPaint, drawDiff, drawComments, anchor, toAnchor
 } from './draw.js';
 import { restoreDraft, scheduleSave, toWire, fromWire, draftStatus } from './drafts.js';
 import { initKeys } from './nav.js';
@@ -250,9 +250,11 @@ el('rfa-view').addEventListener('click', (ev) => {
   const b = ev.target.closest('button[data-view]');
   if (!b || b.dataset.view === state.view) { return; }
   const t0 = performance.now();
+  const at = anchor();
   state.view = b.dataset.view;
   el('rfa-view').querySelectorAll('button').forEach((x) => x.setAttribute('aria-pressed', String(x === b)));
   drawDiff();
+  toAnchor(at);
   afterPaint('rfa: layout toggle', t0);
 });
 

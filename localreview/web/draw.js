@@ -93,6 +93,33 @@ function rowAt(ex, y) {
 
 // ------------------------------------------------------------------ files
 
+// anchor is what is at the top of the screen: a file and a line in it,
+// which the other layout also has.
+export function anchor() {
+  for (let i = 0; i < state.files.length; i++) {
+    const f = state.files[i];
+    if (!f.body || !f.model) { continue; }
+    const r = f.body.getBoundingClientRect();
+    if (r.bottom <= 0 || r.height === 0) { continue; }
+    if (r.top > 0) { return null; }
+    const rows = f.model[view()];
+    const row = rows[Math.min(rows.length - 1, rowAt(extras(f, cardsOf(i)), -r.top))];
+    const l = row && (row.line || row.r || row.l);
+    return l ? { i, key: l.t === 'd' ? 'left:' + l.old : 'right:' + l.new } : null;
+  }
+  return null;
+}
+
+// toAnchor scrolls the anchor's line back to the top of the screen.
+export function toAnchor(a) {
+  if (!a) { return; }
+  const f = state.files[a.i];
+  const row = f.body && f.model ? f.model.index[view()].get(a.key) : undefined;
+  if (row === undefined) { return; }
+  window.scrollTo(0, rowTop(a.i, row));
+  placeWindow(f, a.i, true);
+}
+
 // drawDiff lays the files out afresh: on load and when the layout changes.
 export function drawDiff() {
   container.textContent = '';
@@ -167,7 +194,15 @@ export function unfoldCommented() {
 const nearBodies = new Set();
 const near = new IntersectionObserver((entries) => {
   entries.forEach((e) => {
-    if (e.isIntersecting) { nearBodies.add(e.target); } else { nearBodies.delete(e.target); }
+    if (e.isIntersecting) { nearBodies.add(e.target); return; }
+    nearBodies.delete(e.target);
+    // Far from the screen: its rows go, unless the person is typing in
+    // them.
+    const f = state.files[Number(e.target.dataset.rfaFile)];
+    if (f && f.body === e.target && f.win && !f.table.contains(document.activeElement)) {
+      f.table.tBodies[0].textContent = '';
+      f.win = null;
+    }
   });
   schedule();
 }, { rootMargin: '100% 0px' });
