@@ -113,7 +113,7 @@ func TestServerPages(t *testing.T) {
 		"diff2html":     {path: "/assets/vendor/diff2html-ui-slim.min.js", wantType: "text/javascript; charset=utf-8", wantContain: "Diff2HtmlUI"},
 		"diff2html css": {path: "/assets/vendor/diff2html.min.css", wantType: "text/css; charset=utf-8", wantContain: ".d2h-file-wrapper"},
 		"info": {path: "/api/info", wantType: "application/json",
-			wantContain: `{"path":"src/legacy.ts","oldPath":"src/legacy.ts","status":"deleted","binary":false,"lines":2,"added":0,"deleted":2}`},
+			wantContain: `{"path":"src/legacy.ts","oldPath":"src/legacy.ts","status":"deleted","binary":false,"lines":2,"added":0,"deleted":2,"hunks":1,"splitRows":2}`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

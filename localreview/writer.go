@@ -144,7 +144,7 @@ func writeTemp(dir string, data []byte) (string, error) {
 func excludeOutput(ctx context.Context, root string) error {
 	out, err := git(ctx, root, "rev-parse", "--git-path", "info/exclude")
 	if err != nil {
-		return err
+		return nil // not a repository (any more): there is no git to keep it out of
 	}
 	path := strings.TrimSpace(out)
 	if !filepath.IsAbs(path) {
