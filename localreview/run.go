@@ -2,10 +2,14 @@ package localreview
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -83,9 +87,18 @@ func Run(ctx context.Context, o RunOptions) error {
 		return err
 	}
 	if len(changes.Files) == 0 {
+		// Nothing to review is not a failure: say so and end, with no
+		// server and no browser to close.
 		fmt.Fprintf(out, "No uncommitted changes in %s against %s: nothing to review.\n", changes.Root, changes.Base)
-	} else {
-		fmt.Fprintf(out, "Reviewing %d changed %s in %s against %s.\n", len(changes.Files), plural(len(changes.Files), "file", "files"), changes.Root, changes.Base)
+		return nil
+	}
+	fmt.Fprintf(out, "Reviewing %d changed %s in %s against %s.\n", len(changes.Files), plural(len(changes.Files), "file", "files"), changes.Root, changes.Base)
+	if err := writable(changes.Root); err != nil {
+		where := "nowhere: submitting will fail"
+		if o.Store != nil {
+			where = "to the inbox only"
+		}
+		fmt.Fprintf(out, "Note: %s cannot be written (%v): your comments will go %s, not to %s/.\n", changes.Root, err, where, OutputDir)
 	}
 
 	ln, err := Listen(o.Port, o.StrictPort)
@@ -99,7 +112,7 @@ func Run(ctx context.Context, o RunOptions) error {
 	if o.Store != nil {
 		retain(ctx, o.Store, out)
 	}
-	if o.Store != nil && len(changes.Files) > 0 {
+	if o.Store != nil {
 		req := requestOf(ctx, changes, o.Dir, nil, "", base)
 		req.Token = token
 		req.Origin = inbox.OriginStart
@@ -151,4 +164,24 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// writable checks that the files of a submission can be written under
+// root: rfa/ itself when it exists, else root.
+func writable(root string) error {
+	dir := filepath.Join(root, OutputDir)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		dir = root
+	}
+	f, err := os.CreateTemp(dir, ".rfa-probe-*")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return pe.Err
+		}
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
