@@ -155,6 +155,13 @@ func TestBrowserInboxPage(t *testing.T) {
 	if loc := get(t, b, "read the address", chromedp.Location()); loc != base+"/review/"+open {
 		t.Errorf("link led to %s", loc)
 	}
+	// A submitted review opens too, read-only, as it was submitted.
+	b.do(t, "back to the inbox", chromedp.Navigate(base+"/inbox"), chromedp.WaitVisible(chromedp.CSS(`li[data-rfa-id="`+submitted+`"] a`)))
+	b.do(t, "open the submitted review", chromedp.Click(chromedp.CSS(`li[data-rfa-id="`+submitted+`"] a`)), chromedp.WaitVisible(chromedp.CSS(`#rfa-result`)))
+	ro := get(t, b, "read the overall comment", chromedp.Evaluate[[]any](`[document.getElementById('rfa-global').value, document.getElementById('rfa-global').disabled, document.getElementById('rfa-submit').disabled]`))
+	if ro[0] != "Fine." || ro[1] != true || ro[2] != true {
+		t.Errorf("the submitted review shows [comment, box disabled, submit disabled] = %v", ro)
+	}
 	b.checkLocalOnly(t, base)
 }
 

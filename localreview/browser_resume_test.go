@@ -156,3 +156,43 @@ func TestBrowserMarkdownSuggestion(t *testing.T) {
 	b.do(t, "hide the details", chromedp.Click(chromedp.CSS(`#rfa-result-toggle`)), chromedp.WaitNotVisible(chromedp.CSS(`#rfa-result-details`)))
 	b.checkLocalOnly(t, baseOf(t, page))
 }
+
+// The file tree lists the files with their comment counts; its filter
+// narrows the tree and the diff; a click goes to the file.
+func TestBrowserFileTree(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	for _, name := range []string{"cmd/main.go", "pkg/a.go", "pkg/b.go", "docs/readme.md"} {
+		files[name] = "one\ntwo\n"
+	}
+	dir := newRepo(t, files)
+	for name := range files {
+		writeFile(t, dir, name, "one\n2\n")
+	}
+	page, _ := startServer(t, dir)
+	b := newBrowser(t, time.Minute)
+	visible := chromedp.Evaluate[string](`Array.from(document.querySelectorAll('.d2h-file-wrapper')).filter(w => !w.hidden).map(w => w.querySelector('.d2h-file-name').textContent).join(',')`)
+	listed := chromedp.Evaluate[string](`Array.from(document.querySelectorAll('#rfa-tree-list li')).filter(li => !li.hidden).map(li => li.querySelector('a').title).join(',')`)
+	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS(`#rfa-tree`)))
+	if got := get(t, b, "list the tree", listed); got != "cmd/main.go,docs/readme.md,pkg/a.go,pkg/b.go" {
+		t.Errorf("tree = %q", got)
+	}
+	// Files by path: pkg/b.go is file 3.
+	b.do(t, "comment on pkg/b.go", chromedp.Click(lineCell(3, "right", 2)), comment("Why 2?"))
+	if n := get(t, b, "read the count", chromedp.Text(chromedp.CSS(`#rfa-tree-list li[data-rfa-file="3"] .rfa-tree-count`))); n != "1" {
+		t.Errorf("pkg/b.go shows %q comments", n)
+	}
+	b.do(t, "filter", chromedp.SendKeys(chromedp.CSS(`#rfa-tree-filter`), "pkg"))
+	get(t, b, "wait for the filter", chromedp.Poll[bool](`document.getElementById('rfa-tree-shown').textContent === '2 of 4 files'`))
+	if got := get(t, b, "list the tree", listed); got != "pkg/a.go,pkg/b.go" {
+		t.Errorf("filtered tree = %q", got)
+	}
+	if got := get(t, b, "list the diff", visible); got != "pkg/a.go,pkg/b.go" {
+		t.Errorf("filtered diff = %q", got)
+	}
+	b.do(t, "go to pkg/b.go", chromedp.Click(chromedp.CSS(`#rfa-tree-list li[data-rfa-file="3"] a`)))
+	if f := get(t, b, "which file has the focus", chromedp.Evaluate[string](`document.activeElement.closest('.d2h-file-wrapper').dataset.rfaFile`)); f != "3" {
+		t.Errorf("after the click the focus is in file %s, want 3", f)
+	}
+	b.checkLocalOnly(t, baseOf(t, page))
+}

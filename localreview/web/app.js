@@ -16,6 +16,7 @@ import { restoreDraft, scheduleSave, toWire, fromWire, draftStatus } from './dra
 import { initKeys } from './nav.js';
 import { authFetch } from './auth.js';
 import { renderInto } from './markdown.js';
+import { buildTree } from './tree.js';
 
 // ------------------------------------------------------------------ loading
 
@@ -38,6 +39,12 @@ async function load() {
       notice('This review was ' + info.status + ': it takes no more comments.');
       return;
     }
+    if (meta.length === 0 && info.submitted) {
+      container.textContent = '';
+      el('rfa-bar').hidden = false;
+      showResult(info.submitted);
+      return;
+    }
     if (meta.length === 0) {
       container.textContent = '';
       notice('No uncommitted changes against ' + info.base + ': there is nothing to review. ' +
@@ -53,6 +60,7 @@ async function load() {
     state.files = sections.map((section, i) => ({
       meta: meta[i], section, model: null, folded: !!meta[i].collapsed, cardH: new Map()
     }));
+    buildTree();
     el('rfa-view').hidden = false;
     el('rfa-help').hidden = false;
     el('rfa-bar').hidden = false;

@@ -12,6 +12,7 @@ import { commentCard, formCard, fileHeader, foldNotice } from './render.js';
 import { state, container, updateCount } from './page.js';
 import { scheduleSave } from './drafts.js';
 import { applyViewed } from './nav.js';
+import { treeCounts } from './tree.js';
 
 export const ROW = 20; // px; .rfa-vtable rows in app.css
 const CARD_GUESS = 96; // px, a card not measured yet
@@ -434,6 +435,7 @@ export function drawComments(focus) {
   // a new layout's bodies are not reported until after this task.
   state.files.forEach((f, i) => { if (f.body) { placeWindow(f, i, false); } });
   updateCount();
+  treeCounts();
   scheduleSave();
   const ta = container.querySelector('.rfa-form textarea');
   if (ta && focus !== false && document.activeElement !== ta) {
