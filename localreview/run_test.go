@@ -65,7 +65,7 @@ func TestRun(t *testing.T) {
 		change   bool
 		wantLine string
 	}{
-		"changes":    {change: true, wantLine: "Reviewing 1 changed file in "},
+		"changes": {change: true, wantLine: "Reviewing 1 changed file in "},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
