@@ -469,3 +469,39 @@ func TestServerOneTimeCode(t *testing.T) {
 		t.Errorf("expired code = %d %s", st, body)
 	}
 }
+
+// Comment bodies render as Markdown without raw HTML and without
+// script links: what a person wrote cannot run in the page.
+func TestServerMarkdownIsSafe(t *testing.T) {
+	t.Parallel()
+	srv, _, _ := testServer(t)
+	bodies := []string{
+		"<script>alert(1)</script>",
+		`<img src=x onerror="alert(1)">`,
+		"[click](javascript:alert(1))",
+		"[data](data:text/html;base64,PHNjcmlwdD4=)",
+		"**bold** and `code`\n\n```suggestion\nvar x = 2\n```\n",
+	}
+	in, _ := json.Marshal(map[string][]string{"bodies": bodies})
+	resp, body := do(t, srv, request{method: "POST", path: "/api/markdown", body: string(in)})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("POST /api/markdown = %d %s", resp.StatusCode, body)
+	}
+	var out struct{ HTML []string }
+	if err := json.Unmarshal([]byte(body), &out); err != nil || len(out.HTML) != len(bodies) {
+		t.Fatalf("answer %s: %v", body, err)
+	}
+	for i, h := range out.HTML[:4] {
+		low := strings.ToLower(h)
+		for _, bad := range []string{"<script", "<img", "onerror", "javascript:", "data:text"} {
+			if strings.Contains(low, bad) {
+				t.Errorf("%q rendered as %q", bodies[i], h)
+			}
+		}
+	}
+	for _, want := range []string{"<strong>bold</strong>", "<code>code</code>", `<code class="language-suggestion">var x = 2`} {
+		if !strings.Contains(out.HTML[4], want) {
+			t.Errorf("Markdown %q lacks %q", out.HTML[4], want)
+		}
+	}
+}
