@@ -3,7 +3,6 @@ package localreview
 import (
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -31,15 +30,13 @@ func BenchmarkBrowserTable(bm *testing.B) {
 		bm.Fatalf("install the observers: %v", err)
 	}
 	rows := map[string][]float64{}
-	add := func(name string, v float64) {
-		fmt.Fprintf(os.Stderr, "%s: %.0f\n", name, v)
-		rows[name] = append(rows[name], v)
-	}
+	add := func(name string, v float64) { rows[name] = append(rows[name], v) }
 	for bm.Loop() {
 		benchManyFiles(bm, b, manyPage, add)
 		benchSingleFile(bm, b, singlePage, add)
 	}
-	bm.Log("\n" + benchTable(rows))
+	// Printed whole: a benchmark's log is cut short.
+	fmt.Print(benchTable(rows))
 }
 
 // manyFilesRepo changes files files of 2*pairs lines each: every second
@@ -135,7 +132,6 @@ func benchSingleFile(bm *testing.B, b *browser, pageURL string, add func(string,
 // from input to the next paint, as the Event Timing API reports it; 0
 // means every event took under its 16 ms threshold.
 func interaction(bm *testing.B, b *browser, step string, steps ...chromedp.Action[chromedp.Void]) float64 {
-	fmt.Fprintln(os.Stderr, "bench:", step)
 	mark := get(bm, b, "mark", chromedp.Evaluate[float64](benchNow))
 	b.do(bm, step, steps...)
 	// Entries arrive after the paint that ends them.
