@@ -465,10 +465,10 @@ export function scrollToRow(i, row) {
   placeWindow(f, i, true);
 }
 
-// hunkRow is the row of hunk k of file i, for the j/k keys.
+// hunkRows are the rows of file i's hunk headers, for the j/k keys.
 export function hunkRows(i) {
   const f = state.files[i];
-  if (!f.body || f.folded || f.body.classList.contains('d2h-d-none')) { return []; }
+  if (!f.body || f.folded || f.wrapper.hidden || f.body.classList.contains('d2h-d-none')) { return []; }
   const rows = model(f)[view()];
   const out = [];
   rows.forEach((r, n) => { if (r.t === 'h') { out.push(n); } });

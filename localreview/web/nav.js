@@ -120,7 +120,7 @@ function rowTopOf(node) {
 // step moves the focus to the next (dir 1) or previous (-1) element
 // matching sel after the one holding the focus, or the first or last.
 function step(sel, dir, target) {
-  const all = Array.from(container.querySelectorAll(sel)).filter((n) => !n.closest('.d2h-d-none'));
+  const all = Array.from(container.querySelectorAll(sel)).filter((n) => !n.closest('.d2h-d-none, [hidden]'));
   if (all.length === 0) { return; }
   const here = document.activeElement;
   let i = all.findIndex((n) => n === here || n.contains(here));
