@@ -196,3 +196,43 @@ func TestBrowserFileTree(t *testing.T) {
 	}
 	b.checkLocalOnly(t, baseOf(t, page))
 }
+
+// "Expand context" shows the unchanged lines above a hunk and below the
+// last one, twenty at a time, from the version the diff is against; they
+// are shown, not commented on.
+func TestBrowserExpandContext(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t, map[string]string{"a.txt": numbered(60)})
+	writeFile(t, dir, "a.txt", strings.Replace(numbered(60), "line 30\n", "line thirty\n", 1))
+	page, _ := startServer(t, dir)
+	b := newBrowser(t, time.Minute)
+	codeLines := chromedp.Evaluate[string](`Array.from(document.querySelectorAll('.d2h-file-wrapper[data-rfa-file="0"] tr.rfa-r .d2h-code-line-ctn')).map(c => c.textContent).join('|')`)
+	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitVisible(lineCell(0, "right", 30)))
+	if got := get(t, b, "read the lines", codeLines); got != "line 27|line 28|line 29|line 30|line thirty|line 31|line 32|line 33" {
+		t.Fatalf("lines = %q", got)
+	}
+	up := chromedp.CSS(`.d2h-file-wrapper[data-rfa-file="0"] button[data-rfa-action="expand"][data-rfa-hunk="0"]`)
+	down := chromedp.CSS(`.d2h-file-wrapper[data-rfa-file="0"] button[data-rfa-action="expand"][data-rfa-hunk="1"]`)
+	b.do(t, "show more above", chromedp.Click(up))
+	get(t, b, "wait for the lines above", chromedp.Poll[bool](`Array.from(document.querySelectorAll('.d2h-code-line-ctn')).some(c => c.textContent === 'line 7')`))
+	got := get(t, b, "read the lines", codeLines)
+	if !strings.HasPrefix(got, "line 7|line 8|") || strings.Contains(got, "line 6|") || !strings.Contains(got, "line 26|line 27|") {
+		t.Errorf("after one expand above: %q", got)
+	}
+	if n := get(t, b, "count commentable lines", chromedp.Evaluate[int](`document.querySelectorAll('.d2h-file-wrapper[data-rfa-file="0"] td[data-rfa-line]').length`)); n != 8 {
+		t.Errorf("%d commentable lines, want the diff's 8 only", n)
+	}
+	b.do(t, "show more above again", chromedp.Click(up))
+	get(t, b, "wait for line 1", chromedp.Poll[bool](`Array.from(document.querySelectorAll('.d2h-code-line-ctn')).some(c => c.textContent === 'line 1')`))
+	if n := get(t, b, "count the buttons above", chromedp.Evaluate[int](`document.querySelectorAll('button[data-rfa-action="expand"][data-rfa-hunk="0"]').length`)); n != 0 {
+		t.Errorf("the top of the file reached, %d buttons above remain", n)
+	}
+	b.do(t, "show more below", chromedp.Click(down))
+	get(t, b, "wait for line 53", chromedp.Poll[bool](`Array.from(document.querySelectorAll('.d2h-code-line-ctn')).some(c => c.textContent === 'line 53')`))
+	b.do(t, "show the rest below", chromedp.Click(down))
+	get(t, b, "wait for the end", chromedp.Poll[bool](`document.querySelectorAll('button[data-rfa-action="expand"]').length === 0`))
+	if got := get(t, b, "read the lines", codeLines); !strings.HasSuffix(got, "|line 59|line 60") {
+		t.Errorf("after expanding to the end: %q", got)
+	}
+	b.checkLocalOnly(t, baseOf(t, page))
+}

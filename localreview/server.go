@@ -173,6 +173,8 @@ func newServer(opts Options, mode string) *Server {
 	s.mux.HandleFunc("GET /api/reviews/{id}/diff", s.withReview(s.serveDiff))
 	s.mux.HandleFunc("GET /api/reviews/{id}/info", s.withReview(s.serveInfo))
 	s.mux.HandleFunc("POST /api/reviews/{id}/comments", s.withReview(s.submit))
+	s.mux.HandleFunc("GET /api/context", s.withReview(s.serveContext))
+	s.mux.HandleFunc("GET /api/reviews/{id}/context", s.withReview(s.serveContext))
 	s.mux.HandleFunc("POST /api/cancel", s.withReview(s.cancelReview))
 	s.mux.HandleFunc("POST /api/reviews/{id}/cancel", s.withReview(s.cancelReview))
 	s.mux.HandleFunc("POST /api/markdown", s.renderMarkdown)

@@ -10,7 +10,7 @@ import {
   state, api, el, container, globalBox, fetchJSON, fetchText, updateCount, showError, notice, toast
 } from './page.js';
 import {
-  splitSections, unfold, unfoldCommented, afterPaint, drawDiff, drawComments, anchor, toAnchor
+  splitSections, unfold, unfoldCommented, afterPaint, drawDiff, drawComments, anchor, toAnchor, expand
 } from './draw.js';
 import { restoreDraft, scheduleSave, toWire, fromWire, draftStatus } from './drafts.js';
 import { initKeys } from './nav.js';
@@ -156,6 +156,11 @@ function onAction(action, target) {
     unfold([Number(w.dataset.rfaFile)]);
     w.scrollIntoView({ block: 'start' });
     afterPaint('rfa: load diff', t0);
+    return;
+  }
+  if (action === 'expand') {
+    expand(Number(target.closest('.d2h-file-wrapper').dataset.rfaFile), Number(target.dataset.rfaHunk), fetchJSON, api)
+      .catch((err) => toast('Could not show more lines: ' + err.message));
     return;
   }
   if (state.done) { return; }

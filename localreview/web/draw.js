@@ -7,7 +7,7 @@
 //
 // Nothing keeps references into the rows across draws: comments live in
 // state, and every draw puts them back.
-import { parseFile, lineHTML, languageOf, esc } from './model.js';
+import { parseFile, lineHTML, languageOf, esc, addContext } from './model.js';
 import { commentCard, formCard, fileHeader, foldNotice } from './render.js';
 import { state, container, updateCount } from './page.js';
 import { scheduleSave } from './drafts.js';
@@ -385,29 +385,35 @@ function codeCell(line, lang) {
 }
 
 function headRow(row, cols) {
-  const nums = '<td class="d2h-code-linenumber d2h-info"></td>';
+  const open = row.gapFrom <= row.gapTo;
+  const more = open ? '<button type="button" class="rfa-expand" data-rfa-action="expand" data-rfa-hunk="' + row.hunk +
+    '" title="' + (row.t === 'h' ? 'Show the lines above' : 'Show the lines below') + '">' + (row.t === 'h' ? '\u2191' : '\u2193') + '</button>' : '';
+  const nums = '<td class="d2h-code-linenumber d2h-info">' + more + '</td>';
+  if (row.t === 'x') {
+    return '<tr class="rfa-h">' + nums + '<td class="d2h-info rfa-code" colspan="' + (cols - 1) + '"></td></tr>';
+  }
   return '<tr class="rfa-h">' + nums + '<td class="d2h-info rfa-code" colspan="' + (cols - 1) + '" tabindex="-1" data-rfa-hunk-head="' +
     row.hunk + '">' + esc(row.text) + '</td></tr>';
 }
 
 function unifiedRow(row, lang, mark) {
-  if (row.t === 'h') { return headRow(row, 2); }
+  if (row.t === 'h' || row.t === 'x') { return headRow(row, 2); }
   const l = row.line;
   const side = l.t === 'd' ? 'left' : 'right';
   const nums = '<span class="line-num1">' + (l.old || '') + '</span><span class="line-num2">' + (l.new || '') + '</span>';
   return '<tr class="rfa-r' + (mark ? ' ' + mark : '') + '">' +
-    numberCell('d2h-code-linenumber ' + kindClass[l.t], side, side === 'left' ? l.old : l.new, row.hunk, nums) +
+    numberCell('d2h-code-linenumber ' + kindClass[l.t], side, l.extra ? 0 : side === 'left' ? l.old : l.new, row.hunk, nums) +
     codeCell(l, lang) + '</tr>';
 }
 
 function splitRow(row, lang, mark) {
-  if (row.t === 'h') { return headRow(row, 4); }
+  if (row.t === 'h' || row.t === 'x') { return headRow(row, 4); }
   const half = (l, pane) => {
     if (!l) { return '<td class="d2h-code-side-linenumber d2h-code-side-emptyplaceholder d2h-emptyplaceholder"></td><td class="rfa-code d2h-code-side-emptyplaceholder d2h-emptyplaceholder"></td>'; }
     // A context line is commented on its new number, from either pane.
     const side = l.t === 'd' ? 'left' : 'right';
     const shown = pane === 'left' ? l.old : l.new;
-    return numberCell('d2h-code-side-linenumber ' + kindClass[l.t], side, side === 'left' ? l.old : l.new, row.hunk, String(shown)) + codeCell(l, lang);
+    return numberCell('d2h-code-side-linenumber ' + kindClass[l.t], side, l.extra ? 0 : side === 'left' ? l.old : l.new, row.hunk, String(shown)) + codeCell(l, lang);
   };
   return '<tr class="rfa-r' + (mark ? ' ' + mark : '') + '">' + half(row.l, 'left') + half(row.r, 'right') + '</tr>';
 }
@@ -487,4 +493,22 @@ export function afterPaint(name, start) {
   requestAnimationFrame(() => requestAnimationFrame(() => {
     performance.measure(name, { start, end: performance.now() });
   }));
+}
+
+// expand shows up to EXPAND_LINES more unchanged lines at the gap of
+// file i's hunk k (k = the number of hunks: below the last one), fetched
+// from the server, and draws them.
+const EXPAND_LINES = 20;
+export async function expand(i, k, fetchJSON, api) {
+  const f = state.files[i];
+  const m = f.model;
+  const g = m && m.unified.find((r) => (r.t === 'h' || r.t === 'x') && r.hunk === k);
+  if (!g || g.gapFrom > g.gapTo) { return; }
+  const from = g.t === 'h' ? Math.max(g.gapFrom, g.gapTo - EXPAND_LINES + 1) : g.gapFrom;
+  const to = g.t === 'h' ? g.gapTo : g.gapFrom + EXPAND_LINES - 1;
+  const data = await fetchJSON(api + '/context?file=' + i + '&from=' + from + '&to=' + to);
+  const texts = data.lines || [];
+  addContext(m, g, from, texts);
+  if (g.t === 'x' && texts.length < to - from + 1) { g.gapTo = g.gapFrom - 1; } // the end of the file
+  drawComments(false);
 }

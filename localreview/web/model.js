@@ -15,8 +15,13 @@ export function parseFile(section) {
   const blocks = section ? (Diff2Html.parse(section)[0] || { blocks: [] }).blocks : [];
   const unified = [];
   const split = [];
+  let oldEnd = 0;
+  let newEnd = 0;
   blocks.forEach((b, hunk) => {
-    const head = { t: 'h', text: b.header, hunk };
+    // Above each hunk, the unchanged lines since the one before it may be
+    // shown ("expand context"): old lines gapFrom..gapTo, each delta
+    // lower than its new number.
+    const head = { t: 'h', text: b.header, hunk, gapFrom: oldEnd + 1, gapTo: b.oldStartLine - 1, delta: b.newStartLine - b.oldStartLine };
     unified.push(head);
     split.push(head);
     let dels = [];
@@ -34,6 +39,8 @@ export function parseFile(section) {
     b.lines.forEach((x) => {
       const t = x.type === 'insert' ? 'a' : x.type === 'delete' ? 'd' : 'c';
       const line = { t, old: x.oldNumber || 0, new: x.newNumber || 0, text: x.content.slice(1), pair: null, html: null };
+      oldEnd = Math.max(oldEnd, line.old);
+      newEnd = Math.max(newEnd, line.new);
       unified.push({ t, line, hunk });
       if (t === 'd') {
         if (adds.length > 0) { flush(); } // a deletion after additions starts a new change
@@ -46,7 +53,40 @@ export function parseFile(section) {
     });
     flush();
   });
-  return { unified, split, index: { unified: indexRows(unified), split: indexRows(split) }, hunks: blocks.length };
+  if (blocks.length > 0 && oldEnd > 0) {
+    // Below the last hunk: the rest of the file, length unknown.
+    const tail = { t: 'x', hunk: blocks.length, gapFrom: oldEnd + 1, gapTo: Infinity, delta: newEnd - oldEnd };
+    unified.push(tail);
+    split.push(tail);
+  }
+  const m = { unified, split, hunks: blocks.length };
+  reindex(m);
+  return m;
+}
+
+// reindex maps the lines to their rows again, after rows were added.
+export function reindex(m) {
+  m.index = { unified: indexRows(m.unified), split: indexRows(m.split) };
+}
+
+// addContext puts unchanged lines (text of old lines from, from+1, ...)
+// next to the gap row g: under a hunk header (the lines just above its
+// hunk), or above the tail row (the lines after the last hunk).
+export function addContext(m, g, from, texts) {
+  const lines = texts.map((text, j) => ({ t: 'c', old: from + j, new: from + j + g.delta, text, pair: null, html: null, extra: true }));
+  const hunk = g.t === 'h' ? g.hunk : g.hunk - 1;
+  ['unified', 'split'].forEach((layout) => {
+    const rows = m[layout];
+    const at = rows.indexOf(g) + (g.t === 'h' ? 1 : 0);
+    const add = lines.map((line) => (layout === 'split' ? { t: 's', l: line, r: line, hunk } : { t: 'c', line, hunk }));
+    rows.splice(at, 0, ...add);
+  });
+  if (g.t === 'h') {
+    g.gapTo = from - 1;
+  } else {
+    g.gapFrom = from + texts.length;
+  }
+  reindex(m);
 }
 
 // A comment on a deleted line is on the left (old) side, on its old
@@ -54,9 +94,10 @@ export function parseFile(section) {
 function indexRows(rows) {
   const m = new Map();
   rows.forEach((row, i) => {
+    if (row.t === 'h' || row.t === 'x') { return; }
     const lines = row.t === 's' ? [row.l, row.r] : [row.line];
     lines.forEach((l) => {
-      if (!l) { return; }
+      if (!l || l.extra) { return; } // shown for context, not part of the diff
       if (l.t === 'd') { m.set('left:' + l.old, i); } else { m.set('right:' + l.new, i); }
     });
   });
