@@ -505,3 +505,24 @@ func TestServerMarkdownIsSafe(t *testing.T) {
 		}
 	}
 }
+
+// Expanding context takes a file by index and a range of old lines, and
+// says plainly what it cannot show.
+func TestServerContextRefusals(t *testing.T) {
+	t.Parallel()
+	srv, _, _ := testServer(t) // its root is no repository: nothing to read
+	for q, want := range map[string]int{
+		"":                         http.StatusBadRequest,
+		"?file=x&from=1&to=2":      http.StatusBadRequest,
+		"?file=99&from=1&to=2":     http.StatusBadRequest,
+		"?file=1&from=0&to=2":      http.StatusBadRequest,
+		"?file=1&from=5&to=4":      http.StatusBadRequest,
+		"?file=1&from=1&to=100000": http.StatusBadRequest,
+		"?file=0&from=1&to=2":      http.StatusNotFound, // the binary logo
+		"?file=1&from=1&to=2":      http.StatusNotFound, // no repository to read the old version from
+	} {
+		if resp, body := do(t, srv, request{method: "GET", path: "/api/context" + q}); resp.StatusCode != want || !strings.Contains(body, `"error"`) {
+			t.Errorf("GET /api/context%s = %d %s, want %d", q, resp.StatusCode, body, want)
+		}
+	}
+}
