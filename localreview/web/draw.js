@@ -21,7 +21,15 @@ const FORM_GUESS = 170;
 // The server sends one "diff --git" section per file, in the order of
 // info.files.
 export function splitSections(text) {
-  return text === '' ? [] : text.split(/^(?=diff --git )/m);
+  const out = [];
+  let start = 0;
+  while (start < text.length) {
+    const next = text.indexOf('\ndiff --git ', start);
+    const end = next < 0 ? text.length : next + 1;
+    out.push(text.slice(start, end));
+    start = end;
+  }
+  return out;
 }
 
 // ------------------------------------------------------------------ layout
