@@ -1,7 +1,6 @@
 package inbox
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -51,8 +50,8 @@ func WriteList(w io.Writer, res ListResult, status string) {
 func WriteItem(w io.Writer, verb string, it Item) {
 	fmt.Fprintf(w, "%s %s: %s", verb, it.ID, it.Status)
 	switch {
-	case it.Status == StatusResolved && (it.ResolvedBy != "" || it.ClaimedBy != ""):
-		fmt.Fprintf(w, " by %s", cmp.Or(it.ResolvedBy, it.ClaimedBy))
+	case it.Status == StatusResolved && it.ResolvedBy != "":
+		fmt.Fprintf(w, " by %s", it.ResolvedBy)
 	case it.Status == StatusClaimed && it.ClaimedBy != "":
 		fmt.Fprintf(w, " by %s", it.ClaimedBy)
 		if it.ClaimExpires != nil {
@@ -79,7 +78,12 @@ func WriteDetail(w io.Writer, d Detail) {
 		where = append(where, "branch "+d.Branch)
 	}
 	head := fmt.Sprintf("<!-- %s · %s", d.ID, d.Status)
-	if d.ClaimedBy != "" {
+	switch {
+	case d.Status == StatusResolved && d.ResolvedBy != "" && d.Forced && d.ClaimedBy != "":
+		head += " by " + d.ResolvedBy + " over " + d.ClaimedBy + "'s claim"
+	case d.Status == StatusResolved && d.ResolvedBy != "":
+		head += " by " + d.ResolvedBy
+	case d.ClaimedBy != "":
 		head += " by " + d.ClaimedBy
 	}
 	if len(where) > 0 {

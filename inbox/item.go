@@ -33,13 +33,15 @@ type Item struct {
 	ClaimExpires *time.Time `json:"claimExpiresAt,omitempty"`
 	Note         string     `json:"note,omitempty"` // the resolution note
 	ResolvedBy   string     `json:"resolvedBy,omitempty"`
-	URL          string     `json:"url,omitempty"`
-	Root         string     `json:"root,omitempty"` // local: the repository
-	Branch       string     `json:"branch,omitempty"`
-	Commit       string     `json:"commit,omitempty"`
-	PR           string     `json:"pr,omitempty"` // GitHub: owner/repo#N
-	Blocking     bool       `json:"blocking,omitempty"`
-	Score        int        `json:"score,omitempty"`
+	// Forced is set when ResolvedBy resolved it over ClaimedBy's claim.
+	Forced   bool   `json:"forced,omitempty"`
+	URL      string `json:"url,omitempty"`
+	Root     string `json:"root,omitempty"` // local: the repository
+	Branch   string `json:"branch,omitempty"`
+	Commit   string `json:"commit,omitempty"`
+	PR       string `json:"pr,omitempty"` // GitHub: owner/repo#N
+	Blocking bool   `json:"blocking,omitempty"`
+	Score    int    `json:"score,omitempty"`
 }
 
 // localItem describes a local review.
@@ -67,11 +69,12 @@ func localItem(r Record) Item {
 }
 
 // PageURL is where the page server at base shows the review with id; the
-// server's token, when given, lets the person in.
+// server's token, when given, lets the person in. It rides in the URL's
+// fragment, which the browser keeps to the page and never sends.
 func PageURL(base, id, token string) string {
 	u := strings.TrimSuffix(base, "/") + "/review/" + id
 	if token != "" {
-		u += "?token=" + url.QueryEscape(token)
+		u += "#token=" + url.QueryEscape(token)
 	}
 	return u
 }
@@ -82,7 +85,7 @@ func claimOf(it *Item, r Record) {
 		it.ClaimedBy, it.ClaimedAt = r.Claim.ClaimedBy, &at
 	}
 	if r.Resolution != nil {
-		it.Note, it.ResolvedBy = r.Resolution.Note, r.Resolution.ResolvedBy
+		it.Note, it.ResolvedBy, it.Forced = r.Resolution.Note, r.Resolution.ResolvedBy, r.Resolution.Forced
 	}
 }
 

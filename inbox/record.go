@@ -100,6 +100,9 @@ type Request struct {
 	Commit   string   `json:"commit,omitempty"`
 	Base     string   `json:"base,omitempty"`   // what the diff is against, for people
 	Server   string   `json:"server,omitempty"` // the page server's base URL when it was requested
+	// Origin is OriginStart for a review a person started themselves
+	// (the start command), "" for one an agent requested.
+	Origin string `json:"origin,omitempty"`
 	// Token lets a browser into that server; the store is private to its
 	// owner, as the token is.
 	Token string `json:"token,omitempty"`
@@ -107,6 +110,9 @@ type Request struct {
 	DiffSHA256 string `json:"diffSha256"`
 	DiffBytes  int    `json:"diffBytes"`
 }
+
+// OriginStart marks the reviews of the start command.
+const OriginStart = "start"
 
 // Submission is what the person sent: the comments in the page's JSON
 // format, and the files they were also written to in the repository.

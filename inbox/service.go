@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/agentmd"
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/review-my-code-bot/rmc/diff"
 )
@@ -154,6 +157,10 @@ type Detail struct {
 	// Markdown is the comments in the agent format of package agentmd,
 	// with the diff lines they are about; "" while nothing is submitted.
 	Markdown string `json:"markdown"`
+	// GlobalComment and Comments are the submission as data, for programs;
+	// Comments is [] while nothing is submitted.
+	GlobalComment *string                    `json:"globalComment,omitempty"`
+	Comments      []agentmd.SubmittedComment `json:"comments"`
 	// Message says what the agent should know beyond the comments, such
 	// as a review still waiting for the person.
 	Message string `json:"message,omitempty"`
@@ -168,7 +175,13 @@ func (s *Service) Get(ctx context.Context, id string) (Detail, error) {
 	if err != nil {
 		return Detail{}, err
 	}
-	d := Detail{Item: s.localItem(r)}
+	d := Detail{Item: s.localItem(r), Comments: []agentmd.SubmittedComment{}}
+	if r.Submission != nil {
+		d.GlobalComment = r.Submission.GlobalComment
+		if r.Submission.Comments != nil {
+			d.Comments = r.Submission.Comments
+		}
+	}
 	switch r.Status {
 	case StatusOpen:
 		d.Message = "The review is still open: nobody has submitted it yet."
@@ -202,6 +215,9 @@ func (s *Service) Get(ctx context.Context, id string) (Detail, error) {
 
 // Claim marks an item as taken by agent by.
 func (s *Service) Claim(ctx context.Context, id, by string, force bool) (Item, error) {
+	if err := checkName("claim", id, by); err != nil {
+		return Item{}, err
+	}
 	if IsFindingID(id) {
 		return s.claimFinding(ctx, id, by, force)
 	}
@@ -218,6 +234,9 @@ func (s *Service) Claim(ctx context.Context, id, by string, force bool) (Item, e
 // Resolve closes an item; on GitHub it replies on the finding's thread and
 // resolves the thread.
 func (s *Service) Resolve(ctx context.Context, id string, o ResolveOptions) (Item, error) {
+	if err := checkName("resolve", id, o.By); err != nil {
+		return Item{}, err
+	}
 	if IsFindingID(id) {
 		return s.resolveFinding(ctx, id, o)
 	}
@@ -297,4 +316,20 @@ func (s *Service) localItem(r Record) Item {
 func Hint(id string) string {
 	return fmt.Sprintf("Do not wait for it. Later, run `reviews-for-agent inbox list` (or the review_inbox tool with action list) "+
 		"and `reviews-for-agent inbox get %s` (action get) to read the comments.", id)
+}
+
+// MaxNameRunes caps an agent's name (--by): it is shown in listings and
+// page headers, where a name of thousands of characters would push
+// everything else off the screen.
+const MaxNameRunes = 100
+
+func checkName(op, id, by string) error {
+	by = strings.TrimSpace(by)
+	if n := utf8.RuneCountInString(by); n > MaxNameRunes {
+		return fail(op, id, ErrInvalidInput, fmt.Sprintf("the name after --by is %d characters long; at most %d", n, MaxNameRunes))
+	}
+	if strings.ContainsFunc(by, unicode.IsControl) {
+		return fail(op, id, ErrInvalidInput, "the name after --by holds control characters")
+	}
+	return nil
 }

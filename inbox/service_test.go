@@ -2,6 +2,7 @@ package inbox
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -127,5 +128,63 @@ func TestServiceOperations(t *testing.T) {
 	}
 	if _, err := svc.Request(ctx, RequestOptions{}); err == nil {
 		t.Error("a local request without a requester succeeded")
+	}
+}
+
+// A name over 100 characters, or with control characters, is refused
+// before anything is written: it would widen every page that shows it.
+func TestServiceNameLimit(t *testing.T) {
+	t.Parallel()
+	for name, by := range map[string]string{
+		"long":    strings.Repeat("a", MaxNameRunes+1),
+		"control": "agent\x1b[2J",
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := (&Service{}).Claim(context.Background(), "abcd1234", by, false); KindName(err) != "invalid_input" {
+				t.Errorf("claim by a %s name: %v", name, err)
+			}
+			if _, err := (&Service{}).Resolve(context.Background(), "abcd1234", ResolveOptions{By: by}); KindName(err) != "invalid_input" {
+				t.Errorf("resolve by a %s name: %v", name, err)
+			}
+		})
+	}
+	if err := checkName("claim", "x", strings.Repeat("é", MaxNameRunes)); err != nil {
+		t.Errorf("a name of exactly %d characters: %v", MaxNameRunes, err)
+	}
+}
+
+// Resolved over another agent's claim, the review names who resolved it
+// and whose claim was overridden; as JSON it carries the comments and the
+// forced flag, not only Markdown.
+func TestServiceForcedResolveDetail(t *testing.T) {
+	t.Parallel()
+	svc, recs := localInbox(t)
+	id := recs[StatusClaimed].ID // claimed by alpha
+	if _, err := svc.Resolve(context.Background(), id, ResolveOptions{By: "beta", Note: "taken over", Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := svc.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	WriteDetail(&b, d)
+	if head, _, _ := strings.Cut(b.String(), "\n"); !strings.Contains(head, "resolved by beta over alpha's claim") {
+		t.Errorf("header = %q", head)
+	}
+	data, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Forced     bool              `json:"forced"`
+		ResolvedBy string            `json:"resolvedBy"`
+		Comments   []json.RawMessage `json:"comments"`
+	}
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !got.Forced || got.ResolvedBy != "beta" || got.Comments == nil {
+		t.Errorf("JSON = %s", data)
 	}
 }

@@ -2,6 +2,7 @@ package inbox
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -150,6 +151,11 @@ func resolveTransition(r Record, o ResolveOptions, now time.Time) (Record, bool,
 				r.Claim.ClaimedBy, r.Claim.ClaimedAt.Format(time.RFC3339), how))
 		}
 	case StatusResolved:
+		// Again with the same note (or none) changes nothing; a different
+		// note would be lost without a word, so it is refused.
+		if note := strings.TrimSpace(o.Note); note != "" && (r.Resolution == nil || r.Resolution.Note != note) {
+			return Record{}, false, fail("resolve", r.ID, ErrConflict, "already resolved"+resolvedNote(r)+": the note is not changed")
+		}
 		return Record{}, false, nil
 	case StatusOpen:
 		return Record{}, false, fail("resolve", r.ID, ErrInvalidState, "the review is still open: nobody has submitted comments to resolve")
@@ -168,4 +174,19 @@ func resolveTransition(r Record, o ResolveOptions, now time.Time) (Record, bool,
 func (r Record) CanSubmit() error {
 	_, err := submitTransition(r, Submission{}, time.Time{})
 	return err
+}
+
+// resolvedNote says by whom and with what note r was resolved.
+func resolvedNote(r Record) string {
+	if r.Resolution == nil {
+		return ""
+	}
+	s := ""
+	if r.Resolution.ResolvedBy != "" {
+		s += " by " + r.Resolution.ResolvedBy
+	}
+	if r.Resolution.Note != "" {
+		s += " with the note " + strconv.Quote(r.Resolution.Note)
+	}
+	return s
 }

@@ -55,7 +55,13 @@ func TestTransitions(t *testing.T) {
 		"resolve claimed, no name":  {from: StatusClaimed, op: resolve("", false), want: StatusClaimed, wantKind: "conflict", wantBy: "alpha"},
 		"resolve another's claim":   {from: StatusClaimed, op: resolve("beta", false), want: StatusClaimed, wantKind: "conflict", wantBy: "alpha"},
 		"resolve another's, forced": {from: StatusClaimed, op: resolve("beta", true), want: StatusResolved, wantWrite: true, wantBy: "alpha"},
-		"resolve again":             {from: StatusResolved, op: resolve("", false), want: StatusResolved},
+		"resolve again, new note":   {from: StatusResolved, op: resolve("", false), want: StatusResolved, wantKind: "conflict"},
+		"resolve again, same note": {from: StatusResolved, op: func(s *Store, id string) (Record, error) {
+			return s.Resolve(ctx, id, ResolveOptions{Note: "done"})
+		}, want: StatusResolved},
+		"resolve again, no note": {from: StatusResolved, op: func(s *Store, id string) (Record, error) {
+			return s.Resolve(ctx, id, ResolveOptions{})
+		}, want: StatusResolved},
 		"resolve open":              {from: StatusOpen, op: resolve("", false), want: StatusOpen, wantKind: "invalid state"},
 		"resolve cancelled":         {from: StatusCancelled, op: resolve("", false), want: StatusCancelled, wantKind: "invalid state"},
 		"submit after resolve, too": {from: StatusResolved, op: submit, want: StatusResolved, wantKind: "invalid state"},

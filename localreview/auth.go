@@ -4,27 +4,41 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/inbox"
 )
 
-// The server answers only requests that carry its token: any local user
-// can connect to 127.0.0.1, but only the person the command printed the
-// URL to (or their agent, which can read the token file) knows the token.
-// The page's URL carries it once as ?token=; the server then sets it as a
-// same-site cookie and redirects to the address without it, so it stays out
-// of the history and of links. Programs send it as the X-RFA-Token header.
+// The server's API answers only requests that carry its token: any local
+// user can connect to 127.0.0.1, but only the person the command printed
+// the URL to (or their agent, which can read the token file) knows it.
+// Nothing secret is ever a cookie, which a browser would also send to every
+// other server on 127.0.0.1, whatever its port. The page's URL carries the
+// token in its fragment (#token=…), which the browser never sends: the
+// page keeps it in sessionStorage and sends it as the X-RFA-Token header,
+// as programs do. The browser the start command opens is handed a one-time
+// code (#code=…) instead, which the page trades for the token once
+// (POST /api/session), so the token is never on a command line that other
+// users of the machine can read. The page and its scripts are no secret and
+// load without the token.
 const (
-	TokenParam  = "token"
 	TokenHeader = "X-RFA-Token"
+	// TokenFragment and CodeFragment are the keys of a page URL's fragment.
+	TokenFragment = "token"
+	CodeFragment  = "code"
 )
+
+// codeLife is how long a one-time code may wait to be traded.
+const codeLife = 10 * time.Minute
 
 // NewToken returns a fresh random token of 32 hex characters.
 func NewToken() string {
@@ -35,90 +49,120 @@ func NewToken() string {
 	return hex.EncodeToString(b[:])
 }
 
-// StoreToken is the token of the inbox server of store: kept in a file
-// beside the store, readable only by its owner, so that every process of
-// that user (the server, request, inbox get) agrees on it and no one else
-// learns it. The first caller creates it.
+// StoreToken is the token of the running inbox server of store: kept in a
+// file beside the store, readable only by its owner, so that every process
+// of that user (request, inbox get) can reach the server and no one else
+// can. Each server writes a fresh one when it starts (RotateStoreToken), so
+// a token that leaked stops working with the server that used it. When
+// there is no file yet, a first one is made.
 func StoreToken(store *inbox.Store) (string, error) {
-	path := store.Path() + ".token"
-	for range 3 {
-		b, err := os.ReadFile(path)
-		if err == nil {
-			if tok := strings.TrimSpace(string(b)); len(tok) >= 32 {
-				return tok, nil
-			}
-			// Short or empty: a writer died half-way. Replace it.
-			os.Remove(path)
-			continue
+	path := tokenPath(store)
+	b, err := os.ReadFile(path)
+	if err == nil {
+		if tok := strings.TrimSpace(string(b)); len(tok) >= 32 {
+			return tok, nil
 		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("read the server token %s: %w", path, err)
-		}
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if errors.Is(err, fs.ErrExist) {
-			continue // another process made it first: read theirs
-		}
-		if err != nil {
-			return "", fmt.Errorf("create the server token %s: %w", path, err)
-		}
-		tok := NewToken()
-		_, err = f.WriteString(tok + "\n")
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(path)
-			return "", fmt.Errorf("write the server token %s: %w", path, err)
-		}
-		return tok, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("read the server token %s: %w", path, err)
 	}
-	return "", fmt.Errorf("read the server token %s: it keeps changing", path)
+	return RotateStoreToken(store)
 }
 
-// WithToken adds the token to a page URL, for the person to open.
+// RotateStoreToken writes a fresh token for store's server and returns it;
+// the file is replaced whole, so a reader sees the old token or the new.
+func RotateStoreToken(store *inbox.Store) (string, error) {
+	path := tokenPath(store)
+	tok := NewToken()
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
+	if err != nil {
+		return "", fmt.Errorf("write the server token %s: %w", path, err)
+	}
+	_, err = tmp.WriteString(tok + "\n")
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path) // CreateTemp made it 0600
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("write the server token %s: %w", path, err)
+	}
+	return tok, nil
+}
+
+func tokenPath(store *inbox.Store) string { return store.Path() + ".token" }
+
+// WithToken adds the token to a page URL, in its fragment, for the
+// person to open.
 func WithToken(pageURL, token string) string {
-	if token == "" {
+	return withFragment(pageURL, TokenFragment, token)
+}
+
+// WithCode adds a one-time code to a page URL, for a browser to open.
+func WithCode(pageURL, code string) string {
+	return withFragment(pageURL, CodeFragment, code)
+}
+
+func withFragment(pageURL, key, value string) string {
+	if value == "" {
 		return pageURL
 	}
-	sep := "?"
-	if strings.Contains(pageURL, "?") {
-		sep = "&"
-	}
-	return pageURL + sep + TokenParam + "=" + url.QueryEscape(token)
+	return pageURL + "#" + key + "=" + url.QueryEscape(value)
 }
 
-// cookieName is per port: browsers share cookies between the ports of one
-// host, and two servers must not overwrite each other's.
-func cookieName(port string) string { return "rfa_token_" + port }
+// NewCode returns a code the page may trade once for the token, within
+// codeLife.
+func (s *Server) NewCode() string {
+	code := NewToken()
+	s.codeMu.Lock()
+	defer s.codeMu.Unlock()
+	now := s.now()
+	for c, exp := range s.codes {
+		if now.After(exp) {
+			delete(s.codes, c)
+		}
+	}
+	s.codes[code] = now.Add(codeLife)
+	return code
+}
 
-// authorize checks the request's token. A page address carrying a good
-// token gets the cookie and a redirect to the address without it; it
-// reports false then, the response being written.
-func (s *Server) authorize(w http.ResponseWriter, r *http.Request, port string) bool {
-	if q := r.URL.Query(); q.Has(TokenParam) {
-		if !s.tokenOK(q.Get(TokenParam)) {
-			s.denied(w, r)
-			return false
-		}
-		http.SetCookie(w, &http.Cookie{Name: cookieName(port), Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-		if r.Method == http.MethodGet && !strings.HasPrefix(r.URL.Path, "/api/") {
-			q.Del(TokenParam)
-			// Only ever a path on this server: "//host/x" would send the
-			// browser, cookie set, to another host.
-			loc := "/" + strings.TrimLeft(r.URL.EscapedPath(), "/")
-			if len(q) > 0 {
-				loc += "?" + q.Encode()
-			}
-			http.Redirect(w, r, loc, http.StatusFound)
-			return false
-		}
+// tradeCode answers a good one-time code with the token, once.
+func (s *Server) tradeCode(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Code string `json:"code"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10)).Decode(&in); err != nil {
+		jsonError(w, http.StatusBadRequest, "send {\"code\": \"…\"}")
+		return
+	}
+	s.codeMu.Lock()
+	exp, ok := s.codes[in.Code]
+	delete(s.codes, in.Code)
+	s.codeMu.Unlock()
+	if !ok || s.now().After(exp) {
+		fmt.Fprintln(s.log, "Refused a one-time code that is unknown, used or expired.")
+		jsonError(w, http.StatusForbidden, "this link was already used or has expired: open the URL reviews-for-agent printed")
+		return
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Token string `json:"token"`
+	}{s.token})
+}
+
+// public is what loads without the token: the pages and their assets,
+// which hold no secret, and the trade of a one-time code.
+func public(r *http.Request) bool {
+	if r.Method == http.MethodPost && r.URL.Path == "/api/session" {
 		return true
 	}
-	if h := r.Header.Get(TokenHeader); h != "" {
-		if s.tokenOK(h) {
-			return true
-		}
-	} else if c, err := r.Cookie(cookieName(port)); err == nil && s.tokenOK(c.Value) {
+	return (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.URL.Path != "/api" && !strings.HasPrefix(r.URL.Path, "/api/")
+}
+
+// authorize checks the request's token header; it reports false, the
+// response written, when it is missing or wrong.
+func (s *Server) authorize(w http.ResponseWriter, r *http.Request) bool {
+	if public(r) || s.tokenOK(r.Header.Get(TokenHeader)) {
 		return true
 	}
 	s.denied(w, r)
@@ -131,5 +175,5 @@ func (s *Server) tokenOK(got string) bool {
 
 func (s *Server) denied(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(s.log, "Refused %s %q: no valid token. Open the URL the command printed.\n", r.Method, r.URL.Path)
-	jsonError(w, http.StatusForbidden, "this review server needs its token: open the URL reviews-for-agent printed (it ends in ?token=…)")
+	jsonError(w, http.StatusForbidden, "this review server needs its token: open the URL reviews-for-agent printed (it ends in #token=…)")
 }

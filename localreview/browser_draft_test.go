@@ -2,10 +2,13 @@ package localreview
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,26 +58,57 @@ func TestBrowserTokenAndAddress(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("server not ready")
 	}
-	bare, _ := splitPage(t, page)
+	bare, tok := splitPage(t, page)
 	if want := "http://127.0.0.1:" + strconv.Itoa(port) + "/review"; bare != want {
 		t.Fatalf("page = %s, want %s with a token", page, want)
 	}
 
 	b := newBrowser(t, time.Minute)
-	b.do(t, "open the address without the token", chromedp.Navigate(bare), chromedp.WaitReady(chromedp.CSS(`body`)))
+	b.do(t, "open the address without the token", chromedp.Navigate(bare), chromedp.WaitVisible(chromedp.CSS(`#rfa-notice`)))
 	if txt := get(t, b, "read the refusal", chromedp.Text(chromedp.CSS(`body`))); strings.Contains(txt, "secret") || !strings.Contains(txt, "token") {
 		t.Errorf("without the token the browser shows %q", txt)
 	}
 	b.do(t, "open the printed URL", chromedp.Navigate(page), chromedp.WaitVisible(lineCell(0, "right", 1)))
 	if loc := get(t, b, "read the address", chromedp.Location()); loc != bare {
-		t.Errorf("the page is at %s, want %s (the token traded for a cookie)", loc, bare)
+		t.Errorf("the page is at %s, want %s (the token taken out of the address bar)", loc, bare)
 	}
+	if cookies := get(t, b, "read the cookies", chromedp.Evaluate[string](`document.cookie`)); cookies != "" {
+		t.Errorf("the page has cookies %q", cookies)
+	}
+
 	select {
 	case u := <-impostorHit:
 		t.Errorf("the browser asked the program on [::1] for %s", u)
 	default:
 	}
 	b.checkLocalOnly(t, strings.TrimSuffix(bare, "/review"))
+
+	// Another server on 127.0.0.1, at another port: cookies do not
+	// separate ports, so anything secret in one would reach it.
+	var seen strings.Builder
+	var seenMu sync.Mutex
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seenMu.Lock()
+		fmt.Fprintf(&seen, "%s %s\n", r.Method, r.URL)
+		for k, v := range r.Header {
+			fmt.Fprintf(&seen, "%s: %s\n", k, strings.Join(v, ", "))
+		}
+		seenMu.Unlock()
+		w.Write([]byte("<p>another server</p>"))
+	}))
+	t.Cleanup(other.Close)
+	b.do(t, "visit the other server", chromedp.Navigate(other.URL+"/x"), chromedp.WaitVisible(chromedp.CSS(`p`)))
+	seenMu.Lock()
+	got := seen.String()
+	seenMu.Unlock()
+	if !strings.Contains(got, "GET /x") {
+		t.Fatalf("the other server saw no visit:\n%s", got)
+	}
+	if strings.Contains(got, tok) || strings.Contains(strings.ToLower(got), "cookie") {
+		t.Errorf("the other server on 127.0.0.1 received the token or a cookie:\n%s", got)
+	}
+	// The tab keeps its token for the page, and only for it.
+	b.do(t, "come back", chromedp.Navigate(bare), chromedp.WaitVisible(lineCell(0, "right", 1)))
 }
 
 // Comments are saved as they are written: a reload restores them, the

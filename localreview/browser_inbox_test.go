@@ -56,7 +56,7 @@ func TestBrowserInboxReview(t *testing.T) {
 	}
 
 	b := newBrowser(t, time.Minute)
-	b.do(t, "load the page", chromedp.Navigate(base+"/review?token="+testToken), chromedp.WaitVisible(lineCell(0, "right", 2)))
+	b.do(t, "load the page", chromedp.Navigate(base+"/review#token="+testToken), chromedp.WaitVisible(lineCell(0, "right", 2)))
 	if loc := get(t, b, "read the address", chromedp.Location()); loc != base+"/review/"+rec.ID {
 		t.Errorf("the page is at %s, want the review's own address", loc)
 	}
@@ -122,7 +122,7 @@ func TestBrowserInboxPage(t *testing.T) {
 	base := serveInbox(t, store)
 
 	b := newBrowser(t, time.Minute)
-	b.do(t, "open the inbox", chromedp.Navigate(base+"/?token="+testToken), chromedp.WaitVisible(chromedp.CSS(`#rfa-resolved .rfa-inbox-item`)))
+	b.do(t, "open the inbox", chromedp.Navigate(base+"/#token="+testToken), chromedp.WaitVisible(chromedp.CSS(`#rfa-resolved .rfa-inbox-item`)))
 	ids := func(list string) string {
 		return get(t, b, "read "+list, chromedp.Evaluate[string](`Array.from(document.querySelectorAll('#`+list+` .rfa-inbox-item')).map(li => li.dataset.rfaId).join(',')`))
 	}
@@ -154,6 +154,13 @@ func TestBrowserInboxPage(t *testing.T) {
 	b.do(t, "follow the open review", chromedp.Click(chromedp.CSS(`li[data-rfa-id="`+open+`"] a`)), chromedp.WaitVisible(chromedp.CSS(`#rfa-notice, #rfa-diff`)))
 	if loc := get(t, b, "read the address", chromedp.Location()); loc != base+"/review/"+open {
 		t.Errorf("link led to %s", loc)
+	}
+	// A submitted review opens too, read-only, as it was submitted.
+	b.do(t, "back to the inbox", chromedp.Navigate(base+"/inbox"), chromedp.WaitVisible(chromedp.CSS(`li[data-rfa-id="`+submitted+`"] a`)))
+	b.do(t, "open the submitted review", chromedp.Click(chromedp.CSS(`li[data-rfa-id="`+submitted+`"] a`)), chromedp.WaitVisible(chromedp.CSS(`#rfa-result`)))
+	ro := get(t, b, "read the overall comment", chromedp.Evaluate[[]any](`[document.getElementById('rfa-global').value, document.getElementById('rfa-global').disabled, document.getElementById('rfa-submit').disabled]`))
+	if ro[0] != "Fine." || ro[1] != true || ro[2] != true {
+		t.Errorf("the submitted review shows [comment, box disabled, submit disabled] = %v", ro)
 	}
 	b.checkLocalOnly(t, base)
 }

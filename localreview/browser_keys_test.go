@@ -160,9 +160,11 @@ func TestBrowserFoldedFiles(t *testing.T) {
 	b.checkLocalOnly(t, baseOf(t, page))
 }
 
-// Past 5,000 diff lines the code is still highlighted, lazily: what is on
-// screen at once, what is far below once scrolled to.
-func TestBrowserLazyHighlight(t *testing.T) {
+// Only the rows near the screen are in the page, highlighted as they are
+// drawn: a 6,000-line diff has a few hundred rows in the DOM at the top,
+// and after scrolling to the end, the last lines (highlighted) instead of
+// the first.
+func TestBrowserVirtualRows(t *testing.T) {
 	t.Parallel()
 	goFile := func(n int) string {
 		var s strings.Builder
@@ -178,21 +180,38 @@ func TestBrowserLazyHighlight(t *testing.T) {
 	writeFile(t, dir, "b.go", goFile(3000))
 	page, _ := startServer(t, dir)
 	b := newBrowser(t, 2*time.Minute)
-	lastLine := lineCell(1, "right", 2999)
-	hl := func(cell string) chromedp.Action[bool] {
-		return chromedp.Evaluate[bool](`!!document.querySelector('` + cell + `').closest('tr').querySelector('.d2h-code-line-ctn.hljs')`)
-	}
 	firstSel := `.d2h-file-wrapper[data-rfa-file="0"] td[data-rfa-side="right"][data-rfa-line="5"]`
 	lastSel := `.d2h-file-wrapper[data-rfa-file="1"] td[data-rfa-side="right"][data-rfa-line="2999"]`
-	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitReady(lastLine))
-	get(t, b, "wait for the first lines to be highlighted", chromedp.Poll[bool](`!!document.querySelector('`+firstSel+`').closest('tr').querySelector('.d2h-code-line-ctn.hljs')`))
-	if get(t, b, "is the last line highlighted", hl(lastSel)) {
-		t.Error("the last line, far off screen, was highlighted while drawing")
+	present := func(sel string) chromedp.Action[bool] {
+		return chromedp.Evaluate[bool](`!!document.querySelector('` + sel + `')`)
 	}
-	b.do(t, "scroll to the end", chromedp.ScrollIntoView(lastLine))
-	get(t, b, "wait for the last line to be highlighted", chromedp.Poll[bool](`!!document.querySelector('`+lastSel+`').closest('tr').querySelector('.d2h-code-line-ctn.hljs')`))
-	if n := get(t, b, "count keyword spans", chromedp.Evaluate[int](`document.querySelector('`+lastSel+`').closest('tr').querySelectorAll('.hljs-comment, .hljs-number').length`)); n == 0 {
-		t.Error("the last line is marked highlighted but has no tokens")
+	rows := chromedp.Evaluate[int](`document.querySelectorAll('tr.rfa-r').length`)
+	tokens := func(sel string) chromedp.Action[int] {
+		return chromedp.Evaluate[int](`document.querySelector('` + sel + `').closest('tr').querySelectorAll('.hljs-comment, .hljs-number').length`)
+	}
+	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitReady(chromedp.CSS(firstSel)))
+	if get(t, b, "is the last line drawn", present(lastSel)) {
+		t.Error("the last line, far off screen, is in the page")
+	}
+	if n := get(t, b, "count rows", rows); n < 20 || n > 500 {
+		t.Errorf("%d rows in the page at the top of a 6,000-row diff", n)
+	}
+	if n := get(t, b, "count tokens", tokens(firstSel)); n == 0 {
+		t.Error("the first line has no highlighted tokens")
+	}
+	if h := get(t, b, "page height", chromedp.Evaluate[int](`document.documentElement.scrollHeight`)); h < 5900*20 {
+		t.Errorf("the page is %d px high: the undrawn rows take no room", h)
+	}
+	b.do(t, "scroll to the end", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.documentElement.scrollHeight)`))
+	get(t, b, "wait for the last line", chromedp.Poll[bool](`!!document.querySelector('`+lastSel+`')`))
+	if n := get(t, b, "count tokens", tokens(lastSel)); n == 0 {
+		t.Error("the last line has no highlighted tokens")
+	}
+	if get(t, b, "is the first line still drawn", present(firstSel)) {
+		t.Error("the first line, now far off screen, is still in the page")
+	}
+	if n := get(t, b, "count rows", rows); n > 500 {
+		t.Errorf("%d rows in the page at the end", n)
 	}
 	b.checkLocalOnly(t, baseOf(t, page))
 }

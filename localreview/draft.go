@@ -90,8 +90,8 @@ func (s *Server) saveDraft(w http.ResponseWriter, r *http.Request, rv *review) {
 	} else {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if s.result != nil {
-			s.fail(w, &inbox.Error{Op: "save draft", Kind: inbox.ErrInvalidState, Reason: "the review is submitted: it takes no more comments"})
+		if s.result != nil || s.cancelled {
+			s.fail(w, &inbox.Error{Op: "save draft", Kind: inbox.ErrInvalidState, Reason: "the review is submitted or discarded: it takes no more comments"})
 			return
 		}
 		s.draft = buf.Bytes()

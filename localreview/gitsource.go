@@ -96,6 +96,11 @@ func LoadChanges(ctx context.Context, dir string) (Changes, error) {
 		if strings.Contains(err.Error(), "not a git repository") {
 			return Changes{}, fmt.Errorf("%w: %s", ErrNotARepo, abs)
 		}
+		if strings.Contains(err.Error(), "detected dubious ownership") {
+			return Changes{}, fmt.Errorf("%s belongs to another user, and git will not work in another user's repository "+
+				"(its safe.directory setting): run reviews-for-agent as the repository's owner, or, if you trust it, "+
+				"git config --global --add safe.directory %s", abs, abs)
+		}
 		return Changes{}, fmt.Errorf("find the repository of %s: %w", abs, err)
 	}
 	root := strings.TrimSuffix(out, "\n")

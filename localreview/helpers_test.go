@@ -129,10 +129,14 @@ func splitPage(t testing.TB, page string) (string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok := u.Query().Get(TokenParam)
+	frag, err := url.ParseQuery(u.Fragment)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := frag.Get(TokenFragment)
 	if tok == "" {
 		t.Fatalf("%s carries no token", page)
 	}
-	u.RawQuery = ""
+	u.Fragment = ""
 	return u.String(), tok
 }

@@ -65,18 +65,19 @@ func (q *Requester) RequestLocal(ctx context.Context, r inbox.LocalRequest) (inb
 		return inbox.RequestResult{}, err
 	}
 	req := requestOf(ctx, selected, dir, warnings, r.Message, base)
-	req.Token = token
 	rec, err := q.Store.Create(ctx, req, selected.Diff)
 	if err != nil {
 		return inbox.RequestResult{}, err
 	}
-	res := inbox.RequestResult{ID: rec.ID, Source: inbox.SourceLocal, Status: rec.Status, URL: inbox.PageURL(base, rec.ID, token),
+	res := inbox.RequestResult{ID: rec.ID, Source: inbox.SourceLocal, Status: rec.Status,
 		Files: req.Files, Warnings: req.Warnings, Hint: inbox.Hint(rec.ID)}
 	if !running {
-		if err := q.start(ctx, base, token); err != nil {
+		if token, err = q.start(ctx, base); err != nil {
+			token = ""
 			res.Warnings = append(res.Warnings, fmt.Sprintf("could not start the review server (%v): run `reviews-for-agent serve --port %s` to serve the review", err, portOf(base)))
 		}
 	}
+	res.URL = inbox.PageURL(base, rec.ID, token)
 	return res, nil
 }
 
@@ -106,7 +107,7 @@ func (q *Requester) EnsurePage(ctx context.Context, r inbox.Record) (string, err
 		return "", err
 	}
 	if !running {
-		if err := q.start(ctx, base, token); err != nil {
+		if token, err = q.start(ctx, base); err != nil {
 			return "", fmt.Errorf("start a review server: %w", err)
 		}
 	}

@@ -122,7 +122,7 @@ func TestRequestLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantURL := "http://127.0.0.1:" + strconv.Itoa(port) + "/review/" + res.ID + "?token=" + token
+	wantURL := "http://127.0.0.1:" + strconv.Itoa(port) + "/review/" + res.ID + "#token=" + token
 	if res.URL != wantURL || !slices.Equal(res.Files, []string{"a.txt"}) || len(res.Warnings) != 1 || res.Status != inbox.StatusOpen {
 		t.Errorf("result = %+v, want URL %s", res, wantURL)
 	}

@@ -137,6 +137,9 @@ func (s *Server) state(ctx context.Context, rv *review) (string, *submitResult, 
 		if s.result != nil {
 			return string(inbox.StatusSubmitted), s.result, nil
 		}
+		if s.cancelled {
+			return string(inbox.StatusCancelled), nil, nil
+		}
 		return string(inbox.StatusOpen), nil, nil
 	}
 	rec, err := s.store.Get(ctx, rv.id)
@@ -180,6 +183,9 @@ func (s *Server) record(ctx context.Context, rv *review, norm agentmd.Submission
 		return nil, err
 	}
 	planned := planFiles(rv.changes.Diff, jsonData, s.now())
+	if err := excludeOutput(ctx, rv.changes.Root); err != nil {
+		fmt.Fprintf(s.log, "Could not keep %s/ out of git through .git/info/exclude: %v\n", OutputDir, err)
+	}
 	if rv.id == "" || s.store == nil {
 		md := inbox.SubmissionMarkdown(norm, rv.changes.Files)
 		if err := writeFiles(rv.changes.Root, planned, jsonData, []byte(md)); err != nil {

@@ -2,10 +2,14 @@ package localreview
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -83,9 +87,18 @@ func Run(ctx context.Context, o RunOptions) error {
 		return err
 	}
 	if len(changes.Files) == 0 {
+		// Nothing to review is not a failure: say so and end, with no
+		// server and no browser to close.
 		fmt.Fprintf(out, "No uncommitted changes in %s against %s: nothing to review.\n", changes.Root, changes.Base)
-	} else {
-		fmt.Fprintf(out, "Reviewing %d changed %s in %s against %s.\n", len(changes.Files), plural(len(changes.Files), "file", "files"), changes.Root, changes.Base)
+		return nil
+	}
+	fmt.Fprintf(out, "Reviewing %d changed %s in %s against %s.\n", len(changes.Files), plural(len(changes.Files), "file", "files"), changes.Root, changes.Base)
+	if err := writable(changes.Root); err != nil {
+		where := "nowhere: submitting will fail"
+		if o.Store != nil {
+			where = "to the inbox only"
+		}
+		fmt.Fprintf(out, "Note: %s cannot be written (%v): your comments will go %s, not to %s/.\n", changes.Root, err, where, OutputDir)
 	}
 
 	ln, err := Listen(o.Port, o.StrictPort)
@@ -99,20 +112,23 @@ func Run(ctx context.Context, o RunOptions) error {
 	if o.Store != nil {
 		retain(ctx, o.Store, out)
 	}
-	if o.Store != nil && len(changes.Files) > 0 {
+	if o.Store != nil {
 		req := requestOf(ctx, changes, o.Dir, nil, "", base)
 		req.Token = token
+		req.Origin = inbox.OriginStart
 		rec, err := o.Store.Create(ctx, req, changes.Diff)
 		if err != nil {
 			ln.Close()
 			return err
 		}
 		opts.ReviewID = rec.ID
-		defer cancelUnsubmitted(o.Store, rec.ID, out)
+		adoptDraft(ctx, o.Store, changes.Root, rec.ID, out)
+		defer keepOrCancel(o.Store, rec.ID, out)
 		fmt.Fprintf(out, "Recorded as review %s in the inbox: once you submit, your agent reads it with `reviews-for-agent inbox get %s`.\n", rec.ID, rec.ID)
 	}
+	handler := NewServer(changes, opts)
 	srv := &http.Server{
-		Handler:           NewServer(changes, opts),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	served := make(chan error, 1)
@@ -120,10 +136,12 @@ func Run(ctx context.Context, o RunOptions) error {
 
 	fmt.Fprintf(out, "Listening on %s\n", base)
 	if o.Open != nil {
-		if err := o.Open(page); err != nil {
+		// The browser's command line is for every local user to read: it
+		// gets a code that works once, not the token.
+		if err := o.Open(WithCode(base+"/review", handler.NewCode())); err != nil {
 			fmt.Fprintf(out, "Could not open a browser (%v): open %s yourself.\n", err, page)
 		} else {
-			fmt.Fprintf(out, "Opened %s in your browser.\n", page)
+			fmt.Fprintf(out, "Opened the review in your browser; it is also at %s\n", page)
 		}
 	} else {
 		fmt.Fprintf(out, "Open %s in your browser.\n", page)
@@ -141,23 +159,29 @@ func Run(ctx context.Context, o RunOptions) error {
 	return shutdown(srv, served, base, out)
 }
 
-// cancelUnsubmitted withdraws the start command's review when the person
-// stopped without submitting it: no page serves it any more.
-func cancelUnsubmitted(store *inbox.Store, id string, out io.Writer) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	rec, err := store.Get(ctx, id)
-	if err != nil || rec.Status != inbox.StatusOpen {
-		return
-	}
-	if _, err := store.Cancel(ctx, id); err != nil {
-		fmt.Fprintf(out, "Could not cancel review %s in the inbox: %v\n", id, err)
-	}
-}
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
 	return many
+}
+
+// writable checks that the files of a submission can be written under
+// root: rfa/ itself when it exists, else root.
+func writable(root string) error {
+	dir := filepath.Join(root, OutputDir)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		dir = root
+	}
+	f, err := os.CreateTemp(dir, ".rfa-probe-*")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return pe.Err
+		}
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }

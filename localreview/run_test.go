@@ -4,7 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
-	"net/http/cookiejar"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,14 +45,27 @@ func TestListen(t *testing.T) {
 	})
 }
 
+// With nothing to review, start says so and ends at once, successfully:
+// no server, no browser.
+func TestRunNoChanges(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t, map[string]string{"a.txt": "a\n"})
+	out := &syncBuffer{}
+	opened := false
+	err := Run(context.Background(), RunOptions{Dir: dir, Port: 0, StrictPort: true, Out: out,
+		Open: func(string) error { opened = true; return nil }, Ready: func(string) { opened = true }})
+	if err != nil || opened || !strings.Contains(out.String(), "No uncommitted changes in ") || strings.Contains(out.String(), "Listening") {
+		t.Errorf("Run = %v, opened %v:\n%s", err, opened, out)
+	}
+}
+
 func TestRun(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
 		change   bool
 		wantLine string
 	}{
-		"changes":    {change: true, wantLine: "Reviewing 1 changed file in "},
-		"no changes": {change: false, wantLine: "No uncommitted changes in "},
+		"changes": {change: true, wantLine: "Reviewing 1 changed file in "},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -82,31 +95,31 @@ func TestRun(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatal("server not ready after 10s")
 			}
-			bare, _ := splitPage(t, page)
-			if got := <-opened; got != page || !strings.HasPrefix(page, "http://127.0.0.1:") || !strings.HasSuffix(bare, "/review") {
+			bare, token := splitPage(t, page)
+			// The browser is opened with a one-time code, never the token:
+			// its command line is for every local user to read.
+			got := <-opened
+			codeURL, err := url.Parse(got)
+			if err != nil || strings.Contains(got, token) || !strings.HasPrefix(got, bare+"#code=") || !strings.HasPrefix(page, "http://127.0.0.1:") {
 				t.Errorf("opened %q, ready %q", got, page)
 			}
-			// The browser follows the token link to the page, with the
-			// cookie the server set; without the token it gets nothing.
-			jar, _ := cookiejar.New(nil)
-			client := &http.Client{Jar: jar}
-			resp, err := client.Get(page)
-			if err != nil {
-				t.Fatal(err)
+			code, _ := url.ParseQuery(codeURL.Fragment)
+			base := strings.TrimSuffix(bare, "/review")
+			st, body := call(t, "POST", base+"/api/session", "", `{"code":"`+code.Get("code")+`"}`)
+			if st != http.StatusOK || !strings.Contains(body, token) {
+				t.Errorf("trading the code: %d %s", st, body)
 			}
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK || resp.Request.URL.String() != bare {
-				t.Errorf("GET %s = %d at %s, want 200 at %s", page, resp.StatusCode, resp.Request.URL, bare)
+			if st, body := call(t, "GET", base+"/api/diff", token, ""); st != http.StatusOK {
+				t.Errorf("with the token: %d %s", st, body)
 			}
-			if code, body := call(t, "GET", strings.TrimSuffix(bare, "/review")+"/api/diff", "", ""); code != http.StatusForbidden || strings.Contains(body, "diff --git") {
+			if code, body := call(t, "GET", base+"/api/diff", "", ""); code != http.StatusForbidden || strings.Contains(body, "diff --git") {
 				t.Errorf("without the token: %d %s", code, body)
 			}
 			cancel()
 			if err := <-done; err != nil {
 				t.Fatalf("Run: %v", err)
 			}
-			base := strings.TrimSuffix(bare, "/review")
-			for _, want := range []string{tc.wantLine, "Listening on " + base + "\n", "Opened " + page + " in your browser.", "Stopped.\n"} {
+			for _, want := range []string{tc.wantLine, "Listening on " + base + "\n", "Opened the review in your browser; it is also at " + page + "\n", "Stopped.\n"} {
 				if !strings.Contains(out.String(), want) {
 					t.Errorf("output lacks %q:\n%s", want, out)
 				}

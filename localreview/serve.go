@@ -26,7 +26,8 @@ type ServeOptions struct {
 	Out   io.Writer
 	Ready func(baseURL string) // called once the server accepts connections
 	Now   func() time.Time
-	// Token is what requests must carry; the store's (StoreToken) when "".
+	// Token is what requests must carry; when "", a fresh one, written
+	// to the store's token file (RotateStoreToken) for its clients.
 	Token string
 	// RetainEvery is how often the store's retention runs while serving;
 	// it also runs when the server starts. Daily when 0.
@@ -43,7 +44,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	token := o.Token
 	if token == "" {
 		var err error
-		if token, err = StoreToken(o.Store); err != nil {
+		if token, err = RotateStoreToken(o.Store); err != nil {
 			return err
 		}
 	}
@@ -204,34 +205,40 @@ func (q *Requester) findServer(ctx context.Context, token string) (base string, 
 	return "", false, fmt.Errorf("find a port for the review server: %d-%d are all taken", first, last)
 }
 
-// start spawns a server at base and waits a moment for it to answer.
-func (q *Requester) start(ctx context.Context, base, token string) error {
+// start spawns a server at base and waits for it to answer. The server
+// writes a fresh token when it starts: start returns that token, once the
+// server answers to it.
+func (q *Requester) start(ctx context.Context, base string) (string, error) {
 	if q.Spawn == nil {
-		return errors.New("no way to start a server here")
+		return "", errors.New("no way to start a server here")
 	}
 	port, err := strconv.Atoi(portOf(base))
 	if err != nil {
-		return err
+		return "", err
 	}
 	if err := q.Spawn(port); err != nil {
-		return err
+		return "", err
 	}
 	wait := q.ReadyWait
 	if wait == 0 {
-		wait = 500 * time.Millisecond
+		wait = 5 * time.Second
 	}
 	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) {
+		token, err := StoreToken(q.Store)
+		if err != nil {
+			return "", err
+		}
 		if h, err := Probe(ctx, port, token); err == nil && h.Store == q.Store.Path() {
-			return nil
+			return token, nil
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return "", ctx.Err()
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	return nil // still starting: the URL will work in a moment
+	return "", fmt.Errorf("the server on port %d did not answer within %s", port, wait)
 }
 
 func portOf(base string) string { return base[strings.LastIndexByte(base, ':')+1:] }

@@ -73,12 +73,18 @@ type Server struct {
 	mu     sync.Mutex    // serializes submissions
 	result *submitResult // the submission of a single review outside the store
 	draft  []byte        // its draft; drafts of reviews in the store are kept there
+	// cancelled is set when the single review outside the store was
+	// discarded in the page.
+	cancelled bool
 
 	cacheMu sync.Mutex
 	cache   map[string]*review // store reviews, parsed once
 	viewed  sync.Map           // ids of store reviews whose page was opened
 
 	lastActive atomic.Int64 // unix nanoseconds of the last request
+
+	codeMu sync.Mutex
+	codes  map[string]time.Time // one-time codes for the token, to when they expire
 }
 
 var _ http.Handler = (*Server)(nil)
@@ -126,7 +132,7 @@ func NewInboxServer(store *inbox.Store, opts Options) *Server {
 }
 
 func newServer(opts Options, mode string) *Server {
-	s := &Server{store: opts.Store, mode: mode, token: opts.Token, now: opts.Now, log: opts.Log, mux: http.NewServeMux(), cache: map[string]*review{}}
+	s := &Server{store: opts.Store, mode: mode, token: opts.Token, now: opts.Now, log: opts.Log, mux: http.NewServeMux(), cache: map[string]*review{}, codes: map[string]time.Time{}}
 	if s.token == "" {
 		s.token = NewToken()
 	}
@@ -155,6 +161,7 @@ func newServer(opts Options, mode string) *Server {
 	s.mux.HandleFunc("GET /review/{id}", page)
 	s.mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(assets)))
 	s.mux.HandleFunc("GET /api/health", s.serveHealth)
+	s.mux.HandleFunc("POST /api/session", s.tradeCode)
 	// The review /review shows, and any review by id.
 	s.mux.HandleFunc("GET /api/diff", s.withReview(s.serveDiff))
 	s.mux.HandleFunc("GET /api/info", s.withReview(s.serveInfo))
@@ -166,6 +173,11 @@ func newServer(opts Options, mode string) *Server {
 	s.mux.HandleFunc("GET /api/reviews/{id}/diff", s.withReview(s.serveDiff))
 	s.mux.HandleFunc("GET /api/reviews/{id}/info", s.withReview(s.serveInfo))
 	s.mux.HandleFunc("POST /api/reviews/{id}/comments", s.withReview(s.submit))
+	s.mux.HandleFunc("GET /api/context", s.withReview(s.serveContext))
+	s.mux.HandleFunc("GET /api/reviews/{id}/context", s.withReview(s.serveContext))
+	s.mux.HandleFunc("POST /api/cancel", s.withReview(s.cancelReview))
+	s.mux.HandleFunc("POST /api/reviews/{id}/cancel", s.withReview(s.cancelReview))
+	s.mux.HandleFunc("POST /api/markdown", s.renderMarkdown)
 	return s
 }
 
@@ -189,7 +201,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
-	if !s.authorize(w, r, port) {
+	if !s.authorize(w, r) {
 		return
 	}
 	h.Set("Content-Security-Policy", csp)
@@ -232,6 +244,39 @@ type fileInfo struct {
 	Lines   int `json:"lines"`
 	Added   int `json:"added"`
 	Deleted int `json:"deleted"`
+	// Hunks and SplitRows let the page size a file it has not parsed:
+	// the unified layout has Lines+Hunks rows, the split one
+	// SplitRows+Hunks.
+	Hunks     int `json:"hunks"`
+	SplitRows int `json:"splitRows"`
+}
+
+// countFile fills in the line counts of fi from f.
+func countFile(fi *fileInfo, f diff.File) {
+	fi.Hunks = len(f.Hunks)
+	for _, h := range f.Hunks {
+		fi.Lines += len(h.Lines)
+		dels, adds := 0, 0
+		for _, l := range h.Lines {
+			switch l.Kind {
+			case diff.Add:
+				fi.Added++
+				adds++
+				continue
+			case diff.Delete:
+				fi.Deleted++
+				if adds > 0 { // a deletion after additions starts a new change
+					fi.SplitRows += max(dels, adds)
+					dels, adds = 0, 0
+				}
+				dels++
+				continue
+			}
+			fi.SplitRows += max(dels, adds) + 1
+			dels, adds = 0, 0
+		}
+		fi.SplitRows += max(dels, adds)
+	}
 }
 
 func (s *Server) serveInfo(w http.ResponseWriter, r *http.Request, rv *review) {
@@ -242,17 +287,7 @@ func (s *Server) serveInfo(w http.ResponseWriter, r *http.Request, rv *review) {
 		if i < len(sections) {
 			fi.Collapsed = collapseReason(f, sections[i])
 		}
-		for _, h := range f.Hunks {
-			fi.Lines += len(h.Lines)
-			for _, l := range h.Lines {
-				switch l.Kind {
-				case diff.Add:
-					fi.Added++
-				case diff.Delete:
-					fi.Deleted++
-				}
-			}
-		}
+		countFile(&fi, f)
 		files = append(files, fi)
 	}
 	status, result, err := s.state(r.Context(), rv)
@@ -302,6 +337,10 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request, rv *review) {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if rv.id == "" && s.cancelled {
+		jsonError(w, http.StatusConflict, "this review was discarded; start a new run for a new round")
+		return
+	}
 	if rv.id == "" && s.result != nil {
 		jsonError(w, http.StatusConflict, "a review was already submitted ("+s.result.MD+"); start a new run for a new round")
 		return

@@ -1,12 +1,9 @@
 package localreview
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -116,7 +113,7 @@ func TestServerPages(t *testing.T) {
 		"diff2html":     {path: "/assets/vendor/diff2html-ui-slim.min.js", wantType: "text/javascript; charset=utf-8", wantContain: "Diff2HtmlUI"},
 		"diff2html css": {path: "/assets/vendor/diff2html.min.css", wantType: "text/css; charset=utf-8", wantContain: ".d2h-file-wrapper"},
 		"info": {path: "/api/info", wantType: "application/json",
-			wantContain: `{"path":"src/legacy.ts","oldPath":"src/legacy.ts","status":"deleted","binary":false,"lines":2,"added":0,"deleted":2}`},
+			wantContain: `{"path":"src/legacy.ts","oldPath":"src/legacy.ts","status":"deleted","binary":false,"lines":2,"added":0,"deleted":2,"hunks":1,"splitRows":2}`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -388,28 +385,28 @@ func TestServerSubmitOnce(t *testing.T) {
 }
 
 // Another local user can reach 127.0.0.1 but does not know the token:
-// every request without it is refused and shows nothing.
+// every API request without it is refused and shows nothing. The page and
+// its scripts load without it (they hold no secret), and no cookie ever
+// lets anyone in: cookies go to every port of 127.0.0.1.
 func TestServerRequiresToken(t *testing.T) {
 	t.Parallel()
 	srv, root, _ := testServer(t)
 	text, _ := os.ReadFile(filepath.Join("testdata", "changes.diff"))
 	p := port(srv)
 	tests := map[string]request{
-		"page":            {method: "GET", path: "/review", noToken: true},
-		"diff":            {method: "GET", path: "/api/diff", noToken: true},
-		"info":            {method: "GET", path: "/api/info", noToken: true},
-		"script":          {method: "GET", path: "/assets/app.js", noToken: true},
-		"health":          {method: "GET", path: "/api/health", noToken: true},
-		"draft":           {method: "GET", path: "/api/draft", noToken: true},
-		"submit":          {method: "POST", path: "/api/comments", body: goodSubmission, noToken: true},
-		"wrong header":    {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{TokenHeader: strings.Repeat("0", 32)}},
-		"wrong query":     {method: "GET", path: "/api/diff?token=" + strings.Repeat("0", 32), noToken: true},
-		"empty query":     {method: "GET", path: "/review?token=", noToken: true},
-		"other port's":    {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{"Cookie": cookieName("1") + "=" + testToken}},
-		"wrong cookie":    {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{"Cookie": cookieName(p) + "=x"}},
-		"inbox api":       {method: "GET", path: "/api/review/submissions", noToken: true},
-		"inbox page":      {method: "GET", path: "/inbox", noToken: true},
-		"bad header wins": {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{TokenHeader: "x", "Cookie": cookieName(p) + "=" + testToken}},
+		"diff":         {method: "GET", path: "/api/diff", noToken: true},
+		"info":         {method: "GET", path: "/api/info", noToken: true},
+		"health":       {method: "GET", path: "/api/health", noToken: true},
+		"draft":        {method: "GET", path: "/api/draft", noToken: true},
+		"save draft":   {method: "PUT", path: "/api/draft", body: `{"comments":[]}`, noToken: true},
+		"submit":       {method: "POST", path: "/api/comments", body: goodSubmission, noToken: true},
+		"cancel":       {method: "POST", path: "/api/cancel", body: `{}`, noToken: true},
+		"wrong header": {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{TokenHeader: strings.Repeat("0", 32)}},
+		"query token":  {method: "GET", path: "/api/diff?token=" + testToken, noToken: true},
+		"cookie":       {method: "GET", path: "/api/diff", noToken: true, header: map[string]string{"Cookie": "rfa_token_" + p + "=" + testToken}},
+		"inbox api":    {method: "GET", path: "/api/review/submissions", noToken: true},
+		"markdown":     {method: "POST", path: "/api/markdown", body: `{"bodies":["x"]}`, noToken: true},
+		"HEAD api":     {method: "HEAD", path: "/api/diff", noToken: true},
 	}
 	for name, req := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -420,10 +417,14 @@ func TestServerRequiresToken(t *testing.T) {
 			}
 		})
 	}
-	// The cookie of the right port lets a browser in.
-	if resp, body := do(t, srv, request{method: "GET", path: "/api/diff", noToken: true,
-		header: map[string]string{"Cookie": cookieName(p) + "=" + testToken}}); resp.StatusCode != 200 || body != string(text) {
-		t.Errorf("with the cookie: %d", resp.StatusCode)
+	for _, path := range []string{"/review", "/inbox", "/assets/app.js"} {
+		resp, body := do(t, srv, request{method: "GET", path: path, noToken: true})
+		if resp.StatusCode != http.StatusOK || strings.Contains(body, testToken) || len(resp.Cookies()) > 0 {
+			t.Errorf("GET %s without the token = %d, %d cookies", path, resp.StatusCode, len(resp.Cookies()))
+		}
+	}
+	if resp, body := do(t, srv, request{method: "GET", path: "/api/diff"}); resp.StatusCode != 200 || body != string(text) {
+		t.Errorf("with the token header: %d", resp.StatusCode)
 	}
 	t.Cleanup(func() {
 		if entries, _ := os.ReadDir(filepath.Join(root, OutputDir)); len(entries) > 0 {
@@ -432,42 +433,97 @@ func TestServerRequiresToken(t *testing.T) {
 	})
 }
 
-// The URL the command prints carries the token once: the server trades it
-// for a same-site cookie and sends the browser to the address without it.
-func TestServerTokenLink(t *testing.T) {
+// The browser the command opens gets a one-time code, not the token: the
+// page trades it once for the token; a second trade, a wrong code and an
+// expired one are refused.
+func TestServerOneTimeCode(t *testing.T) {
+	t.Parallel()
+	now := fixedNow()
+	clock := func() time.Time { return now }
+	c, err := NewChanges(t.TempDir(), "HEAD", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(c, Options{Now: clock, Token: testToken})
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	trade := func(code string) (int, string) {
+		resp, body := do(t, srv, request{method: "POST", path: "/api/session", body: `{"code":"` + code + `"}`, noToken: true})
+		return resp.StatusCode, body
+	}
+	code := s.NewCode()
+	if code == testToken || len(code) < 32 {
+		t.Fatalf("code %q", code)
+	}
+	if st, body := trade(code); st != 200 || !strings.Contains(body, testToken) {
+		t.Fatalf("first trade = %d %s", st, body)
+	}
+	if st, body := trade(code); st != http.StatusForbidden || strings.Contains(body, testToken) {
+		t.Errorf("second trade = %d %s", st, body)
+	}
+	if st, _ := trade(strings.Repeat("0", 32)); st != http.StatusForbidden {
+		t.Errorf("unknown code = %d", st)
+	}
+	late := s.NewCode()
+	now = now.Add(codeLife + time.Second)
+	if st, body := trade(late); st != http.StatusForbidden || strings.Contains(body, testToken) {
+		t.Errorf("expired code = %d %s", st, body)
+	}
+}
+
+// Comment bodies render as Markdown without raw HTML and without
+// script links: what a person wrote cannot run in the page.
+func TestServerMarkdownIsSafe(t *testing.T) {
 	t.Parallel()
 	srv, _, _ := testServer(t)
-	client := *srv.Client()
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	resp, err := client.Get(srv.URL + "/review?token=" + testToken + "&x=1")
-	if err != nil {
-		t.Fatal(err)
+	bodies := []string{
+		"<script>alert(1)</script>",
+		`<img src=x onerror="alert(1)">`,
+		"[click](javascript:alert(1))",
+		"[data](data:text/html;base64,PHNjcmlwdD4=)",
+		"**bold** and `code`\n\n```suggestion\nvar x = 2\n```\n",
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != "/review?x=1" {
-		t.Errorf("GET with the token = %d to %q, want 302 to /review?x=1", resp.StatusCode, resp.Header.Get("Location"))
+	in, _ := json.Marshal(map[string][]string{"bodies": bodies})
+	resp, body := do(t, srv, request{method: "POST", path: "/api/markdown", body: string(in)})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("POST /api/markdown = %d %s", resp.StatusCode, body)
 	}
-	// A path that reads as another host is kept on this one. Go's client
-	// would send an absolute-form request line, which the Host check
-	// refuses before the token is read; a browser following a crafted
-	// link sends the origin-form line below, which reaches the redirect.
-	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
+	var out struct{ HTML []string }
+	if err := json.Unmarshal([]byte(body), &out); err != nil || len(out.HTML) != len(bodies) {
+		t.Fatalf("answer %s: %v", body, err)
 	}
-	defer conn.Close()
-	fmt.Fprintf(conn, "GET //attacker.example/x?token=%s&y=2 HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", testToken, srv.Listener.Addr())
-	r2, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatal(err)
+	for i, h := range out.HTML[:4] {
+		low := strings.ToLower(h)
+		for _, bad := range []string{"<script", "<img", "onerror", "javascript:", "data:text"} {
+			if strings.Contains(low, bad) {
+				t.Errorf("%q rendered as %q", bodies[i], h)
+			}
+		}
 	}
-	r2.Body.Close()
-	if loc := r2.Header.Get("Location"); r2.StatusCode != http.StatusFound || loc != "/attacker.example/x?y=2" || len(r2.Cookies()) != 1 {
-		t.Errorf("GET //attacker.example/x?token=… = %d to %q with cookies %v, want 302 to the path /attacker.example/x?y=2 on this server", r2.StatusCode, loc, r2.Cookies())
+	for _, want := range []string{"<strong>bold</strong>", "<code>code</code>", `<code class="language-suggestion">var x = 2`} {
+		if !strings.Contains(out.HTML[4], want) {
+			t.Errorf("Markdown %q lacks %q", out.HTML[4], want)
+		}
 	}
-	cookies := resp.Cookies()
-	if len(cookies) != 1 || cookies[0].Name != cookieName(port(srv)) || cookies[0].Value != testToken ||
-		!cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteStrictMode || cookies[0].Path != "/" {
-		t.Errorf("cookies = %+v", cookies)
+}
+
+// Expanding context takes a file by index and a range of old lines, and
+// says plainly what it cannot show.
+func TestServerContextRefusals(t *testing.T) {
+	t.Parallel()
+	srv, _, _ := testServer(t) // its root is no repository: nothing to read
+	for q, want := range map[string]int{
+		"":                         http.StatusBadRequest,
+		"?file=x&from=1&to=2":      http.StatusBadRequest,
+		"?file=99&from=1&to=2":     http.StatusBadRequest,
+		"?file=1&from=0&to=2":      http.StatusBadRequest,
+		"?file=1&from=5&to=4":      http.StatusBadRequest,
+		"?file=1&from=1&to=100000": http.StatusBadRequest,
+		"?file=0&from=1&to=2":      http.StatusNotFound, // the binary logo
+		"?file=1&from=1&to=2":      http.StatusNotFound, // no repository to read the old version from
+	} {
+		if resp, body := do(t, srv, request{method: "GET", path: "/api/context" + q}); resp.StatusCode != want || !strings.Contains(body, `"error"`) {
+			t.Errorf("GET /api/context%s = %d %s, want %d", q, resp.StatusCode, body, want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package localreview
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -132,4 +134,46 @@ func writeTemp(dir string, data []byte) (string, error) {
 		return "", err
 	}
 	return name, nil
+}
+
+// excludeOutput keeps rfa/ out of git for this clone: it adds "/rfa/" to
+// .git/info/exclude (the clone's own ignore list, which is never committed)
+// unless a line there already names it. The user's .gitignore is theirs
+// and is left alone. It only ever adds; a failure leaves the files
+// showing as untracked and is reported to the caller.
+func excludeOutput(ctx context.Context, root string) error {
+	out, err := git(ctx, root, "rev-parse", "--git-path", "info/exclude")
+	if err != nil {
+		return nil // not a repository (any more): there is no git to keep it out of
+	}
+	path := strings.TrimSpace(out)
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(root, path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		switch strings.TrimSpace(line) {
+		case OutputDir, OutputDir + "/", "/" + OutputDir, "/" + OutputDir + "/":
+			return nil
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	add := "# review comments for coding agents (reviews-for-agent)\n/" + OutputDir + "/\n"
+	if len(data) > 0 && !strings.HasSuffix(string(data), "\n") {
+		add = "\n" + add
+	}
+	_, err = f.WriteString(add)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

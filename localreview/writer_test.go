@@ -1,6 +1,7 @@
 package localreview
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -100,5 +101,35 @@ func TestSubmissionHash(t *testing.T) {
 				t.Errorf("hash unchanged: %s", h)
 			}
 		})
+	}
+}
+
+// rfa/ is kept out of git through the clone's own .git/info/exclude, once,
+// and the user's .gitignore is not touched.
+func TestExcludeOutput(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t, map[string]string{".gitignore": "*.log\n", "a.txt": "a\n"})
+	exclude := filepath.Join(dir, ".git", "info", "exclude")
+	if err := os.WriteFile(exclude, []byte("# mine\n*.tmp"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "rfa/comments_x.md", "x\n")
+	if out := runGit(t, dir, "status", "--porcelain"); !strings.Contains(out, "rfa/") {
+		t.Fatalf("before: git status = %q, want rfa/ untracked", out)
+	}
+	for range 2 {
+		if err := excludeOutput(context.Background(), dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out := runGit(t, dir, "status", "--porcelain"); strings.Contains(out, "rfa/") {
+		t.Errorf("after: git status = %q, want rfa/ ignored", out)
+	}
+	got, _ := os.ReadFile(exclude)
+	if want := "# mine\n*.tmp\n# review comments for coding agents (reviews-for-agent)\n/rfa/\n"; string(got) != want {
+		t.Errorf("exclude = %q, want %q", got, want)
+	}
+	if gi, _ := os.ReadFile(filepath.Join(dir, ".gitignore")); string(gi) != "*.log\n" {
+		t.Errorf(".gitignore = %q, changed", gi)
 	}
 }

@@ -80,7 +80,7 @@ func TestCrossProcessReview(t *testing.T) {
 		t.Fatal(err)
 	}
 	bare := "http://127.0.0.1:" + strconv.Itoa(port) + "/review/" + req.ID
-	if want := bare + "?token=" + token; req.URL != want || req.Status != inbox.StatusOpen || !strings.Contains(req.Hint, "inbox get "+req.ID) {
+	if want := bare + "#token=" + token; req.URL != want || req.Status != inbox.StatusOpen || !strings.Contains(req.Hint, "inbox get "+req.ID) {
 		t.Fatalf("request = %+v, want URL %s", req, want)
 	}
 

@@ -10,10 +10,13 @@ import {
   state, api, el, container, globalBox, fetchJSON, fetchText, updateCount, showError, notice, toast
 } from './page.js';
 import {
-  splitSections, unfold, unfoldCommented, afterPaint, drawDiff, drawComments
+  splitSections, unfold, unfoldCommented, afterPaint, drawDiff, drawComments, anchor, toAnchor, expand
 } from './draw.js';
 import { restoreDraft, scheduleSave, toWire, fromWire, draftStatus } from './drafts.js';
 import { initKeys } from './nav.js';
+import { authFetch } from './auth.js';
+import { renderInto } from './markdown.js';
+import { buildTree } from './tree.js';
 
 // ------------------------------------------------------------------ loading
 
@@ -36,6 +39,12 @@ async function load() {
       notice('This review was ' + info.status + ': it takes no more comments.');
       return;
     }
+    if (meta.length === 0 && info.submitted) {
+      container.textContent = '';
+      el('rfa-bar').hidden = false;
+      showResult(info.submitted);
+      return;
+    }
     if (meta.length === 0) {
       container.textContent = '';
       notice('No uncommitted changes against ' + info.base + ': there is nothing to review. ' +
@@ -49,8 +58,9 @@ async function load() {
     // A folded file (a lock file, a generated or a very large one) is
     // parsed only when the person asks for its diff.
     state.files = sections.map((section, i) => ({
-      meta: meta[i], section, d2h: null, folded: !!meta[i].collapsed
+      meta: meta[i], section, model: null, folded: !!meta[i].collapsed, cardH: new Map()
     }));
+    buildTree();
     el('rfa-view').hidden = false;
     el('rfa-help').hidden = false;
     el('rfa-bar').hidden = false;
@@ -141,10 +151,16 @@ function openDraft(file, side, start, end) {
 
 function onAction(action, target) {
   if (action === 'load-diff') {
-    const i = Number(target.closest('.d2h-file-wrapper').dataset.rfaFile);
-    if (unfold([i])) { drawDiff(); }
-    const w = container.querySelector('.d2h-file-wrapper[data-rfa-file="' + i + '"]');
-    if (w) { w.scrollIntoView({ block: 'start' }); }
+    const w = target.closest('.d2h-file-wrapper');
+    const t0 = performance.now();
+    unfold([Number(w.dataset.rfaFile)]);
+    w.scrollIntoView({ block: 'start' });
+    afterPaint('rfa: load diff', t0);
+    return;
+  }
+  if (action === 'expand') {
+    expand(Number(target.closest('.d2h-file-wrapper').dataset.rfaFile), Number(target.dataset.rfaHunk), fetchJSON, api)
+      .catch((err) => toast('Could not show more lines: ' + err.message));
     return;
   }
   if (state.done) { return; }
@@ -157,6 +173,12 @@ function onAction(action, target) {
       break;
     case 'save':
       saveDraft();
+      break;
+    case 'preview':
+      togglePreview(target.closest('.rfa-form'));
+      break;
+    case 'suggest':
+      suggest(target.closest('.rfa-form'));
       break;
     case 'cancel':
       cancelDraft();
@@ -176,6 +198,40 @@ function onAction(action, target) {
       drawComments();
       break;
   }
+}
+
+// togglePreview shows the form's text as it will read, or the text box
+// again.
+function togglePreview(form) {
+  const ta = form.querySelector('textarea');
+  const pv = form.querySelector('.rfa-preview');
+  const b = form.querySelector('[data-rfa-action="preview"]');
+  const showing = pv.hidden;
+  if (showing) { renderInto(pv, ta.value || 'Nothing to preview.'); }
+  pv.hidden = !showing;
+  ta.hidden = showing;
+  b.textContent = showing ? 'Write' : 'Preview';
+  if (!showing) { ta.focus(); }
+}
+
+// suggest puts the commented lines into the form as a suggestion block,
+// for the person to edit into what they should say.
+function suggest(form) {
+  const d = state.draft;
+  const m = state.files[d.file].model;
+  if (!m) { return; }
+  const lines = [];
+  m.unified.forEach((row) => {
+    const l = row.line;
+    if (l && l.t !== 'd' && l.new >= d.startLine && l.new <= d.endLine) { lines.push(l.text); }
+  });
+  const ta = form.querySelector('textarea');
+  const fence = '`'.repeat(Math.max(3, ...lines.map((x) => ((x.match(/`+/g) || []).reduce((n, r) => Math.max(n, r.length), 0)) + 1)));
+  const block = fence + 'suggestion\n' + lines.join('\n') + '\n' + fence + '\n';
+  ta.value = (ta.value && !ta.value.endsWith('\n') ? ta.value + '\n' : ta.value) + block;
+  d.body = ta.value;
+  scheduleSave();
+  ta.focus();
 }
 
 function findComment(id) {
@@ -207,9 +263,11 @@ el('rfa-view').addEventListener('click', (ev) => {
   const b = ev.target.closest('button[data-view]');
   if (!b || b.dataset.view === state.view) { return; }
   const t0 = performance.now();
+  const at = anchor();
   state.view = b.dataset.view;
   el('rfa-view').querySelectorAll('button').forEach((x) => x.setAttribute('aria-pressed', String(x === b)));
   drawDiff();
+  toAnchor(at);
   afterPaint('rfa: layout toggle', t0);
 });
 
@@ -236,7 +294,7 @@ async function submit() {
   el('rfa-submit-label').textContent = 'Submitting\u2026';
   showError('');
   try {
-    const r = await fetch(api + '/comments', {
+    const r = await authFetch(api + '/comments', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(payload)
@@ -267,6 +325,7 @@ function showResult(res) {
   document.body.classList.add('rfa-done');
   el('rfa-help').hidden = true;
   el('rfa-submit').disabled = true;
+  el('rfa-discard').hidden = true;
   el('rfa-submit-label').textContent = 'Review submitted';
   globalBox.disabled = true;
   el('rfa-result-json').textContent = res.json;
@@ -283,6 +342,38 @@ function showResult(res) {
   showError('');
   drawComments();
 }
+
+// The result stays small once read: its details fold away.
+el('rfa-result-toggle').addEventListener('click', () => {
+  const d = el('rfa-result-details');
+  d.hidden = !d.hidden;
+  el('rfa-result-toggle').textContent = d.hidden ? 'Show details' : 'Hide details';
+  el('rfa-result-toggle').setAttribute('aria-expanded', String(!d.hidden));
+});
+
+// Discarding is the one way to throw a draft away; it asks first.
+el('rfa-discard').addEventListener('click', async () => {
+  if (state.done || !confirm('Discard this review? Its comments are deleted.')) { return; }
+  try {
+    const r = await authFetch(api + '/cancel', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) { throw new Error(data.error || 'the server answered ' + r.status); }
+    state.done = true;
+    clearTimeout(state.saveTimer);
+    state.comments = [];
+    state.draft = null;
+    globalBox.value = '';
+    document.body.classList.add('rfa-done');
+    el('rfa-submit').disabled = true;
+    el('rfa-discard').disabled = true;
+    globalBox.disabled = true;
+    draftStatus('');
+    notice('This review was discarded: it takes no more comments.');
+    drawComments(false);
+  } catch (err) {
+    showError('Not discarded: ' + err.message);
+  }
+});
 
 el('rfa-copy').addEventListener('click', async () => {
   try {

@@ -2,6 +2,7 @@
 // it, so nothing is lost to a reload, a closed tab or a crash.
 import { state, api, el, globalBox, fetchJSON } from './page.js';
 import { drawComments, unfoldCommented } from './draw.js';
+import { tokenNow } from './auth.js';
 
 // The server keeps the draft: every change is saved a moment after it is
 // made, so a reload, a closed tab or a crash loses nothing, and the page
@@ -73,7 +74,9 @@ export async function saveNow(keepalive) {
   state.saveTimer = null;
   if (!state.restored || state.done) { return; }
   const body = JSON.stringify(draftPayload());
-  const p = fetch(api + '/draft', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body, keepalive: !!keepalive });
+  const p = fetch(api + '/draft', {
+    method: 'PUT', headers: { 'Content-Type': 'application/json', 'X-RFA-Token': tokenNow() }, body, keepalive: !!keepalive
+  });
   state.saving = p;
   try {
     const r = await p;

@@ -3,6 +3,8 @@
 // is set with textContent, never as HTML: summaries, names and notes are
 // written by agents and people.
 
+import { authFetch } from './auth.js';
+
 const el = (id) => document.getElementById(id);
 
 function badge(text, kind, title) {
@@ -25,10 +27,16 @@ function row(it) {
   li.dataset.rfaId = it.id;
   const head = document.createElement('div');
   head.className = 'rfa-inbox-head';
-  const id = document.createElement(it.status === 'open' ? 'a' : 'span');
+  // Every local review opens: an open one to comment on, the others
+  // read-only, as submitted.
+  const local = it.source !== 'github';
+  const id = document.createElement(local ? 'a' : 'span');
   id.className = 'rfa-inbox-id';
   id.textContent = it.id;
-  if (it.status === 'open') { id.href = '/review/' + encodeURIComponent(it.id); }
+  if (local) {
+    id.href = '/review/' + encodeURIComponent(it.id);
+    id.title = it.status === 'open' ? 'Review it' : 'Show it, read-only';
+  }
   head.appendChild(id);
   head.appendChild(badge(it.status, it.status));
   if (it.status === 'claimed' && it.claimedBy) {
@@ -36,7 +44,7 @@ function row(it) {
     head.appendChild(badge('claimed by ' + it.claimedBy + until, 'claim', 'claimed ' + when(it.claimedAt)));
   }
   if (it.status === 'resolved') {
-    const by = it.resolvedBy || it.claimedBy;
+    const by = it.resolvedBy;
     head.appendChild(badge(by ? 'resolved by ' + by : 'resolved', 'resolution', when(it.resolvedAt)));
   }
   if (it.commentCount) {
@@ -75,7 +83,7 @@ function fill(list, items, empty) {
 
 async function load() {
   try {
-    const r = await fetch('/api/review/submissions?status=all');
+    const r = await authFetch('/api/review/submissions?status=all');
     const data = await r.json();
     if (!r.ok) { throw new Error(data.error || 'the server answered ' + r.status); }
     const items = data.items || [];

@@ -1,6 +1,7 @@
 // Moving around the diff: files marked viewed stay folded across reloads,
 // and keys move between files and hunks and comment on the focused line.
 import { state, el, container } from './page.js';
+import { hunkRows, rowTop, scrollToRow } from './draw.js';
 
 // ------------------------------------------------------------------ viewed files
 //
@@ -81,18 +82,45 @@ export function initKeys(onLine) {
         break;
       case 'j': case 'k':
         ev.preventDefault();
-        // In the split view each hunk shows in both panes: take the left.
-        step('.d2h-file-diff td.d2h-info:not(.d2h-code-linenumber), ' +
-          '.d2h-file-side-diff:first-child td.d2h-info:not(.d2h-code-side-linenumber)', ev.key === 'j' ? 1 : -1, (td) => td);
+        stepHunk(ev.key === 'j' ? 1 : -1);
         break;
     }
   });
 }
 
+// stepHunk moves the focus to the next (dir 1) or previous (-1) hunk
+// header after the focused one, or after the top of the window. Only the
+// rows near the screen are drawn, so the hunks are found in the files'
+// rows, and the one chosen is drawn and focused.
+function stepHunk(dir) {
+  const here = document.activeElement;
+  const from = here && here !== document.body && container.contains(here) ? rowTopOf(here) : window.scrollY + 1;
+  let best = null;
+  state.files.forEach((f, i) => {
+    hunkRows(i).forEach((row) => {
+      const y = rowTop(i, row);
+      const ok = dir > 0 ? y > from + 1 : y < from - 1;
+      if (ok && (!best || (dir > 0 ? y < best.y : y > best.y))) { best = { i, row, y }; }
+    });
+  });
+  if (!best) { return; }
+  scrollToRow(best.i, best.row);
+  const cell = state.files[best.i].body.querySelectorAll('td[data-rfa-hunk-head]');
+  const t = Array.from(cell).find((c) => rowTopOf(c) >= best.y - 1);
+  if (t) {
+    t.focus({ preventScroll: true });
+    window.scrollTo(0, Math.max(0, best.y - 48));
+  }
+}
+
+function rowTopOf(node) {
+  return node.getBoundingClientRect().top + window.scrollY;
+}
+
 // step moves the focus to the next (dir 1) or previous (-1) element
 // matching sel after the one holding the focus, or the first or last.
 function step(sel, dir, target) {
-  const all = Array.from(container.querySelectorAll(sel)).filter((n) => !n.closest('.d2h-d-none'));
+  const all = Array.from(container.querySelectorAll(sel)).filter((n) => !n.closest('.d2h-d-none, [hidden]'));
   if (all.length === 0) { return; }
   const here = document.activeElement;
   let i = all.findIndex((n) => n === here || n.contains(here));

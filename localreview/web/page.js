@@ -1,3 +1,5 @@
+import { authFetch } from './auth.js';
+
 // What every part of the review page shares: its state, the elements it
 // works in, the API it talks to, and how it tells the person things.
 
@@ -28,7 +30,7 @@ export const container = el('rfa-diff');
 export const globalBox = el('rfa-global');
 
 export async function fetchText(url) {
-  const r = await fetch(url);
+  const r = await authFetch(url);
   if (!r.ok) {
     const data = await r.json().catch(() => ({}));
     throw new Error(data.error || url + ' answered ' + r.status);
