@@ -105,8 +105,12 @@ window.addEventListener('beforeunload', (ev) => {
   }
 });
 
+// draftStatus shows the draft's save state. A key pressed while a save is
+// already due writes nothing to the page: the status is the same, and a
+// write would cost a style and layout pass on every keystroke.
 export function draftStatus(msg, isError) {
   const s = el('rfa-draft-status');
+  if (s.textContent === msg && s.classList.contains('rfa-draft-error') === !!isError && s.hidden === (msg === '')) { return; }
   s.textContent = msg;
   s.classList.toggle('rfa-draft-error', !!isError);
   s.hidden = msg === '';
