@@ -45,12 +45,7 @@ func TestPlanRejectsWhatItDoesNotKnow(t *testing.T) {
 // plan --event workflow_dispatch plans the manual review a dispatch asks for.
 func TestPlanWorkflowDispatch(t *testing.T) {
 	t.Parallel()
-	f := fakegithub.New()
-	defer f.Close()
-	f.AddUser("alice", false)
-	f.AddToken("tok", fakegithub.Identity{Login: "rmc-machine", Kind: fakegithub.TokenPAT})
-	f.AddRepo("o/r")
-	pr := f.AddPR("o/r", fakegithub.PR{Author: "alice"})
+	f, pr := planWorld(t)
 	var out bytes.Buffer
 	vars := map[string]string{"GITHUB_TOKEN": "tok", "GITHUB_API_URL": f.URL, "GITHUB_GRAPHQL_URL": f.GraphQLURL(), "GITHUB_ACTOR": "alice", "GITHUB_RUN_ID": "77"}
 	code := app.Main(context.Background(), envOf(vars, &out), app.RealGitHub, []string{"plan", "--repo", "o/r", "--pr", strconv.Itoa(pr.Number), "--event", "workflow_dispatch"})
@@ -147,12 +142,7 @@ func TestCommandLineConventions(t *testing.T) {
 // sends the reader to the token, and not to run the job again.
 func TestBadTokenSaysFixTheToken(t *testing.T) {
 	t.Parallel()
-	f := fakegithub.New()
-	defer f.Close()
-	f.AddUser("alice", false)
-	f.AddToken("tok", fakegithub.Identity{Login: "rmc-machine", Kind: fakegithub.TokenPAT})
-	f.AddRepo("o/r")
-	pr := f.AddPR("o/r", fakegithub.PR{Author: "alice"})
+	f, pr := planWorld(t)
 	var out, errOut bytes.Buffer
 	vars := map[string]string{"GITHUB_TOKEN": "ghp_revoked", "GITHUB_API_URL": f.URL, "GITHUB_GRAPHQL_URL": f.GraphQLURL()}
 	env := envOf(vars, &out)
@@ -165,4 +155,16 @@ func TestBadTokenSaysFixTheToken(t *testing.T) {
 	if strings.Contains(strings.ToLower(text), "re-run") {
 		t.Errorf("a bad token's message suggests running again:\n%s", text)
 	}
+}
+
+// planWorld is a fake GitHub with one PR by alice and a machine user's
+// token "tok".
+func planWorld(t *testing.T) (*fakegithub.Server, *fakegithub.PR) {
+	t.Helper()
+	f := fakegithub.New()
+	t.Cleanup(f.Close)
+	f.AddUser("alice", false)
+	f.AddToken("tok", fakegithub.Identity{Login: "rmc-machine", Kind: fakegithub.TokenPAT})
+	f.AddRepo("o/r")
+	return f, f.AddPR("o/r", fakegithub.PR{Author: "alice"})
 }
