@@ -19,7 +19,6 @@ import (
 	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/mention"
-	"github.com/review-my-code-bot/rmc/prompts"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -171,117 +170,203 @@ func (p Pipeline) Run(ctx context.Context, repo snapshot.Repo, ev event.Event) i
 	return code
 }
 
-// run is Run, also returning what the run reported (for benchmarks).
+// run is Run, also returning what the run reported (for benchmarks). A
+// run is five stages over one record: read the PR, derive its state, plan,
+// execute, publish. A stage that cannot go on returns the failure the run
+// ends with.
 func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (report Report, code int) {
-	defer func() { report.code = code }()
-	log := p.Log
-	log.Group(fmt.Sprintf("Read %s#%d", repo, ev.PRNumber))
-	snap, err := p.GitHub.SnapshotWithConfig(ctx, repo, ev.PRNumber, ev.BaseSHA, ev.HeadSHA)
-	log.EndGroup()
-	secrets := []string{p.Config.APIKey, p.Config.GitHubToken}
+	r := &runRecord{cfg: p.Config, repo: repo, ev: ev}
+	defer func() { report, report.code = r.report, code }()
+	if f := p.read(ctx, r); f != nil {
+		return report, fail(p.Log, *f, r.secrets()...)
+	}
+	if f := p.derive(ctx, r); f != nil {
+		return report, fail(p.Log, *f, r.secrets()...)
+	}
+	p.plan(ctx, r)
+	if r.cfg.DryRun {
+		return report, p.dryRun(r)
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.ReviewTimeout)
+	defer cancel()
+	res, f := p.execute(ctx, r)
+	if f != nil {
+		return report, fail(p.Log, *f, r.secrets()...)
+	}
+	return report, p.publish(ctx, r, res)
+}
+
+// runRecord is what a run knows, stage by stage.
+type runRecord struct {
+	cfg       config.Config // the inputs, then with the base's file applied
+	repo      snapshot.Repo
+	ev        event.Event
+	snap      snapshot.Snapshot
+	bot       snapshot.Actor
+	learnings state.Learnings
+	states    *deriver
+	st        state.State
+	client    *llm.Client
+	plan      detector.Plan
+	reads     *runReader
+	sess      *llm.Session
+	learner   *execution.Learner
+	report    Report
+}
+
+func (r *runRecord) secrets() []string { return []string{r.cfg.APIKey, r.cfg.GitHubToken} }
+
+// read is the run's one read of the PR, and its configuration file from
+// the base.
+func (p Pipeline) read(ctx context.Context, r *runRecord) *failure {
+	p.Log.Group(fmt.Sprintf("Read %s#%d", r.repo, r.ev.PRNumber))
+	snap, err := p.GitHub.SnapshotWithConfig(ctx, r.repo, r.ev.PRNumber, r.ev.BaseSHA, r.ev.HeadSHA)
+	p.Log.EndGroup()
 	if err != nil {
-		return report, fail(log, failure{code: ExitFailed, title: fmt.Sprintf("Could not read %s#%d from GitHub", repo, ev.PRNumber), problems: []string{err.Error()},
-			hint: readFailureHint(err)}, secrets...)
+		return &failure{code: ExitFailed, title: fmt.Sprintf("Could not read %s#%d from GitHub", r.repo, r.ev.PRNumber), problems: []string{err.Error()},
+			hint: readFailureHint(err)}
 	}
-	if p.Config, err = applyConfigFile(log, p.Config, snap); err != nil {
-		return report, fail(log, configFailure(snap, p.Config), secrets...)
+	r.snap = snap
+	if r.cfg, err = applyConfigFile(p.Log, r.cfg, snap); err != nil {
+		f := configFailure(snap, r.cfg)
+		return &f
 	}
-	bot := snapshot.BotIdentity(p.Config.BotLogin, snap.Viewer)
-	learnings := state.DeriveLearnings(snap.Learnings, state.Options{Bot: bot, Handles: p.Config.Handles})
-	states := newDeriver(p.GitHub, state.Options{Bot: bot, Handles: p.Config.Handles, ForkAuthorsCanAsk: p.Config.ForkAuthorsCanAsk}, log)
-	st := states.derive(ctx, snap)
-	var client *llm.Client
-	if !p.Config.DryRun && p.Config.APIKey != "" {
-		if client, err = newLLM(p.Config, log); err != nil {
-			return report, fail(log, failure{code: ExitUsage, title: "Cannot use the model", problems: []string{fmt.Sprintf("model: %v", err)}}, secrets...)
-		}
+	return nil
+}
+
+// derive is the state of the PR and of its learnings, and the model
+// client the run will use (none when dry or without a key).
+func (p Pipeline) derive(ctx context.Context, r *runRecord) *failure {
+	r.bot = snapshot.BotIdentity(r.cfg.BotLogin, r.snap.Viewer)
+	r.learnings = state.DeriveLearnings(r.snap.Learnings, state.Options{Bot: r.bot, Handles: r.cfg.Handles})
+	r.states = newDeriver(p.GitHub, state.Options{Bot: r.bot, Handles: r.cfg.Handles, ForkAuthorsCanAsk: r.cfg.ForkAuthorsCanAsk}, p.Log)
+	r.st = r.states.derive(ctx, r.snap)
+	if r.cfg.DryRun || r.cfg.APIKey == "" {
+		return nil
 	}
+	var err error
+	if r.client, err = newLLM(r.cfg, p.Log); err != nil {
+		return &failure{code: ExitUsage, title: "Cannot use the model", problems: []string{fmt.Sprintf("model: %v", err)}}
+	}
+	return nil
+}
+
+// plan classifies the pending mentions and plans the run; the plan and its
+// reasons go to the log.
+func (p Pipeline) plan(ctx context.Context, r *runRecord) {
 	classifier := p.Classifier
 	switch {
 	case classifier != nil:
-	case client != nil:
-		classifier = classifierFor(client)
+	case r.client != nil:
+		classifier = classifierFor(r.client)
 	default:
 		classifier = mention.Rules{}
 	}
-	plan := detector.Build(detector.Input{Event: ev, PR: snap.PR, State: st, Quiet: !p.Config.NoticeUnauthorized, Walkthrough: p.Config.Walkthrough,
-		Intents: detector.Classify(ctx, classifier, trustedOnly(st.Pending()))})
+	r.plan = detector.Build(detector.Input{Event: r.ev, PR: r.snap.PR, State: r.st, Quiet: !r.cfg.NoticeUnauthorized, Walkthrough: r.cfg.Walkthrough,
+		Intents: detector.Classify(ctx, classifier, trustedOnly(r.st.Pending()))})
+	r.report = Report{Repo: r.repo, Event: r.ev, PR: r.snap.PR, Bot: r.bot, State: r.st, Plan: r.plan, Counts: p.GitHub.Counts(),
+		Comments: len(r.snap.IssueComments), Threads: len(r.snap.Threads), Config: r.cfg, ConfigFile: r.snap.Config, Learnings: r.learnings}
+	p.Log.Group("Plan")
+	for _, line := range r.report.LogLines() {
+		p.Log.Infof("%s", line)
+	}
+	p.Log.EndGroup()
+	for _, n := range r.st.Notices {
+		p.Log.Warningf("%s", n)
+	}
+}
 
-	report = Report{Repo: repo, Event: ev, PR: snap.PR, Bot: bot, State: st, Plan: plan, Counts: p.GitHub.Counts(), Comments: len(snap.IssueComments), Threads: len(snap.Threads),
-		Config: p.Config, ConfigFile: snap.Config, Learnings: learnings}
-	log.Group("Plan")
-	for _, line := range report.LogLines() {
-		log.Infof("%s", line)
+// dryRun reports the plan and writes nothing.
+func (p Pipeline) dryRun(r *runRecord) int {
+	p.Log.Summary(r.report.Markdown(true))
+	writeOutputs(p.Log, Outcome{ReviewStatus: "skipped", BlockingIssues: len(r.st.OpenBlocking())})
+	p.Log.Noticef("dry run: %d task(s) planned, nothing written", len(r.plan.Tasks))
+	return ExitOK
+}
+
+// execute carries out the learnings issue's commands and the plan, in one
+// model session.
+func (p Pipeline) execute(ctx context.Context, r *runRecord) (execution.Result, *failure) {
+	r.reads = newRunReader(p.GitHub)
+	cfg := p.executionConfig(r)
+	var err error
+	if r.learner, err = execution.NewLearner(cfg, learningsGitHub{GitHub: p.GitHub, perms: r.states, pr: r.snap.PR.Number}); err != nil {
+		return execution.Result{}, &failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}
 	}
-	log.EndGroup()
-	for _, n := range st.Notices {
-		log.Warningf("%s", n)
+	for _, n := range r.learner.Commands(ctx, &r.learnings) {
+		p.Log.Infof("learnings: %s", n)
+		r.report.LearningNotes = append(r.report.LearningNotes, n)
 	}
-	if p.Config.DryRun {
-		log.Summary(report.Markdown(true))
-		writeOutputs(log, Outcome{ReviewStatus: "skipped", BlockingIssues: len(st.OpenBlocking())})
-		log.Noticef("dry run: %d task(s) planned, nothing written", len(plan.Tasks))
-		return report, ExitOK
-	}
-	ctx, cancel := context.WithTimeout(ctx, p.Config.ReviewTimeout)
-	defer cancel()
-	reads := newRunReader(p.GitHub)
-	cfg := execution.Config{GitHub: reads, Snap: snap, State: st, Model: p.Config.Model,
-		Secrets: []string{p.Config.APIKey, p.Config.GitHubToken}, Log: log,
-		Options: execution.Options{ProblemThreshold: p.Config.ProblemThreshold, BlockingThreshold: p.Config.BlockingThreshold,
-			IgnorePaths: p.Config.IgnorePaths, ManualStartComment: p.Config.ManualStartComment, ManualEndComment: p.Config.ManualEndComment,
-			NotifyAgent: p.Config.NotifyAgent, EnableHumanEscalation: p.Config.EnableHumanEscalation, HumanReviewers: p.Config.HumanReviewers,
-			ReviewRetries: p.Config.MaxReviewRetries, Tuning: tuning(p.Config, learnings), Lease: p.Config.ReviewTimeout, RunID: p.RunID,
-			Settings: report.settings(), WalkthroughDiagram: p.Config.WalkthroughDiagram, Checks: p.Config.Checks}, Permissions: states}
-	learner, err := execution.NewLearner(cfg, learningsGitHub{GitHub: p.GitHub, perms: states, pr: snap.PR.Number})
-	if err != nil {
-		return report, fail(log, failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}, cfg.Secrets...)
-	}
-	for _, n := range learner.Commands(ctx, &learnings) {
-		log.Infof("learnings: %s", n)
-		report.LearningNotes = append(report.LearningNotes, n)
-	}
-	cfg.Options.Tuning.Learnings, report.Learnings = learnings, learnings
-	var sess *llm.Session
-	// A resolution that does not count is checked against the code first
-	// when the code changed, which needs the model even with no task.
-	if client != nil && (plan.NeedsModel() || len(st.Reopens()) > 0) {
-		var system prompts.SystemPrompt
-		if sess, system, err = session(ctx, p.Config, client, reads, log, p.Workspace, snap, learnings); err != nil {
-			log.Warningf("could not prepare the model session: %v", err)
-		} else {
-			cfg.Session, cfg.Instructions = sess, system.Instructions
-			cfg.Options.ContextTokens, cfg.Options.PrefixChars = p.Config.ModelContextTokens, sess.PrefixChars()
-			learner.UseInstructions(system.Instructions)
-		}
-		if p.Config.InjectionDetection {
-			cfg.Screen = screener(p.Config, log)
-		}
-	}
+	cfg.Options.Tuning.Learnings, r.report.Learnings = r.learnings, r.learnings
+	p.startSession(ctx, r, &cfg)
 	x, err := execution.New(cfg)
 	if err != nil {
-		return report, fail(log, failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}, cfg.Secrets...)
+		return execution.Result{}, &failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}
 	}
-	res := x.Run(ctx, plan)
-	report.Result = &res
-	if sess != nil {
-		report.Usage = sess.TaskUsage()
-		report.Total = sess.Usage()
+	res := x.Run(ctx, r.plan)
+	r.report.Result = &res
+	if r.sess != nil {
+		r.report.Usage, r.report.Total = r.sess.TaskUsage(), r.sess.Usage()
 	}
-	out, after := p.finish(ctx, log, states, reads, ev, plan, res, snap, st)
+	return res, nil
+}
+
+// executionConfig is what the executor is built from.
+func (p Pipeline) executionConfig(r *runRecord) execution.Config {
+	c := r.cfg
+	return execution.Config{GitHub: r.reads, Snap: r.snap, State: r.st, Model: c.Model, Secrets: r.secrets(), Log: p.Log,
+		Options: execution.Options{ProblemThreshold: c.ProblemThreshold, BlockingThreshold: c.BlockingThreshold,
+			IgnorePaths: c.IgnorePaths, ManualStartComment: c.ManualStartComment, ManualEndComment: c.ManualEndComment,
+			NotifyAgent: c.NotifyAgent, EnableHumanEscalation: c.EnableHumanEscalation, HumanReviewers: c.HumanReviewers,
+			ReviewRetries: c.MaxReviewRetries, Tuning: tuning(c, r.learnings), Lease: c.ReviewTimeout, RunID: p.RunID,
+			Settings: r.report.settings(), WalkthroughDiagram: c.WalkthroughDiagram, Checks: c.Checks}, Permissions: r.states}
+}
+
+// startSession opens the run's model session when anything needs it. A
+// resolution that does not count is checked against the code first when
+// the code changed, which needs the model even with no task.
+func (p Pipeline) startSession(ctx context.Context, r *runRecord, cfg *execution.Config) {
+	if r.client == nil || !r.plan.NeedsModel() && len(r.st.Reopens()) == 0 {
+		return
+	}
+	sess, system, err := session(ctx, r.cfg, r.client, r.reads, p.Log, p.Workspace, r.snap, r.learnings)
+	if err != nil {
+		p.Log.Warningf("could not prepare the model session: %v", err)
+	} else {
+		r.sess = sess
+		cfg.Session, cfg.Instructions = sess, system.Instructions
+		cfg.Options.ContextTokens, cfg.Options.PrefixChars = r.cfg.ModelContextTokens, sess.PrefixChars()
+		r.learner.UseInstructions(system.Instructions)
+	}
+	if r.cfg.InjectionDetection {
+		cfg.Screen = screener(r.cfg, p.Log)
+	}
+}
+
+// publish sets the merge gate, learns from what the run settled, writes
+// the job summary and the outputs, and says how the job ends.
+func (p Pipeline) publish(ctx context.Context, r *runRecord, res execution.Result) int {
+	p.Config = r.cfg
+	out, after := p.finish(ctx, r, res)
 	if after != nil {
-		lr := learner.Learn(context.WithoutCancel(ctx), *after, learnings)
-		report.Learned = &lr
+		lr := r.learner.Learn(context.WithoutCancel(ctx), *after, r.learnings)
+		r.report.Learned = &lr
 		for _, n := range lr.Notes {
-			log.Infof("learnings: %s", n)
+			p.Log.Infof("learnings: %s", n)
 		}
 	}
-	report.Counts = p.GitHub.Counts()
-	report.Gate, report.After = &out, after
-	report.Warnings = log.Warnings()
-	log.Summary(report.Markdown(false))
-	writeOutputs(log, out)
-	code = ExitOK
+	r.report.Counts = p.GitHub.Counts()
+	r.report.Gate, r.report.After = &out, after
+	r.report.Warnings = p.Log.Warnings()
+	p.Log.Summary(r.report.Markdown(false))
+	writeOutputs(p.Log, out)
+	return p.exitCode(out, res)
+}
+
+// exitCode is how the job ends: failed tasks, and a gated run's blocking
+// findings or pending gate, fail it.
+func (p Pipeline) exitCode(out Outcome, res execution.Result) int {
+	log, code := p.Log, ExitOK
 	if n := res.Failed(); n > 0 {
 		log.Errorf("%d of %d task(s) failed; they stay pending and the next run retries them", n, len(res.Outcomes))
 		code = ExitFailed
@@ -296,21 +381,22 @@ func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (
 	case out.ReviewStatus != "skipped" && out.BlockingIssues > 0:
 		log.Warningf("%d open blocking finding(s); this run's review was manual, so the job does not fail (the %s status does)", out.BlockingIssues, GateContext)
 	}
-	return report, code
+	return code
 }
 
 // finish publishes the merge gate from the PR's state after the run, which
 // it returns (nil when the PR could not be read again). When the run's writes
 // may have changed the findings, that state is re-read from GitHub; otherwise
 // it is the state read at the start.
-func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, reads *runReader, ev event.Event, plan detector.Plan, res execution.Result, snap snapshot.Snapshot, st state.State) (Outcome, *state.State) {
+func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result) (Outcome, *state.State) {
+	log, plan, snap, st := p.Log, r.plan, r.snap, r.st
 	// A pull_request event's job mirrors the gate, whether this run reviewed
 	// or the head was reviewed before: re-running a failed job must not turn
 	// it green while blocking findings are open.
 	// A paused PR's job fails like any pending gate: a workflow that
 	// requires the job rather than the status must not see it green on a
 	// head nobody reviewed (a draft cannot be merged; a paused PR can).
-	out := Outcome{ReviewStatus: "skipped", TasksExecuted: res.Done(), Gated: plan.Gate() || (ev.IsAutoReview() && !snap.PR.Draft)}
+	out := Outcome{ReviewStatus: "skipped", TasksExecuted: res.Done(), Gated: plan.Gate() || (r.ev.IsAutoReview() && !snap.PR.Draft)}
 	for _, o := range res.Outcomes {
 		if o.Task.Kind != detector.Review {
 			continue
@@ -336,7 +422,7 @@ func (p Pipeline) finish(ctx context.Context, log *Log, states *deriver, reads *
 		out.ReviewStatus = "failed" // the summary's task table says why
 	}
 	ctx = context.WithoutCancel(ctx) // the gate is published even when the deadline ran out
-	g := gateRun{p: p, states: states, reads: reads, start: snap, snap: snap, st: st}
+	g := gateRun{p: p, states: r.states, reads: r.reads, start: snap, snap: snap, st: st}
 	if gateMayChange(plan, res, st) {
 		// The review threads, and the reviews posted since the start, are
 		// read again: GitHub, not what the run meant to write, says which of
