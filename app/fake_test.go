@@ -223,7 +223,8 @@ func (g *memGitHub) EditReviewComment(_ context.Context, _ snapshot.Repo, id int
 	return fmt.Errorf("no review comment %d", id)
 }
 
-func (g *memGitHub) React(_ context.Context, _ snapshot.Repo, id int64, review bool, content string) error {
+func (g *memGitHub) React(_ context.Context, _ snapshot.Repo, s snapshot.Subject, content string) error {
+	id := s.ID
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.record(true, "react %d %s", id, content)

@@ -103,7 +103,8 @@ func (r *recorder) EditReviewComment(_ context.Context, _ snapshot.Repo, id int6
 	return err
 }
 
-func (r *recorder) React(_ context.Context, _ snapshot.Repo, id int64, review bool, content string) error {
+func (r *recorder) React(_ context.Context, _ snapshot.Repo, s snapshot.Subject, content string) error {
+	id, review := s.ID, s.InThread
 	_, err := r.add(call{Op: "react", ID: id, Arg: fmt.Sprintf("%s review=%v", content, review)})
 	return err
 }

@@ -45,7 +45,7 @@ func (Verdict) JSONSchema() *jsonschema.Schema {
 
 // disputeGitHub is what judging a reply on a finding writes.
 type disputeGitHub interface {
-	React(ctx context.Context, repo snapshot.Repo, id int64, review bool, content string) error
+	React(ctx context.Context, repo snapshot.Repo, s snapshot.Subject, content string) error
 	Reply(ctx context.Context, repo snapshot.Repo, number int, inReplyTo int64, body string) (snapshot.ReviewComment, error)
 	CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error) // error comments
 	ResolveThread(ctx context.Context, threadID string) error
@@ -82,7 +82,7 @@ func newDisputeRunner(r *run) *disputeRunner {
 func (x *disputeRunner) Run(ctx context.Context, t detector.Task) Outcome {
 	f, o := t.Finding, Outcome{Task: t}
 	last := f.PendingReplies[len(f.PendingReplies)-1]
-	if err := x.GitHub.React(ctx, x.repo(), last.ID, true, "eyes"); err != nil {
+	if err := x.GitHub.React(ctx, x.repo(), snapshot.Subject{ID: last.ID, InThread: true}, "eyes"); err != nil {
 		x.Log.Warningf("could not react to the reply: %v", err)
 	}
 	if x.Session == nil {

@@ -65,7 +65,8 @@ func (f *questionFake) RunActive(_ context.Context, _ snapshot.Repo, id int64) (
 
 var _ questionGitHub = (*questionFake)(nil)
 
-func (f *questionFake) React(_ context.Context, _ snapshot.Repo, id int64, review bool, content string) error {
+func (f *questionFake) React(_ context.Context, _ snapshot.Repo, s snapshot.Subject, content string) error {
+	id, review := s.ID, s.InThread
 	_, err := f.write(fmt.Sprintf("react-%s-review=%v", content, review), id, "")
 	return err
 }
@@ -113,7 +114,8 @@ func (p *permFake) Permission(_ context.Context, _ snapshot.Repo, login string) 
 
 var _ disputeGitHub = (*disputeFake)(nil)
 
-func (f *disputeFake) React(_ context.Context, _ snapshot.Repo, id int64, review bool, content string) error {
+func (f *disputeFake) React(_ context.Context, _ snapshot.Repo, s snapshot.Subject, content string) error {
+	id, review := s.ID, s.InThread
 	_, err := f.write(fmt.Sprintf("react-%s-review=%v", content, review), id, "")
 	return err
 }

@@ -15,7 +15,7 @@ import (
 // head are the commits the event names, "" when it names none: when they
 // are the PR's, the file comes with the first page; otherwise with the next.
 func (c *Client) SnapshotWithConfig(ctx context.Context, repo snapshot.Repo, number int, base, head string) (snapshot.Snapshot, error) {
-	return c.snapshot(ctx, repo, number, nil, true, base, head)
+	return c.snapshot(ctx, repo, number, snapshotRead{config: true, base: base, head: head})
 }
 
 // blobObject is a file at a commit: object(expression: "<sha>:<path>").

@@ -98,7 +98,7 @@ var kinds = map[string]callKind{
 		return exactly("the reply", count(f.gh.ReviewComments("o/r", f.pr), func(c fakegithub.ReviewComment) bool { return c.Body == "conceded" }))
 	}},
 	"react": {"POST", "/repos/o/r/pulls/comments/", func(ctx context.Context, c *github.Client, f *fixture) error {
-		return c.React(ctx, f.repo, f.root, true, "eyes")
+		return c.React(ctx, f.repo, snapshot.Subject{ID: f.root, InThread: true}, "eyes")
 	}, func(f *fixture) error { return exactly("the reaction", len(f.gh.Reactions(f.root))) }},
 	"create a review": {"POST", "/repos/o/r/pulls/1/reviews", func(ctx context.Context, c *github.Client, f *fixture) error {
 		_, err := c.CreateReview(ctx, f.repo, f.pr, snapshot.NewReview{Event: "COMMENT", Body: "one review", CommitSHA: f.head,

@@ -18,7 +18,7 @@ import (
 // its HeadStatuses are nil, since the run may have set statuses since. The
 // learnings issue is not read.
 func (c *Client) SnapshotSince(ctx context.Context, start snapshot.Snapshot) (snapshot.Snapshot, error) {
-	snap, err := c.snapshot(ctx, start.Repo, start.PR.Number, &start, false, "", "")
+	snap, err := c.snapshot(ctx, start.Repo, start.PR.Number, snapshotRead{since: &start})
 	if err == nil && start.Config.Read && snap.PR.BaseSHA == start.PR.BaseSHA {
 		snap.Config = start.Config
 		snap.Config.HeadStatuses = nil

@@ -14,10 +14,24 @@ import (
 // but the commits: the newest snapshot.MaxCommits of them, with their
 // total.
 func (c *Client) Snapshot(ctx context.Context, repo snapshot.Repo, number int) (snapshot.Snapshot, error) {
-	return c.snapshot(ctx, repo, number, nil, false, "", "")
+	return c.snapshot(ctx, repo, number, snapshotRead{})
 }
 
-func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, since *snapshot.Snapshot, withConfig bool, base, head string) (snapshot.Snapshot, error) {
+// snapshotRead says what a snapshot reads beyond the PR itself.
+type snapshotRead struct {
+	// since, when set, is an earlier snapshot of the run: only what came
+	// after it is read again (SnapshotSince).
+	since *snapshot.Snapshot
+	// config asks for the base's configuration, rules and attributes
+	// files, the head's copy of the configuration, and the learnings
+	// issue, in the same query (SnapshotWithConfig); base and head are the
+	// commits to read them at.
+	config     bool
+	base, head string
+}
+
+func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, rd snapshotRead) (snapshot.Snapshot, error) {
+	since, withConfig, base, head := rd.since, rd.config, rd.base, rd.head
 	snap := snapshot.Snapshot{Repo: repo}
 	vars := map[string]any{
 		"owner": githubv4.String(repo.Owner), "name": githubv4.String(repo.Name),

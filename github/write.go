@@ -49,14 +49,14 @@ func (c *Client) Reply(ctx context.Context, repo snapshot.Repo, number int, inRe
 
 // React adds a reaction ("eyes", "+1", ...) to a conversation comment, or to
 // a review comment when review is true.
-func (c *Client) React(ctx context.Context, repo snapshot.Repo, id int64, review bool, content string) error {
+func (c *Client) React(ctx context.Context, repo snapshot.Repo, s snapshot.Subject, content string) error {
 	var err error
-	if review {
-		_, _, err = c.rest.Reactions.CreatePullRequestCommentReaction(ctx, repo.Owner, repo.Name, id, content)
+	if s.InThread {
+		_, _, err = c.rest.Reactions.CreatePullRequestCommentReaction(ctx, repo.Owner, repo.Name, s.ID, content)
 	} else {
-		_, _, err = c.rest.Reactions.CreateIssueCommentReaction(ctx, repo.Owner, repo.Name, id, content)
+		_, _, err = c.rest.Reactions.CreateIssueCommentReaction(ctx, repo.Owner, repo.Name, s.ID, content)
 	}
-	return wrap(scopeIssues, fmt.Sprintf("react %s to comment %d on %s", content, id, repo), err)
+	return wrap(scopeIssues, fmt.Sprintf("react %s to comment %d on %s", content, s.ID, repo), err)
 }
 
 // CreateReview posts a review with its inline comments in one request and
