@@ -2,6 +2,7 @@ package agentmd
 
 import (
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/mdfence"
 	"strconv"
 	"strings"
 
@@ -111,7 +112,7 @@ func writeFencedBody(b *strings.Builder, body string) {
 // writeFenced writes lines in a backtick fence longer than any backtick
 // run among them.
 func writeFenced(b *strings.Builder, lines []string) {
-	fence := strings.Repeat("`", max(3, longestRun(lines, '`')+1))
+	fence := mdfence.Longer(strings.Join(lines, "\n"), '`', 3)
 	b.WriteString(fence + "\n")
 	for _, l := range lines {
 		b.WriteString(l + "\n")
@@ -121,25 +122,9 @@ func writeFenced(b *strings.Builder, lines []string) {
 
 // inlineCode spells s as inline code that no backtick in s can end.
 func inlineCode(s string) string {
-	ticks := strings.Repeat("`", longestRun([]string{s}, '`')+1)
+	ticks := mdfence.Longer(s, '`', 1)
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
 		s = " " + s + " "
 	}
 	return ticks + s + ticks
-}
-
-func longestRun(lines []string, c byte) int {
-	best := 0
-	for _, l := range lines {
-		run := 0
-		for i := 0; i < len(l); i++ {
-			if l[i] == c {
-				run++
-				best = max(best, run)
-			} else {
-				run = 0
-			}
-		}
-	}
-	return best
 }

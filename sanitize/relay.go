@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/mdfence"
 	"regexp"
 	"sort"
 	"strings"
@@ -200,7 +201,7 @@ func Code(s string) string {
 	if v == "" {
 		return "` `"
 	}
-	delim := strings.Repeat("`", longestRun(v, '`')+1)
+	delim := mdfence.Longer(v, '`', 1)
 	pad := ""
 	if v[0] == '`' || v[0] == ' ' || v[len(v)-1] == '`' || v[len(v)-1] == ' ' {
 		pad = " "
@@ -212,21 +213,8 @@ func Code(s string) string {
 // info (for example "suggestion") and a fence longer than any run of
 // backticks in content, so no line of it can close the block early.
 func CodeBlock(info, content string) string {
-	fence := strings.Repeat("`", max(3, longestRun(content, '`')+1))
+	fence := mdfence.Longer(content, '`', 3)
 	return fence + info + "\n" + content + "\n" + fence
-}
-
-func longestRun(s string, c byte) int {
-	best, n := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			n++
-			best = max(best, n)
-		} else {
-			n = 0
-		}
-	}
-	return best
 }
 
 // visible writes s on one line with everything that would not show (or

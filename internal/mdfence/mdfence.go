@@ -102,3 +102,18 @@ func Indent(line string) int {
 	}
 	return n
 }
+
+// Longer is the shortest run of c (at least min) longer than any run of c
+// in text: a fence or a code-span delimiter that nothing in text can close.
+func Longer(text string, c byte, min int) string {
+	best, n := 0, 0
+	for i := 0; i < len(text); i++ {
+		if text[i] == c {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return strings.Repeat(string(c), max(min, best+1))
+}

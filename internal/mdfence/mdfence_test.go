@@ -70,3 +70,21 @@ func TestIndent(t *testing.T) {
 		}
 	}
 }
+
+func TestLonger(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		min  int
+		want string
+	}{
+		{"plain", 3, "```"},
+		{"a ``` b", 3, "````"},
+		{"````\n`", 3, "`````"},
+		{"x`y", 1, "``"},
+		{"", 1, "`"},
+	} {
+		if got := Longer(tc.text, '`', tc.min); got != tc.want {
+			t.Errorf("Longer(%q, %d) = %q, want %q", tc.text, tc.min, got, tc.want)
+		}
+	}
+}
