@@ -88,16 +88,14 @@ func fenceInfo(s string, breaksAreSpace bool) (int, bool) {
 	n := 0
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case fenceRune(r):
+		if !fenceRune(r) && !invisible(r) {
+			break // the fence ends; the info string starts here
+		}
+		if fenceRune(r) {
 			n++
-		case invisible(r):
-		default:
-			goto info
 		}
 		i += size
 	}
-info:
 	if n < 3 {
 		return 0, false
 	}
