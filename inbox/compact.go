@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,7 +104,7 @@ func (s *Store) compactLocked(snap *Snapshot) (CompactResult, error) {
 		}
 		res.SetAside = len(snap.Malformed)
 	}
-	if err := writeFileAtomic(s.path, out.Bytes()); err != nil {
+	if err := atomicfile.Write(s.path, out.Bytes()); err != nil {
 		return res, fmt.Errorf("rewrite the review store %s: %w", s.path, err)
 	}
 	res.BytesAfter = int64(out.Len())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -37,7 +38,7 @@ func (s *Store) SaveDraft(ctx context.Context, id string, data []byte) error {
 		if err := os.MkdirAll(s.diffDir, 0o700); err != nil {
 			return fmt.Errorf("create the diff directory %s: %w", s.diffDir, err)
 		}
-		if err := writeFileAtomic(s.draftPath(id), data); err != nil {
+		if err := atomicfile.Write(s.draftPath(id), data); err != nil {
 			return fmt.Errorf("save the draft of review %s: %w", id, err)
 		}
 		return nil

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -271,7 +272,7 @@ func (s *Store) append(snap *Snapshot, r Record) error {
 		return fmt.Errorf("sync the review store %s: %w", s.path, err)
 	}
 	if created {
-		syncDir(filepath.Dir(s.path))
+		atomicfile.SyncDir(filepath.Dir(s.path))
 	}
 	snap.apply(r, nil)
 	snap.lines++
@@ -314,7 +315,7 @@ func (s *Store) writeDiff(id, unified string) error {
 	if err := os.MkdirAll(s.diffDir, 0o700); err != nil {
 		return fmt.Errorf("create the diff directory %s: %w", s.diffDir, err)
 	}
-	if err := writeFileAtomic(s.diffPath(id), []byte(unified)); err != nil {
+	if err := atomicfile.Write(s.diffPath(id), []byte(unified)); err != nil {
 		return fmt.Errorf("store the diff of review %s: %w", id, err)
 	}
 	return nil
@@ -338,40 +339,4 @@ func (s *Store) Diff(ctx context.Context, r Record) (string, error) {
 		return "", fmt.Errorf("read the diff of review %s: %s does not match the digest recorded with the request", r.ID, s.diffPath(r.ID))
 	}
 	return string(b), nil
-}
-
-// writeFileAtomic writes data to a temporary file beside path, syncs it and
-// renames it into place, so a reader sees the old file or the new one.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	syncDir(filepath.Dir(path))
-	return nil
-}
-
-// syncDir makes a rename or a new file in dir durable. Failure is not
-// reported: some file systems cannot sync a directory, and the data itself
-// is already synced.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }

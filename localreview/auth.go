@@ -7,11 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/atomicfile"
 	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -73,19 +73,7 @@ func StoreToken(store *inbox.Store) (string, error) {
 func RotateStoreToken(store *inbox.Store) (string, error) {
 	path := tokenPath(store)
 	tok := NewToken()
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
-	if err != nil {
-		return "", fmt.Errorf("write the server token %s: %w", path, err)
-	}
-	_, err = tmp.WriteString(tok + "\n")
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path) // CreateTemp made it 0600
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(path, []byte(tok+"\n")); err != nil { // 0600
 		return "", fmt.Errorf("write the server token %s: %w", path, err)
 	}
 	return tok, nil
