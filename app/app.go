@@ -99,7 +99,7 @@ func Run(ctx context.Context, env Env, gh Connector) int {
 	if errors.Is(err, event.ErrUnsupported) {
 		gha.Noticef("nothing to do: %v", err)
 		gha.Summary(fmt.Sprintf("## review-my-code-bot\n\nNothing to do: %s\n", mdEscape(err.Error())))
-		writeOutputs(gha, Outcome{ReviewStatus: "skipped"})
+		writeOutputs(gha, Outcome{ReviewStatus: ReviewSkipped})
 		return ExitOK
 	}
 	if err != nil {
@@ -279,7 +279,7 @@ func (p Pipeline) plan(ctx context.Context, r *runRecord) {
 // dryRun reports the plan and writes nothing.
 func (p Pipeline) dryRun(r *runRecord) int {
 	p.Log.Summary(r.report.Markdown(true))
-	writeOutputs(p.Log, Outcome{ReviewStatus: "skipped", BlockingIssues: len(r.st.OpenBlocking())})
+	writeOutputs(p.Log, Outcome{ReviewStatus: ReviewSkipped, BlockingIssues: len(r.st.OpenBlocking())})
 	p.Log.Noticef("dry run: %d task(s) planned, nothing written", len(r.plan.Tasks))
 	return ExitOK
 }
@@ -378,7 +378,7 @@ func (p Pipeline) exitCode(out Outcome, res execution.Result) int {
 	case out.Gated && out.Gate.State == gate.Pending && res.Failed() == 0:
 		log.Errorf("merge gate pending: %s", out.Gate.Description)
 		code = ExitFailed
-	case out.ReviewStatus != "skipped" && out.BlockingIssues > 0:
+	case out.ReviewStatus != ReviewSkipped && out.BlockingIssues > 0:
 		log.Warningf("%d open blocking finding(s); this run's review was manual, so the job does not fail (the %s status does)", out.BlockingIssues, GateContext)
 	}
 	return code
@@ -396,7 +396,7 @@ func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result
 	// A paused PR's job fails like any pending gate: a workflow that
 	// requires the job rather than the status must not see it green on a
 	// head nobody reviewed (a draft cannot be merged; a paused PR can).
-	out := Outcome{ReviewStatus: "skipped", TasksExecuted: res.Done(), Gated: plan.Gate() || (r.ev.IsAutoReview() && !snap.PR.Draft)}
+	out := Outcome{ReviewStatus: ReviewSkipped, TasksExecuted: res.Done(), Gated: plan.Gate() || (r.ev.IsAutoReview() && !snap.PR.Draft)}
 	for _, o := range res.Outcomes {
 		if o.Task.Kind != detector.Review {
 			continue
@@ -409,17 +409,17 @@ func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result
 		}
 		switch {
 		case o.Err != nil:
-			out.ReviewStatus = "failed"
+			out.ReviewStatus = ReviewFailed
 		case o.Blocking > 0:
-			out.ReviewStatus, out.IssuesFound = "blocking", o.Findings
+			out.ReviewStatus, out.IssuesFound = ReviewBlocking, o.Findings
 		case o.Findings > 0:
-			out.ReviewStatus, out.IssuesFound = "findings", o.Findings
+			out.ReviewStatus, out.IssuesFound = ReviewFindings, o.Findings
 		default:
-			out.ReviewStatus = "clean"
+			out.ReviewStatus = ReviewClean
 		}
 	}
 	if res.Failed() > 0 {
-		out.ReviewStatus = "failed" // the summary's task table says why
+		out.ReviewStatus = ReviewFailed // the summary's task table says why
 	}
 	ctx = context.WithoutCancel(ctx) // the gate is published even when the deadline ran out
 	g := gateRun{p: p, states: r.states, reads: r.reads, start: snap, snap: snap, st: st}
@@ -515,18 +515,31 @@ func trustedOnly(ms []state.Mention) []state.Mention {
 	return out
 }
 
+// ReviewStatus is the review_status output: what became of this run's
+// review.
+type ReviewStatus string
+
+// The review statuses, as action.yml documents them.
+const (
+	ReviewSkipped  ReviewStatus = "skipped"  // no review ran
+	ReviewClean    ReviewStatus = "clean"    // it found nothing
+	ReviewFindings ReviewStatus = "findings" // it found problems, none blocking
+	ReviewBlocking ReviewStatus = "blocking" // it found blocking problems
+	ReviewFailed   ReviewStatus = "failed"   // a task failed
+)
+
 // Outcome is what the run reports through the action's outputs.
 type Outcome struct {
 	Gated          bool // an automatic review ran: blocking findings fail the job
 	Gate           gate.Verdict
-	ReviewStatus   string
+	ReviewStatus   ReviewStatus
 	IssuesFound    int
 	BlockingIssues int
 	TasksExecuted  int
 }
 
 func writeOutputs(gha *Log, o Outcome) {
-	gha.Output("review_status", o.ReviewStatus)
+	gha.Output("review_status", string(o.ReviewStatus))
 	gha.Output("issues_found", fmt.Sprint(o.IssuesFound))
 	gha.Output("blocking_issues", fmt.Sprint(o.BlockingIssues))
 	gha.Output("has_blocking_issues", fmt.Sprint(o.BlockingIssues > 0))

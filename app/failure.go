@@ -28,7 +28,7 @@ func fail(log *Log, f failure, secrets ...string) int {
 		log.Errorf("%s", sanitize.Redact(p, secrets...))
 	}
 	log.Summary(f.markdown(secrets))
-	writeOutputs(log, Outcome{ReviewStatus: "failed"})
+	writeOutputs(log, Outcome{ReviewStatus: ReviewFailed})
 	return f.code
 }
 

@@ -99,7 +99,7 @@ func (g *memGitHub) Counts() snapshot.Counts {
 	return snapshot.Counts{Reads: g.reads, Writes: g.writes}
 }
 
-func (g *memGitHub) Permission(_ context.Context, _ snapshot.Repo, login string) (string, error) {
+func (g *memGitHub) Permission(_ context.Context, _ snapshot.Repo, login string) (snapshot.Role, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.record(false, "permission @%s", login)

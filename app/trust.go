@@ -10,7 +10,7 @@ import (
 
 // permissionReader reads a user's role on a repository.
 type permissionReader interface {
-	Permission(ctx context.Context, repo snapshot.Repo, login string) (string, error)
+	Permission(ctx context.Context, repo snapshot.Repo, login string) (snapshot.Role, error)
 }
 
 // deriver derives a run's state, asking GitHub once per login per run for
@@ -27,7 +27,7 @@ type deriver struct {
 
 // permission is one login's answer: its role, or why it could not be read.
 type permission struct {
-	role string
+	role snapshot.Role
 	err  error
 }
 
@@ -39,7 +39,7 @@ func newDeriver(gh permissionReader, opts state.Options, log *Log) *deriver {
 // Permission is the run's one permission lookup: GitHub is asked once per
 // login per run, and a failure is remembered too (the resolution it would
 // have judged stays unjudged for the run, and is not asked about again).
-func (d *deriver) Permission(ctx context.Context, repo snapshot.Repo, login string) (string, error) {
+func (d *deriver) Permission(ctx context.Context, repo snapshot.Repo, login string) (snapshot.Role, error) {
 	key := strings.ToLower(login)
 	if p, known := d.roles[key]; known {
 		return p.role, p.err
@@ -65,7 +65,7 @@ func (d *deriver) derive(ctx context.Context, snap snapshot.Snapshot) state.Stat
 			d.log.Warningf("could not read the permission of @%s, who resolved a blocking finding's thread or waived one; the finding keeps blocking: %v", login, err)
 			continue
 		}
-		d.opts.Writers[key] = role == "admin" || role == "maintain" || role == "write"
+		d.opts.Writers[key] = role.Writes()
 		asked = true
 	}
 	if !asked {
@@ -92,6 +92,6 @@ func (g learningsGitHub) ReadLearnings(ctx context.Context, repo snapshot.Repo) 
 	return snap.Learnings, nil
 }
 
-func (g learningsGitHub) Permission(ctx context.Context, repo snapshot.Repo, login string) (string, error) {
+func (g learningsGitHub) Permission(ctx context.Context, repo snapshot.Repo, login string) (snapshot.Role, error) {
 	return g.perms.Permission(ctx, repo, login)
 }

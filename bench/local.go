@@ -97,7 +97,7 @@ func (l *Local) Load(_ context.Context, c Case) (*Material, error) {
 		Rules: localRules(base),
 		Code:  workspace.NewRemote(memSource(head)),
 		PR: snapshot.PullRequest{Number: c.Ref.Number, Title: c.Title, URL: c.URL, Author: snapshot.NewActor("bench-author", "User"),
-			State: "OPEN", HeadSHA: fakeSHA(string(unified)), BaseSHA: fakeSHA(c.Ref.Name), HeadRef: fmt.Sprintf("pr-%d", c.Ref.Number), BaseRef: "main"},
+			State: snapshot.PROpen, HeadSHA: fakeSHA(string(unified)), BaseSHA: fakeSHA(c.Ref.Name), HeadRef: fmt.Sprintf("pr-%d", c.Ref.Number), BaseRef: "main"},
 	}
 	return m, nil
 }

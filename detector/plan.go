@@ -276,9 +276,9 @@ func walkthroughTask(in Input, summaries []state.Mention, p *Plan, retry func(ke
 // reviewTask decides whether a review runs, of which mode, with which gate.
 func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
 	head, ev, st := in.PR.HeadSHA, in.Event, in.State
-	if in.PR.State != "" && in.PR.State != "OPEN" {
+	if in.PR.State != "" && in.PR.State != snapshot.PROpen {
 		if ev.IsAutoReview() || len(manual) > 0 {
-			p.Skipped = append(p.Skipped, Skip{"review", "the pull request is " + strings.ToLower(in.PR.State)})
+			p.Skipped = append(p.Skipped, Skip{"review", "the pull request is " + strings.ToLower(string(in.PR.State))})
 		}
 		return nil
 	}

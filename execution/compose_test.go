@@ -351,7 +351,7 @@ func TestReviewRequestFromReviewBodyRoundTrip(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
 		task        detector.ReviewTask
-		wantHandled string
+		wantHandled state.Handling
 	}{
 		"manual request": {
 			task:        detector.ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: headSHA, Requests: []state.Mention{mentionOf(state.SourceReview, 88, bob)}},

@@ -90,7 +90,7 @@ func TestDispatchRequestRoundTrip(t *testing.T) {
 	})
 }
 
-func statusIs(st state.State, ref state.Ref, handled string, placeholder int64) bool {
+func statusIs(st state.State, ref state.Ref, handled state.Handling, placeholder int64) bool {
 	h, p := st.Request(ref)
 	return h == handled && p == placeholder
 }

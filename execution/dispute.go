@@ -160,7 +160,7 @@ func (x *disputeRunner) entitled(ctx context.Context, f *state.Finding) (string,
 		if err != nil {
 			return "", fmt.Errorf("read the permission of @%s, who disputes finding %s: %w", r.Author.Login, f.Block.ID, err)
 		}
-		if role == "admin" || role == "maintain" || role == "write" {
+		if role.Writes() {
 			return r.Author.Login, nil
 		}
 	}

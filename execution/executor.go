@@ -95,7 +95,7 @@ type Config struct {
 
 // PermissionReader reads a user's role on a repository ("admin", "write"...).
 type PermissionReader interface {
-	Permission(ctx context.Context, repo snapshot.Repo, login string) (string, error)
+	Permission(ctx context.Context, repo snapshot.Repo, login string) (snapshot.Role, error)
 }
 
 // Executor runs one plan on one PR.

@@ -26,7 +26,7 @@ import (
 // keeps no cache of its own.
 type LearningsGitHub interface {
 	CreateLearningsIssue(ctx context.Context, repo snapshot.Repo, body string) (number int, url string, err error)
-	Permission(ctx context.Context, repo snapshot.Repo, login string) (string, error)
+	Permission(ctx context.Context, repo snapshot.Repo, login string) (snapshot.Role, error)
 }
 
 // LearnerGitHub is the Learner's GitHub: LearningsGitHub, and a fresh read
@@ -246,7 +246,7 @@ func (x *Learner) resolvedByWriter(ctx context.Context, f state.Finding) bool {
 		return false
 	}
 	role, err := x.GitHub.Permission(ctx, x.repo(), by.Login)
-	return err == nil && (role == "admin" || role == "maintain" || role == "write")
+	return err == nil && role.Writes()
 }
 
 // dirGlob is the glob a learning about a file applies to: its directory.
@@ -277,14 +277,14 @@ func commentURL(li snapshot.LearningsIssue, id int64) string {
 // ever: their later commands get no reply (ls.Told). A login whose
 // association rules out write access is refused without a lookup.
 func (x *Learner) command(ctx context.Context, ls *state.Learnings, c state.LearningCommand) (string, claim) {
-	role := ""
+	var role snapshot.Role
 	if c.Member {
 		var err error
 		if role, err = x.GitHub.Permission(ctx, x.repo(), c.Author.Login); err != nil {
 			return fmt.Sprintf("could not read the permission of @%s for their %s command; it stays pending: %v", c.Author.Login, c.Command, err), claim{}
 		}
 	}
-	if role != "admin" && role != "maintain" && role != "write" {
+	if !role.Writes() {
 		return x.refuse(ctx, ls, c)
 	}
 	text, block := x.carryOut(ls, c)

@@ -157,11 +157,11 @@ func (g runOf) CreateLearningsIssue(context.Context, snapshot.Repo, string) (int
 	return 9, "https://github.com/o/r/issues/9", nil
 }
 
-func (g runOf) Permission(_ context.Context, _ snapshot.Repo, login string) (string, error) {
+func (g runOf) Permission(_ context.Context, _ snapshot.Repo, login string) (snapshot.Role, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.asked[login]++
-	return g.roles[login], nil
+	return snapshot.Role(g.roles[login]), nil
 }
 
 func (g runOf) ReadLearnings(context.Context, snapshot.Repo) (snapshot.LearningsIssue, error) {

@@ -130,11 +130,11 @@ func (g *learnGitHub) CreateLearningsIssue(context.Context, snapshot.Repo, strin
 	return 9, "https://github.com/o/r/issues/9", nil
 }
 
-func (g *learnGitHub) Permission(_ context.Context, _ snapshot.Repo, login string) (string, error) {
+func (g *learnGitHub) Permission(_ context.Context, _ snapshot.Repo, login string) (snapshot.Role, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.asked[login]++
-	return g.roles[login], nil
+	return snapshot.Role(g.roles[login]), nil
 }
 
 var maint = snapshot.Actor{Login: "maint"}

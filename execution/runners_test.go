@@ -103,13 +103,13 @@ type permFake struct {
 	asked []string
 }
 
-func (p *permFake) Permission(_ context.Context, _ snapshot.Repo, login string) (string, error) {
+func (p *permFake) Permission(_ context.Context, _ snapshot.Repo, login string) (snapshot.Role, error) {
 	p.asked = append(p.asked, login)
 	role, ok := p.roles[login]
 	if !ok {
 		return "", fmt.Errorf("GET /collaborators/%s/permission: 502 Bad Gateway", login)
 	}
-	return role, nil
+	return snapshot.Role(role), nil
 }
 
 var _ disputeGitHub = (*disputeFake)(nil)

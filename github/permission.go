@@ -13,7 +13,7 @@ import (
 // legacy "permission" field reports maintain as write and triage as read),
 // and falls back to "permission" where a server does not send role_name. A
 // login GitHub does not know is "none".
-func (c *Client) Permission(ctx context.Context, repo snapshot.Repo, login string) (string, error) {
+func (c *Client) Permission(ctx context.Context, repo snapshot.Repo, login string) (snapshot.Role, error) {
 	u := fmt.Sprintf("repos/%s/%s/collaborators/%s/permission", repo.Owner, repo.Name, login)
 	req, err := c.rest.NewRequest(http.MethodGet, u, nil)
 	if err != nil {
@@ -25,16 +25,16 @@ func (c *Client) Permission(ctx context.Context, repo snapshot.Repo, login strin
 	}
 	_, err = c.rest.Do(ctx, req, &level)
 	if IsStatus(wrap(scopeRead, "", err), http.StatusNotFound) {
-		return "none", nil
+		return snapshot.RoleNone, nil
 	}
 	if err != nil {
 		return "", wrap(scopeRead, fmt.Sprintf("read the permission of %s on %s", login, repo), err)
 	}
 	if level.RoleName != "" {
-		return level.RoleName, nil
+		return snapshot.Role(level.RoleName), nil
 	}
 	if level.Permission == "" {
-		return "none", nil
+		return snapshot.RoleNone, nil
 	}
-	return level.Permission, nil
+	return snapshot.Role(level.Permission), nil
 }

@@ -14,12 +14,12 @@ func (c *Client) PullRequest(ctx context.Context, repo snapshot.Repo, number int
 	if err != nil {
 		return snapshot.PullRequest{}, wrap(scopeRead, fmt.Sprintf("get %s#%d", repo, number), err)
 	}
-	state := "OPEN"
+	state := snapshot.PROpen
 	switch {
 	case pr.GetMerged():
-		state = "MERGED"
+		state = snapshot.PRMerged
 	case pr.GetState() == "closed":
-		state = "CLOSED"
+		state = snapshot.PRClosed
 	}
 	return snapshot.PullRequest{
 		Number: pr.GetNumber(), NodeID: pr.GetNodeID(), Title: pr.GetTitle(), Body: pr.GetBody(), URL: pr.GetHTMLURL(),

@@ -83,7 +83,7 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, r
 func pullRequest(pr *snapshotPullRequest) snapshot.PullRequest {
 	out := snapshot.PullRequest{
 		Number: pr.Number, NodeID: pr.ID, Title: pr.Title, Body: pr.Body, URL: pr.URL,
-		Author: actor(pr.Author), Draft: pr.IsDraft, State: pr.State,
+		Author: actor(pr.Author), Draft: pr.IsDraft, State: snapshot.PRState(pr.State),
 		HeadSHA: pr.HeadRefOid, BaseSHA: pr.BaseRefOid, HeadRef: pr.HeadRefName, BaseRef: pr.BaseRefName,
 		IsFork: pr.IsCrossRepository, CreatedAt: pr.CreatedAt.Time,
 	}

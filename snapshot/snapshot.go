@@ -63,6 +63,34 @@ func (a Actor) String() string {
 	return a.Login
 }
 
+// Role is a user's permission on a repository, as the REST API's role_name
+// spells it.
+type Role string
+
+// The roles.
+const (
+	RoleAdmin    Role = "admin"
+	RoleMaintain Role = "maintain"
+	RoleWrite    Role = "write"
+	RoleTriage   Role = "triage"
+	RoleRead     Role = "read"
+	RoleNone     Role = "none"
+)
+
+// Writes reports a role with write access or more: a maintainer's, whose
+// resolutions, concessions, waivers and commands count.
+func (r Role) Writes() bool { return r == RoleAdmin || r == RoleMaintain || r == RoleWrite }
+
+// PRState is a pull request's state, as GraphQL names it.
+type PRState string
+
+// The pull request states.
+const (
+	PROpen   PRState = "OPEN"
+	PRClosed PRState = "CLOSED"
+	PRMerged PRState = "MERGED"
+)
+
 // PullRequest is the PR's metadata.
 type PullRequest struct {
 	Number    int
@@ -72,7 +100,7 @@ type PullRequest struct {
 	URL       string
 	Author    Actor
 	Draft     bool
-	State     string // OPEN, CLOSED, MERGED
+	State     PRState
 	HeadSHA   string
 	BaseSHA   string
 	HeadRef   string

@@ -44,7 +44,7 @@ func (d *deriver) blocks(author snapshot.Actor, editor *snapshot.Actor, body, wh
 }
 
 func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
-	d.handled = map[Ref]string{}
+	d.handled = map[Ref]Handling{}
 	d.placeholders = map[Ref]int64{}
 	d.failed = map[Ref]bool{}
 	d.holders = map[Ref]string{}

@@ -45,7 +45,7 @@ type Mention struct {
 	// there, with the thread's file, line and hunk as context.
 	Thread *ThreadRef
 	// Handled says how the bot already dealt with it; "" means pending.
-	Handled string
+	Handled Handling
 	// Placeholder is the bot's unfinished answer comment (in progress or
 	// failed) that the next attempt edits instead of posting anew; Failed
 	// says it holds a failure (the attempt ended).
@@ -82,11 +82,14 @@ type ThreadRef struct {
 	ReplyTo int64
 }
 
-// Ways a mention is handled.
+// Handling is how the bot dealt with a mention or request.
+type Handling string
+
+// Ways a mention is handled; "" is pending.
 const (
-	HandledAnswered  = "answered"
-	HandledReviewed  = "reviewed"
-	HandledDismissed = "dismissed"
+	HandledAnswered  Handling = "answered"
+	HandledReviewed  Handling = "reviewed"
+	HandledDismissed Handling = "dismissed"
 )
 
 // waive applies a waive command: a maintainer's (write access, not the

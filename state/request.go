@@ -5,7 +5,7 @@ package state
 // the request's unfinished status, for the next attempt to edit. Mentions
 // carry the same in their fields; this serves requests that are not
 // comments, such as a workflow run started by hand (SourceDispatch).
-func (s State) Request(ref Ref) (handled string, placeholder int64) {
+func (s State) Request(ref Ref) (handled Handling, placeholder int64) {
 	handled = s.requests[ref]
 	if handled == "" {
 		placeholder = s.placeholders[ref]

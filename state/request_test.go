@@ -33,7 +33,7 @@ func TestDispatchRequests(t *testing.T) {
 	}
 	st := state.Derive(snap, state.Options{Bot: bot, Handles: handles})
 	tests := map[int64]struct {
-		handled     string
+		handled     state.Handling
 		placeholder int64
 	}{
 		501: {"", 10},                    // killed midway: pending, its status comment reused

@@ -73,7 +73,7 @@ type State struct {
 
 	// requests and placeholders are how every recorded request was handled
 	// and its unfinished status comment (see Request).
-	requests     map[Ref]string
+	requests     map[Ref]Handling
 	placeholders map[Ref]int64
 	waivers      []string // logins of waive commands whose permission is unknown
 }
@@ -112,7 +112,7 @@ type deriver struct {
 	st  *State
 	opt Options
 	// handled maps a mention ref to how it was handled.
-	handled map[Ref]string
+	handled map[Ref]Handling
 	// placeholders maps a mention ref to the bot comment holding its
 	// unfinished answer; failed holds those whose answer is a failure.
 	placeholders map[Ref]int64

@@ -132,7 +132,7 @@ func describe(st state.State) []string {
 			line += fmt.Sprintf(" thread=%s@%s:%d reply_to=%d hunk=%q", th.ID, th.Path, th.Line, th.ReplyTo, th.DiffHunk)
 		}
 		if m.Handled != "" {
-			line += " handled=" + m.Handled
+			line += " handled=" + string(m.Handled)
 		}
 		if m.Placeholder != 0 {
 			line += fmt.Sprintf(" placeholder=%d", m.Placeholder)
