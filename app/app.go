@@ -562,7 +562,7 @@ func splitErrors(err error) []string {
 // not what the run meant to write.
 func gateMayChange(plan detector.Plan, res execution.Result, st state.State) bool {
 	for _, t := range plan.Tasks {
-		if t.Kind == detector.Review || t.Kind == detector.Dispute {
+		if t.Kind.ChangesFindings() {
 			return true
 		}
 	}

@@ -101,7 +101,7 @@ func (r Report) Markdown(dry bool) string {
 	} else if r.Result == nil {
 		b.WriteString("| # | Task | Why |\n|---|---|---|\n")
 		for i, t := range r.Plan.Tasks {
-			fmt.Fprintf(&b, "| %d | %s `%s` | %s |\n", i+1, taskIcon(t.Kind), t.Key, mdEscape(t.Reason))
+			fmt.Fprintf(&b, "| %d | %s `%s` | %s |\n", i+1, t.Kind.Label(), t.Key, mdEscape(t.Reason))
 		}
 		b.WriteString("\n")
 	} else {
@@ -118,7 +118,7 @@ func (r Report) Markdown(dry bool) string {
 				result += fmt.Sprintf(" ([link](%s))", o.URL)
 			}
 			u := r.usage(o.Task.Key)
-			fmt.Fprintf(&b, "| %d | %s `%s` | %s | %s | %d / %d / %d |\n", i+1, taskIcon(o.Task.Kind), o.Task.Key, mdEscape(o.Task.Reason), mdEscape(result), u.PromptTokens, u.CachedTokens, u.CompletionTokens)
+			fmt.Fprintf(&b, "| %d | %s `%s` | %s | %s | %d / %d / %d |\n", i+1, o.Task.Kind.Label(), o.Task.Key, mdEscape(o.Task.Reason), mdEscape(result), u.PromptTokens, u.CachedTokens, u.CompletionTokens)
 		}
 		// Calls no task owns: fix checks of resolutions that did not count,
 		// made before the tasks run.
@@ -266,18 +266,6 @@ func (r Report) runLevel() (calls int, u llm.Usage) {
 		}
 	}
 	return calls, u
-}
-
-func taskIcon(k detector.Kind) string {
-	switch k {
-	case detector.Dispute:
-		return "⚖️ dispute"
-	case detector.Question:
-		return "💬 question"
-	case detector.Walkthrough:
-		return "🧭 walkthrough"
-	}
-	return "🔍 review"
 }
 
 // mdEscape keeps user text from breaking a table row or starting markup.

@@ -31,19 +31,37 @@ const (
 	Walkthrough Kind = 4
 )
 
+// kinds describes each kind: the one table a new kind adds a row to.
+var kinds = map[Kind]struct {
+	name, icon string
+	// findings is set for a kind whose work can change the findings, and
+	// so the gate: the run reads the PR again before it sets the status.
+	findings bool
+}{
+	Dispute:     {"dispute", "⚖️", true},
+	Question:    {"question", "💬", false},
+	Review:      {"review", "🔍", true},
+	Walkthrough: {"walkthrough", "🧭", false},
+}
+
 func (k Kind) String() string {
-	switch k {
-	case Dispute:
-		return "dispute"
-	case Question:
-		return "question"
-	case Review:
-		return "review"
-	case Walkthrough:
-		return "walkthrough"
+	if d, ok := kinds[k]; ok {
+		return d.name
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }
+
+// Label is the kind as the job summary shows it: an icon and its name.
+func (k Kind) Label() string {
+	if d, ok := kinds[k]; ok {
+		return d.icon + " " + d.name
+	}
+	return k.String()
+}
+
+// ChangesFindings reports whether a task of the kind can change the PR's
+// findings, and so the merge gate.
+func (k Kind) ChangesFindings() bool { return kinds[k].findings }
 
 // Task is one unit of work.
 type Task struct {
