@@ -17,9 +17,31 @@ import (
 // scope, what was skipped, findings that could not go inline) and the inline
 // comments, each carrying its finding block.
 func (x *reviewRunner) composeReview(rt *detector.ReviewTask, res review.Result, sc scope) snapshot.NewReview {
-	now := x.now()
+	var b strings.Builder
+	if res.Partial != nil {
+		// It names files (in code spans): it goes through compose like the rest.
+		fmt.Fprintf(&b, "⚠️ **%s**\n\n", res.Partial.Note())
+	}
+	x.summary(&b, rt, res, sc)
+	comments, inBody := x.inline(res.Findings, rt.HeadSHA)
+	x.bodyFindings(&b, inBody)
+	b.WriteString(x.checksTable(res.Checks))
+	x.notes(&b, res)
+	// Only an automatic review requests changes: a manual one informs, and
+	// under branch protection a changes-requested review would block merging.
+	event := snapshot.ReviewEventComment
+	if res.Blocking() > 0 && rt.Mode == rmcoc.ModeAuto {
+		event = snapshot.ReviewEventRequestChanges
+	}
+	return snapshot.NewReview{CommitSHA: rt.HeadSHA, Event: event, Body: x.compose(b.String(), x.runBlock(rt, res, sc)), Comments: comments}
+}
+
+// runBlock is the review's state: what it covered against which base,
+// what it left, the findings it posted in threads, and the requests it
+// answered or made redundant.
+func (x *reviewRunner) runBlock(rt *detector.ReviewTask, res review.Result, sc scope) rmcoc.ReviewRun {
 	run := rmcoc.ReviewRun{HeadSHA: rt.HeadSHA, BaseSHA: x.base, BaseRef: x.baseRef, FromSHA: sc.from, Mode: rt.Mode,
-		Findings: len(res.Findings), Blocking: res.Blocking(), CompletedAt: now, UnreviewedCount: len(res.Unreviewed)}
+		Findings: len(res.Findings), Blocking: res.Blocking(), CompletedAt: x.now(), UnreviewedCount: len(res.Unreviewed)}
 	run.Unreviewed = res.Unreviewed[:min(len(res.Unreviewed), rmcoc.MaxListed)]
 	for _, sk := range res.Skipped {
 		if sk.Unreadable && len(run.Unreadable) < rmcoc.MaxListed {
@@ -33,39 +55,38 @@ func (x *reviewRunner) composeReview(rt *detector.ReviewTask, res review.Result,
 		}
 	}
 	for _, m := range rt.Requests {
-		switch m.Ref.Source {
-		case state.SourceReview:
-			run.RequestReviewIDs = append(run.RequestReviewIDs, rmcoc.ID(m.Ref.ID))
-		case state.SourceDispatch:
-			run.RequestRunIDs = append(run.RequestRunIDs, rmcoc.ID(m.Ref.ID))
-		default:
-			run.RequestCommentIDs = append(run.RequestCommentIDs, rmcoc.ID(m.Ref.ID))
-		}
+		addRef(m.Ref, &run.RequestReviewIDs, &run.RequestRunIDs, &run.RequestCommentIDs)
 	}
 	for _, m := range rt.Dismissed {
-		switch m.Ref.Source {
-		case state.SourceReview:
-			run.DismissedReviewIDs = append(run.DismissedReviewIDs, rmcoc.ID(m.Ref.ID))
-		case state.SourceDispatch:
-			run.DismissedRunIDs = append(run.DismissedRunIDs, rmcoc.ID(m.Ref.ID))
-		default:
-			run.DismissedRequestIDs = append(run.DismissedRequestIDs, rmcoc.ID(m.Ref.ID))
-		}
+		addRef(m.Ref, &run.DismissedReviewIDs, &run.DismissedRunIDs, &run.DismissedRequestIDs)
 	}
+	return run
+}
 
-	var b strings.Builder
-	if res.Partial != nil {
-		// It names files (in code spans): it goes through compose like the rest.
-		fmt.Fprintf(&b, "⚠️ **%s**\n\n", res.Partial.Note())
+// addRef files a request's id under its kind: a review body, a workflow
+// run, or a comment.
+func addRef(ref state.Ref, reviews, runs, comments *[]rmcoc.ID) {
+	switch ref.Source {
+	case state.SourceReview:
+		*reviews = append(*reviews, rmcoc.ID(ref.ID))
+	case state.SourceDispatch:
+		*runs = append(*runs, rmcoc.ID(ref.ID))
+	default:
+		*comments = append(*comments, rmcoc.ID(ref.ID))
 	}
+}
+
+// summary is the body's heading: what was found, in which review of which
+// head, over how many files and passes.
+func (x *reviewRunner) summary(b *strings.Builder, rt *detector.ReviewTask, res review.Result, sc scope) {
 	blocking, other := res.Blocking(), len(res.Findings)-res.Blocking()
 	switch {
 	case len(res.Findings) == 0:
-		fmt.Fprintf(&b, "## ✅ review-my-code-bot: no problems found\n\nI reviewed `%.7s` and found nothing worth reporting at score %d or above.", rt.HeadSHA, x.Options.ProblemThreshold)
+		fmt.Fprintf(b, "## ✅ review-my-code-bot: no problems found\n\nI reviewed `%.7s` and found nothing worth reporting at score %d or above.", rt.HeadSHA, x.Options.ProblemThreshold)
 	case blocking > 0:
-		fmt.Fprintf(&b, "## 🔴 review-my-code-bot: %d blocking, %d other finding(s)", blocking, other)
+		fmt.Fprintf(b, "## 🔴 review-my-code-bot: %d blocking, %d other finding(s)", blocking, other)
 	default:
-		fmt.Fprintf(&b, "## 🟡 review-my-code-bot: %d finding(s), none blocking", other)
+		fmt.Fprintf(b, "## 🟡 review-my-code-bot: %d finding(s), none blocking", other)
 	}
 	mode := "automatic review"
 	if rt.Mode == rmcoc.ModeManual {
@@ -75,62 +96,67 @@ func (x *reviewRunner) composeReview(rt *detector.ReviewTask, res review.Result,
 	if passes == 0 {
 		passes = len(review.Passes())
 	}
-	fmt.Fprintf(&b, "\n\n%s of `%.7s` · %s · %d file(s) reviewed by each of %d passes", mode, rt.HeadSHA, sc.note, len(res.Reviewed), passes)
+	fmt.Fprintf(b, "\n\n%s of `%.7s` · %s · %d file(s) reviewed by each of %d passes", mode, rt.HeadSHA, sc.note, len(res.Reviewed), passes)
 	if n := len(res.Unreviewed); n > 0 {
-		fmt.Fprintf(&b, ", %d not reviewed yet", n)
+		fmt.Fprintf(b, ", %d not reviewed yet", n)
 	}
 	if len(res.Findings) > 0 {
-		fmt.Fprintf(&b, "\n\n| Severity | Count |\n|---|---|\n| 🔴 blocking (score ≥ %d) | %d |\n| 🟡 should fix (score ≥ %d) | %d |", x.Options.BlockingThreshold, blocking, x.Options.ProblemThreshold, other)
+		fmt.Fprintf(b, "\n\n| Severity | Count |\n|---|---|\n| 🔴 blocking (score ≥ %d) | %d |\n| 🟡 should fix (score ≥ %d) | %d |", x.Options.BlockingThreshold, blocking, x.Options.ProblemThreshold, other)
 	}
 	if rt.Mode == rmcoc.ModeAuto && blocking > 0 {
 		b.WriteString("\n\nBlocking findings hold the merge gate (`rmc/merge-gate`) until they are fixed, or conceded after a reply in their thread.")
 	}
-	var inBody []review.Finding
-	var comments []snapshot.NewReviewComment
-	for _, f := range res.Findings {
+}
+
+// inline is the review's inline comments, and the findings that go in the
+// body instead.
+func (x *reviewRunner) inline(findings []review.Finding, head string) (comments []snapshot.NewReviewComment, inBody []review.Finding) {
+	for _, f := range findings {
 		if !f.Inline {
 			inBody = append(inBody, f)
 			continue
 		}
-		c := snapshot.NewReviewComment{Path: f.Path, Line: f.Line, Side: strings.ToUpper(string(f.Side)), Body: x.findingBody(f, rt.HeadSHA)}
+		c := snapshot.NewReviewComment{Path: f.Path, Line: f.Line, Side: strings.ToUpper(string(f.Side)), Body: x.findingBody(f, head)}
 		if f.StartLine > 0 {
 			c.StartLine, c.StartSide = f.StartLine, c.Side
 		}
 		comments = append(comments, c)
 	}
-	if len(inBody) > 0 {
-		fmt.Fprintf(&b, "\n\n### Findings not placed inline (%d)\n\nThese are on lines outside the diff or past the limit of inline comments. They inform but do not hold the merge gate, since they have no thread to answer in.\n", len(inBody))
-		for _, f := range inBody {
-			where := sanitize.Code(f.Path)
-			if f.Line > 0 {
-				where = sanitize.Code(fmt.Sprintf("%s:%d", f.Path, f.Line))
-			}
-			sev := severity(f)
-			if f.Demoted {
-				sev = "🟠"
-			}
-			fmt.Fprintf(&b, "\n- %s **%s** %s (score %d, %s): %s", sev, x.fromModelLine(f.Title), where, f.Score, sanitize.Name(f.Category), x.fromModelLine(f.Explanation))
-		}
+	return comments, inBody
+}
+
+// bodyFindings lists the findings that could not go inline.
+func (x *reviewRunner) bodyFindings(b *strings.Builder, inBody []review.Finding) {
+	if len(inBody) == 0 {
+		return
 	}
-	b.WriteString(x.checksTable(res.Checks))
+	fmt.Fprintf(b, "\n\n### Findings not placed inline (%d)\n\nThese are on lines outside the diff or past the limit of inline comments. They inform but do not hold the merge gate, since they have no thread to answer in.\n", len(inBody))
+	for _, f := range inBody {
+		where := sanitize.Code(f.Path)
+		if f.Line > 0 {
+			where = sanitize.Code(fmt.Sprintf("%s:%d", f.Path, f.Line))
+		}
+		sev := severity(f)
+		if f.Demoted {
+			sev = "🟠"
+		}
+		fmt.Fprintf(b, "\n- %s **%s** %s (score %d, %s): %s", sev, x.fromModelLine(f.Title), where, f.Score, sanitize.Name(f.Category), x.fromModelLine(f.Explanation))
+	}
+}
+
+// notes close the body: the files not reviewed and why, and the findings a
+// learning set aside (before the state section, which must trail).
+func (x *reviewRunner) notes(b *strings.Builder, res review.Result) {
 	if len(res.Skipped) > 0 {
-		fmt.Fprintf(&b, "\n\n<details><summary>Not reviewed (%d)</summary>\n\n", len(res.Skipped))
+		fmt.Fprintf(b, "\n\n<details><summary>Not reviewed (%d)</summary>\n\n", len(res.Skipped))
 		for _, s := range res.Skipped {
-			fmt.Fprintf(&b, "- %s: %s\n", sanitize.Code(s.Path), sanitize.RelayLine(s.Why))
+			fmt.Fprintf(b, "- %s: %s\n", sanitize.Code(s.Path), sanitize.RelayLine(s.Why))
 		}
 		b.WriteString("\n</details>")
 	}
-	// Before the state section, which must trail the body.
 	if note := suppressedNote(res.Suppressed); note != "" {
-		fmt.Fprintf(&b, "\n\n📚 %s.%s", note, x.suppressedList(res.Suppressed))
+		fmt.Fprintf(b, "\n\n📚 %s.%s", note, x.suppressedList(res.Suppressed))
 	}
-	// Only an automatic review requests changes: a manual one informs, and
-	// under branch protection a changes-requested review would block merging.
-	event := snapshot.ReviewEventComment
-	if blocking > 0 && rt.Mode == rmcoc.ModeAuto {
-		event = snapshot.ReviewEventRequestChanges
-	}
-	return snapshot.NewReview{CommitSHA: rt.HeadSHA, Event: event, Body: x.compose(b.String(), run), Comments: comments}
 }
 
 // findingText is what a finding's inline comment says: the model's text
