@@ -90,18 +90,7 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		o.Err = err
 		return o
 	}
-	var paths []string
-	for _, f := range sc.anchor {
-		paths = append(paths, f.Path())
-	}
-	learned, _ := Applicable(x.Options.Tuning.Learnings, paths)
-	res, err := review.Run(ctx, x.Session, review.Input{Anchor: sc.anchor, Review: sc.review}, review.Options{
-		ProblemThreshold: x.Options.ProblemThreshold, BlockingThreshold: x.Options.BlockingThreshold, IgnorePaths: x.Options.IgnorePaths,
-		Retries: x.Options.ReviewRetries, Passes: x.Options.Tuning.Passes, MaxInline: x.Options.Tuning.MaxInline,
-		Learnings: learned, Ceiling: x.ceiling(), Task: t.Key,
-		ChunkChars: review.ChunkBudget(x.Options.ContextTokens, x.Options.PrefixChars), PrefixChars: x.Options.PrefixChars,
-		Generated: review.Generated{Attributes: x.attributes},
-	}, x.known)
+	res, err := review.Run(ctx, x.Session, review.Input{Anchor: sc.anchor, Review: sc.review}, x.reviewOptions(t.Key, sc), x.known)
 	if err != nil {
 		o.Err = err
 		taskError(ctx, x.GitHub, x.env, t, err)
@@ -138,17 +127,7 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		x.Log.Warningf("%s", res.Partial.Note())
 	}
 
-	if o.Blocking > 0 {
-		var blocking []AgentFinding
-		for _, f := range res.Findings {
-			if f.Blocking {
-				blocking = append(blocking, x.agentFindingOf(f, rt.HeadSHA))
-			}
-		}
-		if err := x.notify.send(ctx, id, rt.HeadSHA, blocking, sc.anchor); err != nil {
-			x.Log.Warningf("%v", err)
-		}
-	}
+	x.tellAgent(ctx, id, rt.HeadSHA, res, sc)
 	if rt.Mode == rmcoc.ModeManual && x.Options.ManualEndComment {
 		x.manualStatus(ctx, rt, startID, rmcoc.ManualCompleted, x.say(phraseReviewEnd, rt.HeadSHA, o.Findings, o.Blocking))
 	}
@@ -158,6 +137,41 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		}
 	}
 	return o
+}
+
+// reviewOptions are the engine's settings for this review: the run's
+// options, the learnings that apply to the PR's files, the chunk size its
+// model's window allows, and the base's generated-file attributes.
+func (x *reviewRunner) reviewOptions(task string, sc scope) review.Options {
+	var paths []string
+	for _, f := range sc.anchor {
+		paths = append(paths, f.Path())
+	}
+	learned, _ := Applicable(x.Options.Tuning.Learnings, paths)
+	return review.Options{
+		ProblemThreshold: x.Options.ProblemThreshold, BlockingThreshold: x.Options.BlockingThreshold, IgnorePaths: x.Options.IgnorePaths,
+		Retries: x.Options.ReviewRetries, Passes: x.Options.Tuning.Passes, MaxInline: x.Options.Tuning.MaxInline,
+		Learnings: learned, Ceiling: x.ceiling(), Task: task,
+		ChunkChars: review.ChunkBudget(x.Options.ContextTokens, x.Options.PrefixChars), PrefixChars: x.Options.PrefixChars,
+		Generated: review.Generated{Attributes: x.attributes},
+	}
+}
+
+// tellAgent sends the PR's coding agent the blocking findings of a review
+// that requested changes.
+func (x *reviewRunner) tellAgent(ctx context.Context, id int64, head string, res review.Result, sc scope) {
+	var blocking []AgentFinding
+	for _, f := range res.Findings {
+		if f.Blocking {
+			blocking = append(blocking, x.agentFindingOf(f, head))
+		}
+	}
+	if len(blocking) == 0 {
+		return
+	}
+	if err := x.notify.send(ctx, id, head, blocking, sc.anchor); err != nil {
+		x.Log.Warningf("%v", err)
+	}
 }
 
 // scope chooses full or incremental. An automatic review after an earlier
