@@ -80,16 +80,17 @@ func skipReason(f diff.File, ignore, attrs glob.Set) string {
 	return ""
 }
 
-// markedOnBase reports a generated-code marker on a line the base version
-// of the file already had (shown as context or as deleted): one the PR
-// adds is the author's word, not the base's.
+// markedOnBase reports a generated-code marker near the top of the file on
+// a line both versions hold (a context line): one the PR adds is the
+// author's word, not the base's, and one the PR deletes no longer marks the
+// file it leaves.
 func markedOnBase(f diff.File) bool {
 	if f.Status == diff.Added {
 		return false
 	}
 	for _, h := range f.Hunks {
 		for _, l := range h.Lines {
-			if l.Kind != diff.Add && l.OldLine > 0 && l.OldLine <= 10 && hasMarker(l.Text) {
+			if l.Kind == diff.Context && l.OldLine > 0 && l.OldLine <= 10 && hasMarker(l.Text) {
 				return true
 			}
 		}
@@ -106,9 +107,17 @@ func hasMarker(s string) bool {
 	return false
 }
 
-// minified reports added lines that average over minifiedLine characters,
-// or one over ten times that.
+// minifiable are the kinds of file a build minifies. A long line in any
+// other file (a Go or Python source) is code a person must read, however
+// it was written: it is reviewed.
+var minifiable = map[string]bool{".js": true, ".mjs": true, ".cjs": true, ".css": true, ".map": true, ".svg": true, ".json": true}
+
+// minified reports a web asset whose added lines average over
+// minifiedLine characters, or hold one over ten times that.
 func minified(f diff.File) bool {
+	if !minifiable[strings.ToLower(path.Ext(f.Path()))] {
+		return false
+	}
 	n, total := 0, 0
 	for _, h := range f.Hunks {
 		for _, l := range h.Lines {
