@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/review-my-code-bot/rmc/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path"
@@ -112,24 +113,13 @@ func writeFiles(root string, w writtenFiles, jsonData, mdData []byte) error {
 // writeTemp writes data to a new hidden temporary file in dir, flushed to
 // disk, and returns its path.
 func writeTemp(dir string, data []byte) (string, error) {
-	f, err := os.CreateTemp(dir, ".comments-*.tmp")
+	name, err := atomicfile.Temp(dir, ".comments-*.tmp", data)
 	if err != nil {
 		return "", err
 	}
-	name := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		// CreateTemp makes the file private; the comments are meant to be
-		// read like any other file in the work tree.
-		err = os.Chmod(name, 0o644)
-	}
-	if err != nil {
+	// CreateTemp makes the file private; the comments are meant to be read
+	// like any other file in the work tree.
+	if err := os.Chmod(name, 0o644); err != nil {
 		os.Remove(name)
 		return "", err
 	}

@@ -11,11 +11,27 @@ import (
 // Write writes data to a temporary file beside path (mode 0600, as
 // os.CreateTemp makes it), syncs it and renames it into place.
 func Write(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, err := Temp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp", data)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	SyncDir(filepath.Dir(path))
+	return nil
+}
+
+// Temp writes data to a new temporary file in dir (named by pattern, as
+// os.CreateTemp takes it), synced to disk, and returns its path, for a
+// caller that renames several into place. On error nothing is left.
+func Temp(dir, pattern string, data []byte) (string, error) {
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return "", err
+	}
+	name := f.Name()
 	_, err = f.Write(data)
 	if err == nil {
 		err = f.Sync()
@@ -23,15 +39,11 @@ func Write(path string, data []byte) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
 	if err != nil {
-		os.Remove(tmp)
-		return err
+		os.Remove(name)
+		return "", err
 	}
-	SyncDir(filepath.Dir(path))
-	return nil
+	return name, nil
 }
 
 // SyncDir makes a rename or a new file in dir durable. Failure is not
