@@ -59,10 +59,34 @@ const (
 // failures included.
 func Run(ctx context.Context, env Env, gh Connector) int {
 	gha := newLog(env)
+	cfg, secrets, f := inputs(env, gh, gha)
+	if f != nil {
+		return fail(gha, *f, secrets...)
+	}
+	ev, repo, f := readEvent(env, gh, gha)
+	switch {
+	case f != nil:
+		return fail(gha, *f, secrets...)
+	case ev.Name == "":
+		return ExitOK // an event the action does not handle: said so
+	}
+	client, err := gh.Connect(Connection{Token: cfg.GitHubToken, Getenv: env.Getenv, Warn: func(msg string) { gha.Warningf("%s", msg) }})
+	if err != nil {
+		return fail(gha, usageFailure("Cannot use GitHub", err.Error()), secrets...)
+	}
+	return Pipeline{Config: cfg, GitHub: client, Log: gha, Workspace: env.Getenv("GITHUB_WORKSPACE"), RunID: env.Getenv("GITHUB_RUN_ID")}.Run(ctx, repo, ev)
+}
+
+func usageFailure(title, problem string) failure {
+	return failure{code: ExitUsage, title: title, problems: []string{problem}}
+}
+
+// inputs reads the action's inputs and masks its secrets. A fork's
+// pull_request run gets no secrets: it plans, and says what would do the
+// rest.
+func inputs(env Env, gh Connector, gha *Log) (config.Config, []string, *failure) {
 	cfg, err := configFrom(env.Getenv)
 	if errors.Is(err, config.ErrNoAPIKey) && forkPR(env, gh) {
-		// GitHub passes no secrets to pull_request runs from forks, and the
-		// token is read-only: do what can be done, and say what would do the rest.
 		gha.Noticef("this pull request comes from a fork: GitHub gives pull_request runs from forks no secrets and a read-only token, so this run only plans. To review fork PRs, trigger on pull_request_target with the example workflow's checkout of refs/pull/N/head (safe: the action reads that code and never runs it).")
 		cfg, err = configFrom(func(k string) string {
 			if k == "INPUT_DRY_RUN" {
@@ -78,15 +102,23 @@ func Run(ctx context.Context, env Env, gh Connector) int {
 	}
 	secrets := append(cfg.Secrets(), env.Getenv("GITHUB_TOKEN"))
 	if err != nil {
-		return fail(gha, inputFailure(err), secrets...)
+		f := inputFailure(err)
+		return cfg, secrets, &f
 	}
 	if cfg.GitHubToken == "" {
 		cfg.GitHubToken = env.Getenv("GITHUB_TOKEN")
 	}
-	stop := func(title string, problem string) int {
-		return fail(gha, failure{code: ExitUsage, title: title, problems: []string{problem}}, secrets...)
-	}
+	return cfg, secrets, nil
+}
 
+// readEvent reads the runner's event and the repository it is about. An
+// event the action does not handle is reported as such, with the zero
+// event.
+func readEvent(env Env, gh Connector, gha *Log) (event.Event, snapshot.Repo, *failure) {
+	stop := func(title, problem string) (event.Event, snapshot.Repo, *failure) {
+		f := usageFailure(title, problem)
+		return event.Event{}, snapshot.Repo{}, &f
+	}
 	name, path := env.Getenv("GITHUB_EVENT_NAME"), env.Getenv("GITHUB_EVENT_PATH")
 	if name == "" || path == "" {
 		return stop("No event", "GITHUB_EVENT_NAME and GITHUB_EVENT_PATH must be set (the runner sets them); to plan a PR from a shell use: rmc plan --repo owner/name --pr N")
@@ -100,7 +132,7 @@ func Run(ctx context.Context, env Env, gh Connector) int {
 		gha.Noticef("nothing to do: %v", err)
 		gha.Summary(fmt.Sprintf("## review-my-code-bot\n\nNothing to do: %s\n", mdEscape(err.Error())))
 		writeOutputs(gha, Outcome{ReviewStatus: ReviewSkipped})
-		return ExitOK
+		return event.Event{}, snapshot.Repo{}, nil
 	}
 	if err != nil {
 		return stop("Unusable event", fmt.Sprintf("event: %v", err))
@@ -118,11 +150,7 @@ func Run(ctx context.Context, env Env, gh Connector) int {
 	if !ok {
 		return stop("Unknown repository", fmt.Sprintf("cannot tell the repository: the event names %q and GITHUB_REPOSITORY is %q", ev.Repo, env.Getenv("GITHUB_REPOSITORY")))
 	}
-	client, err := gh.Connect(Connection{Token: cfg.GitHubToken, Getenv: env.Getenv, Warn: func(msg string) { gha.Warningf("%s", msg) }})
-	if err != nil {
-		return stop("Cannot use GitHub", err.Error())
-	}
-	return Pipeline{Config: cfg, GitHub: client, Log: gha, Workspace: env.Getenv("GITHUB_WORKSPACE"), RunID: env.Getenv("GITHUB_RUN_ID")}.Run(ctx, repo, ev)
+	return ev, repo, nil
 }
 
 // forkPR reports whether the event is a pull_request from a fork.

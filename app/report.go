@@ -87,7 +87,8 @@ func (r Report) LogLines() []string {
 	return lines
 }
 
-// Markdown renders the job summary.
+// Markdown renders the job summary: what triggered the run, its tasks,
+// the gate, the findings and what the review covered, then the details.
 func (r Report) Markdown(dry bool) string {
 	var b strings.Builder
 	title := "review-my-code-bot"
@@ -96,91 +97,106 @@ func (r Report) Markdown(dry bool) string {
 	}
 	fmt.Fprintf(&b, "## %s\n\n", title)
 	fmt.Fprintf(&b, "**%s** on [%s#%d](%s) %s — head `%.7s`, bot `@%s`\n\n", r.trigger(), r.Repo, r.PR.Number, r.PR.URL, mdEscape(r.PR.Title), r.PR.HeadSHA, r.Bot.String())
-	if len(r.Plan.Tasks) == 0 {
-		b.WriteString("Nothing pending: every question is answered, every reply on a finding has its answer, and no review is owed.\n\n")
-	} else if r.Result == nil {
-		b.WriteString("| # | Task | Why |\n|---|---|---|\n")
-		for i, t := range r.Plan.Tasks {
-			fmt.Fprintf(&b, "| %d | %s `%s` | %s |\n", i+1, t.Kind.Label(), t.Key, mdEscape(t.Reason))
-		}
-		b.WriteString("\n")
-	} else {
-		b.WriteString("| # | Task | Why | Result | Tokens (prompt / cached / out) |\n|---|---|---|---|---|\n")
-		for i, o := range r.Result.Outcomes {
-			result := "✅ " + o.Note
-			switch {
-			case o.Err != nil:
-				result = "❌ " + o.Err.Error()
-			case o.Warned:
-				result = "⚠️ " + o.Note
-			}
-			if o.URL != "" {
-				result += fmt.Sprintf(" ([link](%s))", o.URL)
-			}
-			u := r.usage(o.Task.Key)
-			fmt.Fprintf(&b, "| %d | %s `%s` | %s | %s | %d / %d / %d |\n", i+1, o.Task.Kind.Label(), o.Task.Key, mdEscape(o.Task.Reason), mdEscape(result), u.PromptTokens, u.CachedTokens, u.CompletionTokens)
-		}
-		// Calls no task owns: fix checks of resolutions that did not count,
-		// made before the tasks run.
-		if n, u := r.runLevel(); n > 0 {
-			fmt.Fprintf(&b, "| | 🔁 resolutions | %d fix check(s) of findings resolved by someone whose resolution does not count | | %d / %d / %d |\n", n, u.PromptTokens, u.CachedTokens, u.CompletionTokens)
-		}
-		if r.Total.Requests > 0 {
-			cost := ""
-			if p := r.Config.ModelPrices; p != nil {
-				cost = fmt.Sprintf("$%.4f at the configured model_prices", r.Total.Cost(*p))
-			}
-			fmt.Fprintf(&b, "| | **run** | one session, %d model calls | %s | **%d / %d / %d** |\n", r.Total.Requests, cost, r.Total.PromptTokens, r.Total.CachedTokens, r.Total.CompletionTokens)
-		}
-		b.WriteString("\n")
-	}
-	switch {
-	case r.Gate != nil && r.Gate.Gate.State == gate.Failure:
-		fmt.Fprintf(&b, "🔴 **Merge gate: failure** — %s", mdEscape(r.Gate.Gate.Description))
-		if r.Gate.Gated {
-			b.WriteString(". This automatic review fails the job.\n\n")
-		} else {
-			b.WriteString(". Shown on the `rmc/merge-gate` status; this run does not fail the job.\n\n")
-		}
-	case r.Gate != nil && r.Gate.Gate.State == gate.Pending:
-		fmt.Fprintf(&b, "⏳ **Merge gate: pending** — %s.\n\n", mdEscape(r.Gate.Gate.Description))
-	case r.Gate != nil && r.Gate.Gate.State == gate.Success:
-		fmt.Fprintf(&b, "🟢 **Merge gate: success** — %s.\n\n", mdEscape(r.Gate.Gate.Description))
-	case r.Plan.Gate():
-		b.WriteString("🚦 This run's review **gates the merge**: blocking findings fail the job.\n\n")
-	}
-	if blocking := r.State.OpenBlocking(); r.Gate == nil && len(blocking) > 0 {
-		fmt.Fprintf(&b, "🔴 %d open blocking finding(s) on the PR before this run.\n\n", len(blocking))
-	}
+	r.tasksMarkdown(&b)
+	r.gateMarkdown(&b)
 	b.WriteString(r.findingsMarkdown())
 	r.checksMarkdown(&b)
 	r.coverageMarkdown(&b)
 	r.resolutionsMarkdown(&b)
 	r.learningsMarkdown(&b)
 	r.settingsMarkdown(&b)
-	if len(r.Plan.Skipped) > 0 {
-		b.WriteString("<details><summary>Skipped</summary>\n\n")
-		for _, s := range r.Plan.Skipped {
-			fmt.Fprintf(&b, "- **%s**: %s\n", mdEscape(s.What), mdEscape(s.Why))
-		}
-		b.WriteString("\n</details>\n\n")
-	}
-	if len(r.Warnings) > 0 {
-		fmt.Fprintf(&b, "⚠️ **%d warning(s)**\n\n", len(r.Warnings))
-		for _, w := range r.Warnings {
-			fmt.Fprintf(&b, "- %s\n", mdEscape(w))
-		}
-		b.WriteString("\n")
-	}
-	if len(r.State.Notices) > 0 {
-		b.WriteString("<details><summary>Notices</summary>\n\n")
-		for _, n := range r.State.Notices {
-			fmt.Fprintf(&b, "- %s\n", mdEscape(n))
-		}
-		b.WriteString("\n</details>\n\n")
-	}
+	list(&b, "<details><summary>Skipped</summary>", "</details>", r.Plan.Skipped, func(s detector.Skip) string {
+		return fmt.Sprintf("**%s**: %s", mdEscape(s.What), mdEscape(s.Why))
+	})
+	list(&b, fmt.Sprintf("⚠️ **%d warning(s)**", len(r.Warnings)), "", r.Warnings, mdEscape)
+	list(&b, "<details><summary>Notices</summary>", "</details>", r.State.Notices, mdEscape)
 	fmt.Fprintf(&b, "<sub>Read %d comments and %d review threads in %d GitHub requests (GraphQL cost %d).</sub>\n", r.Comments, r.Threads, r.Counts.Reads, r.Counts.GraphQLCost)
 	return b.String()
+}
+
+// list writes items as a bulleted list under head (and above foot), or
+// nothing when there are none.
+func list[T any](b *strings.Builder, head, foot string, items []T, line func(T) string) {
+	if len(items) == 0 {
+		return
+	}
+	b.WriteString(head + "\n\n")
+	for _, it := range items {
+		fmt.Fprintf(b, "- %s\n", line(it))
+	}
+	if foot != "" {
+		b.WriteString("\n" + foot + "\n\n")
+	} else {
+		b.WriteString("\n")
+	}
+}
+
+// tasksMarkdown is the plan's table, with each task's result and tokens
+// once it ran.
+func (r Report) tasksMarkdown(b *strings.Builder) {
+	switch {
+	case len(r.Plan.Tasks) == 0:
+		b.WriteString("Nothing pending: every question is answered, every reply on a finding has its answer, and no review is owed.\n\n")
+		return
+	case r.Result == nil:
+		b.WriteString("| # | Task | Why |\n|---|---|---|\n")
+		for i, t := range r.Plan.Tasks {
+			fmt.Fprintf(b, "| %d | %s `%s` | %s |\n", i+1, t.Kind.Label(), t.Key, mdEscape(t.Reason))
+		}
+		b.WriteString("\n")
+		return
+	}
+	b.WriteString("| # | Task | Why | Result | Tokens (prompt / cached / out) |\n|---|---|---|---|---|\n")
+	for i, o := range r.Result.Outcomes {
+		result := "✅ " + o.Note
+		switch {
+		case o.Err != nil:
+			result = "❌ " + o.Err.Error()
+		case o.Warned:
+			result = "⚠️ " + o.Note
+		}
+		if o.URL != "" {
+			result += fmt.Sprintf(" ([link](%s))", o.URL)
+		}
+		u := r.usage(o.Task.Key)
+		fmt.Fprintf(b, "| %d | %s `%s` | %s | %s | %d / %d / %d |\n", i+1, o.Task.Kind.Label(), o.Task.Key, mdEscape(o.Task.Reason), mdEscape(result), u.PromptTokens, u.CachedTokens, u.CompletionTokens)
+	}
+	// Calls no task owns: fix checks of resolutions that did not count,
+	// made before the tasks run.
+	if n, u := r.runLevel(); n > 0 {
+		fmt.Fprintf(b, "| | 🔁 resolutions | %d fix check(s) of findings resolved by someone whose resolution does not count | | %d / %d / %d |\n", n, u.PromptTokens, u.CachedTokens, u.CompletionTokens)
+	}
+	if r.Total.Requests > 0 {
+		cost := ""
+		if p := r.Config.ModelPrices; p != nil {
+			cost = fmt.Sprintf("$%.4f at the configured model_prices", r.Total.Cost(*p))
+		}
+		fmt.Fprintf(b, "| | **run** | one session, %d model calls | %s | **%d / %d / %d** |\n", r.Total.Requests, cost, r.Total.PromptTokens, r.Total.CachedTokens, r.Total.CompletionTokens)
+	}
+	b.WriteString("\n")
+}
+
+// gateMarkdown states the merge gate this run set, or, before it ran,
+// whether its review gates the merge.
+func (r Report) gateMarkdown(b *strings.Builder) {
+	switch {
+	case r.Gate != nil && r.Gate.Gate.State == gate.Failure:
+		fmt.Fprintf(b, "🔴 **Merge gate: failure** — %s", mdEscape(r.Gate.Gate.Description))
+		if r.Gate.Gated {
+			b.WriteString(". This automatic review fails the job.\n\n")
+		} else {
+			b.WriteString(". Shown on the `rmc/merge-gate` status; this run does not fail the job.\n\n")
+		}
+	case r.Gate != nil && r.Gate.Gate.State == gate.Pending:
+		fmt.Fprintf(b, "⏳ **Merge gate: pending** — %s.\n\n", mdEscape(r.Gate.Gate.Description))
+	case r.Gate != nil && r.Gate.Gate.State == gate.Success:
+		fmt.Fprintf(b, "🟢 **Merge gate: success** — %s.\n\n", mdEscape(r.Gate.Gate.Description))
+	case r.Plan.Gate():
+		b.WriteString("🚦 This run's review **gates the merge**: blocking findings fail the job.\n\n")
+	}
+	if blocking := r.State.OpenBlocking(); r.Gate == nil && len(blocking) > 0 {
+		fmt.Fprintf(b, "🔴 %d open blocking finding(s) on the PR before this run.\n\n", len(blocking))
+	}
 }
 
 // checksMarkdown is the table of the repository's checks as this run's
