@@ -182,94 +182,115 @@ func Classify(ctx context.Context, c mention.Classifier, pending []state.Mention
 	return out
 }
 
-// Build computes the plan.
+// Build computes the plan: disputes, then what the mentions ask, then the
+// review and the walkthrough, in priority order.
 func Build(in Input) Plan {
-	var p Plan
-	maxFail := in.MaxFailures
-	if maxFail <= 0 {
-		maxFail = 3
+	b := &builder{in: in, maxFail: in.MaxFailures, refused: map[string]bool{}}
+	if b.maxFail <= 0 {
+		b.maxFail = 3
 	}
-	retry := func(key, what string) bool {
-		if n := in.State.Failures[key]; n >= maxFail {
-			p.Skipped = append(p.Skipped, Skip{what, fmt.Sprintf("failed %d times already; not retried automatically (mention the bot again to retry)", n)})
-			return false
+	b.disputes()
+	b.mentions()
+	if m, ok := dispatchRequest(in, &b.p); ok {
+		b.manual = append(b.manual, m)
+	}
+	if rt := reviewTask(in, b.manual, &b.p); rt != nil {
+		key := "review-" + string(rt.Mode) + "-" + shortSHA(rt.HeadSHA)
+		if b.retry(key, string(rt.Mode)+" review of "+shortSHA(rt.HeadSHA)) {
+			b.p.Tasks = append(b.p.Tasks, Task{Kind: Review, Key: key, Review: rt, Reason: reviewReason(rt)})
 		}
-		return true
 	}
+	walkthroughTask(in, b.summaries, &b.p, b.retry)
+	b.p.Explain = in.State.Unexplained
+	for _, f := range in.State.Missing() {
+		if !in.State.EvidenceNoticed[f.ID] {
+			b.p.Evidence = append(b.p.Evidence, f)
+		}
+	}
+	slices.SortStableFunc(b.p.Tasks, func(a, c Task) int { return int(a.Kind) - int(c.Kind) })
+	return b.p
+}
 
-	for i := range in.State.Findings {
-		f := &in.State.Findings[i]
+// builder is a plan being built.
+type builder struct {
+	in                Input
+	p                 Plan
+	maxFail           int
+	manual, summaries []state.Mention
+	refused           map[string]bool // logins told in this plan
+}
+
+// retry reports whether a task may run again: one that failed too often
+// waits for a new mention.
+func (b *builder) retry(key, what string) bool {
+	if n := b.in.State.Failures[key]; n >= b.maxFail {
+		b.p.Skipped = append(b.p.Skipped, Skip{what, fmt.Sprintf("failed %d times already; not retried automatically (mention the bot again to retry)", n)})
+		return false
+	}
+	return true
+}
+
+// disputes plans an answer to the unanswered replies on each finding.
+func (b *builder) disputes() {
+	for i := range b.in.State.Findings {
+		f := &b.in.State.Findings[i]
 		if len(f.PendingReplies) == 0 || f.WaivedBy != "" {
 			continue // a waived finding has nothing left to argue
 		}
 		last := f.PendingReplies[len(f.PendingReplies)-1]
 		key := fmt.Sprintf("dispute-%d", last.ID)
 		what := fmt.Sprintf("reply by @%s on finding %q (%s:%d)", last.Author.Login, f.Block.Title, f.Thread.Path, f.Thread.Line)
-		if retry(key, what) {
-			p.Tasks = append(p.Tasks, Task{Kind: Dispute, Key: key, Finding: f,
+		if b.retry(key, what) {
+			b.p.Tasks = append(b.p.Tasks, Task{Kind: Dispute, Key: key, Finding: f,
 				Reason: fmt.Sprintf("%d unanswered developer repl%s on a finding", len(f.PendingReplies), plural(len(f.PendingReplies), "y", "ies"))})
 		}
 	}
+}
 
-	var manual, summaries []state.Mention
-	refused := map[string]bool{}
-	for _, m := range in.State.Pending() {
-		m := m
-		if !m.Trusted {
-			login := strings.ToLower(m.Author.Login)
-			if !in.Quiet && !in.State.Refused[login] && !refused[login] {
-				refused[login] = true
-				p.Refuse = append(p.Refuse, m)
-			}
-			p.Skipped = append(p.Skipped, Skip{fmt.Sprintf("mention by @%s", m.Author.Login), "only collaborators and the pull request's author can ask for reviews and answers"})
-			continue
-		}
-		if m.Waive != "" {
-			p.Waive = append(p.Waive, m)
-			continue
-		}
-		if m.Command == state.CommandSummary && in.Walkthrough {
-			summaries = append(summaries, m)
-			continue
-		}
-		if m.Command != "" {
-			p.Commands = append(p.Commands, m)
-			continue
-		}
-		switch in.Intents[m.Ref] {
-		case mention.ReviewRequest, mention.FullReviewRequest:
-			manual = append(manual, m)
+// mentions sorts the pending mentions: refusals, waivers, commands, review
+// requests and questions.
+func (b *builder) mentions() {
+	for _, m := range b.in.State.Pending() {
+		switch {
+		case !m.Trusted:
+			b.refuse(m)
+		case m.Waive != "":
+			b.p.Waive = append(b.p.Waive, m)
+		case m.Command == state.CommandSummary && b.in.Walkthrough:
+			b.summaries = append(b.summaries, m)
+		case m.Command != "":
+			b.p.Commands = append(b.p.Commands, m)
+		case b.in.Intents[m.Ref] == mention.ReviewRequest, b.in.Intents[m.Ref] == mention.FullReviewRequest:
+			b.manual = append(b.manual, m)
 		default:
-			key := "question-" + m.Ref.String()
-			if retry(key, fmt.Sprintf("question by @%s", m.Author.Login)) {
-				where := "in the conversation"
-				if m.Thread != nil {
-					where = fmt.Sprintf("in a review thread on %s:%d", m.Thread.Path, m.Thread.Line)
-				}
-				p.Tasks = append(p.Tasks, Task{Kind: Question, Key: key, Mention: &m,
-					Reason: fmt.Sprintf("unanswered question by @%s %s", m.Author.Login, where)})
-			}
+			b.question(m)
 		}
 	}
+}
 
-	if m, ok := dispatchRequest(in, &p); ok {
-		manual = append(manual, m)
+// refuse tells someone without access, once per person, and notes why
+// their mention is skipped.
+func (b *builder) refuse(m state.Mention) {
+	login := strings.ToLower(m.Author.Login)
+	if !b.in.Quiet && !b.in.State.Refused[login] && !b.refused[login] {
+		b.refused[login] = true
+		b.p.Refuse = append(b.p.Refuse, m)
 	}
-	if rt := reviewTask(in, manual, &p); rt != nil {
-		key := "review-" + string(rt.Mode) + "-" + shortSHA(rt.HeadSHA)
-		if retry(key, string(rt.Mode)+" review of "+shortSHA(rt.HeadSHA)) {
-			p.Tasks = append(p.Tasks, Task{Kind: Review, Key: key, Review: rt, Reason: reviewReason(rt)})
-		}
+	b.p.Skipped = append(b.p.Skipped, Skip{fmt.Sprintf("mention by @%s", m.Author.Login), "only collaborators and the pull request's author can ask for reviews and answers"})
+}
+
+// question plans an answer to a question.
+func (b *builder) question(m state.Mention) {
+	key := "question-" + m.Ref.String()
+	if !b.retry(key, fmt.Sprintf("question by @%s", m.Author.Login)) {
+		return
 	}
-	walkthroughTask(in, summaries, &p, retry)
-	p.Explain = in.State.Unexplained
-	for _, f := range in.State.Missing() {
-		if !in.State.EvidenceNoticed[f.ID] {
-			p.Evidence = append(p.Evidence, f)
-		}
+	where := "in the conversation"
+	if m.Thread != nil {
+		where = fmt.Sprintf("in a review thread on %s:%d", m.Thread.Path, m.Thread.Line)
 	}
-	slices.SortStableFunc(p.Tasks, func(a, b Task) int { return int(a.Kind) - int(b.Kind) })
-	return p
+	b.p.Tasks = append(b.p.Tasks, Task{Kind: Question, Key: key, Mention: &m,
+		Reason: fmt.Sprintf("unanswered question by @%s %s", m.Author.Login, where)})
 }
 
 // walkthroughTask plans the walkthrough: with an automatic review, or for
