@@ -40,55 +40,18 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 	}
 	switch e := raw.(type) {
 	case *gogithub.PullRequestEvent:
-		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
-		pr := e.GetPullRequest()
-		ev.PRNumber, ev.Draft, ev.HeadSHA, ev.BaseSHA = pr.GetNumber(), pr.GetDraft(), pr.GetHead().GetSHA(), pr.GetBase().GetSHA()
-		if head := pr.GetHead().GetRepo().GetFullName(); head != "" && head != e.GetRepo().GetFullName() {
-			ev.Fork = true
-		}
-		if ev.PRNumber == 0 {
-			ev.PRNumber = e.GetNumber()
-		}
-		if ev.Action == event.ActionEdited {
-			// Only a new base is news to the review: the same head against
-			// another base is another diff.
-			if b := e.GetChanges().GetBase(); b == nil || b.GetRef().GetFrom() == "" && b.GetSHA().GetFrom() == "" {
-				return ev, fmt.Errorf("%w: pull_request edited without a change of base (a new title or body needs no review)", event.ErrUnsupported)
-			}
-			ev.Retargeted = true
-		}
-		if !ev.IsAutoReview() {
-			return ev, fmt.Errorf("%w: pull_request action %q (reviews run on opened, synchronize, reopened, ready_for_review, and edited with a new base)", event.ErrUnsupported, ev.Action)
-		}
+		err = pullRequestEvent(&ev, e)
 	case *gogithub.IssueCommentEvent:
-		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
-		if e.GetIssue().GetPullRequestLinks() == nil {
-			return ev, fmt.Errorf("%w: issue_comment on issue #%d, which is not a pull request", event.ErrUnsupported, e.GetIssue().GetNumber())
-		}
-		ev.PRNumber = e.GetIssue().GetNumber()
-		c := e.GetComment()
-		ev.Comment = &event.Comment{ID: c.GetID(), Body: c.GetBody(), Author: c.GetUser().GetLogin(), AuthorBot: c.GetUser().GetType() == "Bot"}
-		if ev.Action != "created" && ev.Action != "edited" {
-			return ev, fmt.Errorf("%w: issue_comment action %q (created and edited are handled)", event.ErrUnsupported, ev.Action)
-		}
+		err = issueCommentEvent(&ev, e)
 	case *gogithub.PullRequestReviewCommentEvent:
-		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
-		ev.PRNumber, ev.Draft, ev.HeadSHA, ev.BaseSHA = e.GetPullRequest().GetNumber(), e.GetPullRequest().GetDraft(), e.GetPullRequest().GetHead().GetSHA(), e.GetPullRequest().GetBase().GetSHA()
-		c := e.GetComment()
-		ev.Comment = &event.Comment{ID: c.GetID(), Body: c.GetBody(), Author: c.GetUser().GetLogin(), AuthorBot: c.GetUser().GetType() == "Bot", InReplyTo: c.GetInReplyTo(), IsReview: true}
-		if ev.Action != "created" {
-			return ev, fmt.Errorf("%w: pull_request_review_comment action %q (created is handled)", event.ErrUnsupported, ev.Action)
-		}
+		err = reviewCommentEvent(&ev, e)
 	case *gogithub.PullRequestReviewEvent:
-		ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
-		ev.PRNumber, ev.Draft, ev.HeadSHA, ev.BaseSHA = e.GetPullRequest().GetNumber(), e.GetPullRequest().GetDraft(), e.GetPullRequest().GetHead().GetSHA(), e.GetPullRequest().GetBase().GetSHA()
-		r := e.GetReview()
-		ev.Comment = &event.Comment{ID: r.GetID(), Body: r.GetBody(), Author: r.GetUser().GetLogin(), AuthorBot: r.GetUser().GetType() == "Bot", IsReview: true}
-		if ev.Action != "submitted" {
-			return ev, fmt.Errorf("%w: pull_request_review action %q (submitted is handled)", event.ErrUnsupported, ev.Action)
-		}
+		err = reviewEvent(&ev, e)
 	default:
-		return ev, fmt.Errorf("%w: %q decoded as %T", event.ErrUnsupported, name, raw)
+		err = fmt.Errorf("%w: %q decoded as %T", event.ErrUnsupported, name, raw)
+	}
+	if err != nil {
+		return ev, err
 	}
 	if ev.Repo == "" {
 		return ev, fmt.Errorf("%s payload has no repository.full_name", name)
@@ -97,6 +60,73 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 		return ev, fmt.Errorf("%s payload names no pull request number", name)
 	}
 	return ev, nil
+}
+
+// pullRequestEvent reads a pull_request (or pull_request_target) event:
+// the actions that ask for an automatic review.
+func pullRequestEvent(ev *event.Event, e *gogithub.PullRequestEvent) error {
+	ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
+	pr := e.GetPullRequest()
+	ev.PRNumber, ev.Draft, ev.HeadSHA, ev.BaseSHA = pr.GetNumber(), pr.GetDraft(), pr.GetHead().GetSHA(), pr.GetBase().GetSHA()
+	if head := pr.GetHead().GetRepo().GetFullName(); head != "" && head != e.GetRepo().GetFullName() {
+		ev.Fork = true
+	}
+	if ev.PRNumber == 0 {
+		ev.PRNumber = e.GetNumber()
+	}
+	if ev.Action == event.ActionEdited {
+		// Only a new base is news to the review: the same head against
+		// another base is another diff.
+		if b := e.GetChanges().GetBase(); b == nil || b.GetRef().GetFrom() == "" && b.GetSHA().GetFrom() == "" {
+			return fmt.Errorf("%w: pull_request edited without a change of base (a new title or body needs no review)", event.ErrUnsupported)
+		}
+		ev.Retargeted = true
+	}
+	if !ev.IsAutoReview() {
+		return fmt.Errorf("%w: pull_request action %q (reviews run on opened, synchronize, reopened, ready_for_review, and edited with a new base)", event.ErrUnsupported, ev.Action)
+	}
+	return nil
+}
+
+// issueCommentEvent reads a comment in a pull request's conversation.
+func issueCommentEvent(ev *event.Event, e *gogithub.IssueCommentEvent) error {
+	ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
+	if e.GetIssue().GetPullRequestLinks() == nil {
+		return fmt.Errorf("%w: issue_comment on issue #%d, which is not a pull request", event.ErrUnsupported, e.GetIssue().GetNumber())
+	}
+	ev.PRNumber = e.GetIssue().GetNumber()
+	c := e.GetComment()
+	ev.Comment = &event.Comment{ID: c.GetID(), Body: c.GetBody(), Author: c.GetUser().GetLogin(), AuthorBot: c.GetUser().GetType() == "Bot"}
+	if ev.Action != "created" && ev.Action != "edited" {
+		return fmt.Errorf("%w: issue_comment action %q (created and edited are handled)", event.ErrUnsupported, ev.Action)
+	}
+	return nil
+}
+
+// reviewCommentEvent reads a comment in a review thread.
+func reviewCommentEvent(ev *event.Event, e *gogithub.PullRequestReviewCommentEvent) error {
+	ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
+	pr := e.GetPullRequest()
+	ev.PRNumber, ev.Draft, ev.HeadSHA, ev.BaseSHA = pr.GetNumber(), pr.GetDraft(), pr.GetHead().GetSHA(), pr.GetBase().GetSHA()
+	c := e.GetComment()
+	ev.Comment = &event.Comment{ID: c.GetID(), Body: c.GetBody(), Author: c.GetUser().GetLogin(), AuthorBot: c.GetUser().GetType() == "Bot", InReplyTo: c.GetInReplyTo(), IsReview: true}
+	if ev.Action != "created" {
+		return fmt.Errorf("%w: pull_request_review_comment action %q (created is handled)", event.ErrUnsupported, ev.Action)
+	}
+	return nil
+}
+
+// reviewEvent reads a submitted review's body.
+func reviewEvent(ev *event.Event, e *gogithub.PullRequestReviewEvent) error {
+	ev.Action, ev.Repo, ev.Sender = e.GetAction(), e.GetRepo().GetFullName(), e.GetSender().GetLogin()
+	pr := e.GetPullRequest()
+	ev.PRNumber, ev.Draft, ev.HeadSHA, ev.BaseSHA = pr.GetNumber(), pr.GetDraft(), pr.GetHead().GetSHA(), pr.GetBase().GetSHA()
+	r := e.GetReview()
+	ev.Comment = &event.Comment{ID: r.GetID(), Body: r.GetBody(), Author: r.GetUser().GetLogin(), AuthorBot: r.GetUser().GetType() == "Bot", IsReview: true}
+	if ev.Action != "submitted" {
+		return fmt.Errorf("%w: pull_request_review action %q (submitted is handled)", event.ErrUnsupported, ev.Action)
+	}
+	return nil
 }
 
 // parseDispatch reads a workflow_dispatch payload; the PR number comes from
