@@ -90,27 +90,7 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		o.Err = err
 		return o
 	}
-	res, err := review.Run(ctx, x.Session, review.Input{Anchor: sc.anchor, Review: sc.review}, x.reviewOptions(t.Key, sc), x.known)
-	if err != nil {
-		o.Err = err
-		taskError(ctx, x.GitHub, x.env, t, err)
-		return o
-	}
-	res.Skipped = append(x.excluded(sc.skip), res.Skipped...)
-	if err := x.checks(ctx, t, sc, &res); err != nil {
-		// A check nobody evaluated could be failing: the review is not
-		// posted, and the next run does it again.
-		o.Err = err
-		taskError(ctx, x.GitHub, x.env, t, err)
-		return o
-	}
-	res.Findings = x.regressions(ctx, res.Findings, rt.HeadSHA)
-	// Fixed findings are resolved before the review is posted: once the
-	// review exists the task is done, and a run killed in between would
-	// never come back to them.
-	x.fixes.verifyFixes(ctx, t.Key, sc)
-	rv := x.composeReview(rt, res, sc)
-	id, err := x.postReview(ctx, rv)
+	res, id, err := x.review(ctx, t, sc)
 	if err != nil {
 		o.Err = err
 		taskError(ctx, x.GitHub, x.env, t, err)
@@ -137,6 +117,27 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		}
 	}
 	return o
+}
+
+// review runs the engine over the scope, evaluates the checks, reopens
+// what came back, verifies fixes and posts the one review. Fixed findings
+// are resolved before the review is posted: once the review exists the
+// task is done, and a run killed in between would never come back to
+// them. A check nobody evaluated could be failing: then nothing is posted,
+// and the next run does it again.
+func (x *reviewRunner) review(ctx context.Context, t detector.Task, sc scope) (review.Result, int64, error) {
+	res, err := review.Run(ctx, x.Session, review.Input{Anchor: sc.anchor, Review: sc.review}, x.reviewOptions(t.Key, sc), x.known)
+	if err != nil {
+		return res, 0, err
+	}
+	res.Skipped = append(x.excluded(sc.skip), res.Skipped...)
+	if err := x.checks(ctx, t, sc, &res); err != nil {
+		return res, 0, err
+	}
+	res.Findings = x.regressions(ctx, res.Findings, t.Review.HeadSHA)
+	x.fixes.verifyFixes(ctx, t.Key, sc)
+	id, err := x.postReview(ctx, x.composeReview(t.Review, res, sc))
+	return res, id, err
 }
 
 // reviewOptions are the engine's settings for this review: the run's
