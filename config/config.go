@@ -160,6 +160,15 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 	p.modelSettings(&c)
 	c.ReviewTimeout = time.Duration(p.intIn("review_timeout_minutes", 1, 360)) * time.Minute
 	c.MaxReviewRetries = p.intIn("max_review_retries", 0, 5)
+	p.escalation(&c)
+	p.tunables(&c)
+	c.settle(&p)
+	p.endpoint(&c, needLLM)
+	return c, errors.Join(p.errs...)
+}
+
+// escalation reads who disputes are escalated to.
+func (p *parser) escalation(c *Config) {
 	c.EnableHumanEscalation = p.boolean("enable_human_escalation")
 	for _, r := range list(p.str("human_reviewers")) {
 		r = strings.TrimPrefix(r, "@")
@@ -172,6 +181,11 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 	if c.EnableHumanEscalation && len(c.HumanReviewers) == 0 {
 		p.fail("enable_human_escalation is true but human_reviewers is empty: name who disputes are escalated to")
 	}
+}
+
+// tunables reads the settings the repository's file may also set: the
+// input when given, else the code's default, each with its source.
+func (p *parser) tunables(c *Config) {
 	c.Sources = map[string]Source{}
 	for _, k := range FileKeys {
 		if isInput(k) && p.str(k) != "" {
@@ -183,10 +197,14 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 		}
 		c.Sources[k] = src
 		if t := tunables[k]; t.set != nil {
-			t.set(&p, &c, k, v)
+			t.set(p, c, k, v)
 		}
 	}
-	c.settle(&p)
+}
+
+// endpoint checks who the bot is and where the model is, and that a run
+// that calls the model has a key and a model.
+func (p *parser) endpoint(c *Config, needLLM bool) {
 	if c.BotLogin != "" && !loginRe.MatchString(c.BotLogin) {
 		p.fail("bot_login: %q is not a GitHub login", c.BotLogin)
 	}
@@ -207,7 +225,6 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 			p.fail("model is required")
 		}
 	}
-	return c, errors.Join(p.errs...)
 }
 
 type parser struct {

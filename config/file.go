@@ -248,13 +248,21 @@ type FileReport struct {
 // when it touches the gate.
 func (c Config) WithFile(path, text string) Config {
 	c.Sources = maps.Clone(c.Sources)
-	c.File = FileReport{Path: path}
+	file := FileReport{Path: path}
+	problem := func(fatal bool, format string, args ...any) {
+		file.Problems = append(file.Problems, path+": "+fmt.Sprintf(format, args...))
+		file.Fatal = file.Fatal || fatal
+	}
+	c = c.fromFile(path, text, problem)
+	c.File = file
+	return c
+}
+
+// fromFile is WithFile's reading of the file, each problem reported
+// through problem.
+func (c Config) fromFile(path, text string, problem func(fatal bool, format string, args ...any)) Config {
 	if path == "" {
 		return c
-	}
-	problem := func(fatal bool, format string, args ...any) {
-		c.File.Problems = append(c.File.Problems, path+": "+fmt.Sprintf(format, args...))
-		c.File.Fatal = c.File.Fatal || fatal
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
@@ -270,38 +278,7 @@ func (c Config) WithFile(path, text string) Config {
 		return c
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		key, val := root.Content[i].Value, root.Content[i+1]
-		t, known := tunables[key]
-		if !known {
-			problem(false, "unknown key %q (known keys: %s)", key, strings.Join(FileKeys, ", "))
-			continue
-		}
-		overridden := c.Sources[key] == SourceInput
-		next, p := c, parser{}
-		switch {
-		case t.node != nil:
-			t.node(&p, &next, key, val)
-		case val.Kind == yaml.ScalarNode && val.Tag != "!!null":
-			t.set(&p, &next, key, val.Value)
-		case val.Kind == yaml.SequenceNode && t.list && scalars(val):
-			items := make([]string, len(val.Content))
-			for j, n := range val.Content {
-				items[j] = n.Value
-			}
-			t.set(&p, &next, key, strings.Join(items, "\n"))
-		default:
-			p.fail("%s: must be %s", key, map[bool]string{true: "a list of strings", false: "a single value"}[t.list])
-		}
-		if len(p.errs) > 0 {
-			for _, err := range p.errs {
-				problem(t.gate && !overridden, "%v", err)
-			}
-			continue
-		}
-		if !overridden {
-			c = next
-			c.Sources[key] = SourceFile
-		}
+		c = c.withKey(root.Content[i].Value, root.Content[i+1], problem)
 	}
 	var p parser
 	c.settle(&p)
@@ -309,6 +286,40 @@ func (c Config) WithFile(path, text string) Config {
 		problem(true, "%v", err)
 	}
 	return c
+}
+
+// withKey applies one key of the file, unless an input set it; a value
+// that does not parse is reported through problem and left out.
+func (c Config) withKey(key string, val *yaml.Node, problem func(fatal bool, format string, args ...any)) Config {
+	t, known := tunables[key]
+	if !known {
+		problem(false, "unknown key %q (known keys: %s)", key, strings.Join(FileKeys, ", "))
+		return c
+	}
+	overridden := c.Sources[key] == SourceInput
+	next, p := c, parser{}
+	switch {
+	case t.node != nil:
+		t.node(&p, &next, key, val)
+	case val.Kind == yaml.ScalarNode && val.Tag != "!!null":
+		t.set(&p, &next, key, val.Value)
+	case val.Kind == yaml.SequenceNode && t.list && scalars(val):
+		items := make([]string, len(val.Content))
+		for j, n := range val.Content {
+			items[j] = n.Value
+		}
+		t.set(&p, &next, key, strings.Join(items, "\n"))
+	default:
+		p.fail("%s: must be %s", key, map[bool]string{true: "a list of strings", false: "a single value"}[t.list])
+	}
+	for _, err := range p.errs {
+		problem(t.gate && !overridden, "%v", err)
+	}
+	if len(p.errs) > 0 || overridden {
+		return c
+	}
+	next.Sources[key] = SourceFile
+	return next
 }
 
 func scalars(n *yaml.Node) bool {
