@@ -28,71 +28,90 @@ import (
 // that comment. Either fence is longer than any run of backticks in what
 // it holds, so nothing inside can close it.
 
-// writeContextSnippet writes the quote of c, which has lines, in f.
+// writeContextSnippet writes the quote of c, which has lines, in f: the
+// hunk's header, then the commented lines marked, with context around.
 func writeContextSnippet(b *strings.Builder, f diff.File, c Comment, context int) {
 	side := c.side()
 	start, end := c.lines()
 	for _, h := range f.Hunks {
-		first, last := -1, -1
-		for i, l := range h.Lines {
-			n := number(l, side)
-			if n == start && first < 0 {
-				first = i
-			}
-			if n == end {
-				last = i
-			}
-		}
+		first, last := span(h, side, start, end)
 		if first < 0 || last < first {
 			continue
 		}
 		if last-first+1 > MaxSnippetLines {
 			context = 0 // the quote is long already
 		}
-		// Context counts lines of the comment's side; lines of the other
-		// side between them come along, as the reviewer saw them.
-		from, to := first, last+1
-		for n := 0; from > 0 && n < context; from-- {
-			if number(h.Lines[from-1], side) > 0 {
-				n++
-			}
-		}
-		for n := 0; to < len(h.Lines) && n < context; to++ {
-			if number(h.Lines[to], side) > 0 {
-				n++
-			}
-		}
+		from, to := widen(h, side, first, last, context)
 		header := fmt.Sprintf("@@ -%d,%d +%d,%d @@", h.OldStart, h.OldLines, h.NewStart, h.NewLines)
 		if s := oneLine(strings.TrimSpace(h.Section)); s != "" {
 			header += " " + s
 		}
 		b.WriteString("In " + inlineCode(header) + ":\n")
-		width := 1
-		for _, l := range h.Lines[from:to] {
-			width = max(width, len(strconv.Itoa(number(l, side))))
-		}
-		var lines []string
-		for i, l := range h.Lines[from:to] {
-			at := from + i
-			mark := " "
-			if at >= first && at <= last {
-				mark = ">"
-			}
-			if at > first+MaxSnippetLines-1 && at <= last {
-				if at == first+MaxSnippetLines {
-					lines = append(lines, fmt.Sprintf("  ... (%d more lines)", last-at+1))
-				}
-				continue
-			}
-			num := ""
-			if n := number(l, side); n > 0 {
-				num = strconv.Itoa(n)
-			}
-			lines = append(lines, fmt.Sprintf("%s %*s %c%s", mark, width, num, l.Kind.Marker(), strings.TrimSuffix(l.Text, "\r")))
-		}
-		writeFenced(b, lines)
+		writeFenced(b, quoteLines(h.Lines, side, from, to, first, last))
 		return
 	}
+}
+
+// span is where the commented lines start and end in h (-1 when not).
+func span(h diff.Hunk, side diff.Side, start, end int) (first, last int) {
+	first, last = -1, -1
+	for i, l := range h.Lines {
+		n := number(l, side)
+		if n == start && first < 0 {
+			first = i
+		}
+		if n == end {
+			last = i
+		}
+	}
+	return first, last
+}
+
+// widen adds context lines around first..last. Context counts lines of
+// the comment's side; lines of the other side between them come along, as
+// the reviewer saw them.
+func widen(h diff.Hunk, side diff.Side, first, last, context int) (from, to int) {
+	from, to = first, last+1
+	for n := 0; from > 0 && n < context; from-- {
+		if number(h.Lines[from-1], side) > 0 {
+			n++
+		}
+	}
+	for n := 0; to < len(h.Lines) && n < context; to++ {
+		if number(h.Lines[to], side) > 0 {
+			n++
+		}
+	}
+	return from, to
+}
+
+// quoteLines renders lines[from:to] with their numbers, the commented ones
+// (first..last) marked and cut after MaxSnippetLines.
+func quoteLines(all []diff.Line, side diff.Side, from, to, first, last int) []string {
+	width := 1
+	for _, l := range all[from:to] {
+		width = max(width, len(strconv.Itoa(number(l, side))))
+	}
+	var lines []string
+	for i, l := range all[from:to] {
+		at := from + i
+		mark := " "
+		if at >= first && at <= last {
+			mark = ">"
+		}
+		if at > first+MaxSnippetLines-1 && at <= last {
+			if at == first+MaxSnippetLines {
+				lines = append(lines, fmt.Sprintf("  ... (%d more lines)", last-at+1))
+			}
+			continue
+		}
+		num := ""
+		if n := number(l, side); n > 0 {
+			num = strconv.Itoa(n)
+		}
+		lines = append(lines, fmt.Sprintf("%s %*s %c%s", mark, width, num, l.Kind.Marker(), strings.TrimSuffix(l.Text, "\r")))
+	}
+	return lines
 }
 
 func number(l diff.Line, side diff.Side) int {
