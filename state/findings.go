@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
@@ -92,65 +93,11 @@ func (f Finding) Blocks() bool { return f.Block.Blocking && f.Open() && f.Waived
 // findings reads the bot's finding threads and their dispute history.
 func (d *deriver) findings(snap snapshot.Snapshot) {
 	for _, t := range snap.Threads {
-		root := t.Root()
-		if root == nil {
+		f, ok := d.finding(t)
+		if !ok {
 			continue
 		}
-		if root.ReplyToID != 0 {
-			// The thread's first comment is a reply: its root was deleted.
-			// If it was a finding, nothing trustworthy is left to judge.
-			d.st.Notices = append(d.st.Notices, fmt.Sprintf("skipped review thread %s on %s: its first comment was deleted", t.ID, t.Path))
-			continue
-		}
-		if !d.isBot(root.Author) {
-			continue
-		}
-		fs := rmcoc.TrustedAll[rmcoc.Finding](root.Body)
-		tampered := d.tampered(root.Editor)
-		if len(fs) == 0 {
-			// Two finding blocks in the bot's comment: it was edited, though
-			// GitHub did not say so. Dropping the finding would open the
-			// gate; holding it, as for any edit, keeps it shut.
-			if len(rmcoc.ParseTrusted(root.Body).Tampered) == 0 {
-				continue
-			}
-			if fs = rmcoc.All[rmcoc.Finding](root.Body); len(fs) == 0 {
-				continue
-			}
-			tampered = true
-		}
-		f := Finding{Block: fs[0], Thread: t, RootCommentID: root.ID, Status: fs[0].Status}
-		if f.Status == "" {
-			f.Status = rmcoc.FindingOpen
-		}
-		if tampered {
-			// Nothing in the block can be believed, its blocking flag and
-			// status least of all: the finding holds the gate until a
-			// verified fix, a concession or a maintainer closes it.
-			f.Tampered, f.Block.Blocking, f.Status = true, true, rmcoc.FindingOpen
-		}
-		lastBot := root.CreatedAt
-		var lastNotice *snapshot.ReviewComment
-		for i, c := range t.Comments[1:] {
-			if !d.isBot(c.Author) {
-				lastNotice = nil
-				continue
-			}
-			if d.tampered(c.Editor) {
-				continue // it answers nothing: the replies before it are pending again
-			}
-			res := rmcoc.TrustedAll[rmcoc.DisputeResolution](c.Body)
-			if len(res) > 0 && res[len(res)-1].Resolution == rmcoc.ResolutionReopened {
-				// A reopen notice answers no reply and changes no status.
-				lastNotice = &t.Comments[1+i]
-				continue
-			}
-			lastNotice, lastBot = nil, c.CreatedAt
-			if len(res) > 0 {
-				r := res[len(res)-1]
-				f.LastResolution, f.Status = &r, r.Status
-			}
-		}
+		lastBot, lastNotice := d.history(&f, t)
 		if last := t.Comments[len(t.Comments)-1]; !t.IsResolved && f.Status == rmcoc.FindingResolved && d.isBot(last.Author) && len(rmcoc.TrustedAll[rmcoc.DisputeResolution](last.Body)) > 0 {
 			f.ResolveDue = true
 		}
@@ -158,20 +105,93 @@ func (d *deriver) findings(snap snapshot.Snapshot) {
 			d.resolution(&f, t.ResolvedBy, lastNotice != nil)
 		}
 		if f.Status != rmcoc.FindingResolved {
-			for _, c := range t.Comments[1:] {
-				if c.Author.IsBot || d.answeredReplies[c.ID] || !c.CreatedAt.After(lastBot) {
-					continue
-				}
-				if !d.trusted(c.Comment) {
-					// Anyone may comment on a public PR; only people with
-					// access may argue a finding off the merge gate.
-					d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored a reply by @%s on finding %q: not a collaborator or the PR's author", c.Author.Login, f.Block.Title))
-					continue
-				}
-				f.PendingReplies = append(f.PendingReplies, c)
-			}
+			d.pendingReplies(&f, t, lastBot)
 		}
 		d.st.Findings = append(d.st.Findings, f)
+	}
+}
+
+// finding reads the finding a thread's root holds, if the bot wrote it.
+// An edited block is believed in nothing: the finding blocks until a
+// verified fix, a concession or a maintainer closes it.
+func (d *deriver) finding(t snapshot.Thread) (Finding, bool) {
+	root := t.Root()
+	switch {
+	case root == nil:
+		return Finding{}, false
+	case root.ReplyToID != 0:
+		// The thread's first comment is a reply: its root was deleted.
+		// If it was a finding, nothing trustworthy is left to judge.
+		d.st.Notices = append(d.st.Notices, fmt.Sprintf("skipped review thread %s on %s: its first comment was deleted", t.ID, t.Path))
+		return Finding{}, false
+	case !d.isBot(root.Author):
+		return Finding{}, false
+	}
+	fs := rmcoc.TrustedAll[rmcoc.Finding](root.Body)
+	tampered := d.tampered(root.Editor)
+	if len(fs) == 0 {
+		// Two finding blocks in the bot's comment: it was edited, though
+		// GitHub did not say so. Dropping the finding would open the
+		// gate; holding it, as for any edit, keeps it shut.
+		if len(rmcoc.ParseTrusted(root.Body).Tampered) == 0 {
+			return Finding{}, false
+		}
+		if fs = rmcoc.All[rmcoc.Finding](root.Body); len(fs) == 0 {
+			return Finding{}, false
+		}
+		tampered = true
+	}
+	f := Finding{Block: fs[0], Thread: t, RootCommentID: root.ID, Status: fs[0].Status}
+	if f.Status == "" {
+		f.Status = rmcoc.FindingOpen
+	}
+	if tampered {
+		f.Tampered, f.Block.Blocking, f.Status = true, true, rmcoc.FindingOpen
+	}
+	return f, true
+}
+
+// history applies the bot's replies in the thread to f: the latest
+// dispute-resolution block sets its status. It returns when the bot last
+// answered, and its reopen notice since, if any.
+func (d *deriver) history(f *Finding, t snapshot.Thread) (lastBot time.Time, lastNotice *snapshot.ReviewComment) {
+	lastBot = t.Comments[0].CreatedAt
+	for i, c := range t.Comments[1:] {
+		if !d.isBot(c.Author) {
+			lastNotice = nil
+			continue
+		}
+		if d.tampered(c.Editor) {
+			continue // it answers nothing: the replies before it are pending again
+		}
+		res := rmcoc.TrustedAll[rmcoc.DisputeResolution](c.Body)
+		if len(res) > 0 && res[len(res)-1].Resolution == rmcoc.ResolutionReopened {
+			// A reopen notice answers no reply and changes no status.
+			lastNotice = &t.Comments[1+i]
+			continue
+		}
+		lastNotice, lastBot = nil, c.CreatedAt
+		if len(res) > 0 {
+			r := res[len(res)-1]
+			f.LastResolution, f.Status = &r, r.Status
+		}
+	}
+	return lastBot, lastNotice
+}
+
+// pendingReplies are the developers' replies since the bot last answered.
+// Anyone may comment on a public PR; only people with access may argue a
+// finding off the merge gate.
+func (d *deriver) pendingReplies(f *Finding, t snapshot.Thread, lastBot time.Time) {
+	for _, c := range t.Comments[1:] {
+		if c.Author.IsBot || d.answeredReplies[c.ID] || !c.CreatedAt.After(lastBot) {
+			continue
+		}
+		if !d.trusted(c.Comment) {
+			d.st.Notices = append(d.st.Notices, fmt.Sprintf("ignored a reply by @%s on finding %q: not a collaborator or the PR's author", c.Author.Login, f.Block.Title))
+			continue
+		}
+		f.PendingReplies = append(f.PendingReplies, c)
 	}
 }
 
