@@ -31,8 +31,9 @@ func verdict(snap snapshot.Snapshot, st state.State, ignorePaths []string) (gate
 	cov := st.Coverage(snap.PR.HeadSHA, snap.PR.BaseRef)
 	if cov.Coverage == gate.Unreadable {
 		cov.Unreviewed = 0
+		ex := review.NewExclusions(ignorePaths, review.Generated{Attributes: snap.Config.Attributes})
 		for _, p := range cov.Run.Unreadable {
-			if review.Excluded(p, ignorePaths, review.Generated{Attributes: snap.Config.Attributes}) == "" {
+			if ex.Why(p) == "" {
 				cov.Unreviewed++
 			}
 		}

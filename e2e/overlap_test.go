@@ -44,10 +44,13 @@ func TestOverlappingRunsAnswerAQuestionOnce(t *testing.T) {
 	}
 }
 
-// Two runs at once, one reviewing a head whose finding blocks, the other
-// answering a question from an older read of the PR: the gate the later
-// run leaves is never a success the PR's state does not support.
-func TestOverlappingRunsNeverTurnFailureIntoSuccess(t *testing.T) {
+// Two runs at once, one reviewing a new head whose finding blocks, the
+// other answering a question from a read of the PR before that push: the
+// older run, finishing last, leaves the review's failure on the head. (A
+// stale run about to write success over another run's status is the unit
+// test TestPublishNeverWritesAStaleSuccess: it needs a read timed between
+// two writes, which this end-to-end setup cannot place.)
+func TestOverlappingRunsLeaveTheReviewsFailure(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	w.scriptAnswers()

@@ -223,8 +223,9 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 // reason when it excludes the path: then nobody needed to read it.
 func (x *reviewRunner) excluded(skips []review.Skip) []review.Skip {
 	out := make([]review.Skip, 0, len(skips))
+	ex := review.NewExclusions(x.Options.IgnorePaths, review.Generated{Attributes: x.attributes})
 	for _, s := range skips {
-		if why := review.Excluded(s.Path, x.Options.IgnorePaths, review.Generated{Attributes: x.attributes}); s.Unreadable && why != "" {
+		if why := ex.Why(s.Path); s.Unreadable && why != "" {
 			s = review.Skip{Path: s.Path, Why: why}
 		}
 		out = append(out, s)

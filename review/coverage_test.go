@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/diff"
-	"github.com/review-my-code-bot/rmc/glob"
 	"github.com/review-my-code-bot/rmc/llm"
 )
 
@@ -187,10 +186,8 @@ func TestSkipReasons(t *testing.T) {
 	}
 	for _, tc := range tests {
 		f := parse(tc.diff)
-		if got := skipReason(f, glob0(), Generated{Attributes: tc.attrs}.attributes()); got != tc.want {
+		if got := skipReason(f, NewExclusions(nil, Generated{Attributes: tc.attrs})); got != tc.want {
 			t.Errorf("%s: skip %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
-
-func glob0() glob.Set { s, _ := glob.CompileAll(nil); return s }

@@ -165,10 +165,10 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 		return Result{}, fmt.Errorf("ignore_paths: %w", err)
 	}
 	r := newReviewer(s, opt, in.Anchor, known)
-	attrs := opt.Generated.attributes()
+	ex := Exclusions{ignore: ignore, attrs: opt.Generated.attributes()}
 	var review []diff.File
 	for _, f := range in.Review {
-		if why := skipReason(f, ignore, attrs); why != "" {
+		if why := skipReason(f, ex); why != "" {
 			r.res.Skipped = append(r.res.Skipped, Skip{Path: f.Path(), Why: why})
 			continue
 		}

@@ -57,17 +57,16 @@ func (g Generated) attributes() glob.Set {
 }
 
 // skipReason says why f is not reviewed, "" when it is.
-func skipReason(f diff.File, ignore, attrs glob.Set) string {
+func skipReason(f diff.File, ex Exclusions) string {
 	p := f.Path()
+	if why := ex.Why(p); why != "" && !f.Binary && f.Status != diff.Deleted {
+		return why
+	}
 	switch {
 	case f.Binary:
 		return "binary file"
 	case f.Status == diff.Deleted:
 		return "deleted"
-	case ignore.Match(p):
-		return "matches ignore_paths in the base branch's configuration"
-	case attrs.Match(p):
-		return "marked linguist-generated or linguist-vendored in the base branch's .gitattributes"
 	case lockFiles[path.Base(p)]:
 		return "lock file"
 	case len(f.Hunks) == 0:
@@ -133,16 +132,25 @@ func minified(f diff.File) bool {
 	return n > 0 && total/n > minifiedLine
 }
 
-// Excluded says why the base branch's configuration leaves path out of
-// every review ("" when it does not): ignore_paths, or linguist-generated
-// or linguist-vendored in the base's .gitattributes. A file GitHub sent no
-// diff for is judged by this rule alone, having no content to read.
-func Excluded(path string, ignorePaths []string, g Generated) string {
-	ignore, err := glob.CompileAll(ignorePaths)
+// Exclusions are the base branch's configured exclusions: ignore_paths,
+// and linguist-generated or linguist-vendored in its .gitattributes.
+type Exclusions struct{ ignore, attrs glob.Set }
+
+// NewExclusions compiles them once; a pattern that does not compile
+// excludes nothing (the configuration reported it).
+func NewExclusions(ignorePaths []string, g Generated) Exclusions {
+	ignore, _ := glob.CompileAll(ignorePaths)
+	return Exclusions{ignore: ignore, attrs: g.attributes()}
+}
+
+// Why says why path is left out of every review, "" when it is not. A file
+// GitHub sent no diff for is judged by this rule alone, having no content
+// to read.
+func (e Exclusions) Why(path string) string {
 	switch {
-	case err == nil && ignore.Match(path):
+	case e.ignore.Match(path):
 		return "matches ignore_paths in the base branch's configuration"
-	case g.attributes().Match(path):
+	case e.attrs.Match(path):
 		return "marked linguist-generated or linguist-vendored in the base branch's .gitattributes"
 	}
 	return ""
