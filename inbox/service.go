@@ -16,7 +16,7 @@ import (
 
 // LocalRequester starts local reviews: it captures the uncommitted diff,
 // records an open review in the store and makes sure a page serves it,
-// without waiting for the person. Package localreview implements it.
+// without waiting for the person. Package reviewsforagent implements it.
 type LocalRequester interface {
 	RequestLocal(ctx context.Context, r LocalRequest) (RequestResult, error)
 }

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/review-my-code-bot/rmc/inbox"
-	"github.com/review-my-code-bot/rmc/localreview"
+	"github.com/review-my-code-bot/rmc/reviewsforagent"
 )
 
 // runProcess runs this test binary as the command line in a process of its
@@ -75,7 +75,7 @@ func TestCrossProcessReview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, err := localreview.StoreToken(st)
+	token, err := reviewsforagent.StoreToken(st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,11 +86,11 @@ func TestCrossProcessReview(t *testing.T) {
 
 	// The background server answers as the store's own, and is stopped
 	// (by its pid, which only this test started) when the test ends.
-	var h localreview.Health
+	var h reviewsforagent.Health
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var err error
-		if h, err = localreview.Probe(context.Background(), port, token); err == nil {
+		if h, err = reviewsforagent.Probe(context.Background(), port, token); err == nil {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -112,7 +112,7 @@ func TestCrossProcessReview(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.Header.Set("Content-Type", "application/json")
-		r.Header.Set(localreview.TokenHeader, token)
+		r.Header.Set(reviewsforagent.TokenHeader, token)
 		resp, err := http.DefaultClient.Do(r)
 		if err != nil {
 			t.Fatal(err)
@@ -169,13 +169,13 @@ func BenchmarkRequestProcess(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	token, err := localreview.StoreToken(st)
+	token, err := reviewsforagent.StoreToken(st)
 	if err != nil {
 		b.Fatal(err)
 	}
 	p, _ := strconv.Atoi(port)
 	b.Cleanup(func() {
-		if h, err := localreview.Probe(context.Background(), p, token); err == nil {
+		if h, err := reviewsforagent.Probe(context.Background(), p, token); err == nil {
 			syscall.Kill(h.PID, syscall.SIGTERM)
 		}
 	})

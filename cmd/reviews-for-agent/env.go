@@ -15,7 +15,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/github"
 	"github.com/review-my-code-bot/rmc/inbox"
-	"github.com/review-my-code-bot/rmc/localreview"
+	"github.com/review-my-code-bot/rmc/reviewsforagent"
 )
 
 // parseArgs parses flags and positional arguments in any order, so that
@@ -158,14 +158,14 @@ func (c *cli) service(store *inbox.Store, gf githubFlags) *inbox.Service {
 
 // requester makes local requests against store, starting a server on port
 // when none serves it.
-func (c *cli) requester(store *inbox.Store, port int, idle time.Duration) *localreview.Requester {
+func (c *cli) requester(store *inbox.Store, port int, idle time.Duration) *reviewsforagent.Requester {
 	spawn := c.spawn
 	if spawn == nil {
 		spawn = spawnServer
 	}
 	// The server takes this store's claim lease, so its inbox page and API
 	// see claims lapse when the command line does.
-	return &localreview.Requester{Store: store, Port: port, Spawn: func(p int) error { return spawn(store.Path(), p, idle, store.ClaimLease()) }}
+	return &reviewsforagent.Requester{Store: store, Port: port, Spawn: func(p int) error { return spawn(store.Path(), p, idle, store.ClaimLease()) }}
 }
 
 func writeJSON(w io.Writer, v any) {

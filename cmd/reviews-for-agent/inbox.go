@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/review-my-code-bot/rmc/inbox"
-	"github.com/review-my-code-bot/rmc/localreview"
+	"github.com/review-my-code-bot/rmc/reviewsforagent"
 )
 
 const inboxUsage = `Usage:
@@ -94,7 +94,7 @@ func (c *cli) inbox(ctx context.Context, args []string) int {
 	}
 	svc := c.service(store, gf)
 	// inbox get restarts the page server of an open review when it is gone.
-	svc.Local = c.requester(store, localreview.DefaultInboxPort, time.Hour)
+	svc.Local = c.requester(store, reviewsforagent.DefaultInboxPort, time.Hour)
 	var out any
 	switch sub {
 	case "list":

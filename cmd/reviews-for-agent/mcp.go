@@ -15,14 +15,14 @@ import (
 
 	"github.com/review-my-code-bot/rmc/inbox"
 	"github.com/review-my-code-bot/rmc/inbox/inboxmcp"
-	"github.com/review-my-code-bot/rmc/localreview"
+	"github.com/review-my-code-bot/rmc/reviewsforagent"
 )
 
 // mcp serves the inbox to an agent over MCP on stdin and stdout, until the
 // agent closes the connection.
 func (c *cli) mcp(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	port := fs.Int("port", localreview.DefaultInboxPort, "the review server's port (the next free one from here is used)")
+	port := fs.Int("port", reviewsforagent.DefaultInboxPort, "the review server's port (the next free one from here is used)")
 	idle := fs.Duration("idle-exit", time.Hour, "how long a server this starts keeps running once no review is open and no request comes")
 	handle := fs.String("handle", inbox.DefaultHandle, "how a pull request comment addresses the review bot")
 	var sf storeFlags

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/review-my-code-bot/rmc/inbox"
-	"github.com/review-my-code-bot/rmc/localreview"
+	"github.com/review-my-code-bot/rmc/reviewsforagent"
 )
 
 // request asks for a review and returns at once; see the usage.
@@ -19,7 +19,7 @@ func (c *cli) request(ctx context.Context, args []string) int {
 	files := fs.String("files", "", "comma-separated files or directories to review (also as arguments); default: every uncommitted change")
 	pr := fs.String("pr", "", "ask the review bot on this GitHub pull request instead (owner/repo#N)")
 	handle := fs.String("handle", inbox.DefaultHandle, "how a pull request comment addresses the review bot")
-	port := fs.Int("port", localreview.DefaultInboxPort, "the review server's port (the next free one from here is used)")
+	port := fs.Int("port", reviewsforagent.DefaultInboxPort, "the review server's port (the next free one from here is used)")
 	idle := fs.Duration("idle-exit", time.Hour, "how long a server this starts keeps running once no review is open and no request comes")
 	open := fs.Bool("open", false, "also open the page in the browser")
 	asJSON := fs.Bool("json", false, "print the result as JSON")

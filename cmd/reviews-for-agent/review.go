@@ -9,9 +9,9 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/review-my-code-bot/rmc/agentreview"
 	"github.com/review-my-code-bot/rmc/llm"
-	"github.com/review-my-code-bot/rmc/localreview"
+	"github.com/review-my-code-bot/rmc/reviewsforagent"
+	"github.com/review-my-code-bot/rmc/reviewsforagent/modelreview"
 )
 
 // defaultModel is the action's default model (its "model" input).
@@ -59,15 +59,15 @@ func (c *cli) review(ctx context.Context, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	_, err := agentreview.Run(ctx, agentreview.Options{Dir: *dir, BaseURL: *baseURL, APIKey: key, Model: *model,
+	_, err := modelreview.Run(ctx, modelreview.Options{Dir: *dir, BaseURL: *baseURL, APIKey: key, Model: *model,
 		ProblemThreshold: *problem, BlockingThreshold: *blocking, Out: c.stdout})
 	switch {
-	case errors.Is(err, agentreview.ErrNoChanges):
+	case errors.Is(err, modelreview.ErrNoChanges):
 		fmt.Fprintln(c.stdout, "No uncommitted changes: nothing to review.")
 		return exitOK
 	case err != nil:
 		fmt.Fprintln(c.stderr, "reviews-for-agent:", err)
-		if errors.Is(err, localreview.ErrNotARepo) {
+		if errors.Is(err, reviewsforagent.ErrNotARepo) {
 			fmt.Fprintln(c.stderr, "Run it inside a git work tree, or pass --dir.")
 		}
 		if ctx.Err() != nil {

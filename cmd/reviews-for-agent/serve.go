@@ -10,14 +10,14 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/review-my-code-bot/rmc/localreview"
+	"github.com/review-my-code-bot/rmc/reviewsforagent"
 )
 
 // serve runs the inbox server in the foreground: request starts it in the
 // background when none runs, and it stops by itself once idle.
 func (c *cli) serve(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	port := fs.Int("port", localreview.DefaultInboxPort, "port to listen on at 127.0.0.1; when not given, the next free port from 4100 is used")
+	port := fs.Int("port", reviewsforagent.DefaultInboxPort, "port to listen on at 127.0.0.1; when not given, the next free port from 4100 is used")
 	idle := fs.Duration("idle", 0, "stop after this long without a request while no review is open (0: run until stopped)")
 	var sf storeFlags
 	sf.register(fs)
@@ -46,7 +46,7 @@ func (c *cli) serve(ctx context.Context, args []string) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(c.stdout, "%s reviews-for-agent %s serve (pid %d)\n", time.Now().Format(time.RFC3339), version.String(), os.Getpid())
-	err = localreview.Serve(ctx, localreview.ServeOptions{Store: store, Port: *port, StrictPort: strict, Idle: *idle, Out: c.stdout})
+	err = reviewsforagent.Serve(ctx, reviewsforagent.ServeOptions{Store: store, Port: *port, StrictPort: strict, Idle: *idle, Out: c.stdout})
 	if err != nil {
 		fmt.Fprintln(c.stderr, "reviews-for-agent:", err)
 		return exitFailure

@@ -11,7 +11,7 @@ import (
 	"runtime"
 	"syscall"
 
-	"github.com/review-my-code-bot/rmc/localreview"
+	"github.com/review-my-code-bot/rmc/reviewsforagent"
 )
 
 // start is the interactive round: serve the diff, let the person submit,
@@ -20,7 +20,7 @@ import (
 // the files work without it.
 func (c *cli) start(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("start", flag.ContinueOnError)
-	port := fs.Int("port", localreview.DefaultPort, "port to listen on at 127.0.0.1; when not given, the next free port from 4000 is used")
+	port := fs.Int("port", reviewsforagent.DefaultPort, "port to listen on at 127.0.0.1; when not given, the next free port from 4000 is used")
 	noOpen := fs.Bool("no-open", false, "do not open the browser")
 	dir := fs.String("dir", ".", "a directory inside the git repository to review")
 	var sf storeFlags
@@ -49,7 +49,7 @@ func (c *cli) start(ctx context.Context, args []string) int {
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := localreview.RunOptions{Dir: *dir, Port: *port, StrictPort: strict, Out: c.stdout}
+	opts := reviewsforagent.RunOptions{Dir: *dir, Port: *port, StrictPort: strict, Out: c.stdout}
 	if store, err := c.openStore(sf); err != nil {
 		fmt.Fprintf(c.stderr, "reviews-for-agent: the review will not be in the inbox: %v\n", err)
 	} else {
@@ -58,9 +58,9 @@ func (c *cli) start(ctx context.Context, args []string) int {
 	if !*noOpen {
 		opts.Open = openBrowser
 	}
-	if err := localreview.Run(ctx, opts); err != nil {
+	if err := reviewsforagent.Run(ctx, opts); err != nil {
 		fmt.Fprintln(c.stderr, "reviews-for-agent:", err)
-		if errors.Is(err, localreview.ErrNotARepo) {
+		if errors.Is(err, reviewsforagent.ErrNotARepo) {
 			fmt.Fprintln(c.stderr, "Run it inside a git work tree, or pass --dir.")
 		}
 		if ctx.Err() != nil {

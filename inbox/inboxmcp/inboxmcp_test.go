@@ -20,7 +20,7 @@ import (
 const testDiff = "diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -1,3 +1,3 @@\n package a\n-var x = 1\n+var x = 2\n // end\n"
 
 // stubRequester records local requests in the store without git or a
-// server, as localreview's Requester would.
+// server, as reviewsforagent's Requester would.
 type stubRequester struct{ store *inbox.Store }
 
 func (r stubRequester) RequestLocal(ctx context.Context, q inbox.LocalRequest) (inbox.RequestResult, error) {
