@@ -21,6 +21,7 @@ import (
 	"github.com/review-my-code-bot/rmc/mention"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
+	"github.com/review-my-code-bot/rmc/summary"
 )
 
 // Env is the process environment the action runs in.
@@ -130,7 +131,7 @@ func readEvent(env Env, gh Connector, gha *Log) (event.Event, snapshot.Repo, *fa
 	ev, err := gh.ParseEvent(name, payload)
 	if errors.Is(err, event.ErrUnsupported) {
 		gha.Noticef("nothing to do: %v", err)
-		gha.Summary(fmt.Sprintf("## review-my-code-bot\n\nNothing to do: %s\n", mdEscape(err.Error())))
+		gha.Summary(summary.NothingToDo(err.Error()))
 		writeOutputs(gha, Outcome{ReviewStatus: ReviewSkipped})
 		return event.Event{}, snapshot.Repo{}, nil
 	}
@@ -198,30 +199,29 @@ func (p Pipeline) Run(ctx context.Context, repo snapshot.Repo, ev event.Event) i
 	return code
 }
 
-// run is Run, also returning what the run reported (for benchmarks). A
-// run is five stages over one record: read the PR, derive its state, plan,
-// execute, publish. A stage that cannot go on returns the failure the run
-// ends with.
-func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (report Report, code int) {
+// run is Run, also returning the run's record (for tests and benchmarks).
+// A run is five stages over one record: read the PR, derive its state,
+// plan, execute, publish. A stage that cannot go on returns the failure the
+// run ends with.
+func (p Pipeline) run(ctx context.Context, repo snapshot.Repo, ev event.Event) (*runRecord, int) {
 	r := &runRecord{cfg: p.Config, repo: repo, ev: ev}
-	defer func() { report, report.code = r.report, code }()
 	if f := p.read(ctx, r); f != nil {
-		return report, fail(p.Log, *f, r.secrets()...)
+		return r, fail(p.Log, *f, r.secrets()...)
 	}
 	if f := p.derive(ctx, r); f != nil {
-		return report, fail(p.Log, *f, r.secrets()...)
+		return r, fail(p.Log, *f, r.secrets()...)
 	}
 	p.plan(ctx, r)
 	if r.cfg.DryRun {
-		return report, p.dryRun(r)
+		return r, p.dryRun(r)
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.ReviewTimeout)
 	defer cancel()
 	res, f := p.execute(ctx, r)
 	if f != nil {
-		return report, fail(p.Log, *f, r.secrets()...)
+		return r, fail(p.Log, *f, r.secrets()...)
 	}
-	return report, p.publish(ctx, r, res)
+	return r, p.publish(ctx, r, res)
 }
 
 // runRecord is what a run knows, stage by stage.
@@ -239,7 +239,8 @@ type runRecord struct {
 	reads     *runReader
 	sess      *llm.Session
 	learner   *execution.Learner
-	report    Report
+	report    summary.Report // the run's facts, for the log and the job summary
+	out       Outcome        // what the outputs say, once published
 }
 
 func (r *runRecord) secrets() []string { return []string{r.cfg.APIKey, r.cfg.GitHubToken} }
@@ -292,7 +293,7 @@ func (p Pipeline) plan(ctx context.Context, r *runRecord) {
 	}
 	r.plan = detector.Build(detector.Input{Event: r.ev, PR: r.snap.PR, State: r.st, Quiet: !r.cfg.NoticeUnauthorized, Walkthrough: r.cfg.Walkthrough,
 		Intents: detector.Classify(ctx, classifier, trustedOnly(r.st.Pending()))})
-	r.report = Report{Repo: r.repo, Event: r.ev, PR: r.snap.PR, Bot: r.bot, State: r.st, Plan: r.plan, Counts: p.GitHub.Counts(),
+	r.report = summary.Report{Repo: r.repo, Event: r.ev, PR: r.snap.PR, Bot: r.bot, State: r.st, Plan: r.plan, Counts: p.GitHub.Counts(),
 		Comments: len(r.snap.IssueComments), Threads: len(r.snap.Threads), Config: r.cfg, ConfigFile: r.snap.Config, Learnings: r.learnings}
 	p.Log.Group("Plan")
 	for _, line := range r.report.LogLines() {
@@ -347,7 +348,7 @@ func (p Pipeline) executionConfig(r *runRecord) execution.Config {
 			IgnorePaths: c.IgnorePaths, ManualStartComment: c.ManualStartComment, ManualEndComment: c.ManualEndComment,
 			NotifyAgent: c.NotifyAgent, EnableHumanEscalation: c.EnableHumanEscalation, HumanReviewers: c.HumanReviewers,
 			ReviewRetries: c.MaxReviewRetries, Tuning: tuning(c, r.learnings), Lease: c.ReviewTimeout, RunID: p.RunID,
-			Settings: r.report.settings(), WalkthroughDiagram: c.WalkthroughDiagram, Checks: c.Checks}, Permissions: r.states}
+			Settings: r.report.Settings(), WalkthroughDiagram: c.WalkthroughDiagram, Checks: c.Checks}, Permissions: r.states}
 }
 
 // startSession opens the run's model session when anything needs it. A
@@ -376,6 +377,7 @@ func (p Pipeline) startSession(ctx context.Context, r *runRecord, cfg *execution
 func (p Pipeline) publish(ctx context.Context, r *runRecord, res execution.Result) int {
 	p.Config = r.cfg
 	out, after := p.finish(ctx, r, res)
+	r.out = out
 	if after != nil {
 		lr := r.learner.Learn(context.WithoutCancel(ctx), *after, r.learnings)
 		r.report.Learned = &lr
@@ -384,7 +386,7 @@ func (p Pipeline) publish(ctx context.Context, r *runRecord, res execution.Resul
 		}
 	}
 	r.report.Counts = p.GitHub.Counts()
-	r.report.Gate, r.report.After = &out, after
+	r.report.Gate, r.report.After = &summary.Gate{Verdict: out.Gate, Gated: out.Gated}, after
 	r.report.Warnings = p.Log.Warnings()
 	p.Log.Summary(r.report.Markdown(false))
 	writeOutputs(p.Log, out)
@@ -522,13 +524,6 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 		}
 	}
 	return v, n, g.p.GitHub.SetStatus(ctx, g.snap.Repo, g.snap.PR.HeadSHA, want)
-}
-
-// settings is the settings table, for a configuration command's answer.
-func (r Report) settings() string {
-	var b strings.Builder
-	r.settingsTable(&b)
-	return b.String()
 }
 
 // trustedOnly keeps the mentions the bot may act on: classifying the others

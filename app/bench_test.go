@@ -16,6 +16,7 @@ import (
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/summary"
 )
 
 // benchWorld is a PR on the fake GitHub with a scripted model, run in
@@ -71,8 +72,8 @@ func newBenchWorld(tb testing.TB, lines int, findings int) *benchWorld {
 	return &benchWorld{gh: gh, model: model, repo: snapshot.Repo{Owner: "acme", Name: "svc"}, pr: pr.Number}
 }
 
-// run runs the pipeline for an event and returns its report.
-func (w *benchWorld) run(tb testing.TB, ev event.Event) Report {
+// run runs the pipeline for an event and returns its record.
+func (w *benchWorld) run(tb testing.TB, ev event.Event) *runRecord {
 	tb.Helper()
 	dir := tb.TempDir()
 	env := map[string]string{
@@ -99,8 +100,8 @@ func (w *benchWorld) run(tb testing.TB, ev event.Event) Report {
 		tb.Fatal(err)
 	}
 	ev.Repo, ev.PRNumber = w.repo.String(), w.pr
-	report, _ := Pipeline{Config: cfg, GitHub: gh, Log: log}.run(context.Background(), w.repo, ev)
-	return report
+	rec, _ := Pipeline{Config: cfg, GitHub: gh, Log: log}.run(context.Background(), w.repo, ev)
+	return rec
 }
 
 func (w *benchWorld) question(text string) { w.gh.AddIssueComment("acme/svc", w.pr, "alice", text) }
@@ -112,7 +113,7 @@ var (
 
 // uncached returns the prompt tokens, and those not served from the
 // provider's cache, that a task sent (in one step, when step is set).
-func uncached(r Report, task, step string) (prompt, fresh int) {
+func uncached(r summary.Report, task, step string) (prompt, fresh int) {
 	var u llm.Usage
 	for _, t := range r.Usage {
 		if t.Task == task && (step == "" || t.Step == step) {
@@ -132,7 +133,7 @@ func BenchmarkSharedSession(b *testing.B) {
 		w := newBenchWorld(b, 2000, 5)
 		w.question("@rmc-bot why batch per tenant?")
 		w.question("@rmc-bot what is the flush interval?")
-		r := w.run(b, pushEv)
+		r := w.run(b, pushEv).report
 		qs := questionKeys(r)
 		shared[0][0], shared[0][1] = uncached(r, qs[0], "")
 		shared[1][0], shared[1][1] = uncached(r, qs[1], "")
@@ -144,7 +145,7 @@ func BenchmarkSharedSession(b *testing.B) {
 			func(w *benchWorld) event.Event { return pushEv },
 		} {
 			w := newBenchWorld(b, 2000, 5)
-			r := w.run(b, setup(w))
+			r := w.run(b, setup(w)).report
 			key := reviewKey(r)
 			if i < 2 {
 				key = questionKeys(r)[0]
@@ -163,7 +164,7 @@ func BenchmarkSharedSession(b *testing.B) {
 		"review (3 passes)", alone[2][0], shared[2][0], shared[2][1])
 }
 
-func reviewKey(r Report) string {
+func reviewKey(r summary.Report) string {
 	for _, t := range r.Plan.Tasks {
 		if t.Kind == detector.Review {
 			return t.Key
@@ -172,7 +173,7 @@ func reviewKey(r Report) string {
 	return ""
 }
 
-func questionKeys(r Report) []string {
+func questionKeys(r summary.Report) []string {
 	var keys []string
 	for _, t := range r.Plan.Tasks {
 		if strings.HasPrefix(t.Key, "question-") {
@@ -189,7 +190,7 @@ func TestSharedSessionHalvesNewTokens(t *testing.T) {
 	w := newBenchWorld(t, 2000, 5)
 	w.question("@rmc-bot why batch per tenant?")
 	w.question("@rmc-bot what is the flush interval?")
-	r := w.run(t, pushEv)
+	r := w.run(t, pushEv).report
 	keys := questionKeys(r)
 	if len(keys) != 2 {
 		t.Fatalf("planned %v", r.Plan.Tasks)
@@ -198,7 +199,7 @@ func TestSharedSessionHalvesNewTokens(t *testing.T) {
 
 	a := newBenchWorld(t, 2000, 5)
 	a.question("@rmc-bot what is the flush interval?")
-	ra := a.run(t, commentEv)
+	ra := a.run(t, commentEv).report
 	q2alone, _ := uncached(ra, questionKeys(ra)[0], "")
 	if q2alone == 0 || 2*q2fresh >= q2alone {
 		t.Errorf("question 2: %d new tokens shared vs %d alone; want less than half", q2fresh, q2alone)

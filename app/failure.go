@@ -2,11 +2,9 @@ package app
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
-	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/summary"
 )
 
 // failure is a run that stopped before it could do its work: bad inputs, an
@@ -21,28 +19,15 @@ type failure struct {
 }
 
 // fail logs a failure, writes its summary and outputs, and returns its exit
-// code. secrets are redacted from both (the runner masks them in the log as
-// well, but an input pasted in the wrong place is echoed by its error).
+// code. secrets are redacted from both.
 func fail(log *Log, f failure, secrets ...string) int {
-	for _, p := range f.problems {
-		log.Errorf("%s", sanitize.Redact(p, secrets...))
+	report := summary.Failure{Title: f.title, Problems: f.problems, Hint: f.hint, Secrets: secrets}
+	for _, line := range report.LogLines() {
+		log.Errorf("%s", line)
 	}
-	log.Summary(f.markdown(secrets))
+	log.Summary(report.Markdown())
 	writeOutputs(log, Outcome{ReviewStatus: ReviewFailed})
 	return f.code
-}
-
-func (f failure) markdown(secrets []string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "## review-my-code-bot — failed\n\n❌ **%s**\n\n", f.title)
-	for _, p := range f.problems {
-		fmt.Fprintf(&b, "- %s\n", sanitize.InlineMarkdown(sanitize.Redact(p, secrets...)))
-	}
-	if f.hint != "" {
-		fmt.Fprintf(&b, "\n%s\n", f.hint)
-	}
-	b.WriteString("\n<sub>Nothing was written to the pull request; the outputs say review_status=failed.</sub>\n")
-	return b.String()
 }
 
 // inputFailure is the failure for invalid inputs: every problem, each naming

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/review-my-code-bot/rmc/event"
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 	"github.com/review-my-code-bot/rmc/mention"
 	"github.com/review-my-code-bot/rmc/snapshot"
@@ -72,7 +73,7 @@ func TestPipelineAnswersAQuestionOverTheSeam(t *testing.T) {
 	ev := event.Event{Name: event.IssueComment, Action: "created", Repo: "acme/svc", PRNumber: 7, Sender: "alice",
 		Comment: &event.Comment{ID: 501, Body: question.Body, Author: "alice"}}
 
-	report, code := p.run(context.Background(), gh.pr.Repo, ev)
+	rec, code := p.run(context.Background(), gh.pr.Repo, ev)
 	if code != ExitOK {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
@@ -100,11 +101,11 @@ func TestPipelineAnswersAQuestionOverTheSeam(t *testing.T) {
 	if !strings.Contains(answer.Body, "```rmcoc") || !strings.Contains(answer.Body, "question-answer") {
 		t.Errorf("the answer carries no question-answer block:\n%s", answer.Body)
 	}
-	if report.Result == nil || report.Result.Done() != 1 || report.Result.Failed() != 0 {
-		t.Errorf("result %+v", report.Result)
+	if res := rec.report.Result; res == nil || res.Done() != 1 || res.Failed() != 0 {
+		t.Errorf("result %+v", res)
 	}
-	if report.Counts.Writes == 0 || report.Counts.Reads == 0 {
-		t.Errorf("the report's counts come from the client: %+v", report.Counts)
+	if counts := rec.report.Counts; counts.Writes == 0 || counts.Reads == 0 {
+		t.Errorf("the report's counts come from the client: %+v", counts)
 	}
 
 	// The answer's block marks the question answered, and the gate's status
@@ -132,7 +133,7 @@ func TestPipelineReviewHoldsTheGateOverTheSeam(t *testing.T) {
 	ev := event.Event{Name: event.PullRequest, Action: "opened", Repo: "acme/svc", PRNumber: 7, Sender: "alice",
 		HeadSHA: gh.pr.PR.HeadSHA, BaseSHA: gh.pr.PR.BaseSHA}
 
-	report, code := p.run(context.Background(), gh.pr.Repo, ev)
+	rec, code := p.run(context.Background(), gh.pr.Repo, ev)
 	if code != ExitFailed {
 		t.Fatalf("exit %d, want %d (an automatic review with a blocking finding):\n%s", code, ExitFailed, out)
 	}
@@ -149,8 +150,12 @@ func TestPipelineReviewHoldsTheGateOverTheSeam(t *testing.T) {
 	if last := calls[len(calls)-1]; !strings.HasPrefix(last, "status 1111111 rmc/merge-gate failure: 1 open blocking finding(s)") {
 		t.Errorf("the run's last call is %q, want the red gate; calls %q", last, calls)
 	}
-	if report.Gate == nil || report.Gate.BlockingIssues != 1 || report.After == nil || len(report.After.OpenBlocking()) != 1 {
-		t.Errorf("gate %+v, after %+v", report.Gate, report.After)
+	if rec.report.Gate == nil || rec.out.BlockingIssues != 1 || rec.report.After == nil || len(rec.report.After.OpenBlocking()) != 1 {
+		t.Errorf("gate %+v, outputs %+v, after %+v", rec.report.Gate, rec.out, rec.report.After)
+	}
+	// The summary shows the gate the run published, and that it fails the job.
+	if g := rec.report.Gate; g == nil || !g.Gated || g.Verdict != rec.out.Gate || g.Verdict.State != gate.Failure {
+		t.Errorf("the summary's gate %+v, the published one %+v", g, rec.out)
 	}
 	if len(gh.pr.Threads) != 1 || !strings.Contains(gh.pr.Threads[0].Comments[0].Body, "retry never gives up") {
 		t.Errorf("threads %+v", gh.pr.Threads)

@@ -85,8 +85,8 @@ func disputeFirstFinding(tb testing.TB, w *benchWorld) {
 type readCost struct{ reads, bytes int }
 
 // measureRun runs one run of the given kind and returns what it read, its
-// report and the world after it.
-func measureRun(tb testing.TB, kind readRun, size readSize) (readCost, Report, *benchWorld) {
+// record and the world after it.
+func measureRun(tb testing.TB, kind readRun, size readSize) (readCost, *runRecord, *benchWorld) {
 	w := newBenchWorld(tb, 300, 5)
 	w.model.AddRule(fakellmDisputeRule())
 	w.seedConversation(size)
@@ -159,12 +159,13 @@ func TestReadsAtTheLimit(t *testing.T) {
 			kind := tc.kind
 			if tc.kind.name == "dispute" {
 				kind.setup = func(tb testing.TB, w *benchWorld) int {
-					blockingBefore = w.run(tb, pushEv).Gate.BlockingIssues
+					blockingBefore = w.run(tb, pushEv).out.BlockingIssues
 					disputeFirstFinding(tb, w)
 					return w.gh.ReadCount()
 				}
 			}
-			cost, r, w := measureRun(t, kind, tc.size)
+			cost, rec, w := measureRun(t, kind, tc.size)
+			r := rec.report
 			if n := cost.reads; n > tc.budget {
 				t.Errorf("%d read requests, budget %d", n, tc.budget)
 			}
@@ -193,8 +194,8 @@ func TestReadsAtTheLimit(t *testing.T) {
 			}
 			st := state.Derive(snap, state.Options{Bot: snapshot.BotIdentity("", snap.Viewer)})
 			open := len(st.OpenBlocking())
-			if r.Gate.BlockingIssues != open || len(r.After.OpenBlocking()) != open {
-				t.Errorf("gate counts %d (after-state %d), a full read %d", r.Gate.BlockingIssues, len(r.After.OpenBlocking()), open)
+			if rec.out.BlockingIssues != open || len(r.After.OpenBlocking()) != open {
+				t.Errorf("gate counts %d (after-state %d), a full read %d", rec.out.BlockingIssues, len(r.After.OpenBlocking()), open)
 			}
 			statuses := w.gh.Statuses("acme/svc", snap.PR.HeadSHA)
 			if len(statuses) == 0 {

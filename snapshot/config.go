@@ -26,6 +26,15 @@ type ConfigFile struct {
 	Attributes string
 }
 
+// Name is the file as a message names it: the path the snapshot read, else
+// the first of ConfigPaths, where a repository would add it.
+func (cf ConfigFile) Name() string {
+	if cf.Path != "" {
+		return cf.Path
+	}
+	return ConfigPaths[0]
+}
+
 // AttributesPath is the repository's git attributes file, read at the PR's
 // base commit (linguist-generated and linguist-vendored mark files there).
 const AttributesPath = ".gitattributes"

@@ -1,21 +1,21 @@
-package app_test
+package summary_test
 
 import (
 	"fmt"
-	"github.com/review-my-code-bot/rmc/gate"
-	"github.com/review-my-code-bot/rmc/internal/golden"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/review-my-code-bot/rmc/app"
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/event"
 	"github.com/review-my-code-bot/rmc/execution"
+	"github.com/review-my-code-bot/rmc/gate"
+	"github.com/review-my-code-bot/rmc/internal/golden"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
+	"github.com/review-my-code-bot/rmc/summary"
 )
 
 const head = "1234567890abcdef1234567890abcdef12345678"
@@ -25,8 +25,8 @@ var (
 	bot   = snapshot.NewActor("github-actions[bot]", "")
 )
 
-func baseReport() app.Report {
-	return app.Report{
+func baseReport() summary.Report {
+	return summary.Report{
 		Repo:  snapshot.Repo{Owner: "o", Name: "r"},
 		Event: event.Event{Name: event.IssueComment, Action: "created", Repo: "o/r", PRNumber: 7},
 		PR: snapshot.PullRequest{Number: 7, Title: "Cache <b>all</b> the | lookups", URL: "https://github.com/o/r/pull/7", HeadSHA: head,
@@ -60,18 +60,18 @@ func openBlocking() state.State {
 }
 
 func reports() map[string]struct {
-	report app.Report
+	report summary.Report
 	dry    bool
 } {
 	cases := map[string]struct {
-		report app.Report
+		report summary.Report
 		dry    bool
 	}{}
 
 	r := baseReport()
 	r.Event = event.Event{Name: event.PullRequest, Action: "synchronize", Repo: "o/r", PRNumber: 7, HeadSHA: head}
 	cases["dry_nothing_pending"] = struct {
-		report app.Report
+		report summary.Report
 		dry    bool
 	}{r, true}
 
@@ -89,7 +89,7 @@ func reports() map[string]struct {
 			{What: "automatic review", Why: "the pull request is a draft | <wip>"}},
 	}
 	cases["dry_planned_gate"] = struct {
-		report app.Report
+		report summary.Report
 		dry    bool
 	}{r, true}
 
@@ -107,10 +107,9 @@ func reports() map[string]struct {
 	}
 	r.Total = llm.Usage{Requests: 3, PromptTokens: 4200, CachedTokens: 1000, CompletionTokens: 90}
 	r.Counts = snapshot.Counts{Reads: 6, Writes: 3, GraphQLCost: 3}
-	r.Gate = &app.Outcome{Gated: true, ReviewStatus: "failed", BlockingIssues: 2, TasksExecuted: 1,
-		Gate: gate.Verdict{State: gate.Failure, Description: "2 open blocking finding(s): fix, or reply in the thread to dispute"}}
+	r.Gate = &summary.Gate{Gated: true, Verdict: gate.Verdict{State: gate.Failure, Description: "2 open blocking finding(s): fix, or reply in the thread to dispute"}}
 	cases["executed_failed_and_done_gated"] = struct {
-		report app.Report
+		report summary.Report
 		dry    bool
 	}{r, false}
 
@@ -121,10 +120,9 @@ func reports() map[string]struct {
 	}}
 	r.Usage = []llm.TaskUsage{{Label: llm.Label{Task: manualTask.Key, Step: "pass 1"}, Usage: llm.Usage{Requests: 1, PromptTokens: 100}}}
 	r.Total = llm.Usage{Requests: 3, PromptTokens: 300, CachedTokens: 0, CompletionTokens: 20}
-	r.Gate = &app.Outcome{Gated: false, ReviewStatus: "blocking", IssuesFound: 2, BlockingIssues: 1, TasksExecuted: 1,
-		Gate: gate.Verdict{State: gate.Failure, Description: "1 open blocking finding(s): fix, or reply in the thread to dispute"}}
+	r.Gate = &summary.Gate{Verdict: gate.Verdict{State: gate.Failure, Description: "1 open blocking finding(s): fix, or reply in the thread to dispute"}}
 	cases["executed_manual_blocking_not_gated"] = struct {
-		report app.Report
+		report summary.Report
 		dry    bool
 	}{r, false}
 
@@ -132,9 +130,9 @@ func reports() map[string]struct {
 	r.State = openBlocking() // before the run; the gate after it is what counts
 	r.Plan = detector.Plan{Tasks: []detector.Task{disputeTask}}
 	r.Result = &execution.Result{Outcomes: []execution.Outcome{{Task: disputeTask, Note: "dispute from @alice: concession (RESOLVED)"}}}
-	r.Gate = &app.Outcome{ReviewStatus: "skipped", TasksExecuted: 1, Gate: gate.Verdict{State: gate.Success, Description: "1234567 reviewed: no open blocking findings"}}
+	r.Gate = &summary.Gate{Verdict: gate.Verdict{State: gate.Success, Description: "1234567 reviewed: no open blocking findings"}}
 	cases["executed_green_no_usage"] = struct {
-		report app.Report
+		report summary.Report
 		dry    bool
 	}{r, false}
 	return cases
@@ -179,26 +177,26 @@ func TestReportMarkdown(t *testing.T) {
 func TestReportMarkdownGateLines(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
-		gate     *app.Outcome
+		gate     *summary.Gate
 		plan     detector.Plan
 		before   bool // an open blocking finding before the run
 		want     string
 		excluded []string
 	}{
 		"gated run fails the job": {
-			gate: &app.Outcome{Gated: true, BlockingIssues: 3, Gate: gate.Verdict{State: gate.Failure, Description: "3 open blocking finding(s)"}},
+			gate: &summary.Gate{Gated: true, Verdict: gate.Verdict{State: gate.Failure, Description: "3 open blocking finding(s)"}},
 			want: "🔴 **Merge gate: failure** — 3 open blocking finding(s). This automatic review fails the job.\n\n",
 		},
 		"ungated run only shows the status": {
-			gate: &app.Outcome{BlockingIssues: 1, Gate: gate.Verdict{State: gate.Failure, Description: "1 open blocking finding(s)"}},
+			gate: &summary.Gate{Verdict: gate.Verdict{State: gate.Failure, Description: "1 open blocking finding(s)"}},
 			want: "🔴 **Merge gate: failure** — 1 open blocking finding(s). Shown on the `rmc/merge-gate` status; this run does not fail the job.\n\n",
 		},
 		"pending": {
-			gate: &app.Outcome{Gated: true, Gate: gate.Verdict{State: gate.Pending, Description: "3 changed file(s) of 1234567 not reviewed yet"}},
+			gate: &summary.Gate{Gated: true, Verdict: gate.Verdict{State: gate.Pending, Description: "3 changed file(s) of 1234567 not reviewed yet"}},
 			want: "⏳ **Merge gate: pending** — 3 changed file(s) of 1234567 not reviewed yet.\n\n",
 		},
 		"green": {
-			gate:     &app.Outcome{Gated: true, Gate: gate.Verdict{State: gate.Success, Description: "1234567 reviewed: no open blocking findings"}},
+			gate:     &summary.Gate{Gated: true, Verdict: gate.Verdict{State: gate.Success, Description: "1234567 reviewed: no open blocking findings"}},
 			before:   true,
 			want:     "🟢 **Merge gate: success** — 1234567 reviewed: no open blocking findings.\n\n",
 			excluded: []string{"before this run"},
@@ -307,7 +305,7 @@ func TestReportReviewTokens(t *testing.T) {
 		{Label: llm.Label{Task: reviewTask.Key, Step: "verify f-2"}, Usage: llm.Usage{Requests: 1, PromptTokens: 3300, CachedTokens: 3100, CompletionTokens: 4}},
 	}
 	r.Total = llm.Usage{Requests: 6, PromptTokens: 14500, CachedTokens: 9000, CompletionTokens: 106}
-	r.Gate = &app.Outcome{Gated: true}
+	r.Gate = &summary.Gate{Gated: true}
 	md := r.Markdown(false)
 	if !strings.Contains(md, "| 12600 / 9000 / 94 |") || !strings.Contains(md, "| 1000 / 0 / 7 |") {
 		t.Errorf("the task rows do not show each task's own tokens:\n%s", md)

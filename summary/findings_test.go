@@ -1,17 +1,17 @@
-package app_test
+package summary_test
 
 import (
-	"github.com/review-my-code-bot/rmc/gate"
 	"strings"
 	"testing"
 
-	"github.com/review-my-code-bot/rmc/app"
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/execution"
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/internal/golden"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
+	"github.com/review-my-code-bot/rmc/summary"
 )
 
 // finding is an open finding on a thread, as state.Derive leaves it.
@@ -38,8 +38,7 @@ func TestSummaryListsOpenFindings(t *testing.T) {
 		finding("Fixed already", "limiter/bucket.go", 2, true, rmcoc.FindingResolved, "https://github.com/o/r/pull/7#discussion_r106"),
 	}}
 	r.After = &after
-	r.Gate = &app.Outcome{Gated: true, ReviewStatus: "blocking", IssuesFound: 4, BlockingIssues: 4, TasksExecuted: 1,
-		Gate: gate.Verdict{State: gate.Failure, Description: "4 open blocking finding(s): fix, or reply in the thread to dispute"}}
+	r.Gate = &summary.Gate{Gated: true, Verdict: gate.Verdict{State: gate.Failure, Description: "4 open blocking finding(s): fix, or reply in the thread to dispute"}}
 	md := r.Markdown(false)
 	golden.Assert(t, "summary_findings.golden", md)
 	for _, bad := range []string{"<img", "](https://evil", "javascript:", "Fixed already", "(104)"} {
@@ -65,7 +64,7 @@ func TestSummaryFindingsSource(t *testing.T) {
 	if md := r.Markdown(true); !strings.Contains(md, "Open before") {
 		t.Errorf("dry run summary misses the open finding:\n%s", md)
 	}
-	r.Gate = &app.Outcome{ReviewStatus: "skipped"}
+	r.Gate = &summary.Gate{}
 	if md := r.Markdown(false); strings.Contains(md, "Open before") {
 		t.Errorf("executed run without a re-read lists the old state:\n%s", md)
 	}

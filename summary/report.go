@@ -1,14 +1,18 @@
-package app
+// Package summary renders what a run did and found, or why it stopped: the
+// job summary (Markdown for $GITHUB_STEP_SUMMARY) and the plan's log lines.
+// The pipeline fills in a Report (or a Failure), the run's facts as plain
+// values, and prints what it renders; nothing here reads or writes anything.
+package summary
 
 import (
 	"fmt"
-	"github.com/review-my-code-bot/rmc/gate"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/event"
 	"github.com/review-my-code-bot/rmc/execution"
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
@@ -28,7 +32,7 @@ type Report struct {
 	Threads  int
 	// Set after execution.
 	Result *execution.Result
-	Gate   *Outcome
+	Gate   *Gate
 	After  *state.State // the PR's state after the run's writes
 	// Warnings are the run's warnings (rate limits, missing permissions…).
 	Warnings []string
@@ -43,7 +47,14 @@ type Report struct {
 	Learnings     state.Learnings
 	Learned       *execution.LearnResult
 	LearningNotes []string // commands carried out in the learnings issue
-	code          int
+}
+
+// Gate is the merge gate a run published.
+type Gate struct {
+	Verdict gate.Verdict
+	// Gated is set when the run's automatic review gates the job: its
+	// blocking findings fail it.
+	Gated bool
 }
 
 func (r Report) trigger() string {
@@ -180,17 +191,17 @@ func (r Report) tasksMarkdown(b *strings.Builder) {
 // whether its review gates the merge.
 func (r Report) gateMarkdown(b *strings.Builder) {
 	switch {
-	case r.Gate != nil && r.Gate.Gate.State == gate.Failure:
-		fmt.Fprintf(b, "🔴 **Merge gate: failure** — %s", mdEscape(r.Gate.Gate.Description))
+	case r.Gate != nil && r.Gate.Verdict.State == gate.Failure:
+		fmt.Fprintf(b, "🔴 **Merge gate: failure** — %s", mdEscape(r.Gate.Verdict.Description))
 		if r.Gate.Gated {
 			b.WriteString(". This automatic review fails the job.\n\n")
 		} else {
 			b.WriteString(". Shown on the `rmc/merge-gate` status; this run does not fail the job.\n\n")
 		}
-	case r.Gate != nil && r.Gate.Gate.State == gate.Pending:
-		fmt.Fprintf(b, "⏳ **Merge gate: pending** — %s.\n\n", mdEscape(r.Gate.Gate.Description))
-	case r.Gate != nil && r.Gate.Gate.State == gate.Success:
-		fmt.Fprintf(b, "🟢 **Merge gate: success** — %s.\n\n", mdEscape(r.Gate.Gate.Description))
+	case r.Gate != nil && r.Gate.Verdict.State == gate.Pending:
+		fmt.Fprintf(b, "⏳ **Merge gate: pending** — %s.\n\n", mdEscape(r.Gate.Verdict.Description))
+	case r.Gate != nil && r.Gate.Verdict.State == gate.Success:
+		fmt.Fprintf(b, "🟢 **Merge gate: success** — %s.\n\n", mdEscape(r.Gate.Verdict.Description))
 	case r.Plan.Gate():
 		b.WriteString("🚦 This run's review **gates the merge**: blocking findings fail the job.\n\n")
 	}
