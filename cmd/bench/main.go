@@ -320,7 +320,7 @@ func openSet(c config, getenv func(string) string) (bench.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &bench.CRB{Commit: c.commit, CacheDir: cache, NewClient: func() (*github.Client, error) {
+	return &bench.CRB{Commit: c.commit, CacheDir: cache, NewClient: func() (bench.GitHub, error) {
 		token := getenv("GITHUB_TOKEN")
 		if token == "" {
 			return nil, errors.New("GITHUB_TOKEN is not set: the crb set reads the benchmark's golden comments and PRs through the GitHub API (any token that can read public repositories will do); once cached, runs need none")
