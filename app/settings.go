@@ -10,7 +10,6 @@ import (
 	"github.com/review-my-code-bot/rmc/execution"
 	"github.com/review-my-code-bot/rmc/glob"
 	"github.com/review-my-code-bot/rmc/snapshot"
-	"github.com/review-my-code-bot/rmc/state"
 )
 
 // errConfigFile stops a run whose config file has a bad value that touches
@@ -44,11 +43,6 @@ func configName(cf snapshot.ConfigFile) string {
 		return cf.Path
 	}
 	return snapshot.ConfigPaths[0]
-}
-
-// tuning is what execution needs of the settings a file may set.
-func tuning(cfg config.Config, ls state.Learnings) execution.Tuning {
-	return execution.Tuning{Passes: cfg.Passes, MaxInline: cfg.MaxInlineComments, MaxRunTokens: cfg.MaxRunTokens, Language: cfg.Language, Learnings: ls}
 }
 
 // repoInstructions are the config file's instructions and those of its
