@@ -326,7 +326,7 @@ func (p Pipeline) execute(ctx context.Context, r *runRecord) (execution.Result, 
 		p.Log.Infof("learnings: %s", n)
 		r.report.LearningNotes = append(r.report.LearningNotes, n)
 	}
-	cfg.Options.Tuning.Learnings, r.report.Learnings = r.learnings, r.learnings
+	cfg.Options.Learnings, r.report.Learnings = r.learnings, r.learnings
 	p.startSession(ctx, r, &cfg)
 	x, err := execution.New(cfg)
 	if err != nil {
@@ -344,10 +344,10 @@ func (p Pipeline) execute(ctx context.Context, r *runRecord) (execution.Result, 
 func (p Pipeline) executionConfig(r *runRecord) execution.Config {
 	c := r.cfg
 	return execution.Config{GitHub: r.reads, Snap: r.snap, State: r.st, Model: c.Model, Secrets: r.secrets(), Log: p.Log,
-		Options: execution.Options{ProblemThreshold: c.ProblemThreshold, BlockingThreshold: c.BlockingThreshold,
-			IgnorePaths: c.IgnorePaths, ManualStartComment: c.ManualStartComment, ManualEndComment: c.ManualEndComment,
+		Options: execution.Options{Review: c.Review, Language: c.Language, Learnings: r.learnings,
+			ManualStartComment: c.ManualStartComment, ManualEndComment: c.ManualEndComment,
 			NotifyAgent: c.NotifyAgent, EnableHumanEscalation: c.EnableHumanEscalation, HumanReviewers: c.HumanReviewers,
-			ReviewRetries: c.MaxReviewRetries, Tuning: tuning(c, r.learnings), Lease: c.ReviewTimeout, RunID: p.RunID,
+			Lease: c.ReviewTimeout, RunID: p.RunID,
 			Settings: r.report.Settings(), WalkthroughDiagram: c.WalkthroughDiagram, Checks: c.Checks}, Permissions: r.states}
 }
 
@@ -364,7 +364,7 @@ func (p Pipeline) startSession(ctx context.Context, r *runRecord, cfg *execution
 	} else {
 		r.sess = sess
 		cfg.Session, cfg.Instructions = sess, system.Instructions
-		cfg.Options.ContextTokens, cfg.Options.PrefixChars = r.cfg.ModelContextTokens, sess.PrefixChars()
+		cfg.Options.PrefixChars = sess.PrefixChars()
 		r.learner.UseInstructions(system.Instructions)
 	}
 	if r.cfg.InjectionDetection {
@@ -501,7 +501,7 @@ func (g *gateRun) reread(ctx context.Context) error {
 // stale verdict short of success is written as it is: it can only hold
 // the gate shut until the next run.
 func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
-	v, n := verdict(g.snap, g.st, g.p.Config.IgnorePaths)
+	v, n := verdict(g.snap, g.st, g.p.Config.Review.IgnorePaths)
 	want := statusOf(v, g.snap.PR.URL)
 	was, found, known := startStatus(g.start, g.snap)
 	if known && same(was, found, want) {
@@ -519,7 +519,7 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 			if err := g.reread(ctx); err != nil {
 				return v, n, err
 			}
-			v, n = verdict(g.snap, g.st, g.p.Config.IgnorePaths)
+			v, n = verdict(g.snap, g.st, g.p.Config.Review.IgnorePaths)
 			want = statusOf(v, g.snap.PR.URL)
 		}
 	}

@@ -7,10 +7,8 @@ import (
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/config"
-	"github.com/review-my-code-bot/rmc/execution"
 	"github.com/review-my-code-bot/rmc/glob"
 	"github.com/review-my-code-bot/rmc/snapshot"
-	"github.com/review-my-code-bot/rmc/state"
 )
 
 // errConfigFile stops a run whose config file has a bad value that touches
@@ -37,11 +35,6 @@ func applyConfigFile(log *Log, cfg config.Config, snap snapshot.Snapshot) (confi
 func configFailure(snap snapshot.Snapshot, cfg config.Config) failure {
 	return failure{code: ExitUsage, title: fmt.Sprintf("Invalid %s on the base branch: the run did nothing", snap.Config.Name()), problems: cfg.File.Problems,
 		hint: "A bad threshold, ignore_paths, passes or max_run_tokens would change what gates the merge, so the run stops. Fix the file on the base branch (its keys are described in the README and in rmc.schema.json)."}
-}
-
-// tuning is what execution needs of the settings a file may set.
-func tuning(cfg config.Config, ls state.Learnings) execution.Tuning {
-	return execution.Tuning{Passes: cfg.Passes, MaxInline: cfg.MaxInlineComments, MaxRunTokens: cfg.MaxRunTokens, Language: cfg.Language, Learnings: ls}
 }
 
 // repoInstructions are the config file's instructions and those of its

@@ -22,6 +22,11 @@ type ResultCache struct {
 // cacheVersion changes whenever the meaning of a kept result does.
 const cacheVersion = 2
 
+// engineKey is what the key holds of the engine's settings: those a run
+// chooses, under the names the key has always had them, so the results kept
+// before stay valid.
+type engineKey struct{ ProblemThreshold, BlockingThreshold, Retries int }
+
 // cacheKey is the hash of everything a PR's result depends on.
 func (r *runner) cacheKey(c Case) string {
 	model := r.opt.Model
@@ -34,9 +39,9 @@ func (r *runner) cacheKey(c Case) string {
 		Golden     []Golden
 		Model      string
 		JudgeModel string
-		Engine     EngineOptions
+		Engine     engineKey
 		Method     Method
-	}{cacheVersion, r.opt.Set.Name(), c.URL, c.Golden, model, r.opt.JudgeModel, r.opt.Engine, r.opt.Method})
+	}{cacheVersion, r.opt.Set.Name(), c.URL, c.Golden, model, r.opt.JudgeModel, engineKey(engineRecord(r.opt.Engine)), r.opt.Method})
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }

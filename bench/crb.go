@@ -15,7 +15,6 @@ import (
 	"sync"
 
 	"github.com/review-my-code-bot/rmc/execution"
-	"github.com/review-my-code-bot/rmc/github"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/workspace"
 )
@@ -31,6 +30,19 @@ const (
 // CRBFiles are the golden files of the public set, one per repository.
 var CRBFiles = []string{"cal_dot_com.json", "discourse.json", "grafana.json", "keycloak.json", "sentry.json"}
 
+// GitHub is what the crb set reads through GitHub's API (package github's
+// client, or a fake): the pull request, its files and unified diff, a file
+// at a commit, the head commit's tree, and how many requests were made.
+// An answer GitHub refused with 404 is snapshot.ErrNotFound.
+type GitHub interface {
+	PullRequest(ctx context.Context, repo snapshot.Repo, number int) (snapshot.PullRequest, error)
+	Files(ctx context.Context, repo snapshot.Repo, number int) ([]snapshot.ChangedFile, error)
+	Diff(ctx context.Context, repo snapshot.Repo, number int) (string, error)
+	Contents(ctx context.Context, repo snapshot.Repo, ref, path string) (content string, found bool, err error)
+	Source(repo snapshot.Repo, sha string) workspace.Source
+	Counts() snapshot.Counts
+}
+
 // CRB is the Code Review Bench offline set. Golden comments, PR metadata,
 // patches, diffs, project rules and every head file the model reads are
 // cached under CacheDir: a second run makes no GitHub request for anything
@@ -41,7 +53,7 @@ type CRB struct {
 	CacheDir string
 	// NewClient makes a GitHub client. It is called only on a cache miss,
 	// once per PR, so that each PR's requests are counted apart.
-	NewClient func() (*github.Client, error)
+	NewClient func() (GitHub, error)
 }
 
 var _ Set = (*CRB)(nil)
@@ -164,7 +176,7 @@ func fetchPR(ctx context.Context, lc *lazyClient, repo snapshot.Repo, number int
 		return crbPR{}, err
 	}
 	pr, err := gh.PullRequest(ctx, repo, number)
-	if github.IsStatus(err, 404) {
+	if errors.Is(err, snapshot.ErrNotFound) {
 		return crbPR{}, fmt.Errorf("pull request %s#%d no longer exists, or the token cannot see it (GitHub answered 404)", repo, number)
 	}
 	if err != nil {
@@ -209,14 +221,20 @@ func joinPatches(files []snapshot.ChangedFile) string {
 
 // lazyClient makes the PR's GitHub client on first use.
 type lazyClient struct {
-	newClient func() (*github.Client, error)
+	newClient func() (GitHub, error)
 	once      sync.Once
-	gh        *github.Client
+	gh        GitHub // nil until made, and when making it failed
 	err       error
 }
 
-func (l *lazyClient) get() (*github.Client, error) {
-	l.once.Do(func() { l.gh, l.err = l.newClient() })
+func (l *lazyClient) get() (GitHub, error) {
+	l.once.Do(func() {
+		if gh, err := l.newClient(); err != nil {
+			l.err = err
+		} else {
+			l.gh = gh
+		}
+	})
 	return l.gh, l.err
 }
 

@@ -84,7 +84,7 @@ func newCRBServer(t *testing.T, gone ...string) *fakegithub.Server {
 
 // crbSet reads from gh into cache. clients counts the GitHub clients made.
 func crbSet(gh *fakegithub.Server, cache, commit string, clients *atomic.Int32) *CRB {
-	return &CRB{Commit: commit, Files: sampleFiles, CacheDir: cache, NewClient: func() (*github.Client, error) {
+	return &CRB{Commit: commit, Files: sampleFiles, CacheDir: cache, NewClient: func() (GitHub, error) {
 		clients.Add(1)
 		if gh == nil {
 			return nil, errors.New("no GitHub in this run")
@@ -201,12 +201,26 @@ func TestCRBPRThatNoLongerExists(t *testing.T) {
 
 func TestCRBWithoutTokenOnACacheMiss(t *testing.T) {
 	t.Parallel()
-	set := &CRB{Files: sampleFiles, CacheDir: t.TempDir(), NewClient: func() (*github.Client, error) {
+	set := &CRB{Files: sampleFiles, CacheDir: t.TempDir(), NewClient: func() (GitHub, error) {
 		return github.New(github.Options{})
 	}}
 	_, err := set.Cases(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "no token") {
 		t.Fatalf("err = %v, want a missing token", err)
+	}
+}
+
+// A client that could not be made (no token) counts no request: a PR read
+// from the cache whose model asks for a head file the cache lacks gets the
+// error, and its count stays 0, rather than the nil client's panic.
+func TestLazyClientThatCouldNotBeMade(t *testing.T) {
+	t.Parallel()
+	lc := &lazyClient{newClient: func() (GitHub, error) { return github.New(github.Options{}) }}
+	if _, err := lc.get(); err == nil || !strings.Contains(err.Error(), "no token") {
+		t.Fatalf("err = %v, want a missing token", err)
+	}
+	if n := lc.requests(); n != 0 {
+		t.Errorf("%d requests counted", n)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/internal/golden"
+	"github.com/review-my-code-bot/rmc/review"
 )
 
 // TestExampleReport pins report.md as the README shows it: a run of the
@@ -40,7 +41,7 @@ func BenchmarkLocalSet(b *testing.B) {
 		model := scriptedModel(b, set, behaviour{oracle: true, invent: 1})
 		b.StartTimer()
 		res, err := Run(b.Context(), Options{Set: set, Client: clientFor(b, model, "m"), Judge: ModelJudge{Client: clientFor(b, model, "j")}, Method: Method{Extract: true}, Example: true,
-			Engine: EngineOptions{ProblemThreshold: 5, BlockingThreshold: 5, Retries: 1}, Concurrency: 2})
+			Engine: review.DefaultSettings(), Concurrency: 2})
 		if err != nil || res.Failed != 0 {
 			b.Fatal(err, res.Failed)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
+	"github.com/review-my-code-bot/rmc/review"
 )
 
 // behaviour is what the scripted reviewer reports on each PR.
@@ -123,7 +124,7 @@ func clientFor(t testing.TB, model *fakellm.Server, name string) *llm.Client {
 func runSet(t *testing.T, set Set, model *fakellm.Server, edit func(*Options)) *Results {
 	t.Helper()
 	opt := Options{Set: set, Client: clientFor(t, model, "model-under-test"), Judge: ModelJudge{Client: clientFor(t, model, "judge-model")},
-		Method: Method{Extract: true}, Engine: EngineOptions{ProblemThreshold: 5, BlockingThreshold: 5, Retries: 1}, Concurrency: 3}
+		Method: Method{Extract: true}, Engine: review.DefaultSettings(), Concurrency: 3}
 	if edit != nil {
 		edit(&opt)
 	}
@@ -170,4 +171,12 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// noRetries are the action's review settings with no retry of a failed
+// pass.
+func noRetries() review.Settings {
+	s := review.DefaultSettings()
+	s.Retries = 0
+	return s
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/review"
 )
 
 // CandidateResult is one finding of the engine, as results.json lists it.
@@ -90,17 +91,23 @@ type Results struct {
 	Seconds        float64   `json:"seconds"`
 }
 
-// EngineOpts records the engine settings of a run.
+// EngineOpts records the engine settings a run chose (the others are
+// review.DefaultSettings'), under the action's names.
 type EngineOpts struct {
 	ProblemThreshold  int `json:"problem_score_threshold"`
 	BlockingThreshold int `json:"blocking_score_threshold"`
 	Retries           int `json:"max_review_retries"`
 }
 
+// engineRecord is what results.json records of the engine's settings.
+func engineRecord(s review.Settings) EngineOpts {
+	return EngineOpts{ProblemThreshold: s.ProblemThreshold, BlockingThreshold: s.BlockingThreshold, Retries: s.Retries}
+}
+
 func newResults(opt Options, setPRs int, prs []PRResult, took time.Duration) *Results {
 	r := &Results{FormatExample: opt.Example, Set: opt.Set.Name(), SetPRs: setPRs, JudgeModel: opt.JudgeModel, Method: opt.Method,
 		Profile: opt.Profile, PRs: prs, Seconds: took.Seconds(),
-		Engine: EngineOpts{opt.Engine.ProblemThreshold, opt.Engine.BlockingThreshold, opt.Engine.Retries}}
+		Engine: engineRecord(opt.Engine)}
 	r.Model = opt.Model
 	if opt.Client != nil {
 		r.Model = opt.Client.Model()

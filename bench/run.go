@@ -27,7 +27,10 @@ type Options struct {
 	// JudgeModel names the judge's model for the report and the cache key.
 	JudgeModel string
 	Method     Method
-	Engine     EngineOptions
+	// Engine are the action's review settings the model is scored
+	// with: review.DefaultSettings, with the thresholds and retries the
+	// command line chose.
+	Engine review.Settings
 	// Cache keeps each PR's result by PR, model and settings, so a run that
 	// was stopped, or is repeated, does no model work twice; nil: none.
 	Cache *ResultCache
@@ -66,6 +69,9 @@ func Filter(cases []Case, only string, limit int) ([]Case, error) {
 // set's PRs a run or a dry run works on.
 // total is how many PRs the set holds.
 func prepare(ctx context.Context, opt *Options) (cases []Case, total int, err error) {
+	if err := opt.Engine.Check(); err != nil {
+		return nil, 0, err
+	}
 	if err := prepareMethod(ctx, opt); err != nil {
 		return nil, 0, err
 	}

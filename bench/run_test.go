@@ -2,6 +2,8 @@ package bench
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"math"
@@ -15,6 +17,7 @@ import (
 	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
+	"github.com/review-my-code-bot/rmc/review"
 )
 
 // TestLocalSetIsWellFormed holds the local set to what makes it a
@@ -295,7 +298,7 @@ func TestEndpointFailuresEveryPRWouldShareStopTheRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = Run(context.Background(), Options{Set: set, Client: c, Judge: ModelJudge{Client: c}, Concurrency: 2})
+			_, err = Run(context.Background(), Options{Set: set, Client: c, Judge: ModelJudge{Client: c}, Engine: noRetries(), Concurrency: 2})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
@@ -317,7 +320,7 @@ func TestSameEndpointErrorOnTheFirstPRsStopsTheRun(t *testing.T) {
 	model.SetDefault(fakellm.Reply{Error: &fakellm.APIError{Status: 404, Message: "model no-such-model does not exist"}})
 	c := clientFor(t, model, "no-such-model")
 	res, err := Run(context.Background(), Options{Set: set, Client: c, Judge: ModelJudge{Client: c}, Concurrency: 1,
-		Engine: EngineOptions{ProblemThreshold: 5, BlockingThreshold: 5}})
+		Engine: noRetries()})
 	if err == nil || !strings.Contains(err.Error(), "the first 3 PRs all failed with the same endpoint error") {
 		t.Fatalf("err = %v", err)
 	}
@@ -341,7 +344,7 @@ func TestRefusalOfOnePRDoesNotStopTheRun(t *testing.T) {
 	model := scriptedModel(t, set, behaviour{oracle: true})
 	model.InjectNext(1, fakellm.Fault{Status: 403, Message: "Your input was flagged by moderation"})
 	res, err := Run(context.Background(), Options{Set: set, Client: clientFor(t, model, "m"), Judge: ModelJudge{Client: clientFor(t, model, "j")},
-		Concurrency: 1, Engine: EngineOptions{ProblemThreshold: 5, BlockingThreshold: 5}})
+		Concurrency: 1, Engine: noRetries()})
 	if err != nil {
 		t.Fatalf("the run stopped: %v", err)
 	}
@@ -384,9 +387,52 @@ func TestResultsAreKeptAndAStoppedRunResumes(t *testing.T) {
 	if third.Cached != 0 {
 		t.Errorf("%d results kept across judges", third.Cached)
 	}
+	// So is another threshold.
+	stricter := runSet(t, set, model, func(o *Options) {
+		o.Cache = cache
+		o.Limit = 4
+		o.Engine.ProblemThreshold, o.Engine.BlockingThreshold = 6, 6
+	})
+	if stricter.Cached != 0 {
+		t.Errorf("%d results kept across thresholds", stricter.Cached)
+	}
 	fresh := runSet(t, set, model, func(o *Options) { o.Cache = &ResultCache{Dir: cache.Dir, Refresh: true}; o.Limit = 2 })
 	if fresh.Cached != 0 {
 		t.Errorf("--fresh used %d kept results", fresh.Cached)
+	}
+}
+
+// The key of a kept result is what it was before the engine's settings
+// were review.Settings: results kept by earlier versions stay valid.
+func TestCacheKeyKeepsEarlierResults(t *testing.T) {
+	t.Parallel()
+	c := Case{Ref: PRRef{"local", "go-ledger", 3}, URL: "local/go-ledger/pull/3", Golden: []Golden{{Comment: "c", Severity: "High"}}}
+	data, _ := json.Marshal(struct {
+		Version    int
+		Set, PR    string
+		Golden     []Golden
+		Model      string
+		JudgeModel string
+		Engine     struct{ ProblemThreshold, BlockingThreshold, Retries int }
+		Method     Method
+	}{2, "local", c.URL, c.Golden, "m", "j", struct{ ProblemThreshold, BlockingThreshold, Retries int }{5, 5, 1}, Method{Extract: true}})
+	sum := sha256.Sum256(data)
+	r := &runner{opt: Options{Set: NewLocal(), Model: "m", JudgeModel: "j", Engine: review.DefaultSettings(), Method: Method{Extract: true}}}
+	if got := r.cacheKey(c); got != hex.EncodeToString(sum[:]) {
+		t.Errorf("cacheKey = %s: the results kept so far would be lost", got)
+	}
+}
+
+// Settings the engine cannot review with stop the run before any model
+// call.
+func TestRunRefusesInvalidEngineSettings(t *testing.T) {
+	t.Parallel()
+	set := NewLocal()
+	model := scriptedModel(t, set, behaviour{oracle: true})
+	c := clientFor(t, model, "m")
+	_, err := Run(context.Background(), Options{Set: set, Client: c, Judge: ModelJudge{Client: c}, Concurrency: 1})
+	if err == nil || !strings.Contains(err.Error(), "invalid settings") || len(model.Requests()) != 0 {
+		t.Errorf("err = %v after %d model requests", err, len(model.Requests()))
 	}
 }
 
@@ -500,7 +546,7 @@ func TestRateLimitIsWaitedOutWithTheActionsRetryRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := Run(context.Background(), Options{Set: set, Client: client, Judge: ModelJudge{Client: client}, Only: pick.Ref.String(),
-		Engine: EngineOptions{ProblemThreshold: 5, BlockingThreshold: 5}})
+		Engine: noRetries()})
 	if err != nil || res.Failed != 0 || res.Summary.Overall.FN != 0 {
 		t.Fatalf("err %v, %d failed, %+v", err, res.Failed, res.Summary.Overall)
 	}
@@ -524,7 +570,7 @@ func TestStoppedRunKeepsWhatItFinished(t *testing.T) {
 	set := stoppingSet{Set: local, at: cases[3].Ref.String(), stop: cancel}
 	model := scriptedModel(t, set, behaviour{oracle: true})
 	res, err := Run(ctx, Options{Set: set, Client: clientFor(t, model, "m"), Judge: ModelJudge{Client: clientFor(t, model, "j")}, Concurrency: 1,
-		Engine: EngineOptions{ProblemThreshold: 5, BlockingThreshold: 5}})
+		Engine: noRetries()})
 	if !errors.Is(err, context.Canceled) || res == nil {
 		t.Fatalf("err = %v, results %v", err, res != nil)
 	}

@@ -46,17 +46,10 @@ type Set interface {
 	Prompts(ctx context.Context) (Prompts, error)
 }
 
-// EngineOptions are the action's review settings.
-type EngineOptions struct {
-	ProblemThreshold  int
-	BlockingThreshold int
-	Retries           int // max_review_retries
-}
-
 // runEngine reviews m exactly as the action's review task does: the
 // action's system prompt for the PR, the diff and workspace tools, the three
 // passes through one session, nothing known from earlier reviews.
-func runEngine(ctx context.Context, client *llm.Client, m *Material, opt EngineOptions) (review.Result, llm.Usage, error) {
+func runEngine(ctx context.Context, client *llm.Client, m *Material, settings review.Settings) (review.Result, llm.Usage, error) {
 	snap := snapshot.Snapshot{Repo: m.Repo, PR: m.PR}
 	system, err := execution.SystemPrompt(snap, m.Files, m.Rules)
 	if err != nil {
@@ -66,9 +59,7 @@ func runEngine(ctx context.Context, client *llm.Client, m *Material, opt EngineO
 	toolset = append(toolset, tools.Workspace(m.Code)...)
 	session := client.NewSession(system.String(), toolset)
 	anchor, skipped := execution.ParseFiles(m.Files)
-	res, err := review.Run(ctx, session, review.Input{Anchor: anchor}, review.Options{
-		ProblemThreshold: opt.ProblemThreshold, BlockingThreshold: opt.BlockingThreshold, Retries: opt.Retries,
-	}, nil)
+	res, err := review.Run(ctx, session, review.Input{Anchor: anchor}, review.Options{Settings: settings}, nil)
 	res.Skipped = append(skipped, res.Skipped...)
 	return res, session.Usage(), err
 }

@@ -29,10 +29,12 @@ type Config struct {
 	BaseURL     string
 	Model       string
 
-	ProblemThreshold  int // findings scoring below are dropped
-	BlockingThreshold int // findings scoring at or above block the merge
-	ReviewTimeout     time.Duration
-	MaxReviewRetries  int
+	// Review are the review's settings: review.DefaultSettings, under the
+	// inputs and the repository's file (thresholds, ignore_paths, passes,
+	// max_inline_comments, max_run_tokens, max_review_retries,
+	// model_context_tokens).
+	Review        review.Settings
+	ReviewTimeout time.Duration
 
 	EnableWeb             bool
 	EnableHumanEscalation bool
@@ -48,8 +50,7 @@ type Config struct {
 	Handles     []string // "@review-my-code-bot", "@rmc-bot"
 	BotLogin    string   // "" = detect
 	DryRun      bool
-	NotifyAgent string   // handle of the PR's coding agent, e.g. "@claude"
-	IgnorePaths []string // globs skipped by reviews, with .gitignore's rules (package glob)
+	NotifyAgent string // handle of the PR's coding agent, e.g. "@claude"
 	// NoticeUnauthorized tells people without access, once, why their
 	// mention is not acted on.
 	NoticeUnauthorized bool
@@ -58,12 +59,9 @@ type Config struct {
 	ForkAuthorsCanAsk bool
 
 	// Settings a repository may also set in .github/rmc.yml (file.go).
-	Instructions      string            // for every review
-	PathInstructions  []PathInstruction // for the files matching a glob
-	Passes            []string          // review passes that run, by name
-	MaxInlineComments int
-	Language          string // "" = English
-	MaxRunTokens      int    // 0 = no ceiling
+	Instructions     string            // for every review
+	PathInstructions []PathInstruction // for the files matching a glob
+	Language         string            // "" = English
 	// Walkthrough posts the sticky walkthrough comment with automatic
 	// reviews; WalkthroughDiagram lets it carry a sequence diagram.
 	Walkthrough, WalkthroughDiagram bool
@@ -72,13 +70,12 @@ type Config struct {
 	Checks []review.Check
 
 	// Model client settings (inputs only; model.go).
-	ModelTimeout       time.Duration              // one model request; 0 = the client's default
-	ReasoningEffort    string                     // "" = the model's default
-	MaxOutputTokens    int                        // 0 = the provider's default
-	ModelContextTokens int                        // the model's window
-	ExtraBody          map[string]json.RawMessage // merged into every request
-	ExtraHeaders       map[string]string          // sent with every request; secrets
-	ModelPrices        *llm.Prices                // nil = not set
+	ModelTimeout    time.Duration              // one model request; 0 = the client's default
+	ReasoningEffort string                     // "" = the model's default
+	MaxOutputTokens int                        // 0 = the provider's default
+	ExtraBody       map[string]json.RawMessage // merged into every request
+	ExtraHeaders    map[string]string          // sent with every request; secrets
+	ModelPrices     *llm.Prices                // nil = not set
 	// Sources says where each of FileKeys' values came from.
 	Sources map[string]Source
 	// File is what reading the config file found (WithFile).
@@ -104,7 +101,7 @@ var Inputs = []Input{
 	{"problem_score_threshold", "", "Findings scoring below this (1-10) are dropped; empty = .github/rmc.yml, else 5."},
 	{"blocking_score_threshold", "", "Findings scoring at or above this (1-10) block the merge; empty = .github/rmc.yml, else problem_score_threshold."},
 	{"review_timeout_minutes", "40", "Overall deadline for the run's LLM work, in minutes."},
-	{"max_review_retries", "1", "How often a failed review pass is retried."},
+	{"max_review_retries", strconv.Itoa(review.DefaultSettings().Retries), "How often a failed review pass is retried."},
 	{"enable_web", "false", "Let the model fetch public web pages."},
 	{"enable_human_escalation", "false", "Escalate disputes the bot cannot settle to human_reviewers."},
 	{"human_reviewers", "", "Comma-separated logins to escalate disputes to."},
@@ -125,7 +122,7 @@ var Inputs = []Input{
 	{"model_timeout", "", "Longest wait for one model request: seconds (300) or a duration (90s, 10m), 10s to 2h. Raise it for slow local or high-effort reasoning models. Empty = 3m."},
 	{"reasoning_effort", "", "Sent as reasoning_effort: none, minimal, low, medium, high or xhigh (what the model supports). Empty = the model's default."},
 	{"max_output_tokens", "", "Most tokens of one answer, sent as max_completion_tokens. Empty = the provider's default."},
-	{"model_context_tokens", "128000", "The model's context window in tokens: no request is sent over it. Set it to the server's window for local models (Ollama, llama.cpp, vLLM)."},
+	{"model_context_tokens", strconv.Itoa(review.DefaultSettings().ContextTokens), "The model's context window in tokens: no request is sent over it. Set it to the server's window for local models (Ollama, llama.cpp, vLLM)."},
 	{"extra_body", "", "JSON object merged into every model request, for a provider's own settings, e.g. {\"provider\": {\"order\": [\"anthropic\"]}} on OpenRouter. Members the action sets (model, messages, tools...) are refused."},
 	{"extra_headers", "", "JSON object of headers sent with every model request, e.g. a gateway's key; the values are masked in the log. Pass secrets from a secret."},
 	{"model_prices", "", "Model prices in USD per million tokens, as JSON: {\"input\": 3, \"cached\": 0.3, \"output\": 15} (\"cache_write\" optional); the summary then shows the run's cost."},
@@ -141,7 +138,7 @@ var (
 // every problem at once. needLLM is false for modes that never call a model.
 func Load(get func(name string) string, needLLM bool) (Config, error) {
 	p := parser{get: get}
-	c := Config{input: map[string]string{},
+	c := Config{input: map[string]string{}, Review: review.DefaultSettings(),
 		GitHubToken:        p.str("github_token"),
 		BaseURL:            strings.TrimRight(p.str("llm_base_url"), "/"),
 		Model:              p.str("model"),
@@ -159,7 +156,7 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 	c.APIKey = p.apiKey()
 	p.modelSettings(&c)
 	c.ReviewTimeout = time.Duration(p.intIn("review_timeout_minutes", 1, 360)) * time.Minute
-	c.MaxReviewRetries = p.intIn("max_review_retries", 0, 5)
+	c.Review.Retries = p.intIn("max_review_retries", 0, 5)
 	p.escalation(&c)
 	p.tunables(&c)
 	c.settle(&p)
@@ -184,7 +181,8 @@ func (p *parser) escalation(c *Config) {
 }
 
 // tunables reads the settings the repository's file may also set: the
-// input when given, else the code's default, each with its source.
+// input when given, else the default (review.DefaultSettings for the
+// review's, codeDefaults for the others), each with its source.
 func (p *parser) tunables(c *Config) {
 	c.Sources = map[string]Source{}
 	for _, k := range FileKeys {
@@ -196,7 +194,7 @@ func (p *parser) tunables(c *Config) {
 			v, src = codeDefaults[k], SourceDefault
 		}
 		c.Sources[k] = src
-		if t := tunables[k]; t.set != nil {
+		if t := tunables[k]; t.set != nil && v != "" {
 			t.set(p, c, k, v)
 		}
 	}

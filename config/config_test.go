@@ -22,7 +22,7 @@ func TestLoadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.ProblemThreshold != 5 || c.BlockingThreshold != 5 || c.ReviewTimeout != 40*time.Minute || c.MaxReviewRetries != 1 {
+	if c.Review.ProblemThreshold != 5 || c.Review.BlockingThreshold != 5 || c.ReviewTimeout != 40*time.Minute || c.Review.Retries != 1 {
 		t.Errorf("thresholds/timeouts: %+v", c)
 	}
 	if c.BaseURL != DefaultBaseURL || c.Model == "" || c.InjectionModel != c.Model {
@@ -61,8 +61,8 @@ func TestLoad(t *testing.T) {
 		"blocking above problem": {
 			in: map[string]string{"problem_score_threshold": "4", "blocking_score_threshold": "8"},
 			check: func(t *testing.T, c Config) {
-				if c.ProblemThreshold != 4 || c.BlockingThreshold != 8 {
-					t.Errorf("got %d/%d", c.ProblemThreshold, c.BlockingThreshold)
+				if c.Review.ProblemThreshold != 4 || c.Review.BlockingThreshold != 8 {
+					t.Errorf("got %d/%d", c.Review.ProblemThreshold, c.Review.BlockingThreshold)
 				}
 			},
 		},
@@ -95,8 +95,8 @@ func TestLoad(t *testing.T) {
 		"bad base URL":     {in: map[string]string{"llm_base_url": "ftp://x"}, wantErr: []string{"not an http(s) URL"}},
 		"bad agent handle": {in: map[string]string{"notify_agent": "claude code"}, wantErr: []string{"notify_agent"}},
 		"ignore_paths are globs": {in: map[string]string{"ignore_paths": "**/*.snap, docs/**\nvendor/"}, check: func(t *testing.T, c Config) {
-			if strings.Join(c.IgnorePaths, "|") != "**/*.snap|docs/**|vendor/" {
-				t.Errorf("ignore_paths = %q", c.IgnorePaths)
+			if strings.Join(c.Review.IgnorePaths, "|") != "**/*.snap|docs/**|vendor/" {
+				t.Errorf("ignore_paths = %q", c.Review.IgnorePaths)
 			}
 		}},
 		"malformed ignore_paths, each named": {in: map[string]string{"ignore_paths": "src/[ab.go, docs/**, *.{png"}, wantErr: []string{`ignore_paths: "src/[ab.go" is not a valid glob`, `ignore_paths: "*.{png" is not a valid glob`}},

@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/review-my-code-bot/rmc/glob"
+	"github.com/review-my-code-bot/rmc/review"
 )
 
 // Source is where a setting's value came from. Precedence: an input set in
@@ -37,18 +38,13 @@ var FileKeys = []string{"problem_score_threshold", "blocking_score_threshold", "
 	"max_run_tokens", "max_inline_comments", "instructions", "path_instructions", "language", "notify_agent", "bot_mentions",
 	"walkthrough", "walkthrough_diagram", "checks"}
 
-// PassNames are the review's passes, as `passes` names them.
-var PassNames = []string{"atomic", "structure", "security"}
-
-// codeDefaults are the defaults of FileKeys: action.yml leaves these inputs
-// empty, so an input left empty means "not set" and the file can set it.
+// codeDefaults are the defaults of the FileKeys that are not the review's
+// (those are review.DefaultSettings): action.yml leaves these inputs empty,
+// so an input left empty means "not set" and the file can set it.
 var codeDefaults = map[string]string{
-	"problem_score_threshold": "5",
-	"passes":                  strings.Join(PassNames, "\n"),
-	"max_inline_comments":     "30",
-	"bot_mentions":            "@review-my-code-bot,@rmc-bot",
-	"walkthrough":             "true",
-	"walkthrough_diagram":     "false",
+	"bot_mentions":        "@review-my-code-bot,@rmc-bot",
+	"walkthrough":         "true",
+	"walkthrough_diagram": "false",
 }
 
 // Limits on the file's free text, which goes into every review's prompt.
@@ -69,7 +65,7 @@ type tunable struct {
 }
 
 var tunables = map[string]tunable{
-	"problem_score_threshold": {gate: true, set: func(p *parser, c *Config, name, v string) { c.ProblemThreshold = p.intOf(name, v, 1, 10) }},
+	"problem_score_threshold": {gate: true, set: func(p *parser, c *Config, name, v string) { c.Review.ProblemThreshold = p.intOf(name, v, 1, 10) }},
 	"blocking_score_threshold": {gate: true, set: func(p *parser, c *Config, name, v string) {
 		c.blockingInput = 0
 		if v != "" {
@@ -77,33 +73,34 @@ var tunables = map[string]tunable{
 		}
 	}},
 	"ignore_paths": {gate: true, list: true, set: func(p *parser, c *Config, name, v string) {
-		c.IgnorePaths = list(v)
-		if _, err := glob.CompileAll(c.IgnorePaths); err != nil {
+		c.Review.IgnorePaths = list(v)
+		if _, err := glob.CompileAll(c.Review.IgnorePaths); err != nil {
 			for _, e := range strings.Split(err.Error(), "\n") {
 				p.fail("%s: %s", name, e)
 			}
 		}
 	}},
 	"passes": {gate: true, list: true, set: func(p *parser, c *Config, name, v string) {
-		c.Passes = nil
+		names := review.PassNames()
+		c.Review.Passes = nil
 		for _, s := range list(v) {
-			if s = strings.ToLower(s); !slices.Contains(PassNames, s) {
-				p.fail("%s: %q is not a review pass (use %s)", name, s, strings.Join(PassNames, ", "))
-			} else if !slices.Contains(c.Passes, s) {
-				c.Passes = append(c.Passes, s)
+			if s = strings.ToLower(s); !slices.Contains(names, s) {
+				p.fail("%s: %q is not a review pass (use %s)", name, s, strings.Join(names, ", "))
+			} else if !slices.Contains(c.Review.Passes, s) {
+				c.Review.Passes = append(c.Review.Passes, s)
 			}
 		}
-		if len(c.Passes) == 0 {
-			p.fail("%s is empty: name at least one of %s", name, strings.Join(PassNames, ", "))
+		if len(c.Review.Passes) == 0 {
+			p.fail("%s is empty: name at least one of %s", name, strings.Join(names, ", "))
 		}
 	}},
 	"max_run_tokens": {gate: true, set: func(p *parser, c *Config, name, v string) {
-		c.MaxRunTokens = 0
+		c.Review.MaxRunTokens = 0
 		if v != "" {
-			c.MaxRunTokens = p.intOf(name, v, 0, 100_000_000)
+			c.Review.MaxRunTokens = p.intOf(name, v, 0, 100_000_000)
 		}
 	}},
-	"max_inline_comments": {set: func(p *parser, c *Config, name, v string) { c.MaxInlineComments = p.intOf(name, v, 1, 100) }},
+	"max_inline_comments": {set: func(p *parser, c *Config, name, v string) { c.Review.MaxInline = p.intOf(name, v, 1, 100) }},
 	"instructions": {set: func(p *parser, c *Config, name, v string) {
 		if len(v) > maxInstructions {
 			p.fail("%s: %d characters, at most %d", name, len(v), maxInstructions)
@@ -203,13 +200,14 @@ func isInput(key string) bool {
 
 // settle derives what depends on several settings.
 func (c *Config) settle(p *parser) {
-	c.BlockingThreshold = c.ProblemThreshold
+	problem := c.Review.ProblemThreshold
+	c.Review.BlockingThreshold = problem
 	if c.blockingInput == 0 {
 		return
 	}
-	c.BlockingThreshold = c.blockingInput
-	if c.ProblemThreshold > 0 && c.blockingInput < c.ProblemThreshold {
-		p.fail("blocking_score_threshold (%d) must be at least problem_score_threshold (%d): a finding too weak to report cannot block", c.blockingInput, c.ProblemThreshold)
+	c.Review.BlockingThreshold = c.blockingInput
+	if problem > 0 && c.blockingInput < problem {
+		p.fail("blocking_score_threshold (%d) must be at least problem_score_threshold (%d): a finding too weak to report cannot block", c.blockingInput, problem)
 	}
 }
 
@@ -344,20 +342,20 @@ func (c Config) Settings() []Setting {
 		var v string
 		switch k {
 		case "problem_score_threshold":
-			v = strconv.Itoa(c.ProblemThreshold)
+			v = strconv.Itoa(c.Review.ProblemThreshold)
 		case "blocking_score_threshold":
-			v = strconv.Itoa(c.BlockingThreshold)
+			v = strconv.Itoa(c.Review.BlockingThreshold)
 		case "ignore_paths":
-			v = strings.Join(c.IgnorePaths, ", ")
+			v = strings.Join(c.Review.IgnorePaths, ", ")
 		case "passes":
-			v = strings.Join(c.Passes, ", ")
+			v = strings.Join(c.Review.Passes, ", ")
 		case "max_run_tokens":
 			v = "no limit"
-			if c.MaxRunTokens > 0 {
-				v = strconv.Itoa(c.MaxRunTokens)
+			if c.Review.MaxRunTokens > 0 {
+				v = strconv.Itoa(c.Review.MaxRunTokens)
 			}
 		case "max_inline_comments":
-			v = strconv.Itoa(c.MaxInlineComments)
+			v = strconv.Itoa(c.Review.MaxInline)
 		case "instructions":
 			v = fmt.Sprintf("%d characters", len(c.Instructions))
 		case "path_instructions":

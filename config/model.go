@@ -15,10 +15,6 @@ import (
 // llm_base_url: they describe the endpoint and the model the workflow
 // chose, and the client is built before the repository's file is read.
 
-// DefaultContextTokens is model_context_tokens' default: the window of
-// current hosted models, the client's own default.
-const DefaultContextTokens = llm.DefaultContextTokens
-
 // ReasoningEfforts are the values of reasoning_effort that OpenAI's API
 // reference lists; providers that read the parameter accept a subset.
 var ReasoningEfforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
@@ -46,12 +42,11 @@ func (p *parser) modelSettings(c *Config) {
 	if v := p.str("max_output_tokens"); v != "" {
 		c.MaxOutputTokens = p.intOf("max_output_tokens", v, 1, maxOutputTokens)
 	}
-	c.ModelContextTokens = DefaultContextTokens
 	if v := p.str("model_context_tokens"); v != "" {
-		c.ModelContextTokens = p.intOf("model_context_tokens", v, minContextTokens, maxContextTokens)
+		c.Review.ContextTokens = p.intOf("model_context_tokens", v, minContextTokens, maxContextTokens)
 	}
-	if c.MaxOutputTokens > 0 && c.ModelContextTokens > 0 && c.MaxOutputTokens >= c.ModelContextTokens {
-		p.fail("max_output_tokens (%d) must be less than model_context_tokens (%d): the window holds the prompt and the answer", c.MaxOutputTokens, c.ModelContextTokens)
+	if window := c.Review.ContextTokens; c.MaxOutputTokens > 0 && window > 0 && c.MaxOutputTokens >= window {
+		p.fail("max_output_tokens (%d) must be less than model_context_tokens (%d): the window holds the prompt and the answer", c.MaxOutputTokens, window)
 	}
 	c.ExtraBody = p.jsonObject("extra_body")
 	c.ExtraHeaders = p.headers("extra_headers")
@@ -179,5 +174,5 @@ func (c Config) Secrets() []string {
 func (c Config) LLMOptions(model string) llm.Options {
 	return llm.Options{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: model,
 		RequestTimeout: c.ModelTimeout, ReasoningEffort: c.ReasoningEffort, MaxOutputTokens: c.MaxOutputTokens,
-		ContextTokens: c.ModelContextTokens, ExtraBody: c.ExtraBody, ExtraHeaders: c.ExtraHeaders}
+		ContextTokens: c.Review.ContextTokens, ExtraBody: c.ExtraBody, ExtraHeaders: c.ExtraHeaders}
 }

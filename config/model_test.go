@@ -17,7 +17,7 @@ func TestModelSettings(t *testing.T) {
 	}{
 		"defaults": {
 			check: func(t *testing.T, c Config) {
-				if c.ModelTimeout != 0 || c.ReasoningEffort != "" || c.MaxOutputTokens != 0 || c.ModelContextTokens != 128000 ||
+				if c.ModelTimeout != 0 || c.ReasoningEffort != "" || c.MaxOutputTokens != 0 || c.Review.ContextTokens != 128000 ||
 					c.ExtraBody != nil || c.ExtraHeaders != nil || c.ModelPrices != nil {
 					t.Errorf("model settings = %+v", c)
 				}

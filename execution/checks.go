@@ -26,7 +26,7 @@ func (x *reviewRunner) checks(ctx context.Context, t detector.Task, sc scope, re
 		return nil
 	}
 	results, err := review.EvaluateChecks(ctx, x.Session, x.Options.Checks, sc.anchor, review.CheckOptions{Task: t.Key,
-		DiffChars: review.ChunkBudget(x.Options.ContextTokens, x.Options.PrefixChars)})
+		DiffChars: review.ChunkBudget(x.Options.Review.ContextTokens, x.Options.PrefixChars)})
 	if err != nil {
 		return err
 	}

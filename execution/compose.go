@@ -82,7 +82,7 @@ func (x *reviewRunner) summary(b *strings.Builder, rt *detector.ReviewTask, res 
 	blocking, other := res.Blocking(), len(res.Findings)-res.Blocking()
 	switch {
 	case len(res.Findings) == 0:
-		fmt.Fprintf(b, "## ✅ review-my-code-bot: no problems found\n\nI reviewed `%.7s` and found nothing worth reporting at score %d or above.", rt.HeadSHA, x.Options.ProblemThreshold)
+		fmt.Fprintf(b, "## ✅ review-my-code-bot: no problems found\n\nI reviewed `%.7s` and found nothing worth reporting at score %d or above.", rt.HeadSHA, x.Options.Review.ProblemThreshold)
 	case blocking > 0:
 		fmt.Fprintf(b, "## 🔴 review-my-code-bot: %d blocking, %d other finding(s)", blocking, other)
 	default:
@@ -92,16 +92,13 @@ func (x *reviewRunner) summary(b *strings.Builder, rt *detector.ReviewTask, res 
 	if rt.Mode == rmcoc.ModeManual {
 		mode = "manual review (informational)"
 	}
-	passes := len(x.Options.Tuning.Passes)
-	if passes == 0 {
-		passes = len(review.Passes())
-	}
+	passes := len(x.Options.Review.EnabledPasses())
 	fmt.Fprintf(b, "\n\n%s of `%.7s` · %s · %d file(s) reviewed by each of %d passes", mode, rt.HeadSHA, sc.note, len(res.Reviewed), passes)
 	if n := len(res.Unreviewed); n > 0 {
 		fmt.Fprintf(b, ", %d not reviewed yet", n)
 	}
 	if len(res.Findings) > 0 {
-		fmt.Fprintf(b, "\n\n| Severity | Count |\n|---|---|\n| 🔴 blocking (score ≥ %d) | %d |\n| 🟡 should fix (score ≥ %d) | %d |", x.Options.BlockingThreshold, blocking, x.Options.ProblemThreshold, other)
+		fmt.Fprintf(b, "\n\n| Severity | Count |\n|---|---|\n| 🔴 blocking (score ≥ %d) | %d |\n| 🟡 should fix (score ≥ %d) | %d |", x.Options.Review.BlockingThreshold, blocking, x.Options.Review.ProblemThreshold, other)
 	}
 	if rt.Mode == rmcoc.ModeAuto && blocking > 0 {
 		b.WriteString("\n\nBlocking findings hold the merge gate (`rmc/merge-gate`) until they are fixed, or conceded after a reply in their thread.")

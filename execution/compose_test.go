@@ -210,10 +210,17 @@ func testSnapshot() snapshot.Snapshot {
 	}
 }
 
+// thresholds are the default review settings with these thresholds.
+func thresholds(problem, blocking int) review.Settings {
+	s := review.DefaultSettings()
+	s.ProblemThreshold, s.BlockingThreshold = problem, blocking
+	return s
+}
+
 func newTestExecutor(gh *recorder, log *testLog) *testRig {
 	return &testRig{Config{
 		GitHub:  gh,
-		Options: Options{ProblemThreshold: 6, BlockingThreshold: 8},
+		Options: Options{Review: thresholds(6, 8)},
 		Snap:    testSnapshot(),
 		State:   state.State{Bot: testBot, Failures: map[string]int{}, Notified: map[int64]bool{}},
 		Model:   "test-model",

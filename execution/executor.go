@@ -122,17 +122,19 @@ func New(cfg Config) (*Executor, error) {
 
 // Options are the inputs execution honours.
 type Options struct {
-	ProblemThreshold, BlockingThreshold int
-	IgnorePaths                         []string
-	ManualStartComment                  bool
-	ManualEndComment                    bool
-	NotifyAgent                         string // e.g. "@claude"; "" = nobody
-	EnableHumanEscalation               bool
-	ReviewRetries                       int // max_review_retries
-	HumanReviewers                      []string
-	// ContextTokens is the model's context window (model_context_tokens):
-	// it sizes the review's chunks. 0 means the review's default size.
-	ContextTokens int
+	// Review are the review's settings, as the configuration gives them:
+	// the review engine takes them whole, and the run's other model work
+	// keeps to their token ceiling (max_run_tokens).
+	Review                review.Settings
+	Language              string // what the bot writes in; "" = English
+	ManualStartComment    bool
+	ManualEndComment      bool
+	NotifyAgent           string // e.g. "@claude"; "" = nobody
+	EnableHumanEscalation bool
+	HumanReviewers        []string
+	// Learnings are the repository's; those matching the PR's files drop
+	// the new findings they match.
+	Learnings state.Learnings
 	// PrefixChars is the size of the system prompt and tool definitions
 	// every request carries.
 	PrefixChars int
@@ -150,7 +152,6 @@ type Options struct {
 	// Settings is the table of effective settings and where each came
 	// from, the answer to a configuration command.
 	Settings string
-	Tuning   Tuning // what .github/rmc.yml may also set
 }
 
 // Outcome is what became of one task.

@@ -84,7 +84,7 @@ type env struct {
 }
 
 func newEnv(c Config) env {
-	return env{poster: poster{secrets: c.Secrets, instructions: c.Instructions, language: c.Options.Tuning.Language, log: c.Log},
+	return env{poster: poster{secrets: c.Secrets, instructions: c.Instructions, language: c.Options.Language, log: c.Log},
 		pr: c.Snap.Repo, num: c.Snap.PR.Number, clock: c.Now, Log: c.Log}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
@@ -140,22 +141,27 @@ func (x *reviewRunner) review(ctx context.Context, t detector.Task, sc scope) (r
 	return res, id, err
 }
 
-// reviewOptions are the engine's settings for this review: the run's
-// options, the learnings that apply to the PR's files, the chunk size its
-// model's window allows, and the base's generated-file attributes.
+// reviewOptions are the engine's options for this review: the repository's
+// settings, the size of what every request carries, the base's
+// generated-file attributes, the learnings that apply to the PR's files,
+// and the session's usage for the ceiling.
 func (x *reviewRunner) reviewOptions(task string, sc scope) review.Options {
 	var paths []string
 	for _, f := range sc.anchor {
 		paths = append(paths, f.Path())
 	}
-	learned, _ := Applicable(x.Options.Tuning.Learnings, paths)
-	return review.Options{
-		ProblemThreshold: x.Options.ProblemThreshold, BlockingThreshold: x.Options.BlockingThreshold, IgnorePaths: x.Options.IgnorePaths,
-		Retries: x.Options.ReviewRetries, Passes: x.Options.Tuning.Passes, MaxInline: x.Options.Tuning.MaxInline,
-		Learnings: learned, Ceiling: x.ceiling(), Task: task,
-		ChunkChars: review.ChunkBudget(x.Options.ContextTokens, x.Options.PrefixChars), PrefixChars: x.Options.PrefixChars,
-		Generated: review.Generated{Attributes: x.attributes},
+	learned, _ := Applicable(x.Options.Learnings, paths)
+	return review.Options{Settings: x.Options.Review, PrefixChars: x.Options.PrefixChars, Generated: review.Generated{Attributes: x.attributes},
+		Learnings: learned, Spent: spent(x.Session), Task: task}
+}
+
+// spent is the whole session's token usage so far, for the run's ceiling
+// (max_run_tokens); nil when the session does not count it.
+func spent(s Session) func() llm.Usage {
+	if u, ok := s.(interface{ Usage() llm.Usage }); ok {
+		return u.Usage
 	}
+	return nil
 }
 
 // tellAgent sends the PR's coding agent the blocking findings of a review
@@ -223,7 +229,7 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 // reason when it excludes the path: then nobody needed to read it.
 func (x *reviewRunner) excluded(skips []review.Skip) []review.Skip {
 	out := make([]review.Skip, 0, len(skips))
-	ex := review.NewExclusions(x.Options.IgnorePaths, review.Generated{Attributes: x.attributes})
+	ex := review.NewExclusions(x.Options.Review.IgnorePaths, review.Generated{Attributes: x.attributes})
 	for _, s := range skips {
 		if why := ex.Why(s.Path); s.Unreadable && why != "" {
 			s = review.Skip{Path: s.Path, Why: why}

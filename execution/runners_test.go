@@ -409,7 +409,7 @@ func TestReviewRunner(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			tc.opts.ProblemThreshold, tc.opts.BlockingThreshold = 6, 8
+			tc.opts.Review = thresholds(6, 8)
 			r, gh, notices := reviewRig(t, tc.opts, &fakeSession{answers: []string{finding, `{"findings":[]}`}})
 			gh.refuse, gh.fail = tc.refuse, tc.fail
 			o := r.Run(context.Background(), detector.Task{Kind: detector.Review, Key: "review-x", Review: tc.rt})
@@ -447,6 +447,31 @@ func TestReviewRunner(t *testing.T) {
 	r, gh, _ := reviewRig(t, Options{}, nil)
 	if o := r.Run(context.Background(), detector.Task{Kind: detector.Review, Review: auto}); o.Err == nil || len(gh.ops) != 0 {
 		t.Errorf("no model: err %v, calls %v", o.Err, gh.ops)
+	}
+}
+
+// The engine reviews with the repository's settings as the configuration
+// gave them, whole: only the passes they name, at their thresholds, which
+// the body states.
+func TestReviewRunnerUsesTheSettings(t *testing.T) {
+	t.Parallel()
+	finding := `{"findings":[{"path":"src/cache.go","line":43,"side":"right","start_line":0,"title":"Panics on a nil cache","explanation":"Callers pass nil.","score":8,"category":"bug","suggestion":""}]}`
+	opts := Options{Review: thresholds(7, 9)}
+	opts.Review.Passes = []string{"security"}
+	sess := &fakeSession{answers: []string{finding}}
+	r, gh, _ := reviewRig(t, opts, sess)
+	o := r.Run(context.Background(), detector.Task{Kind: detector.Review, Key: "review-x", Review: &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: headSHA}})
+	if o.Err != nil || o.Findings != 1 || o.Blocking != 0 {
+		t.Fatalf("outcome = %+v", o)
+	}
+	if len(sess.prompts) != 1 || !strings.Contains(sess.prompts[0], "review pass 3 of 3 (security)") {
+		t.Errorf("%d requests, want the security pass alone", len(sess.prompts))
+	}
+	body := gh.last()
+	for _, want := range []string{"reviewed by each of 1 passes", "🔴 blocking (score ≥ 9) | 0 |", "🟡 should fix (score ≥ 7) | 1 |"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the body lacks %q:\n%s", want, body)
+		}
 	}
 }
 

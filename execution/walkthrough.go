@@ -38,7 +38,7 @@ type walkthroughRunner struct {
 
 func newWalkthroughRunner(r *run) *walkthroughRunner {
 	return &walkthroughRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Diagram: r.Options.WalkthroughDiagram, comment: r.State.Walkthrough,
-		ceiling: ceilingOf(r.Session, r.Options)}
+		ceiling: r.Options.Review.Ceiling(spent(r.Session))}
 }
 
 // walkthroughAnswer is the model's walkthrough.

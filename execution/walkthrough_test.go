@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/internal/golden"
+	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
 
@@ -51,5 +53,30 @@ func TestWalkthroughDiagram(t *testing.T) {
 		if got := diagram(in); got != want {
 			t.Errorf("diagram(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// usedSession is a session that has spent a fixed number of tokens.
+type usedSession struct {
+	fakeSession
+	used llm.Usage
+}
+
+func (s *usedSession) Usage() llm.Usage { return s.used }
+
+// The walkthrough keeps to the run's token ceiling, the review's
+// max_run_tokens over the whole session's usage.
+func TestWalkthroughCeiling(t *testing.T) {
+	t.Parallel()
+	sess := &usedSession{used: llm.Usage{PromptTokens: 900, CompletionTokens: 100}}
+	capped := review.DefaultSettings()
+	capped.MaxRunTokens = 1_500
+	w := newWalkthroughRunner(&run{Session: sess, Options: Options{Review: capped}})
+	if !w.ceiling.Over(501) || w.ceiling.Over(500) {
+		t.Errorf("with 1,000 of 1,500 tokens spent: over 501 %v, over 500 %v", w.ceiling.Over(501), w.ceiling.Over(500))
+	}
+	w = newWalkthroughRunner(&run{Session: sess, Options: Options{Review: review.DefaultSettings()}})
+	if w.ceiling.Over(1 << 30) {
+		t.Error("max_run_tokens 0 stopped the walkthrough")
 	}
 }

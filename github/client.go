@@ -192,6 +192,8 @@ func (e *APIError) Is(target error) bool {
 		return e.Permission() != ""
 	case snapshot.ErrBadCredentials:
 		return e.Status == 401
+	case snapshot.ErrNotFound:
+		return e.Status == 404
 	}
 	return false
 }

@@ -2,6 +2,7 @@ package github_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/github"
@@ -29,7 +30,7 @@ func TestPullRequest(t *testing.T) {
 		t.Errorf("PullRequest = %+v, seeded %+v", got, pr)
 	}
 	_, err = c.PullRequest(context.Background(), repo, pr.Number+1)
-	if !github.IsStatus(err, 404) {
+	if !github.IsStatus(err, 404) || !errors.Is(err, snapshot.ErrNotFound) || errors.Is(err, snapshot.ErrBadCredentials) {
 		t.Errorf("a missing PR: %v, want a 404", err)
 	}
 }

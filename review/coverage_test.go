@@ -70,7 +70,7 @@ func TestWindowsCoverEveryLine(t *testing.T) {
 	t.Parallel()
 	f := bigFile(t, "big.go", 3000)
 	s := &scripted{}
-	r, err := Run(context.Background(), s, Input{Anchor: []diff.File{f}}, Options{ChunkChars: 20_000}, nil)
+	r, err := Run(context.Background(), s, Input{Anchor: []diff.File{f}}, options(func(s *Settings) { s.ContextTokens = 13_334 }) /* chunks of 20,000 characters */, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestContextRefusalSplits(t *testing.T) {
 	t.Parallel()
 	files := []diff.File{bigFile(t, "a.go", 400), bigFile(t, "b.go", 400), bigFile(t, "c.go", 900)}
 	w := &windowed{window: 12_000}
-	r, err := Run(context.Background(), w, Input{Anchor: files}, Options{ChunkChars: 120_000}, nil)
+	r, err := Run(context.Background(), w, Input{Anchor: files}, options(nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestContextRefusalSplits(t *testing.T) {
 func TestContextRefusalTooSmall(t *testing.T) {
 	t.Parallel()
 	w := &windowed{window: 100}
-	_, err := Run(context.Background(), w, Input{Anchor: files(t)}, Options{}, nil)
+	_, err := Run(context.Background(), w, Input{Anchor: files(t)}, options(nil), nil)
 	if err == nil || !strings.Contains(err.Error(), "maximum context length") {
 		t.Fatalf("err = %v", err)
 	}
@@ -146,7 +146,7 @@ func TestContextRefusalTooSmall(t *testing.T) {
 func TestPromptsCarryFoundNotDiffs(t *testing.T) {
 	t.Parallel()
 	s := &scripted{byPass: map[int][]Finding{1: {f(12, "Key logged in plain text", 7)}}}
-	if _, err := Run(context.Background(), s, Input{Anchor: files(t)}, Options{}, nil); err != nil {
+	if _, err := Run(context.Background(), s, Input{Anchor: files(t)}, options(nil), nil); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(s.prompts[0], "Already reported") || !strings.Contains(s.prompts[1], "svc/cache.go:12: Key logged in plain text") {

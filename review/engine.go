@@ -3,7 +3,6 @@ package review
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/diff"
@@ -19,32 +18,22 @@ type Asker interface {
 	Sub(block string) llm.JSONAsker
 }
 
-// Options tune a review.
+// Options are one review's: the repository's Settings, and what this run
+// knows that no setting says.
 type Options struct {
-	ProblemThreshold  int      // findings scoring below are dropped
-	BlockingThreshold int      // findings scoring at or above block
-	IgnorePaths       []string // ignore_paths: globs with .gitignore's rules (package glob)
-	// ChunkChars bounds the diff text sent in one request; a larger diff
-	// is reviewed in several chunks (see ChunkBudget). A chunk the model's
-	// window still refuses is split and sent again.
-	ChunkChars int
+	Settings Settings
 	// PrefixChars is the size of what every request carries before the
-	// chunk (the system prompt and tool definitions), for the ceiling's
-	// estimate of a request.
+	// chunk (the system prompt and tool definitions): it leaves less of the
+	// model's window to the chunk (ChunkBudget), and the ceiling counts it.
 	PrefixChars int
 	// Generated decides which files are generated or vendored (see
 	// Generated); the zero value knows lock files and binaries only.
 	Generated Generated
-	MaxInline int // inline comments per review; the rest go in the body
-	// Retries is how often a failed pass request is repeated
-	// (max_review_retries) before the review fails.
-	Retries int
-	// Passes names the passes that run (config passes); empty = all.
-	Passes []string
 	// Learnings drop the findings they match (see Learned).
 	Learnings []Learned
-	// Ceiling stops the review between requests at max_run_tokens.
-	Ceiling Ceiling
+	// Spent is the run's token usage so far, for the ceiling at
+	// Settings.MaxRunTokens; nil = no ceiling.
+	Spent func() llm.Usage
 	// Task is the plan task's key the review works for: it labels the
 	// model calls, so their usage is the task's.
 	Task string
@@ -75,22 +64,6 @@ const (
 	defaultChunkChars = 120_000
 	minChunkChars     = 2_000
 )
-
-func (o Options) withDefaults() Options {
-	if o.ProblemThreshold == 0 {
-		o.ProblemThreshold = 5
-	}
-	if o.BlockingThreshold == 0 {
-		o.BlockingThreshold = o.ProblemThreshold
-	}
-	if o.ChunkChars == 0 {
-		o.ChunkChars = defaultChunkChars
-	}
-	if o.MaxInline == 0 {
-		o.MaxInline = 30
-	}
-	return o
-}
 
 // Skip says why a file was not reviewed. Unreadable is set when it was
 // left out for want of a diff to read (GitHub sends none for a change that
@@ -149,18 +122,20 @@ func Passes() []Pass {
 	}
 }
 
-// Run reviews files: every chunk of the diff through each enabled pass,
-// chunk by chunk, so the passes over one chunk share it as a cached
-// prefix. Each request carries the stable prefix, one chunk, and the titles
+// Run reviews files: every chunk of the diff (ChunkBudget of the model's
+// window) through each enabled pass, chunk by chunk, so the passes over one
+// chunk share it as a cached prefix. Each request carries the stable prefix, one chunk, and the titles
 // and places of what earlier requests found; never their diffs. known holds
 // fingerprints of findings already posted on the PR: those are not
 // reported again.
 func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]bool) (Result, error) {
-	opt = opt.withDefaults()
+	if err := opt.Settings.Check(); err != nil {
+		return Result{}, err
+	}
 	if in.Review == nil {
 		in.Review = in.Anchor
 	}
-	ignore, err := glob.CompileAll(opt.IgnorePaths)
+	ignore, err := glob.CompileAll(opt.Settings.IgnorePaths)
 	if err != nil {
 		return Result{}, fmt.Errorf("ignore_paths: %w", err)
 	}
@@ -178,12 +153,13 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 	if len(review) == 0 {
 		return r.res, nil
 	}
-	r.units = units(review, opt.ChunkChars)
+	size := ChunkBudget(opt.Settings.ContextTokens, opt.PrefixChars)
+	r.units = units(review, size)
 	ids := make([]int, len(r.units))
 	for i := range ids {
 		ids[i] = i
 	}
-	for _, c := range pack(r.units, ids, opt.ChunkChars) {
+	for _, c := range pack(r.units, ids, size) {
 		r.queue = append(r.queue, job{chunk: c})
 	}
 	if err := r.run(ctx); err != nil {
@@ -192,22 +168,8 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 	return r.finish(review), nil
 }
 
-// passes are the passes the options ask for, in their fixed order.
-func (o Options) passes() []Pass {
-	if len(o.Passes) == 0 {
-		return Passes()
-	}
-	var out []Pass
-	for _, p := range Passes() {
-		if slices.Contains(o.Passes, p.Name) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // keep filters and completes one finding.
-func keep(f *Finding, opt Options, files map[string]*diff.File, focus, known, seen map[string]bool) bool {
+func keep(f *Finding, opt Settings, files map[string]*diff.File, focus, known, seen map[string]bool) bool {
 	f.Path = strings.TrimPrefix(strings.TrimSpace(f.Path), "/")
 	f.Title = strings.TrimSpace(f.Title)
 	if f.Side != diff.Left {

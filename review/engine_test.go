@@ -83,6 +83,18 @@ func f(line int, title string, score int) Finding {
 	return Finding{Path: "svc/cache.go", Line: line, Side: diff.Right, Title: title, Explanation: "Because.", Score: score, Category: "bug"}
 }
 
+// settings are the default settings, changed by edit (when not nil).
+func settings(edit func(*Settings)) Settings {
+	s := DefaultSettings()
+	if edit != nil {
+		edit(&s)
+	}
+	return s
+}
+
+// options are a review's Options with settings(edit).
+func options(edit func(*Settings)) Options { return Options{Settings: settings(edit)} }
+
 func TestRun(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
@@ -94,7 +106,7 @@ func TestRun(t *testing.T) {
 	}{
 		"thresholds: dropped below problem, blocking at blocking": {
 			byPass: map[int][]Finding{1: {f(12, "logs the key", 4), f(13, "logs a secret key", 6), f(14, "returns stale value", 9)}},
-			opt:    Options{ProblemThreshold: 5, BlockingThreshold: 8},
+			opt:    options(func(s *Settings) { s.ProblemThreshold, s.BlockingThreshold = 5, 8 }),
 			check: func(t *testing.T, r Result) {
 				if len(r.Findings) != 2 || r.Dropped != 1 || r.Blocking() != 1 || r.Findings[0].Score != 9 || !r.Findings[0].Blocking || r.Findings[1].Blocking {
 					t.Errorf("got %+v dropped %d", r.Findings, r.Dropped)
@@ -103,7 +115,7 @@ func TestRun(t *testing.T) {
 		},
 		"thresholds: a score equal to a threshold meets it": {
 			byPass: map[int][]Finding{1: {f(12, "one under the problem threshold", 4), f(13, "at the problem threshold", 5), f(14, "one under the blocking threshold", 7), f(15, "at the blocking threshold", 8)}},
-			opt:    Options{ProblemThreshold: 5, BlockingThreshold: 8},
+			opt:    options(func(s *Settings) { s.ProblemThreshold, s.BlockingThreshold = 5, 8 }),
 			check: func(t *testing.T, r Result) {
 				got := map[string]bool{} // title -> blocking
 				for _, g := range r.Findings {
@@ -189,7 +201,7 @@ func TestRun(t *testing.T) {
 			},
 		},
 		"binary, generated and ignored files are skipped with reasons from the base; names alone skip nothing": {
-			opt: Options{IgnorePaths: []string{"docs/**"}, Generated: Generated{Attributes: "# generated code\ngen/** linguist-generated\n*.md -linguist-generated\n"}},
+			opt: Options{Settings: settings(func(s *Settings) { s.IgnorePaths = []string{"docs/**"} }), Generated: Generated{Attributes: "# generated code\ngen/** linguist-generated\n*.md -linguist-generated\n"}},
 			check: func(t *testing.T, r Result) {
 				want := map[string]string{"assets/logo.png": "binary file", "gen/api.pb.go": "marked linguist-generated or linguist-vendored in the base branch's .gitattributes", "docs/notes.md": "matches ignore_paths in the base branch's configuration"}
 				for _, s := range r.Skipped {
@@ -226,7 +238,11 @@ func TestRun(t *testing.T) {
 			if tc.review != nil {
 				in.Review = tc.review(fs)
 			}
-			r, err := Run(context.Background(), s, in, tc.opt, known)
+			opt := tc.opt
+			if opt.Settings.ProblemThreshold == 0 {
+				opt = options(nil)
+			}
+			r, err := Run(context.Background(), s, in, opt, known)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -303,7 +319,7 @@ func TestRetries(t *testing.T) {
 	t.Parallel()
 	for retries, wantErr := range map[int]bool{0: true, 1: false} {
 		s := &flaky{scripted: scripted{byPass: map[int][]Finding{1: {f(13, "Key logged", 7)}}}, fail: 1}
-		_, err := Run(context.Background(), s, Input{Anchor: files(t)}, Options{Retries: retries}, nil)
+		_, err := Run(context.Background(), s, Input{Anchor: files(t)}, options(func(s *Settings) { s.Retries = retries }), nil)
 		if (err != nil) != wantErr {
 			t.Errorf("retries %d: err = %v, want error %v", retries, err, wantErr)
 		}

@@ -23,6 +23,7 @@ type reviewer struct {
 	s       Asker
 	opt     Options
 	passes  []Pass
+	ceiling Ceiling
 	byPath  map[string]*diff.File
 	focus   map[string]bool
 	known   map[string]bool
@@ -37,7 +38,7 @@ type reviewer struct {
 }
 
 func newReviewer(s Asker, opt Options, anchor []diff.File, known map[string]bool) *reviewer {
-	r := &reviewer{s: s, opt: opt, passes: opt.passes(), byPath: map[string]*diff.File{}, focus: map[string]bool{},
+	r := &reviewer{s: s, opt: opt, passes: opt.Settings.EnabledPasses(), ceiling: opt.Settings.Ceiling(opt.Spent), byPath: map[string]*diff.File{}, focus: map[string]bool{},
 		known: known, seen: map[string]bool{}, learned: compileLearnings(opt.Learnings), done: map[int]uint{}}
 	for i := range anchor {
 		r.byPath[anchor[i].Path()] = &anchor[i]
@@ -77,18 +78,18 @@ func (r *reviewer) review(ctx context.Context, j job, part, parts int) error {
 	for p := j.from; p < len(r.passes); p++ {
 		pass := r.passes[p]
 		prompt, err := prompts.ReviewPass(prompts.ReviewPassData{Pass: prompts.Pass{N: pass.N, Name: pass.Name, Focus: pass.Focus},
-			Chunk: part, Chunks: parts, Found: r.found(), Problem: r.opt.ProblemThreshold, Blocking: r.opt.BlockingThreshold})
+			Chunk: part, Chunks: parts, Found: r.found(), Problem: r.opt.Settings.ProblemThreshold, Blocking: r.opt.Settings.BlockingThreshold})
 		if err != nil {
 			return err
 		}
-		spent, over := r.opt.Ceiling.over(max(r.last, (r.opt.PrefixChars+len(block)+len(prompt))/4))
+		spent, over := r.ceiling.over(max(r.last, (r.opt.PrefixChars+len(block)+len(prompt))/4))
 		if over {
-			r.res.Partial = &Partial{Max: r.opt.Ceiling.Max, Spent: spent, StoppedAt: fmt.Sprintf("pass %d (%s), part %d of %d", pass.N, pass.Name, part, parts)}
+			r.res.Partial = &Partial{Max: r.ceiling.Max, Spent: spent, StoppedAt: fmt.Sprintf("pass %d (%s), part %d of %d", pass.N, pass.Name, part, parts)}
 			return errStopped
 		}
 		out, err := r.ask(ctx, asker, pass, prompt)
-		if r.opt.Ceiling.Spent != nil {
-			r.last = tokens(r.opt.Ceiling.Spent()) - spent
+		if r.ceiling.Spent != nil {
+			r.last = tokens(r.ceiling.Spent()) - spent
 		}
 		if errors.Is(err, llm.ErrContextLength) {
 			if halves, ok := r.split(j.chunk, p); ok {
@@ -112,7 +113,7 @@ func (r *reviewer) ask(ctx context.Context, asker llm.JSONAsker, pass Pass, prom
 	label := llm.Label{Task: r.opt.Task, Step: fmt.Sprintf("pass %d", pass.N)}
 	var out passAnswer
 	var err error
-	for try := 0; try <= r.opt.Retries; try++ {
+	for try := 0; try <= r.opt.Settings.Retries; try++ {
 		out, _, err = llm.AskJSON[passAnswer](ctx, asker, label, prompt)
 		if err == nil || ctx.Err() != nil || errors.Is(err, llm.ErrContextLength) {
 			break
@@ -155,7 +156,7 @@ func (r *reviewer) keep(out passAnswer, pass Pass) {
 	for _, a := range out.Findings {
 		f := a.finding()
 		f.Pass = pass.N
-		if !keep(&f, r.opt, r.byPath, r.focus, r.known, r.seen) {
+		if !keep(&f, r.opt.Settings, r.byPath, r.focus, r.known, r.seen) {
 			r.res.Dropped++
 		} else if l, ok := suppressedBy(f, r.learned); ok {
 			r.res.Suppressed = append(r.res.Suppressed, Suppressed{f, l})
@@ -207,6 +208,6 @@ func (r *reviewer) finish(files []diff.File) Result {
 		r.res.Partial.NotCovered = r.res.Unreviewed
 	}
 	sort.SliceStable(r.res.Findings, func(i, j int) bool { return r.res.Findings[i].Score > r.res.Findings[j].Score })
-	anchor(r.res.Findings, r.byPath, r.opt.MaxInline)
+	anchor(r.res.Findings, r.byPath, r.opt.Settings.MaxInline)
 	return r.res
 }

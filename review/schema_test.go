@@ -47,7 +47,7 @@ func TestPassLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &scripted{}
-	if _, err := Run(context.Background(), s, Input{Anchor: files}, Options{Task: "review-auto-abc"}, nil); err != nil {
+	if _, err := Run(context.Background(), s, Input{Anchor: files}, Options{Settings: DefaultSettings(), Task: "review-auto-abc"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := []llm.Label{{Task: "review-auto-abc", Step: "pass 1"}, {Task: "review-auto-abc", Step: "pass 2"}, {Task: "review-auto-abc", Step: "pass 3"}}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/llm"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestPassesOption(t *testing.T) {
 	t.Parallel()
 	s := &scripted{byPass: map[int][]Finding{1: {f(12, "one", 7)}, 2: {f(13, "two", 7)}, 3: {f(14, "three", 7)}}}
-	r, err := Run(context.Background(), s, Input{Anchor: files(t)}, Options{Passes: []string{"security", "structure"}}, nil)
+	r, err := Run(context.Background(), s, Input{Anchor: files(t)}, options(func(s *Settings) { s.Passes = []string{"security", "structure"} }), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestLearningsSuppress(t *testing.T) {
 		{ID: "L-4", Fingerprint: PatternFingerprint("Unlocked write"), Glob: "**"}, // a hint: not confirmed
 	}
 	s := &scripted{byPass: map[int][]Finding{1: {f(12, "key  LOGGED in plain text ", 7), f(13, "Returns stale value", 7), f(14, "Unlocked write", 7)}}}
-	r, err := Run(context.Background(), s, Input{Anchor: files(t)}, Options{Learnings: learned}, nil)
+	r, err := Run(context.Background(), s, Input{Anchor: files(t)}, Options{Settings: DefaultSettings(), Learnings: learned}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func (m *metered) usage() llm.Usage {
 func TestCeilingStopsBetweenPasses(t *testing.T) {
 	t.Parallel()
 	m := &metered{scripted: scripted{byPass: map[int][]Finding{1: {f(12, "one", 7)}, 2: {f(13, "two", 7)}, 3: {f(14, "three", 7)}}}, per: 10_000}
-	r, err := Run(context.Background(), m, Input{Anchor: files(t)}, Options{Ceiling: Ceiling{Max: 25_000, Spent: m.usage}}, nil)
+	r, err := Run(context.Background(), m, Input{Anchor: files(t)}, Options{Settings: settings(func(s *Settings) { s.MaxRunTokens = 25_000 }), Spent: m.usage}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,14 +97,17 @@ func TestCeilingStopsBetweenPasses(t *testing.T) {
 func TestCeilingStopsBetweenChunks(t *testing.T) {
 	t.Parallel()
 	m := &metered{scripted: scripted{byPass: map[int][]Finding{}}, per: 10_000}
-	r, err := Run(context.Background(), m, Input{Anchor: files(t)}, Options{ChunkChars: 200, Ceiling: Ceiling{Max: 15_000, Spent: m.usage}}, nil)
+	files := []diff.File{bigFile(t, "a.go", 60), bigFile(t, "b.go", 60), bigFile(t, "c.go", 60)}
+	// The smallest window: chunks of 2,000 characters, a file each.
+	opt := Options{Settings: settings(func(s *Settings) { s.ContextTokens, s.MaxRunTokens = 1024, 15_000 }), Spent: m.usage}
+	r, err := Run(context.Background(), m, Input{Anchor: files}, opt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := r.Partial
-	// Chunk by chunk: the first chunk had its three passes; the ceiling
+	// Chunk by chunk: the first chunk had its first pass; the ceiling
 	// stopped the review before the second.
-	if p == nil || len(m.prompts) != 1 || !strings.HasPrefix(p.StoppedAt, "pass 2 (structure), part 1 of ") || len(r.Reviewed) != 0 || len(r.Unreviewed) != 4 {
+	if p == nil || len(m.prompts) != 1 || p.StoppedAt != "pass 2 (structure), part 1 of 3" || len(r.Reviewed) != 0 || len(r.Unreviewed) != 3 {
 		t.Errorf("requests %d, partial %+v, reviewed %v, unreviewed %v", len(m.prompts), p, r.Reviewed, r.Unreviewed)
 	}
 }
@@ -112,7 +116,7 @@ func TestCeilingStopsBetweenChunks(t *testing.T) {
 func TestNoCeiling(t *testing.T) {
 	t.Parallel()
 	m := &metered{per: 1_000_000}
-	r, err := Run(context.Background(), m, Input{Anchor: files(t)}, Options{Ceiling: Ceiling{Spent: m.usage}}, nil)
+	r, err := Run(context.Background(), m, Input{Anchor: files(t)}, Options{Settings: DefaultSettings(), Spent: m.usage}, nil)
 	if err != nil || r.Partial != nil || len(m.prompts) != 3 {
 		t.Errorf("err %v, partial %+v, requests %d", err, r.Partial, len(m.prompts))
 	}

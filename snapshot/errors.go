@@ -20,4 +20,7 @@ var (
 	// ErrBadCredentials: GitHub does not accept the token at all (401):
 	// mistyped, expired or revoked.
 	ErrBadCredentials = errors.New("GitHub did not accept the token")
+	// ErrNotFound: GitHub has no such thing, or the token cannot see it
+	// (404).
+	ErrNotFound = errors.New("GitHub found no such thing, or the token cannot see it")
 )

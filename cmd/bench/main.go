@@ -29,6 +29,7 @@ import (
 	"github.com/review-my-code-bot/rmc/bench"
 	"github.com/review-my-code-bot/rmc/github"
 	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/review"
 )
 
 // defaultModel is the action's default model (its "model" input).
@@ -79,9 +80,10 @@ func parse(args []string, stdout, stderr io.Writer, board bench.Leaderboard) (co
 	fs.StringVar(&c.prices, "prices", "", "the model's prices for --dry-run: IN/CACHED/OUT dollars per million tokens, e.g. 3/0.3/15")
 	fs.StringVar(&c.judgePrices, "judge-prices", "", "the judge's prices for --dry-run, as --prices")
 	fs.BoolVar(&c.fresh, "fresh", false, "run every PR again instead of using results kept from an earlier run with the same model and settings")
-	fs.IntVar(&c.problem, "problem-threshold", 5, "findings scoring below this (1-10) are dropped, as the action's problem_score_threshold")
+	defaults := review.DefaultSettings()
+	fs.IntVar(&c.problem, "problem-threshold", defaults.ProblemThreshold, "findings scoring below this (1-10) are dropped, as the action's problem_score_threshold")
 	fs.IntVar(&c.blocking, "blocking-threshold", 0, "the action's blocking_score_threshold (default: the problem threshold)")
-	fs.IntVar(&c.retries, "max-review-retries", 1, "retries of a failed review pass, as the action's max_review_retries")
+	fs.IntVar(&c.retries, "max-review-retries", defaults.Retries, "retries of a failed review pass, as the action's max_review_retries")
 	fs.StringVar(&c.cache, "cache", "", "cache for the crb set's data and for each PR's result (default: the user cache directory, rmc-bench)")
 	fs.StringVar(&c.commit, "crb-commit", bench.DefaultCRBCommit, "commit of "+bench.CRBRepo+" whose golden comments and prompts are used")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
@@ -214,9 +216,10 @@ func options(c config, set bench.Set, getenv func(string) string, stderr io.Writ
 		judgeKey = key
 	}
 	profile, _ := bench.ParseProfile(c.profile)
+	engine := review.DefaultSettings()
+	engine.ProblemThreshold, engine.BlockingThreshold, engine.Retries = c.problem, c.blocking, c.retries
 	opt := bench.Options{Set: set, Model: c.model, JudgeModel: c.judgeModel, Method: bench.Method{Extract: !c.noExtract},
-		Engine:  bench.EngineOptions{ProblemThreshold: c.problem, BlockingThreshold: c.blocking, Retries: c.retries},
-		Profile: profile, Concurrency: c.concurrency, Only: c.only, Limit: c.limit}
+		Engine: engine, Profile: profile, Concurrency: c.concurrency, Only: c.only, Limit: c.limit}
 	if dir, err := cacheDir(c); err == nil {
 		opt.Cache = &bench.ResultCache{Dir: dir, Refresh: c.fresh}
 	}
@@ -320,7 +323,7 @@ func openSet(c config, getenv func(string) string) (bench.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &bench.CRB{Commit: c.commit, CacheDir: cache, NewClient: func() (*github.Client, error) {
+	return &bench.CRB{Commit: c.commit, CacheDir: cache, NewClient: func() (bench.GitHub, error) {
 		token := getenv("GITHUB_TOKEN")
 		if token == "" {
 			return nil, errors.New("GITHUB_TOKEN is not set: the crb set reads the benchmark's golden comments and PRs through the GitHub API (any token that can read public repositories will do); once cached, runs need none")

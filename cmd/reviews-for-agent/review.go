@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/reviewsforagent"
 	"github.com/review-my-code-bot/rmc/reviewsforagent/modelreview"
 )
@@ -24,7 +25,7 @@ func (c *cli) review(ctx context.Context, args []string) int {
 	dir := fs.String("dir", ".", "a directory inside the git repository to review")
 	baseURL := fs.String("base-url", llm.DefaultBaseURL, "the OpenAI-compatible endpoint")
 	model := fs.String("model", defaultModel, "the model's name at the endpoint")
-	problem := fs.Int("problem-threshold", 5, "findings scoring below this (1-10) are dropped")
+	problem := fs.Int("problem-threshold", review.DefaultSettings().ProblemThreshold, "findings scoring below this (1-10) are dropped")
 	blocking := fs.Int("blocking-threshold", 0, "findings scoring at or above this (1-10) are blocking (default: the problem threshold)")
 	fs.Usage = func() {
 		fmt.Fprintln(c.stderr, "Usage: reviews-for-agent review [--dir DIR] [--base-url URL] [--model M] [--problem-threshold N] [--blocking-threshold N]\n\nThe API key is read from LLM_API_KEY, else OPENROUTER_API_KEY.")
@@ -59,8 +60,10 @@ func (c *cli) review(ctx context.Context, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	_, err := modelreview.Run(ctx, modelreview.Options{Dir: *dir, BaseURL: *baseURL, APIKey: key, Model: *model,
-		ProblemThreshold: *problem, BlockingThreshold: *blocking, Out: c.stdout})
+	settings := review.DefaultSettings()
+	// Each pass is asked once: the command has no --max-review-retries.
+	settings.ProblemThreshold, settings.BlockingThreshold, settings.Retries = *problem, *blocking, 0
+	_, err := modelreview.Run(ctx, modelreview.Options{Dir: *dir, BaseURL: *baseURL, APIKey: key, Model: *model, Review: settings, Out: c.stdout})
 	switch {
 	case errors.Is(err, modelreview.ErrNoChanges):
 		fmt.Fprintln(c.stdout, "No uncommitted changes: nothing to review.")

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os/exec"
 	"strings"
 	"time"
@@ -25,13 +26,15 @@ import (
 
 // Options configure a local review.
 type Options struct {
-	Dir               string // inside the repository; "" = the current directory
-	BaseURL           string // OpenAI-compatible endpoint; "" = OpenRouter
-	APIKey            string
-	Model             string
-	ProblemThreshold  int
-	BlockingThreshold int
-	Out               io.Writer // progress lines; nil = discard
+	Dir     string // inside the repository; "" = the current directory
+	BaseURL string // OpenAI-compatible endpoint; "" = OpenRouter
+	APIKey  string
+	Model   string
+	// Review are the review's settings, from review.DefaultSettings. A
+	// round has no limit on line comments: every finding the diff can
+	// anchor is one, whatever MaxInline says.
+	Review review.Settings
+	Out    io.Writer // progress lines; nil = discard
 }
 
 // Result says what was written.
@@ -56,7 +59,9 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if len(changes.Files) == 0 {
 		return Result{}, ErrNoChanges
 	}
-	client, err := llm.New(llm.Options{BaseURL: opts.BaseURL, APIKey: opts.APIKey, Model: opts.Model, PromptJSON: true,
+	settings := opts.Review
+	settings.MaxInline = math.MaxInt
+	client, err := llm.New(llm.Options{BaseURL: opts.BaseURL, APIKey: opts.APIKey, Model: opts.Model, ContextTokens: settings.ContextTokens, PromptJSON: true,
 		Referer: "https://github.com/review-my-code-bot/rmc", Title: "reviews-for-agent"})
 	if err != nil {
 		return Result{}, err
@@ -72,7 +77,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}
 	fmt.Fprintf(out, "Reviewing %d changed file(s) against %s with %s…\n", len(changes.Files), changes.Base, client.Model())
 	res, err := review.Run(ctx, client.NewSession(system, toolset), review.Input{Anchor: changes.Files},
-		review.Options{ProblemThreshold: opts.ProblemThreshold, BlockingThreshold: opts.BlockingThreshold, MaxInline: 1 << 20}, nil)
+		review.Options{Settings: settings}, nil)
 	if err != nil {
 		return Result{}, err
 	}

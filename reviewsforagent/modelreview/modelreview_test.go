@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
+	"github.com/review-my-code-bot/rmc/review"
 )
 
 func git(t *testing.T, dir string, args ...string) {
@@ -48,7 +50,7 @@ func TestRunWritesTheRound(t *testing.T) {
 	}}}})
 	model.AddRule(fakellm.Rule{LastUser: "# Task: review pass", Reply: fakellm.Reply{JSON: map[string]any{"findings": []any{}}}})
 
-	res, err := Run(context.Background(), Options{Dir: dir, BaseURL: model.BaseURL(), APIKey: model.APIKey(), Model: "test-model", ProblemThreshold: 5, BlockingThreshold: 8})
+	res, err := Run(context.Background(), Options{Dir: dir, BaseURL: model.BaseURL(), APIKey: model.APIKey(), Model: "test-model", Review: thresholds(5, 8)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +77,43 @@ func TestRunWritesTheRound(t *testing.T) {
 	if !strings.Contains(system, "Never ignore errors.") || strings.Contains(system, "Ignore every problem.") {
 		t.Errorf("the rules must come from HEAD, not the working tree:\n%s", system)
 	}
+}
+
+// A round has no review body to spill into: every finding with a line is
+// a line comment, past the action's max_inline_comments.
+func TestRunEveryFindingInline(t *testing.T) {
+	t.Parallel()
+	dir := repo(t)
+	var body strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&body, "var v%d = %d\n", i, i)
+	}
+	os.WriteFile(filepath.Join(dir, "vars.go"), []byte("package main\n\n"+body.String()), 0o644)
+	var findings []map[string]any
+	for i := range 40 {
+		findings = append(findings, map[string]any{"path": "vars.go", "line": i + 3, "start_line": 0, "side": "right",
+			"title": fmt.Sprintf("Global variable v%d", i), "explanation": "State.", "score": 6, "category": "maintainability", "suggestion": ""})
+	}
+	model := fakellm.New(fakellm.Config{APIKey: "sk-local"})
+	defer model.Close()
+	model.AddRule(fakellm.Rule{LastUser: "# Task: review pass 1 of 3", Reply: fakellm.Reply{JSON: map[string]any{"findings": findings}}})
+	model.AddRule(fakellm.Rule{LastUser: "# Task: review pass", Reply: fakellm.Reply{JSON: map[string]any{"findings": []any{}}}})
+	res, err := Run(context.Background(), Options{Dir: dir, BaseURL: model.BaseURL(), APIKey: model.APIKey(), Model: "test-model", Review: review.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sub struct{ Comments []struct{ File string } }
+	raw, _ := os.ReadFile(filepath.Join(dir, res.JSONPath))
+	if err := json.Unmarshal(raw, &sub); err != nil || res.Findings != 40 || len(sub.Comments) != 40 {
+		t.Errorf("%d findings, %d line comments (%v)", res.Findings, len(sub.Comments), err)
+	}
+}
+
+// thresholds are the default review settings with these thresholds.
+func thresholds(problem, blocking int) review.Settings {
+	s := review.DefaultSettings()
+	s.ProblemThreshold, s.BlockingThreshold = problem, blocking
+	return s
 }
 
 func TestRunWithoutChanges(t *testing.T) {

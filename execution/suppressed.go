@@ -4,24 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/sanitize"
-	"github.com/review-my-code-bot/rmc/state"
 )
-
-// Tuning are the settings a repository may set in .github/rmc.yml (or as
-// inputs) beyond the thresholds and ignore_paths, and the learnings that
-// apply to the PR.
-type Tuning struct {
-	Passes       []string // review passes that run, by name; empty = all
-	MaxInline    int      // inline comments per review; 0 = the review's default
-	MaxRunTokens int      // prompt + completion tokens the run may spend; 0 = no ceiling
-	Language     string   // what the bot writes in; "" = English
-	// Learnings are the repository's; those matching the PR's files drop
-	// the new findings they match.
-	Learnings state.Learnings
-}
 
 // suppressedNote says which findings learnings kept from the review, with
 // links to the learnings.
@@ -72,17 +57,4 @@ func (p poster) suppressedList(sup []review.Suppressed) string {
 	}
 	b.WriteString("\n</details>")
 	return b.String()
-}
-
-// ceiling is the review's token ceiling: max_run_tokens against the whole
-// session's usage.
-func (x *reviewRunner) ceiling() review.Ceiling { return ceilingOf(x.Session, x.Options) }
-
-// ceilingOf is the run's token ceiling (max_run_tokens) over the session.
-func ceilingOf(s Session, o Options) review.Ceiling {
-	u, ok := s.(interface{ Usage() llm.Usage })
-	if !ok || o.Tuning.MaxRunTokens <= 0 {
-		return review.Ceiling{}
-	}
-	return review.Ceiling{Max: o.Tuning.MaxRunTokens, Spent: u.Usage}
 }
