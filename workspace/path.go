@@ -115,70 +115,88 @@ const maxLinkHops = 40
 // .git. Opening the real path through os.Root afterwards is then only a
 // second line of defence.
 func (w *FS) resolve(clean string) (string, fs.FileInfo, error) {
-	if clean == "." {
-		fi, err := w.root.Lstat(".")
-		if err != nil {
-			return "", nil, fmt.Errorf("the repository root is unreadable: %w", err)
+	r := resolver{root: w.root, todo: strings.Split(clean, "/")}
+	for len(r.todo) > 0 {
+		real, fi, err := r.step()
+		if err != nil || fi != nil {
+			return real, fi, err
 		}
-		return ".", fi, nil
 	}
-	var done []string
-	todo := strings.Split(clean, "/")
-	hops := 0
-	for len(todo) > 0 {
-		c := todo[0]
-		todo = todo[1:]
-		switch {
-		case c == "" || c == ".":
-			continue
-		case c == "..":
-			// Only reachable through a link target: done holds real
-			// directories, so popping one is what the kernel would do.
-			if len(done) == 0 {
-				return "", nil, refused("a symlink on this path points outside the repository")
-			}
-			done = done[:len(done)-1]
-			continue
-		case isGitDir(c):
-			return "", nil, refused("a symlink on this path points into .git, which is not available")
-		}
-		cand := path.Join(append(done, c)...)
-		fi, err := w.root.Lstat(filepath.FromSlash(cand))
-		if err != nil {
-			if os.IsNotExist(err) || isNotDir(err) {
-				return "", nil, notExist("%q does not exist", cand)
-			}
-			return "", nil, fmt.Errorf("%q is unreadable: %w", cand, unwrapPath(err))
-		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
-			if len(todo) > 0 && !fi.IsDir() {
-				return "", nil, notExist("%q is a file, not a directory", cand)
-			}
-			done = append(done, c)
-			if len(todo) == 0 {
-				return cand, fi, nil
-			}
-			continue
-		}
-		if hops++; hops > maxLinkHops {
-			return "", nil, refused("too many levels of symlinks")
-		}
-		target, err := w.root.Readlink(filepath.FromSlash(cand))
-		if err != nil {
-			return "", nil, fmt.Errorf("symlink %q is unreadable: %w", cand, unwrapPath(err))
-		}
-		target = filepath.ToSlash(target)
-		if strings.HasPrefix(target, "/") || filepath.IsAbs(target) || filepath.VolumeName(target) != "" {
-			return "", nil, refused("symlink %q has an absolute target; only links inside the repository are followed", cand)
-		}
-		todo = append(strings.Split(target, "/"), todo...)
-	}
-	// The path was all "." and ".." after link expansion: the root.
+	// The path was "." or, after link expansion, all "." and "..": the root.
 	fi, err := w.root.Lstat(".")
 	if err != nil {
 		return "", nil, fmt.Errorf("the repository root is unreadable: %w", err)
 	}
 	return ".", fi, nil
+}
+
+// resolver walks a path one component at a time: done holds the real
+// directories passed so far, todo what is left, with a link's target spliced
+// in front of the rest when a link is met.
+type resolver struct {
+	root *os.Root
+	done []string
+	todo []string
+	hops int
+}
+
+// step takes the next component. It returns the real path and its info once
+// the last one is reached, an error when the path is refused or missing, and
+// neither while there is more to walk.
+func (r *resolver) step() (string, fs.FileInfo, error) {
+	c := r.todo[0]
+	r.todo = r.todo[1:]
+	switch {
+	case c == "" || c == ".":
+		return "", nil, nil
+	case c == "..":
+		// Only reachable through a link target: done holds real
+		// directories, so popping one is what the kernel would do.
+		if len(r.done) == 0 {
+			return "", nil, refused("a symlink on this path points outside the repository")
+		}
+		r.done = r.done[:len(r.done)-1]
+		return "", nil, nil
+	case isGitDir(c):
+		return "", nil, refused("a symlink on this path points into .git, which is not available")
+	}
+	cand := path.Join(append(r.done, c)...)
+	fi, err := r.root.Lstat(filepath.FromSlash(cand))
+	if err != nil {
+		if os.IsNotExist(err) || isNotDir(err) {
+			return "", nil, notExist("%q does not exist", cand)
+		}
+		return "", nil, fmt.Errorf("%q is unreadable: %w", cand, unwrapPath(err))
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return "", nil, r.follow(cand)
+	}
+	if len(r.todo) > 0 && !fi.IsDir() {
+		return "", nil, notExist("%q is a file, not a directory", cand)
+	}
+	r.done = append(r.done, c)
+	if len(r.todo) == 0 {
+		return cand, fi, nil
+	}
+	return "", nil, nil
+}
+
+// follow puts the target of the link at cand in front of what is left to
+// walk, refusing an absolute target and a loop.
+func (r *resolver) follow(cand string) error {
+	if r.hops++; r.hops > maxLinkHops {
+		return refused("too many levels of symlinks")
+	}
+	target, err := r.root.Readlink(filepath.FromSlash(cand))
+	if err != nil {
+		return fmt.Errorf("symlink %q is unreadable: %w", cand, unwrapPath(err))
+	}
+	target = filepath.ToSlash(target)
+	if strings.HasPrefix(target, "/") || filepath.IsAbs(target) || filepath.VolumeName(target) != "" {
+		return refused("symlink %q has an absolute target; only links inside the repository are followed", cand)
+	}
+	r.todo = append(strings.Split(target, "/"), r.todo...)
+	return nil
 }
 
 // isNotDir reports ENOTDIR, which Lstat returns for "file/child".

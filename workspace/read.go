@@ -77,13 +77,7 @@ func (w *FS) read(ctx context.Context, p string, from, to int) (Text, error) {
 // with ReadSlice so that one enormous line (minified code) never has to be
 // held whole.
 func scanLines(ctx context.Context, br *bufio.Reader, from, to int, t *Text) error {
-	budget := MaxReadBytes
-	lineNo := 1
-	started := false // bytes of line lineNo have been seen
-	capped := false  // the budget ran out; only counting from here
-	lineCut := false // the current line was longer than the budget left
-	cutLine := 0     // the line cut to the budget, if any
-	var cur []byte
+	s := lineScanner{t: t, from: from, to: to, budget: MaxReadBytes, lineNo: 1}
 	for i := 0; ; i++ {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -92,59 +86,86 @@ func scanLines(ctx context.Context, br *bufio.Reader, from, to int, t *Text) err
 		}
 		chunk, rerr := br.ReadSlice('\n')
 		if rerr != nil && rerr != io.EOF && rerr != bufio.ErrBufferFull {
-			return fmt.Errorf("reading line %d: %w", lineNo, unwrapPath(rerr))
+			return fmt.Errorf("reading line %d: %w", s.lineNo, unwrapPath(rerr))
 		}
-		if len(chunk) > 0 {
-			started = true
-		}
-		want := !capped && lineNo >= from && (to == 0 || lineNo <= to)
-		if want && !lineCut {
-			// Keep one byte more than the budget so that "fits exactly"
-			// and "too long" can be told apart at the end of the line.
-			room := budget + 1 - len(cur)
-			if len(chunk) > room {
-				cur = append(cur, chunk[:room]...)
-				lineCut = true
-			} else {
-				cur = append(cur, chunk...)
-			}
-		}
-		if rerr == bufio.ErrBufferFull {
-			continue
-		}
-		if rerr == nil || started {
-			if want {
-				line := bytes.TrimSuffix(bytes.TrimSuffix(cur, []byte("\n")), []byte("\r"))
-				switch {
-				case len(line)+1 <= budget: // +1: the line's newline
-					t.Lines = append(t.Lines, printable(line))
-					budget -= len(line) + 1
-				case len(t.Lines) == 0:
-					// A single line over the cap: return its start rather
-					// than nothing at all.
-					t.Lines = append(t.Lines, printable(line[:budget]))
-					t.Truncated = true
-					t.Note = fmt.Sprintf("line %d is longer than %d KiB and was cut", lineNo, MaxReadBytes>>10)
-					capped, cutLine = true, lineNo
-				default:
-					t.Truncated = true
-					t.Note = fmt.Sprintf("output capped at %d KiB: lines %d-%d were returned; continue from line %d", MaxReadBytes>>10, from, lineNo-1, lineNo)
-					capped = true
-				}
-				cur, lineCut = cur[:0], false
-			}
-			lineNo++
-			started = false
-		}
+		s.add(chunk, rerr)
 		if rerr == io.EOF {
 			break
 		}
 	}
-	t.TotalLines = lineNo - 1
-	if cutLine > 0 && cutLine < t.TotalLines {
-		t.Note += fmt.Sprintf("; continue from line %d", cutLine+1)
+	t.TotalLines = s.lineNo - 1
+	if s.cutLine > 0 && s.cutLine < t.TotalLines {
+		t.Note += fmt.Sprintf("; continue from line %d", s.cutLine+1)
 	}
 	return nil
+}
+
+// lineScanner is scanLines' state between the chunks ReadSlice returns.
+type lineScanner struct {
+	t        *Text
+	from, to int
+	budget   int // bytes left to return
+	lineNo   int
+	started  bool // bytes of line lineNo have been seen
+	capped   bool // the budget ran out; only counting from here
+	lineCut  bool // the current line was longer than the budget left
+	cutLine  int  // the line cut to the budget, if any
+	cur      []byte
+}
+
+// add takes one chunk: part of line lineNo, ending it unless ReadSlice's
+// buffer filled first (rerr is ErrBufferFull).
+func (s *lineScanner) add(chunk []byte, rerr error) {
+	if len(chunk) > 0 {
+		s.started = true
+	}
+	want := !s.capped && s.lineNo >= s.from && (s.to == 0 || s.lineNo <= s.to)
+	if want && !s.lineCut {
+		// Keep one byte more than the budget so that "fits exactly"
+		// and "too long" can be told apart at the end of the line.
+		room := s.budget + 1 - len(s.cur)
+		if len(chunk) > room {
+			s.cur = append(s.cur, chunk[:room]...)
+			s.lineCut = true
+		} else {
+			s.cur = append(s.cur, chunk...)
+		}
+	}
+	if rerr == bufio.ErrBufferFull {
+		return
+	}
+	if rerr == nil || s.started {
+		if want {
+			s.keepLine()
+		}
+		s.lineNo++
+		s.started = false
+	}
+}
+
+// keepLine adds the wanted line just ended to t.Lines if the budget has room,
+// and otherwise caps the output: a first line over the cap is cut, a later
+// one ends the lines returned.
+func (s *lineScanner) keepLine() {
+	t := s.t
+	line := bytes.TrimSuffix(bytes.TrimSuffix(s.cur, []byte("\n")), []byte("\r"))
+	switch {
+	case len(line)+1 <= s.budget: // +1: the line's newline
+		t.Lines = append(t.Lines, printable(line))
+		s.budget -= len(line) + 1
+	case len(t.Lines) == 0:
+		// A single line over the cap: return its start rather
+		// than nothing at all.
+		t.Lines = append(t.Lines, printable(line[:s.budget]))
+		t.Truncated = true
+		t.Note = fmt.Sprintf("line %d is longer than %d KiB and was cut", s.lineNo, MaxReadBytes>>10)
+		s.capped, s.cutLine = true, s.lineNo
+	default:
+		t.Truncated = true
+		t.Note = fmt.Sprintf("output capped at %d KiB: lines %d-%d were returned; continue from line %d", MaxReadBytes>>10, s.from, s.lineNo-1, s.lineNo)
+		s.capped = true
+	}
+	s.cur, s.lineCut = s.cur[:0], false
 }
 
 // printable makes a line safe to show: invalid UTF-8 and NUL bytes become
