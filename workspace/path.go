@@ -122,7 +122,17 @@ func (w *FS) resolve(clean string) (string, fs.FileInfo, error) {
 			return real, fi, err
 		}
 	}
-	// The path was "." or, after link expansion, all "." and "..": the root.
+	// The path ended on "." or ".." after a link's expansion ("dir/here"
+	// with here -> "."): it names the last real directory reached, or the
+	// root when there is none.
+	if len(r.done) > 0 {
+		dir := path.Join(r.done...)
+		fi, err := w.root.Lstat(filepath.FromSlash(dir))
+		if err != nil {
+			return "", nil, fmt.Errorf("%q is unreadable: %w", dir, unwrapPath(err))
+		}
+		return dir, fi, nil
+	}
 	fi, err := w.root.Lstat(".")
 	if err != nil {
 		return "", nil, fmt.Errorf("the repository root is unreadable: %w", err)

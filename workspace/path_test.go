@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -102,4 +103,54 @@ func FuzzCleanPath(f *testing.F) {
 			t.Fatalf("cleanPath(%q) = %q, but cleaning that gives %q, %v", in, got, again, err)
 		}
 	})
+}
+
+// TestResolveLinkToADirectoryItIsIn: a link whose target ends on "." or ".."
+// names the directory reached, not the repository root.
+func TestResolveLinkToADirectoryItIsIn(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"src/a.go":       "package a\n",
+		"src/sub/b.go":   "package b\n",
+		"src/here":       "->.",
+		"src/sub/parent": "->..",
+		"src/subup":      "->sub/..",
+		"top":            "->src/..",
+	})
+	w, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	tests := map[string]string{
+		"src/here":         "src",
+		"src/here/a.go":    "src/a.go",
+		"src/sub/parent":   "src",
+		"src/subup":        "src",
+		"src/subup/sub":    "src/sub",
+		"src/here/here":    "src",
+		"top":              ".",
+		"top/src/sub/b.go": "src/sub/b.go",
+	}
+	for in, want := range tests {
+		t.Run(in, func(t *testing.T) {
+			t.Parallel()
+			real, _, err := w.resolve(in)
+			if err != nil || real != want {
+				t.Errorf("resolve(%q) = %q, %v; want %q", in, real, err, want)
+			}
+		})
+	}
+	l, err := w.List(t.Context(), "src/here", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range l.Entries {
+		got = append(got, e.Path)
+	}
+	if !slices.Contains(got, "src/here/a.go") || slices.Contains(got, "src/here/src") {
+		t.Errorf("List(src/here) = %q, want src's entries", got)
+	}
 }
