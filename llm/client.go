@@ -284,26 +284,54 @@ func cachesAtBreakpoints(model string) bool {
 // Model is the model the client asks.
 func (c *Client) Model() string { return c.opts.Model }
 
+// withDefaults checks o and fills in a default for each limit left at zero.
+// Every problem is reported at once, on one line.
 func withDefaults(o Options) (Options, error) {
-	var errs []error
 	if o.BaseURL == "" {
 		o.BaseURL = DefaultBaseURL
 	}
-	u, err := url.Parse(o.BaseURL)
-	switch {
-	case err != nil:
-		errs = append(errs, fmt.Errorf("BaseURL %q is not a URL: %w", o.BaseURL, err))
-	case u.Scheme != "http" && u.Scheme != "https", u.Host == "":
-		errs = append(errs, fmt.Errorf("BaseURL %q must be an absolute http(s) URL such as %s", o.BaseURL, DefaultBaseURL))
-	case u.User != nil:
-		// Credentials in the URL would end up in transport errors.
-		errs = append(errs, fmt.Errorf("BaseURL must not carry credentials; pass the key as APIKey"))
-	default:
-		if err := checkAzure(u); err != nil {
-			errs = append(errs, err)
-		}
+	var errs []error
+	if err := checkBaseURL(o.BaseURL); err != nil {
+		errs = append(errs, err)
 	}
 	errs = append(errs, CheckExtras(o)...)
+	errs = append(errs, checkFields(o)...)
+	errs = append(errs, checkNotNegative(o)...)
+	if len(errs) > 0 {
+		// One line, because it ends up in an Actions log.
+		msgs := make([]string, len(errs))
+		for i, e := range errs {
+			msgs[i] = e.Error()
+		}
+		return o, fmt.Errorf("llm: invalid options: %s", strings.Join(msgs, "; "))
+	}
+	o = fillDefaults(o)
+	if o.MaxOutputTokens >= o.ContextTokens {
+		return o, fmt.Errorf("llm: invalid options: MaxOutputTokens %d leaves no room for a prompt in the %d-token window (ContextTokens)", o.MaxOutputTokens, o.ContextTokens)
+	}
+	return o, nil
+}
+
+// checkBaseURL refuses a base URL that is not an absolute http(s) URL, that
+// carries credentials, or that names an Azure endpoint wrongly.
+func checkBaseURL(raw string) error {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return fmt.Errorf("BaseURL %q is not a URL: %w", raw, err)
+	case u.Scheme != "http" && u.Scheme != "https", u.Host == "":
+		return fmt.Errorf("BaseURL %q must be an absolute http(s) URL such as %s", raw, DefaultBaseURL)
+	case u.User != nil:
+		// Credentials in the URL would end up in transport errors.
+		return fmt.Errorf("BaseURL must not carry credentials; pass the key as APIKey")
+	}
+	return checkAzure(u)
+}
+
+// checkFields checks the text options: the reasoning effort, the key, the
+// model, and the headers that go out with every request.
+func checkFields(o Options) []error {
+	var errs []error
 	if o.ReasoningEffort != "" && !effortPattern.MatchString(o.ReasoningEffort) {
 		errs = append(errs, fmt.Errorf("ReasoningEffort %q is not a word such as low, medium or high", o.ReasoningEffort))
 	}
@@ -319,6 +347,13 @@ func withDefaults(o Options) (Options, error) {
 	if strings.ContainsAny(o.Referer+o.Title, "\r\n") {
 		errs = append(errs, errors.New("neither Referer nor Title may contain a line break"))
 	}
+	return errs
+}
+
+// checkNotNegative refuses a negative duration or limit (zero means the
+// default).
+func checkNotNegative(o Options) []error {
+	var errs []error
 	for _, d := range []struct {
 		name string
 		v    time.Duration
@@ -335,30 +370,25 @@ func withDefaults(o Options) (Options, error) {
 			errs = append(errs, fmt.Errorf("%s %d is negative", n.name, n.v))
 		}
 	}
-	if len(errs) > 0 {
-		// One line, because it ends up in an Actions log.
-		msgs := make([]string, len(errs))
-		for i, e := range errs {
-			msgs[i] = e.Error()
-		}
-		return o, fmt.Errorf("llm: invalid options: %s", strings.Join(msgs, "; "))
-	}
+	return errs
+}
+
+// fillDefaults sets each limit left at zero to its default; a negative
+// MaxRetries means no retries.
+func fillDefaults(o Options) Options {
 	o.RequestTimeout = orDefault(o.RequestTimeout, DefaultRequestTimeout)
 	o.RetryBaseDelay = orDefault(o.RetryBaseDelay, DefaultRetryBaseDelay)
 	o.MaxRetryDelay = orDefault(o.MaxRetryDelay, DefaultMaxRetryDelay)
 	o.MaxToolRounds = orDefault(o.MaxToolRounds, DefaultMaxToolRounds)
 	o.MaxToolOutput = orDefault(o.MaxToolOutput, DefaultMaxToolOutput)
 	o.ContextTokens = orDefault(o.ContextTokens, DefaultContextTokens)
-	if o.MaxOutputTokens >= o.ContextTokens {
-		return o, fmt.Errorf("llm: invalid options: MaxOutputTokens %d leaves no room for a prompt in the %d-token window (ContextTokens)", o.MaxOutputTokens, o.ContextTokens)
-	}
 	switch {
 	case o.MaxRetries == 0:
 		o.MaxRetries = DefaultMaxRetries
 	case o.MaxRetries < 0:
 		o.MaxRetries = 0
 	}
-	return o, nil
+	return o
 }
 
 func orDefault[T int | time.Duration](v, def T) T {
