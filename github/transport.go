@@ -109,14 +109,9 @@ func isWrite(r *http.Request, body []byte) bool {
 }
 
 func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	var body []byte
-	if r.Body != nil {
-		b, err := io.ReadAll(r.Body)
-		r.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		body = b
+	body, err := readBody(r)
+	if err != nil {
+		return nil, err
 	}
 	write := isWrite(r, body)
 	if write && t.writes != nil {
@@ -128,43 +123,17 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	// lost response may hide an applied write (the adapter checks first).
 	retryable := !write || idempotent(r, body)
 	for attempt := 1; ; attempt++ {
-		// Each attempt has its own deadline, so a timed-out attempt can be
-		// told from a caller that gave up (only the first is retried).
-		actx, cancel := context.WithTimeout(r.Context(), t.timeout)
-		req := r.Clone(actx)
-		if body != nil {
-			req.Body = io.NopCloser(bytes.NewReader(body))
-			req.ContentLength = int64(len(body))
-		}
-		if write {
-			t.counts.writes.Add(1)
-		} else {
-			t.counts.reads.Add(1)
-		}
-		resp, err := t.next.RoundTrip(req)
+		resp, cancel, err := t.try(r, body, write)
 		if err != nil && r.Context().Err() != nil {
 			cancel()
 			return nil, err // the caller gave up: no retry
 		}
 		wait, why := t.retryAfter(resp, err, !retryable, attempt)
 		if why == "" || attempt >= t.policy.MaxAttempts {
-			if resp != nil {
-				resp.Body = cancelBody{resp.Body, cancel}
-			} else {
-				cancel()
-			}
-			return resp, err
+			return answer(resp, cancel, err)
 		}
 		if wait > t.policy.MaxWait {
-			if t.warn != nil {
-				t.warn(fmt.Sprintf("GitHub's rate limit is exhausted: %s; it asks to wait %s, longer than the %s this run allows. What is left stays pending for a later run.", why, wait.Round(time.Second), t.policy.MaxWait))
-			}
-			if resp != nil {
-				resp.Body = cancelBody{resp.Body, cancel}
-				return resp, err
-			}
-			cancel()
-			return nil, fmt.Errorf("%s; GitHub asks to wait %s, longer than the %s this run allows", why, wait, t.policy.MaxWait)
+			return t.waitTooLong(resp, cancel, err, why, wait)
 		}
 		cancel()
 		if resp != nil {
@@ -179,6 +148,62 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
+}
+
+// readBody reads and closes r's body, so that each attempt can send it again.
+func readBody(r *http.Request) ([]byte, error) {
+	if r.Body == nil {
+		return nil, nil
+	}
+	b, err := io.ReadAll(r.Body)
+	r.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// try sends one attempt of r, counted as a read or a write. Each attempt has
+// its own deadline, so a timed-out attempt can be told from a caller that
+// gave up (only the first is retried); cancel ends it.
+func (t *retryTransport) try(r *http.Request, body []byte, write bool) (*http.Response, context.CancelFunc, error) {
+	actx, cancel := context.WithTimeout(r.Context(), t.timeout)
+	req := r.Clone(actx)
+	if body != nil {
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.ContentLength = int64(len(body))
+	}
+	if write {
+		t.counts.writes.Add(1)
+	} else {
+		t.counts.reads.Add(1)
+	}
+	resp, err := t.next.RoundTrip(req)
+	return resp, cancel, err
+}
+
+// answer hands an attempt's outcome to the caller; the attempt's deadline
+// ends when the response's body is closed, or now when there is none.
+func answer(resp *http.Response, cancel context.CancelFunc, err error) (*http.Response, error) {
+	if resp == nil {
+		cancel()
+		return nil, err
+	}
+	resp.Body = cancelBody{resp.Body, cancel}
+	return resp, err
+}
+
+// waitTooLong gives up on a retry GitHub asks to wait for longer than the
+// policy allows, warning that what is left stays pending.
+func (t *retryTransport) waitTooLong(resp *http.Response, cancel context.CancelFunc, err error, why string, wait time.Duration) (*http.Response, error) {
+	if t.warn != nil {
+		t.warn(fmt.Sprintf("GitHub's rate limit is exhausted: %s; it asks to wait %s, longer than the %s this run allows. What is left stays pending for a later run.", why, wait.Round(time.Second), t.policy.MaxWait))
+	}
+	if resp != nil {
+		return answer(resp, cancel, err)
+	}
+	cancel()
+	return nil, fmt.Errorf("%s; GitHub asks to wait %s, longer than the %s this run allows", why, wait, t.policy.MaxWait)
 }
 
 // retryAfter decides whether and when to retry. Rate-limit answers mean the
