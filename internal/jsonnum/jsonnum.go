@@ -64,56 +64,97 @@ const maxExp = 1 << 20
 // and where the decimal point falls after the exponent. It is whole when no
 // nonzero digit falls after the point.
 func parseNumber(s string) (int64, error) {
+	d, ok := scanDecimal(s)
+	if !ok {
+		return 0, errors.New("is not a number")
+	}
+	return d.whole()
+}
+
+// decimal is a number literal read exactly: its sign, its digits, and how
+// many of them come before the decimal point once the exponent is applied
+// (negative or past the digits when the exponent moves the point that far).
+type decimal struct {
+	neg    bool
+	digits string
+	point  int
+}
+
+// scanDecimal reads s as a JSON number: an optional minus, the integer part
+// (no leading zeros), an optional fraction and an optional exponent, and
+// nothing else.
+func scanDecimal(s string) (decimal, bool) {
+	var d decimal
 	i := 0
-	neg := i < len(s) && s[i] == '-'
-	if neg {
+	if i < len(s) && s[i] == '-' {
+		d.neg = true
 		i++
 	}
-	intStart := i
+	i, ok := d.mantissa(s, i)
+	if !ok {
+		return d, false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		exp, end, ok := exponent(s, i+1)
+		if !ok {
+			return d, false
+		}
+		d.point += exp
+		i = end
+	}
+	return d, i == len(s)
+}
+
+// mantissa reads the integer part and the fraction at s[i:] into d and
+// returns the index after them.
+func (d *decimal) mantissa(s string, i int) (int, bool) {
+	start := i
 	if i < len(s) && s[i] == '0' {
 		i++
 	} else {
 		i = digits(s, i)
 	}
-	if i == intStart {
-		return 0, errors.New("is not a number")
+	if i == start {
+		return i, false
 	}
-	all := s[intStart:i]
-	point := len(all) // digits before the decimal point
+	d.digits = s[start:i]
+	d.point = len(d.digits)
 	if i < len(s) && s[i] == '.' {
-		j := digits(s, i+1)
-		if j == i+1 {
-			return 0, errors.New("is not a number")
+		end := digits(s, i+1)
+		if end == i+1 {
+			return end, false
 		}
-		all += s[i+1 : j]
-		i = j
+		d.digits += s[i+1 : end]
+		i = end
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+	return i, true
+}
+
+// exponent reads an exponent's sign and digits at s[i:] (after the "e"),
+// capped at maxExp, and returns the index after them.
+func exponent(s string, i int) (exp, end int, ok bool) {
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
 		i++
-		expNeg := false
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			expNeg = s[i] == '-'
-			i++
-		}
-		j := digits(s, i)
-		if j == i {
-			return 0, errors.New("is not a number")
-		}
-		exp := 0
-		for _, c := range s[i:j] {
-			exp = min(exp*10+int(c-'0'), maxExp)
-		}
-		if expNeg {
-			exp = -exp
-		}
-		point += exp
-		i = j
 	}
-	if i != len(s) {
-		return 0, errors.New("is not a number")
+	end = digits(s, i)
+	if end == i {
+		return 0, end, false
 	}
-	trimmed := strings.TrimLeft(all, "0")
-	point -= len(all) - len(trimmed)
+	for _, c := range s[i:end] {
+		exp = min(exp*10+int(c-'0'), maxExp)
+	}
+	if neg {
+		exp = -exp
+	}
+	return exp, end, true
+}
+
+// whole is d's value when it is a whole number within int64.
+func (d decimal) whole() (int64, error) {
+	trimmed := strings.TrimLeft(d.digits, "0")
+	point := d.point - (len(d.digits) - len(trimmed))
 	trimmed = strings.TrimRight(trimmed, "0")
 	switch {
 	case trimmed == "":
@@ -124,7 +165,7 @@ func parseNumber(s string) (int64, error) {
 		return 0, errors.New("is out of range")
 	}
 	text := trimmed + strings.Repeat("0", point-len(trimmed))
-	if neg {
+	if d.neg {
 		text = "-" + text
 	}
 	v, err := strconv.ParseInt(text, 10, 64)
