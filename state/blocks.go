@@ -43,6 +43,9 @@ func (d *deriver) blocks(author snapshot.Actor, editor *snapshot.Actor, body, wh
 	return tr.Blocks
 }
 
+// readBotBlocks reads the bot's state blocks from its comments, reviews and
+// review comments, then lists the dismissals it never explained and the
+// answers still pending in a placeholder comment.
 func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 	d.handled = map[Ref]Handling{}
 	d.placeholders = map[Ref]int64{}
@@ -51,23 +54,7 @@ func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 	d.reviewedBy = map[Ref]rmcoc.ReviewRun{}
 	d.dismissed, d.explained = map[Ref]bool{}, map[Ref]bool{}
 	d.answeredReplies = map[int64]bool{}
-	var latestTrigger time.Time
-	for _, c := range snap.IssueComments {
-		for _, b := range d.blocks(c.Author, c.Editor, c.Body, fmt.Sprintf("comment %d", c.ID)) {
-			switch b := b.(type) {
-			case rmcoc.AutoReviewTrigger:
-				d.st.StatusComment = c.ID
-				if d.st.AutoTrigger == nil || !b.TriggeredAt.Before(latestTrigger) {
-					t := b
-					d.st.AutoTrigger, d.st.AutoTriggerComment, latestTrigger = &t, c.ID, b.TriggeredAt
-				}
-			case rmcoc.ReviewRun:
-				d.review(b, 0, c.CreatedAt)
-			default:
-				d.common(b, c.ID)
-			}
-		}
-	}
+	d.readIssueComments(snap.IssueComments)
 	for _, r := range snap.Reviews {
 		for _, b := range d.blocks(r.Author, r.Editor, r.Body, fmt.Sprintf("review %d", r.ID)) {
 			if run, ok := b.(rmcoc.ReviewRun); ok {
@@ -89,6 +76,37 @@ func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 			d.st.Unexplained = append(d.st.Unexplained, ref)
 		}
 	}
+	slices.SortFunc(d.st.Unexplained, func(a, b Ref) int { return int(a.ID - b.ID) })
+	d.st.Unfinished = d.unfinished()
+}
+
+// readIssueComments reads the blocks of the conversation's comments: the
+// latest automatic-review trigger and the status comment holding it, review
+// runs, and the blocks any bot comment may hold.
+func (d *deriver) readIssueComments(comments []snapshot.Comment) {
+	var latestTrigger time.Time
+	for _, c := range comments {
+		for _, b := range d.blocks(c.Author, c.Editor, c.Body, fmt.Sprintf("comment %d", c.ID)) {
+			switch b := b.(type) {
+			case rmcoc.AutoReviewTrigger:
+				d.st.StatusComment = c.ID
+				if d.st.AutoTrigger == nil || !b.TriggeredAt.Before(latestTrigger) {
+					t := b
+					d.st.AutoTrigger, d.st.AutoTriggerComment, latestTrigger = &t, c.ID, b.TriggeredAt
+				}
+			case rmcoc.ReviewRun:
+				d.review(b, 0, c.CreatedAt)
+			default:
+				d.common(b, c.ID)
+			}
+		}
+	}
+}
+
+// unfinished lists the status comments still saying "in progress" although
+// a completed review answered their requests, each with those requests, in
+// comment and request order.
+func (d *deriver) unfinished() []Unfinished {
 	byComment := map[int64]*Unfinished{}
 	for ref, holder := range d.placeholders {
 		run, ok := d.reviewedBy[ref]
@@ -102,12 +120,13 @@ func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 		}
 		u.Requests = append(u.Requests, ref)
 	}
+	var out []Unfinished
 	for _, u := range byComment {
 		slices.SortFunc(u.Requests, func(a, b Ref) int { return int(a.ID - b.ID) })
-		d.st.Unfinished = append(d.st.Unfinished, *u)
+		out = append(out, *u)
 	}
-	slices.SortFunc(d.st.Unfinished, func(a, b Unfinished) int { return int(a.CommentID - b.CommentID) })
-	slices.SortFunc(d.st.Unexplained, func(a, b Ref) int { return int(a.ID - b.ID) })
+	slices.SortFunc(out, func(a, b Unfinished) int { return int(a.CommentID - b.CommentID) })
+	return out
 }
 
 // common handles the blocks that may sit in any bot comment; holder is the
@@ -115,31 +134,9 @@ func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 func (d *deriver) common(b rmcoc.Block, holder int64) {
 	switch b := b.(type) {
 	case rmcoc.QuestionAnswer:
-		ref := refOf(b.Source, int64(b.ReplyToCommentID), b.ThreadID != "")
-		switch b.Status {
-		case rmcoc.AnswerInProgress, rmcoc.AnswerFailed:
-			if holder != 0 && d.placeholders[ref] == 0 {
-				d.placeholders[ref], d.holders[ref] = holder, b.RunID
-			}
-			if b.Status == rmcoc.AnswerFailed {
-				d.failed[ref] = true
-			}
-		default:
-			d.handled[ref] = HandledAnswered
-		}
+		d.answer(b, holder)
 	case rmcoc.ManualReview:
-		ref := refOf(b.Source, int64(b.RequestCommentID), false)
-		switch b.Status {
-		case rmcoc.ManualCompleted:
-			d.handled[ref] = HandledReviewed
-		case rmcoc.ManualDismissed:
-			d.handled[ref] = HandledDismissed
-			d.explained[ref] = true
-		case rmcoc.ManualInProgress:
-			if holder != 0 && d.placeholders[ref] == 0 {
-				d.placeholders[ref] = holder
-			}
-		}
+		d.manualReview(b, holder)
 	case rmcoc.DisputeResolution:
 		d.answeredReplies[int64(b.ReplyToCommentID)] = true
 	case rmcoc.TaskError:
@@ -160,6 +157,41 @@ func (d *deriver) common(b rmcoc.Block, holder int64) {
 	case rmcoc.Walkthrough:
 		if holder != 0 && (d.st.Walkthrough == 0 || holder < d.st.Walkthrough) {
 			d.st.Walkthrough = holder
+		}
+	}
+}
+
+// answer records a question's answer: handled once given; while in progress
+// or after a failure, its first placeholder comment (and the run holding it)
+// is remembered, so that a later run can finish it.
+func (d *deriver) answer(b rmcoc.QuestionAnswer, holder int64) {
+	ref := refOf(b.Source, int64(b.ReplyToCommentID), b.ThreadID != "")
+	switch b.Status {
+	case rmcoc.AnswerInProgress, rmcoc.AnswerFailed:
+		if holder != 0 && d.placeholders[ref] == 0 {
+			d.placeholders[ref], d.holders[ref] = holder, b.RunID
+		}
+		if b.Status == rmcoc.AnswerFailed {
+			d.failed[ref] = true
+		}
+	default:
+		d.handled[ref] = HandledAnswered
+	}
+}
+
+// manualReview records a requested review: reviewed, dismissed (which
+// explains the dismissal), or in progress in its first placeholder comment.
+func (d *deriver) manualReview(b rmcoc.ManualReview, holder int64) {
+	ref := refOf(b.Source, int64(b.RequestCommentID), false)
+	switch b.Status {
+	case rmcoc.ManualCompleted:
+		d.handled[ref] = HandledReviewed
+	case rmcoc.ManualDismissed:
+		d.handled[ref] = HandledDismissed
+		d.explained[ref] = true
+	case rmcoc.ManualInProgress:
+		if holder != 0 && d.placeholders[ref] == 0 {
+			d.placeholders[ref] = holder
 		}
 	}
 }
