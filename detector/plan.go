@@ -314,55 +314,14 @@ func walkthroughTask(in Input, summaries []state.Mention, p *Plan, retry func(ke
 
 // reviewTask decides whether a review runs, of which mode, with which gate.
 func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
-	head, ev, st := in.PR.HeadSHA, in.Event, in.State
 	if in.PR.State != "" && in.PR.State != snapshot.PROpen {
-		if ev.IsAutoReview() || len(manual) > 0 {
+		if in.Event.IsAutoReview() || len(manual) > 0 {
 			p.Skipped = append(p.Skipped, Skip{"review", "the pull request is " + strings.ToLower(string(in.PR.State))})
 		}
 		return nil
 	}
-	cov := st.Coverage(head, in.PR.BaseRef)
-	// Reviewed as far as any review can: files GitHub sends no diff for
-	// wait for the change to be split, not for another review.
-	covered := cov.Coverage == gate.Covered || cov.Coverage == gate.Unreadable
-	var auto *ReviewTask
-	switch {
-	case st.Pause != nil && !covered:
-		if ev.IsAutoReview() {
-			p.Skipped = append(p.Skipped, Skip{"automatic review", st.Pause.Why() + "; the merge gate stays pending until a review covers the head (`@rmc-bot resume`, or ask for a manual review)"})
-		}
-	case ev.IsAutoReview() && in.PR.Draft:
-		p.Skipped = append(p.Skipped, Skip{"automatic review", "the pull request is a draft; it is reviewed when marked ready for review (or ask for a manual review)"})
-	case ev.IsAutoReview() && covered:
-		p.Skipped = append(p.Skipped, Skip{"automatic review", fmt.Sprintf("head %s was already reviewed against %s", shortSHA(head), in.PR.BaseRef)})
-	case ev.IsAutoReview():
-		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: ev.Action}
-		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: ev.Action}
-	case in.PR.Draft || covered:
-		// Nothing owed.
-	case cov.Coverage == gate.Partial:
-		// A review stopped short: the files it did not cover are owed.
-		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "synchronize", Resumed: true, Unreviewed: cov.Unreviewed}
-	case st.AutoTrigger != nil && st.AutoTrigger.HeadSHA == head:
-		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: st.AutoTrigger.Action, Resumed: true}
-	case resumed(in):
-		// A resume command: the head is owed an automatic review, even on
-		// a PR paused before its first one.
-		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "resume", Resumed: true}
-		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: "resume"}
-	case st.Enrolled():
-		// A push whose run was cancelled before it could record its trigger
-		// still owes an automatic review: the PR is enrolled, the head is new
-		// (or the base is: the same head against another base).
-		auto = &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "synchronize", Resumed: true, Missed: true}
-		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: "synchronize"}
-	}
-
-	full := false
-	for _, m := range manual {
-		full = full || in.Intents[m.Ref] == mention.FullReviewRequest
-	}
-	if auto != nil {
+	full := slices.ContainsFunc(manual, func(m state.Mention) bool { return in.Intents[m.Ref] == mention.FullReviewRequest })
+	if auto := autoReview(in, p); auto != nil {
 		auto.Full = full
 		auto.Dismissed = manual
 		return auto
@@ -370,7 +329,72 @@ func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
 	if len(manual) == 0 {
 		return nil
 	}
-	return &ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: head, Requests: manual, Full: full}
+	return &ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: in.PR.HeadSHA, Requests: manual, Full: full}
+}
+
+// autoReview is the automatic review this run owes the head, or nil. A
+// pause holds back every automatic review until one covers the head; an
+// event that asks for one is answered (or told why not), and otherwise a
+// review is owed only when an earlier one was cut short or never ran.
+func autoReview(in Input, p *Plan) *ReviewTask {
+	cov := in.State.Coverage(in.PR.HeadSHA, in.PR.BaseRef)
+	// Reviewed as far as any review can: files GitHub sends no diff for
+	// wait for the change to be split, not for another review.
+	covered := cov.Coverage == gate.Covered || cov.Coverage == gate.Unreadable
+	switch {
+	case in.State.Pause != nil && !covered:
+		if in.Event.IsAutoReview() {
+			p.Skipped = append(p.Skipped, Skip{"automatic review", in.State.Pause.Why() + "; the merge gate stays pending until a review covers the head (`@rmc-bot resume`, or ask for a manual review)"})
+		}
+		return nil
+	case in.Event.IsAutoReview():
+		return eventReview(in, covered, p)
+	case in.PR.Draft || covered:
+		return nil // nothing owed
+	}
+	return owedReview(in, cov, p)
+}
+
+// eventReview answers an event that asks for an automatic review: a draft
+// and a head already covered are skipped, with the reason.
+func eventReview(in Input, covered bool, p *Plan) *ReviewTask {
+	head, action := in.PR.HeadSHA, in.Event.Action
+	switch {
+	case in.PR.Draft:
+		p.Skipped = append(p.Skipped, Skip{"automatic review", "the pull request is a draft; it is reviewed when marked ready for review (or ask for a manual review)"})
+		return nil
+	case covered:
+		p.Skipped = append(p.Skipped, Skip{"automatic review", fmt.Sprintf("head %s was already reviewed against %s", shortSHA(head), in.PR.BaseRef)})
+		return nil
+	}
+	p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: action}
+	return &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: action}
+}
+
+// owedReview is the automatic review a run without such an event owes a
+// ready, uncovered head: the rest of one that stopped short, one whose run
+// was cancelled, one a resume command asks for, or one a push missed.
+func owedReview(in Input, cov state.HeadCoverage, p *Plan) *ReviewTask {
+	head, st := in.PR.HeadSHA, in.State
+	switch {
+	case cov.Coverage == gate.Partial:
+		// A review stopped short: the files it did not cover are owed.
+		return &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "synchronize", Resumed: true, Unreviewed: cov.Unreviewed}
+	case st.AutoTrigger != nil && st.AutoTrigger.HeadSHA == head:
+		return &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: st.AutoTrigger.Action, Resumed: true}
+	case resumed(in):
+		// A resume command: the head is owed an automatic review, even on
+		// a PR paused before its first one.
+		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: "resume"}
+		return &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "resume", Resumed: true}
+	case st.Enrolled():
+		// A push whose run was cancelled before it could record its trigger
+		// still owes an automatic review: the PR is enrolled, the head is new
+		// (or the base is: the same head against another base).
+		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: "synchronize"}
+		return &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "synchronize", Resumed: true, Missed: true}
+	}
+	return nil
 }
 
 // resumed reports whether this run answers a resume command: the head is
