@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -54,49 +55,60 @@ func checks(p *parser, c *Config, name string, n *yaml.Node) {
 // check reads one entry of checks.
 func check(p *parser, name string, i int, e *yaml.Node) (review.Check, bool) {
 	var ch review.Check
+	where := fmt.Sprintf("%s[%d]", name, i)
 	if e.Kind != yaml.MappingNode {
-		p.fail("%s[%d]: must be {name, instructions, mode, paths}", name, i)
+		p.fail("%s: must be {name, instructions, mode, paths}", where)
 		return ch, false
 	}
 	bad := len(p.errs)
 	for j := 0; j+1 < len(e.Content); j += 2 {
-		k, v := e.Content[j].Value, e.Content[j+1]
-		switch {
-		case k == "paths" && (v.Kind == yaml.SequenceNode && scalars(v) || v.Kind == yaml.ScalarNode):
-			ch.Paths = nil
-			for _, s := range append([]*yaml.Node{v}, v.Content...) {
-				if s.Kind == yaml.ScalarNode && strings.TrimSpace(s.Value) != "" {
-					ch.Paths = append(ch.Paths, strings.TrimSpace(s.Value))
-				}
-			}
-		case k == "paths":
-			p.fail("%s[%d].paths: must be a list of globs", name, i)
-		case v.Kind != yaml.ScalarNode:
-			p.fail("%s[%d].%s: must be a string", name, i, k)
-		case k == "name":
-			ch.Name = strings.TrimSpace(v.Value)
-		case k == "instructions":
-			ch.Instructions = strings.TrimSpace(v.Value)
-		case k == "mode":
-			ch.Mode = review.CheckMode(strings.ToLower(strings.TrimSpace(v.Value)))
-		default:
-			p.fail("%s[%d]: unknown key %q (use name, instructions, mode and paths)", name, i, k)
-		}
+		checkKey(p, &ch, where, e.Content[j].Value, e.Content[j+1])
 	}
 	if _, err := glob.CompileAll(ch.Paths); err != nil {
-		p.fail("%s[%d].paths: %v", name, i, err)
+		p.fail("%s.paths: %v", where, err)
 	}
+	checkComplete(p, ch, where)
+	return ch, len(p.errs) == bad
+}
+
+// checkKey reads key k of the check at where into ch.
+func checkKey(p *parser, ch *review.Check, where, k string, v *yaml.Node) {
+	switch {
+	case k == "paths" && (v.Kind == yaml.SequenceNode && scalars(v) || v.Kind == yaml.ScalarNode):
+		ch.Paths = nil
+		for _, s := range append([]*yaml.Node{v}, v.Content...) {
+			if s.Kind == yaml.ScalarNode && strings.TrimSpace(s.Value) != "" {
+				ch.Paths = append(ch.Paths, strings.TrimSpace(s.Value))
+			}
+		}
+	case k == "paths":
+		p.fail("%s.paths: must be a list of globs", where)
+	case v.Kind != yaml.ScalarNode:
+		p.fail("%s.%s: must be a string", where, k)
+	case k == "name":
+		ch.Name = strings.TrimSpace(v.Value)
+	case k == "instructions":
+		ch.Instructions = strings.TrimSpace(v.Value)
+	case k == "mode":
+		ch.Mode = review.CheckMode(strings.ToLower(strings.TrimSpace(v.Value)))
+	default:
+		p.fail("%s: unknown key %q (use name, instructions, mode and paths)", where, k)
+	}
+}
+
+// checkComplete refuses a check without a plain name, instructions of a
+// sensible length, or a mode of error or warning (the first problem only).
+func checkComplete(p *parser, ch review.Check, where string) {
 	switch {
 	case !checkNameRe.MatchString(ch.Name):
-		p.fail("%s[%d]: name %q must be 1-64 letters, digits, spaces or _ . , : / ( ) -, starting with a letter or digit", name, i, ch.Name)
+		p.fail("%s: name %q must be 1-64 letters, digits, spaces or _ . , : / ( ) -, starting with a letter or digit", where, ch.Name)
 	case ch.Instructions == "":
-		p.fail("%s[%d] (%s): instructions are missing", name, i, ch.Name)
+		p.fail("%s (%s): instructions are missing", where, ch.Name)
 	case len(ch.Instructions) > maxCheckInstructions:
-		p.fail("%s[%d] (%s): instructions are %d characters, at most %d", name, i, ch.Name, len(ch.Instructions), maxCheckInstructions)
+		p.fail("%s (%s): instructions are %d characters, at most %d", where, ch.Name, len(ch.Instructions), maxCheckInstructions)
 	case ch.Mode == "":
-		p.fail("%s[%d] (%s): mode is missing (error holds the merge gate when the check fails, warning reports it)", name, i, ch.Name)
+		p.fail("%s (%s): mode is missing (error holds the merge gate when the check fails, warning reports it)", where, ch.Name)
 	case ch.Mode != review.CheckError && ch.Mode != review.CheckWarning:
-		p.fail("%s[%d] (%s): mode %q must be error or warning", name, i, ch.Name, ch.Mode)
+		p.fail("%s (%s): mode %q must be error or warning", where, ch.Name, ch.Mode)
 	}
-	return ch, len(p.errs) == bad
 }
