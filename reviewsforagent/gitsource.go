@@ -80,31 +80,10 @@ func LoadChanges(ctx context.Context, dir string) (Changes, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return Changes{}, fmt.Errorf("find git: %w (install git and try again)", err)
 	}
-	abs, err := filepath.Abs(dir)
+	root, err := repoRoot(ctx, dir)
 	if err != nil {
-		return Changes{}, fmt.Errorf("resolve directory %s: %w", dir, err)
+		return Changes{}, err
 	}
-	if st, err := os.Stat(abs); err != nil {
-		return Changes{}, fmt.Errorf("open directory: %w", err)
-	} else if !st.IsDir() {
-		return Changes{}, fmt.Errorf("open directory %s: not a directory", abs)
-	}
-	out, err := git(ctx, abs, "rev-parse", "--show-toplevel")
-	if err != nil {
-		// Other failures, such as git refusing a repository owned by
-		// someone else, must reach the user in git's own words.
-		if strings.Contains(err.Error(), "not a git repository") {
-			return Changes{}, fmt.Errorf("%w: %s", ErrNotARepo, abs)
-		}
-		if strings.Contains(err.Error(), "detected dubious ownership") {
-			return Changes{}, fmt.Errorf("%s belongs to another user, and git will not work in another user's repository "+
-				"(its safe.directory setting): run reviews-for-agent as the repository's owner, or, if you trust it, "+
-				"git config --global --add safe.directory %s", abs, abs)
-		}
-		return Changes{}, fmt.Errorf("find the repository of %s: %w", abs, err)
-	}
-	root := strings.TrimSuffix(out, "\n")
-
 	base, desc, err := diffBase(ctx, root)
 	if err != nil {
 		return Changes{}, err
@@ -119,14 +98,46 @@ func LoadChanges(ctx context.Context, dir string) (Changes, error) {
 	if err != nil {
 		return Changes{}, fmt.Errorf("diff %s against %s: %w", root, desc, err)
 	}
-	sections := diff.SectionTexts(unified)
+	return sortedChanges(root, desc, unified)
+}
 
-	// Sort tracked and untracked sections together by path, so that new
-	// files sit beside their neighbours as in a pull request.
+// repoRoot is the top-level directory of the work tree that holds dir.
+func repoRoot(ctx context.Context, dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("resolve directory %s: %w", dir, err)
+	}
+	if st, err := os.Stat(abs); err != nil {
+		return "", fmt.Errorf("open directory: %w", err)
+	} else if !st.IsDir() {
+		return "", fmt.Errorf("open directory %s: not a directory", abs)
+	}
+	out, err := git(ctx, abs, "rev-parse", "--show-toplevel")
+	if err != nil {
+		// Other failures, such as git refusing a repository owned by
+		// someone else, must reach the user in git's own words.
+		if strings.Contains(err.Error(), "not a git repository") {
+			return "", fmt.Errorf("%w: %s", ErrNotARepo, abs)
+		}
+		if strings.Contains(err.Error(), "detected dubious ownership") {
+			return "", fmt.Errorf("%s belongs to another user, and git will not work in another user's repository "+
+				"(its safe.directory setting): run reviews-for-agent as the repository's owner, or, if you trust it, "+
+				"git config --global --add safe.directory %s", abs, abs)
+		}
+		return "", fmt.Errorf("find the repository of %s: %w", abs, err)
+	}
+	return strings.TrimSuffix(out, "\n"), nil
+}
+
+// sortedChanges parses git's diff of root section by section and sorts
+// tracked and untracked files together by path, so that new files sit
+// beside their neighbours as in a pull request.
+func sortedChanges(root, desc, unified string) (Changes, error) {
 	type keyed struct {
 		text string
 		file diff.File
 	}
+	sections := diff.SectionTexts(unified)
 	ks := make([]keyed, 0, len(sections))
 	for _, s := range sections {
 		files, err := diff.Parse(s)

@@ -149,49 +149,12 @@ func SelectFiles(c Changes, dir string, paths []string) (Changes, []string) {
 	if len(paths) == 0 {
 		return c, nil
 	}
-	root, sub := c.Root, ""
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		root = real
-	}
-	if abs, err := filepath.Abs(dir); err == nil {
-		if real, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = real
-		}
-		if rel, err := filepath.Rel(root, abs); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-			sub = rel
-		}
-	}
-	covers := func(prefix, path string) bool {
-		return prefix == "." || path == prefix || strings.HasPrefix(path, prefix+"/")
-	}
+	root, sub := whereIn(c.Root, dir)
 	keep := make([]bool, len(c.Files))
 	var warnings []string
 	for _, p := range paths {
 		p = strings.TrimSpace(p)
-		var tries []string
-		switch {
-		case filepath.IsAbs(p):
-			if rel, err := filepath.Rel(root, p); err == nil {
-				tries = append(tries, rel)
-			}
-		case sub != "":
-			tries = append(tries, filepath.Join(sub, p), p)
-		default:
-			tries = append(tries, p)
-		}
-		matched := false
-		for _, t := range tries {
-			t = filepath.ToSlash(filepath.Clean(t))
-			for i, f := range c.Files {
-				if covers(t, f.Path()) || (f.OldPath != "" && covers(t, f.OldPath)) {
-					keep[i], matched = true, true
-				}
-			}
-			if matched {
-				break
-			}
-		}
-		if !matched {
+		if !markFiles(c.Files, readings(p, root, sub), keep) {
 			warnings = append(warnings, fmt.Sprintf("%s has no uncommitted changes; it is not in the review", p))
 		}
 	}
@@ -206,4 +169,63 @@ func SelectFiles(c Changes, dir string, paths []string) (Changes, []string) {
 	}
 	out.Diff = text.String()
 	return out, warnings
+}
+
+// whereIn resolves the repository root's symlinks, and says where dir sits
+// inside it ("" when dir is the root or outside it).
+func whereIn(top, dir string) (root, sub string) {
+	root = top
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return root, ""
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if rel, err := filepath.Rel(root, abs); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		sub = rel
+	}
+	return root, sub
+}
+
+// readings are what a path given on the command line may mean, relative to
+// the repository root, in the order to try them: an absolute path inside
+// the root; a relative one from the working directory sub, then from the
+// root.
+func readings(p, root, sub string) []string {
+	switch {
+	case filepath.IsAbs(p):
+		if rel, err := filepath.Rel(root, p); err == nil {
+			return []string{rel}
+		}
+		return nil
+	case sub != "":
+		return []string{filepath.Join(sub, p), p}
+	}
+	return []string{p}
+}
+
+// markFiles marks in keep the files the first matching reading covers (a
+// file's path, new or old, or a directory above it), and reports whether
+// one matched.
+func markFiles(files []diff.File, tries []string, keep []bool) bool {
+	covers := func(prefix, path string) bool {
+		return prefix == "." || path == prefix || strings.HasPrefix(path, prefix+"/")
+	}
+	matched := false
+	for _, t := range tries {
+		t = filepath.ToSlash(filepath.Clean(t))
+		for i, f := range files {
+			if covers(t, f.Path()) || (f.OldPath != "" && covers(t, f.OldPath)) {
+				keep[i], matched = true, true
+			}
+		}
+		if matched {
+			return true
+		}
+	}
+	return false
 }

@@ -92,39 +92,23 @@ func Run(ctx context.Context, o RunOptions) error {
 		fmt.Fprintf(out, "No uncommitted changes in %s against %s: nothing to review.\n", changes.Root, changes.Base)
 		return nil
 	}
-	fmt.Fprintf(out, "Reviewing %d changed %s in %s against %s.\n", len(changes.Files), plural(len(changes.Files), "file", "files"), changes.Root, changes.Base)
-	if err := writable(changes.Root); err != nil {
-		where := "nowhere: submitting will fail"
-		if o.Store != nil {
-			where = "to the inbox only"
-		}
-		fmt.Fprintf(out, "Note: %s cannot be written (%v): your comments will go %s, not to %s/.\n", changes.Root, err, where, OutputDir)
-	}
-
+	announce(out, changes, o.Store)
 	ln, err := Listen(o.Port, o.StrictPort)
 	if err != nil {
 		return err
 	}
 	base := baseURL(ln)
 	token := NewToken()
-	page := WithToken(base+"/review", token)
 	opts := Options{Now: o.Now, Log: out, Store: o.Store, Token: token}
 	if o.Store != nil {
 		retain(ctx, o.Store, out)
-	}
-	if o.Store != nil {
-		req := requestOf(ctx, changes, o.Dir, nil, "", base)
-		req.Token = token
-		req.Origin = inbox.OriginStart
-		rec, err := o.Store.Create(ctx, req, changes.Diff)
+		id, err := record(ctx, o, changes, base, token, out)
 		if err != nil {
 			ln.Close()
 			return err
 		}
-		opts.ReviewID = rec.ID
-		adoptDraft(ctx, o.Store, changes.Root, rec.ID, out)
-		defer keepOrCancel(o.Store, rec.ID, out)
-		fmt.Fprintf(out, "Recorded as review %s in the inbox: once you submit, your agent reads it with `reviews-for-agent inbox get %s`.\n", rec.ID, rec.ID)
+		opts.ReviewID = id
+		defer keepOrCancel(o.Store, id, out)
 	}
 	handler := NewServer(changes, opts)
 	srv := &http.Server{
@@ -133,7 +117,46 @@ func Run(ctx context.Context, o RunOptions) error {
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	invite(o, handler, base, WithToken(base+"/review", token), out)
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve %s: %w", base, err)
+	case <-ctx.Done():
+	}
+	return shutdown(srv, served, base, out)
+}
 
+// announce says what is up for review, and where comments will go when the
+// repository cannot take a submission.
+func announce(out io.Writer, changes Changes, store *inbox.Store) {
+	fmt.Fprintf(out, "Reviewing %d changed %s in %s against %s.\n", len(changes.Files), plural(len(changes.Files), "file", "files"), changes.Root, changes.Base)
+	if err := writable(changes.Root); err != nil {
+		where := "nowhere: submitting will fail"
+		if store != nil {
+			where = "to the inbox only"
+		}
+		fmt.Fprintf(out, "Note: %s cannot be written (%v): your comments will go %s, not to %s/.\n", changes.Root, err, where, OutputDir)
+	}
+}
+
+// record enters the review in the inbox, taking over a draft an earlier
+// page left, and returns its id.
+func record(ctx context.Context, o RunOptions, changes Changes, base, token string, out io.Writer) (string, error) {
+	req := requestOf(ctx, changes, o.Dir, nil, "", base)
+	req.Token = token
+	req.Origin = inbox.OriginStart
+	rec, err := o.Store.Create(ctx, req, changes.Diff)
+	if err != nil {
+		return "", err
+	}
+	adoptDraft(ctx, o.Store, changes.Root, rec.ID, out)
+	fmt.Fprintf(out, "Recorded as review %s in the inbox: once you submit, your agent reads it with `reviews-for-agent inbox get %s`.\n", rec.ID, rec.ID)
+	return rec.ID, nil
+}
+
+// invite tells the person where the page is, opening it for them when o
+// says how, and then calls o.Ready.
+func invite(o RunOptions, handler *Server, base, page string, out io.Writer) {
 	fmt.Fprintf(out, "Listening on %s\n", base)
 	if o.Open != nil {
 		// The browser's command line is for every local user to read: it
@@ -150,13 +173,6 @@ func Run(ctx context.Context, o RunOptions) error {
 	if o.Ready != nil {
 		o.Ready(page)
 	}
-
-	select {
-	case err := <-served:
-		return fmt.Errorf("serve %s: %w", base, err)
-	case <-ctx.Done():
-	}
-	return shutdown(srv, served, base, out)
 }
 
 func plural(n int, one, many string) string {
