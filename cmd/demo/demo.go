@@ -31,13 +31,26 @@ func demo(ctx context.Context, w io.Writer, opts options) error {
 	t := newTranscript(w, style{on: opts.color}, opts.width, gh, pr)
 	t.brief = opts.brief
 	t.intro()
+	for i, s := range stages(gh, r, t, pr) {
+		if err := s.play(ctx, i+1, gh, r, t, opts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
-	runs := []struct {
-		what string
-		// act is what the developer does; it returns the event GitHub sends.
-		act      func() (string, map[string]any)
-		wantCode int
-	}{{
+// stage is one workflow run of the demo.
+type stage struct {
+	what string
+	// act is what the developer does; it returns the event GitHub sends.
+	act      func() (string, map[string]any)
+	wantCode int
+}
+
+// stages are the demo's runs: the pull request opened, a question, and a
+// dispute of the blocking finding.
+func stages(gh *fakegithub.Server, r *runner, t *transcript, pr int) []stage {
+	return []stage{{
 		what: "@alice opens the pull request",
 		act:  r.opened,
 		// An automatic review that leaves a blocking finding open fails
@@ -66,31 +79,34 @@ func demo(ctx context.Context, w io.Writer, opts options) error {
 			return r.replied(id, th.Comments[0].ID, dispute)
 		},
 	}}
-	for i, run := range runs {
-		t.step(i+1, run.what)
-		name, payload := run.act()
-		t.mark()
-		if name == "" {
-			return fmt.Errorf("run %d: the review posted no finding on %s:%d to dispute", i+1, filePath, findings[0].Line)
-		}
-		j, err := r.run(ctx, name, payload)
-		if err != nil {
-			return fmt.Errorf("run %d: %w", i+1, err)
-		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("interrupted during run %d", i+1)
-		}
-		if j.code != run.wantCode || len(gh.Unhandled()) > 0 || len(gh.GraphQLErrors()) > 0 {
-			return fmt.Errorf("run %d (%s) exited %d, want %d; unhandled requests: %v; GraphQL errors: %v; its log:\n%s",
-				i+1, name, j.code, run.wantCode, gh.Unhandled(), gh.GraphQLErrors(), strings.Join(plainLog(j.log), "\n"))
-		}
-		if t.run(fmt.Sprintf("%s.%s", name, payload["action"]), j) == 0 {
-			return fmt.Errorf("run %d (%s) posted nothing; its log:\n%s", i+1, name, strings.Join(plainLog(j.log), "\n"))
-		}
-		t.summary(j)
-		if opts.log {
-			t.log(j)
-		}
+}
+
+// play acts out stage n, runs the job on the event it brings and shows
+// what the job did, failing when the job did not do what the stage is for.
+func (s stage) play(ctx context.Context, n int, gh *fakegithub.Server, r *runner, t *transcript, opts options) error {
+	t.step(n, s.what)
+	name, payload := s.act()
+	t.mark()
+	if name == "" {
+		return fmt.Errorf("run %d: the review posted no finding on %s:%d to dispute", n, filePath, findings[0].Line)
+	}
+	j, err := r.run(ctx, name, payload)
+	if err != nil {
+		return fmt.Errorf("run %d: %w", n, err)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted during run %d", n)
+	}
+	if j.code != s.wantCode || len(gh.Unhandled()) > 0 || len(gh.GraphQLErrors()) > 0 {
+		return fmt.Errorf("run %d (%s) exited %d, want %d; unhandled requests: %v; GraphQL errors: %v; its log:\n%s",
+			n, name, j.code, s.wantCode, gh.Unhandled(), gh.GraphQLErrors(), strings.Join(plainLog(j.log), "\n"))
+	}
+	if t.run(fmt.Sprintf("%s.%s", name, payload["action"]), j) == 0 {
+		return fmt.Errorf("run %d (%s) posted nothing; its log:\n%s", n, name, strings.Join(plainLog(j.log), "\n"))
+	}
+	t.summary(j)
+	if opts.log {
+		t.log(j)
 	}
 	return nil
 }

@@ -169,8 +169,7 @@ func (m md) table(t *east.Table, w int) []string {
 	if len(rows) == 0 {
 		return nil
 	}
-	header, body := rows[0], rows[1:]
-	widths := make([]int, len(header))
+	widths := make([]int, len(rows[0]))
 	for _, r := range rows {
 		for i, c := range r {
 			if i < len(widths) {
@@ -182,24 +181,39 @@ func (m md) table(t *east.Table, w int) []string {
 	for _, cw := range widths {
 		total += cw
 	}
-	var out []string
 	if total <= w {
-		for ri, r := range rows {
-			var cells []string
-			for i := range widths {
-				c := ""
-				if i < len(r) {
-					c = r[i]
-				}
-				if ri == 0 {
-					c = m.st.bold(c)
-				}
-				cells = append(cells, pad(c, widths[i]))
-			}
-			out = append(out, strings.TrimRight(strings.Join(cells, "  "), " "))
-		}
-		return out
+		return m.columns(rows, widths)
 	}
+	return m.records(rows[0], rows[1:], w)
+}
+
+// columns lays rows out in aligned columns of the given widths, the first
+// row (the header) in bold.
+func (m md) columns(rows [][]string, widths []int) []string {
+	var out []string
+	for ri, r := range rows {
+		var cells []string
+		for i := range widths {
+			c := ""
+			if i < len(r) {
+				c = r[i]
+			}
+			if ri == 0 {
+				c = m.st.bold(c)
+			}
+			cells = append(cells, pad(c, widths[i]))
+		}
+		out = append(out, strings.TrimRight(strings.Join(cells, "  "), " "))
+	}
+	return out
+}
+
+// records shows each row of body as a list item, each cell labelled with
+// its column's name from header. A "#" column numbers the items, and the
+// row's first column names it, unlabelled; empty cells and rows are left
+// out.
+func (m md) records(header []string, body [][]string, w int) []string {
+	var out []string
 	for _, r := range body {
 		bullet, lines := "• ", []string(nil)
 		for i, c := range r {
@@ -230,69 +244,92 @@ func (m md) table(t *east.Table, w int) []string {
 // inline renders the inline content of a block as one string; hard line
 // breaks stay newlines.
 func (m md) inline(n ast.Node) string {
-	var b strings.Builder
-	var marks []int // where each open <sub> began
+	w := inlineWriter{m: m}
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		switch c := c.(type) {
-		case *ast.Text:
-			v := c.Segment.Value(m.src)
-			if !c.IsRaw() {
-				v = util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v)))
-			}
-			b.Write(v)
-			switch {
-			case c.HardLineBreak():
-				b.WriteByte('\n')
-			case c.SoftLineBreak():
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(c.Value)
-		case *ast.CodeSpan:
-			code := strings.ReplaceAll(m.raw(c), "\n", " ")
-			if m.st.on {
-				b.WriteString(m.st.cyan(code))
-			} else {
-				b.WriteString("`" + code + "`")
-			}
-		case *ast.Emphasis:
-			if c.Level >= 2 {
-				b.WriteString(m.st.bold(m.inline(c)))
-			} else {
-				b.WriteString(m.st.italic(m.inline(c)))
-			}
-		case *ast.AutoLink:
-			b.Write(c.Label(m.src))
-		case *ast.Image:
-			fmt.Fprintf(&b, "[image: %s]", m.inline(c))
-		case *ast.RawHTML:
-			tag := strings.ToLower(strings.Join(strings.Fields(m.raw(c)), ""))
-			switch {
-			case strings.HasPrefix(tag, "<br"):
-				b.WriteByte('\n')
-			case tag == "<sub>" || tag == "<sup>" || tag == "<small>":
-				marks = append(marks, b.Len())
-			case (tag == "</sub>" || tag == "</sup>" || tag == "</small>") && len(marks) > 0:
-				s, from := b.String(), marks[len(marks)-1]
-				marks = marks[:len(marks)-1]
-				b.Reset()
-				if !m.noSmall {
-					b.WriteString(s[:from] + m.st.dim(s[from:]))
-				} else {
-					b.WriteString(s[:from])
-				}
-			}
-		case *east.TaskCheckBox:
-			if c.IsChecked {
-				b.WriteString("[x] ")
-			} else {
-				b.WriteString("[ ] ")
-			}
-		default: // links show their text; strikethrough and the rest, theirs
-			b.WriteString(m.inline(c))
+		w.node(c)
+	}
+	return w.b.String()
+}
+
+// inlineWriter collects the text of inline nodes.
+type inlineWriter struct {
+	m     md
+	b     strings.Builder
+	marks []int // where each open <sub>, <sup> or <small> began
+}
+
+func (w *inlineWriter) node(c ast.Node) {
+	m := w.m
+	switch c := c.(type) {
+	case *ast.Text:
+		w.text(c)
+	case *ast.String:
+		w.b.Write(c.Value)
+	case *ast.CodeSpan:
+		code := strings.ReplaceAll(m.raw(c), "\n", " ")
+		if m.st.on {
+			w.b.WriteString(m.st.cyan(code))
+		} else {
+			w.b.WriteString("`" + code + "`")
+		}
+	case *ast.Emphasis:
+		if c.Level >= 2 {
+			w.b.WriteString(m.st.bold(m.inline(c)))
+		} else {
+			w.b.WriteString(m.st.italic(m.inline(c)))
+		}
+	case *ast.AutoLink:
+		w.b.Write(c.Label(m.src))
+	case *ast.Image:
+		fmt.Fprintf(&w.b, "[image: %s]", m.inline(c))
+	case *ast.RawHTML:
+		w.tag(strings.ToLower(strings.Join(strings.Fields(m.raw(c)), "")))
+	case *east.TaskCheckBox:
+		if c.IsChecked {
+			w.b.WriteString("[x] ")
+		} else {
+			w.b.WriteString("[ ] ")
+		}
+	default: // links show their text; strikethrough and the rest, theirs
+		w.b.WriteString(m.inline(c))
+	}
+}
+
+// text writes a text node with its entities and escapes resolved, and its
+// line break: a hard one stays, a soft one is a space.
+func (w *inlineWriter) text(c *ast.Text) {
+	v := c.Segment.Value(w.m.src)
+	if !c.IsRaw() {
+		v = util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v)))
+	}
+	w.b.Write(v)
+	switch {
+	case c.HardLineBreak():
+		w.b.WriteByte('\n')
+	case c.SoftLineBreak():
+		w.b.WriteByte(' ')
+	}
+}
+
+// tag handles an inline HTML tag (lowercase, spaces removed): <br> breaks
+// the line, and the text between <sub>, <sup> or <small> and its end tag is
+// small print, dimmed, or dropped with noSmall. Other tags show nothing.
+func (w *inlineWriter) tag(tag string) {
+	switch {
+	case strings.HasPrefix(tag, "<br"):
+		w.b.WriteByte('\n')
+	case tag == "<sub>" || tag == "<sup>" || tag == "<small>":
+		w.marks = append(w.marks, w.b.Len())
+	case (tag == "</sub>" || tag == "</sup>" || tag == "</small>") && len(w.marks) > 0:
+		s, from := w.b.String(), w.marks[len(w.marks)-1]
+		w.marks = w.marks[:len(w.marks)-1]
+		w.b.Reset()
+		if !w.m.noSmall {
+			w.b.WriteString(s[:from] + w.m.st.dim(s[from:]))
+		} else {
+			w.b.WriteString(s[:from])
 		}
 	}
-	return b.String()
 }
 
 // raw is the source text of an inline node's segments (code spans, raw
