@@ -9,6 +9,7 @@ require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.22.1
+	github.com/fzipp/gocyclo v0.6.0
 	github.com/gofrs/flock v0.12.1
 	github.com/google/go-github/v62 v62.0.0
 	github.com/google/jsonschema-go v0.4.3
