@@ -54,9 +54,9 @@ func (k Kind) Marker() byte {
 		return '+'
 	case Delete:
 		return '-'
-	default:
-		return ' '
+	case Context:
 	}
+	return ' ' // context, and a Kind out of range
 }
 
 func (k Kind) String() string {

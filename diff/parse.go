@@ -120,7 +120,7 @@ func convertHunk(tf *gitdiff.TextFragment) Hunk {
 		case gitdiff.OpDelete:
 			l.Kind, l.OldLine = Delete, oldN
 			oldN++
-		default:
+		case gitdiff.OpContext:
 			l.Kind, l.OldLine, l.NewLine = Context, oldN, newN
 			oldN++
 			newN++

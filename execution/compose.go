@@ -71,7 +71,7 @@ func addRef(ref state.Ref, reviews, runs, comments *[]rmcoc.ID) {
 		*reviews = append(*reviews, rmcoc.ID(ref.ID))
 	case state.SourceDispatch:
 		*runs = append(*runs, rmcoc.ID(ref.ID))
-	default:
+	case state.SourceIssueComment, state.SourceReviewComment:
 		*comments = append(*comments, rmcoc.ID(ref.ID))
 	}
 }

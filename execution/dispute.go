@@ -263,6 +263,8 @@ func (x *disputeRunner) decide(f *state.Finding, v verdict) decision {
 			return decision{status: current, resolution: rmcoc.ResolutionAnswered,
 				note: "_To defer a blocking finding, say why it is safe to merge without the fix (for example, the code path is unreachable until the follow-up lands)._"}
 		}
+	case ReplyDispute:
+		// Pushback: the model's verdict decides, below.
 	}
 	if v.Verdict == VerdictConcede {
 		return decision{status: rmcoc.FindingResolved, resolution: rmcoc.ResolutionConcession, resolve: true}

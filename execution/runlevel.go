@@ -248,6 +248,8 @@ func manualBlock(ref state.Ref, status rmcoc.ManualStatus, head string) rmcoc.Ma
 		b.Source = rmcoc.SourceReview
 	case state.SourceDispatch:
 		b.Source = rmcoc.SourceDispatch
+	case state.SourceIssueComment, state.SourceReviewComment:
+		// A comment's id: the block names no source.
 	}
 	return b
 }

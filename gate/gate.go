@@ -96,7 +96,9 @@ func Derive(in Input) Verdict {
 		return verdict(Pending, fmt.Sprintf("%s not reviewed: %s", sha, oneLine(in.Why)))
 	case Unreadable:
 		return verdict(Pending, fmt.Sprintf("%d changed file(s) of %s too large for GitHub to send a diff: split them, or exclude them on the base", in.Unreviewed, sha))
+	case NotReviewed:
 	}
+	// Not reviewed (or a Coverage out of range, which is no review either).
 	return verdict(Pending, fmt.Sprintf("%s not reviewed yet: the next push, or a re-run of the pull_request job, reviews it", sha))
 }
 

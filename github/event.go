@@ -19,10 +19,9 @@ func ParseEvent(name string, payload []byte) (event.Event, error) {
 		return event.Event{}, fmt.Errorf("event payload for %q is not JSON", name)
 	}
 	ev := event.Event{Name: event.Name(name)}
-	if ev.Name == event.WorkflowDispatch {
-		return parseDispatch(payload)
-	}
 	switch ev.Name {
+	case event.WorkflowDispatch:
+		return parseDispatch(payload)
 	case event.PullRequest, event.PullRequestTarget, event.IssueComment,
 		event.PullRequestReviewComment, event.PullRequestReview:
 	default:

@@ -199,6 +199,8 @@ func (s *Service) Get(ctx context.Context, id string) (Detail, error) {
 	case StatusCancelled:
 		d.Message = "The review was cancelled before anyone submitted it."
 		return d, nil
+	case StatusSubmitted, StatusClaimed, StatusResolved:
+		// Its comments, below.
 	}
 	if r.Submission == nil {
 		return Detail{}, fmt.Errorf("get %s: the %s review holds no submission", id, r.Status)

@@ -78,7 +78,9 @@ func submitTransition(r Record, sub Submission, now time.Time) (Record, error) {
 		return Record{}, fail("submit", r.ID, ErrInvalidState, "a review was already submitted"+where+"; ask for a new review for a new round")
 	case StatusResolved:
 		return Record{}, fail("submit", r.ID, ErrInvalidState, "the review is resolved: it cannot take comments any more")
-	default:
+	case StatusCancelled:
+		return Record{}, fail("submit", r.ID, ErrInvalidState, "the review was cancelled: it cannot take comments")
+	default: // not a status (reading a record refuses one)
 		return Record{}, fail("submit", r.ID, ErrInvalidState, "the review was "+string(r.Status)+": it cannot take comments")
 	}
 	p := patch(r, StatusSubmitted, now)
@@ -94,6 +96,8 @@ func cancelTransition(r Record, now time.Time) (Record, bool, error) {
 		return patch(r, StatusCancelled, now), true, nil
 	case StatusCancelled:
 		return Record{}, false, nil
+	case StatusSubmitted, StatusClaimed, StatusResolved:
+		// Past the point where it can be withdrawn: refused below.
 	}
 	return Record{}, false, fail("cancel", r.ID, ErrInvalidState, "the review is "+string(r.Status)+"; only an open review can be cancelled")
 }
@@ -159,7 +163,9 @@ func resolveTransition(r Record, o ResolveOptions, now time.Time) (Record, bool,
 		return Record{}, false, nil
 	case StatusOpen:
 		return Record{}, false, fail("resolve", r.ID, ErrInvalidState, "the review is still open: nobody has submitted comments to resolve")
-	default:
+	case StatusCancelled:
+		return Record{}, false, fail("resolve", r.ID, ErrInvalidState, "the review was cancelled")
+	default: // not a status (reading a record refuses one)
 		return Record{}, false, fail("resolve", r.ID, ErrInvalidState, "the review was "+string(r.Status))
 	}
 	p := patch(r, StatusResolved, now)

@@ -262,7 +262,6 @@ func countFile(fi *fileInfo, f diff.File) {
 			case diff.Add:
 				fi.Added++
 				adds++
-				continue
 			case diff.Delete:
 				fi.Deleted++
 				if adds > 0 { // a deletion after additions starts a new change
@@ -270,10 +269,10 @@ func countFile(fi *fileInfo, f diff.File) {
 					dels, adds = 0, 0
 				}
 				dels++
-				continue
+			case diff.Context:
+				fi.SplitRows += max(dels, adds) + 1
+				dels, adds = 0, 0
 			}
-			fi.SplitRows += max(dels, adds) + 1
-			dels, adds = 0, 0
 		}
 		fi.SplitRows += max(dels, adds)
 	}

@@ -174,7 +174,12 @@ func (d *deriver) answer(b rmcoc.QuestionAnswer, holder int64) {
 		if b.Status == rmcoc.AnswerFailed {
 			d.failed[ref] = true
 		}
+	case rmcoc.AnswerAnswered:
+		d.handled[ref] = HandledAnswered
 	default:
+		// "" is ANSWERED (older blocks wrote none); a status this version
+		// does not know counts as answered too, so that no question is
+		// answered twice.
 		d.handled[ref] = HandledAnswered
 	}
 }
@@ -193,6 +198,9 @@ func (d *deriver) manualReview(b rmcoc.ManualReview, holder int64) {
 		if holder != 0 && d.placeholders[ref] == 0 {
 			d.placeholders[ref] = holder
 		}
+	case rmcoc.ManualPending:
+		// A request not taken up yet is still owed its review: nothing to
+		// record.
 	}
 }
 

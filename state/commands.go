@@ -91,6 +91,8 @@ func (d *deriver) commands(pr snapshot.PullRequest) {
 			d.st.Pause = nil
 		case CommandResolve:
 			d.resolveAll(m)
+		case CommandSummary, CommandConfiguration, CommandHelp:
+			// Answered by a task of their own; they change no state.
 		}
 	}
 	if d.st.Pause == nil && ignored(pr.Body, d.opt.Handles) {

@@ -111,6 +111,8 @@ func unblocks(f state.Finding) string {
 		return "Disputed, and the bot holds its ground: push a fix, reply in the thread with more to go on, or a maintainer resolves it."
 	case rmcoc.FindingEscalated:
 		return "Escalated to the humans named in the thread: a maintainer resolves it, or push a fix."
+	case rmcoc.FindingOpen, rmcoc.FindingResolved:
+		// No step of their own: the usual ways below.
 	}
 	return "Push a fix, reply in the thread to dispute it, or a maintainer resolves it."
 }
