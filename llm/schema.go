@@ -220,6 +220,8 @@ func collectSchemas(t reflect.Type, own map[reflect.Type]*jsonschema.Schema, see
 			return nil
 		}
 	}
+	// Only the kinds that hold other types can lead to more schemas.
+	//exhaustive:ignore
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
 		return collectSchemas(t.Elem(), own, seen)

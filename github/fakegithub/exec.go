@@ -237,6 +237,9 @@ func (x *executor) complete(typ *ast.Type, val any, fields []*ast.Field, path []
 	switch def.Kind {
 	case ast.Scalar, ast.Enum:
 		return leaf(val), true
+	case ast.Object, ast.Interface, ast.Union, ast.InputObject:
+		// Its fields are selected below (validation keeps input objects
+		// out of selections).
 	}
 	rt := x.runtimeType(def, val)
 	if rt == "" {
@@ -311,6 +314,9 @@ func isNil(v any) bool {
 		return true
 	}
 	rv := reflect.ValueOf(v)
+	// The kinds of resolver results that can be nil (resolvers return no
+	// channels or functions).
+	//exhaustive:ignore
 	switch rv.Kind() {
 	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
 		return rv.IsNil()
