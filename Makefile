@@ -4,18 +4,20 @@ TOOLS_BIN ?= $(CURDIR)/bin
 ACTIONLINT_VERSION := v1.7.12
 # staticcheck 2026.2.2
 STATICCHECK_VERSION := v0.8.2
+EXHAUSTIVE_VERSION := v0.17.1
 # the packages with goroutines or locks of their own (and the fakes they
 # run against): make test runs their tests again under the race detector
 RACE_PKGS := ./app/... ./bench/... ./cmd/reviews-for-agent/... ./github/fakegithub/... \
 	./inbox/... ./llm/... ./reviewsforagent/... ./workspace/...
 export PATH := $(TOOLS_BIN):$(PATH)
 
-.PHONY: test short vet staticcheck unit race bench-once cross lint tools demo build sizes image-check bench fuzz
+.PHONY: test short vet staticcheck exhaustive unit race bench-once cross lint tools demo build sizes image-check bench fuzz
 
-## test: every test: vet, staticcheck, unit + end-to-end (incl. the browser tests and the
-## slow end-to-end ones), the concurrent packages under -race, every benchmark once,
-## Windows build of the companion, workflow lint
-test: vet staticcheck unit race bench-once cross lint
+## test: every test: vet, staticcheck, exhaustive, unit + end-to-end (incl. the browser
+## tests and the slow end-to-end ones, and internal/shape: no production function over 60
+## lines or cyclomatic complexity 20), the concurrent packages under -race, every benchmark
+## once, Windows build of the companion, workflow lint
+test: vet staticcheck exhaustive unit race bench-once cross lint
 
 ## short: the inner loop while working: every test but the browser tests and the slow
 ## end-to-end ones (go test -short ./...)
@@ -28,6 +30,14 @@ vet:
 ## staticcheck: the pinned version that make tools installs into bin/
 staticcheck:
 	staticcheck ./...
+
+## exhaustive: every switch over one of the module's enums (or another module's) lists each
+## value; a default case does not count for the values it hides, so a new value fails here
+## until each switch says what it does with it (//exhaustive:ignore, with the reason, on a
+## switch that takes only a few of reflect's kinds); the pinned version that make tools
+## installs into bin/
+exhaustive:
+	exhaustive ./...
 
 unit:
 	$(GO) test -count=1 ./...
@@ -48,11 +58,11 @@ bench-once:
 lint:
 	actionlint .github/workflows/*.yml examples/*.yml
 
-## tools: what the tests need beyond Go (Debian/Ubuntu): chromium, actionlint, staticcheck;
-## tools already on PATH are used as they are (staticcheck only at the pinned version), and a
-## user who cannot install one is told what is missing
+## tools: what the tests need beyond Go (Debian/Ubuntu): chromium, actionlint, staticcheck,
+## exhaustive; tools already on PATH are used as they are (staticcheck and exhaustive only at
+## the pinned version), and a user who cannot install one is told what is missing
 tools:
-	@GO="$(GO)" ./scripts/tools.sh "$(TOOLS_BIN)" $(ACTIONLINT_VERSION) $(STATICCHECK_VERSION)
+	@GO="$(GO)" ./scripts/tools.sh "$(TOOLS_BIN)" $(ACTIONLINT_VERSION) $(STATICCHECK_VERSION) $(EXHAUSTIVE_VERSION)
 
 ## demo: the main job, offline, against a fake GitHub and a scripted model
 demo:

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond Go (make tools): Debian's chromium for
-# the browser test, actionlint for the workflow lint, staticcheck for the
-# static checks.
+# the browser test, actionlint for the workflow lint, staticcheck and
+# exhaustive for the static checks.
 #
-#   scripts/tools.sh BIN_DIR ACTIONLINT_VERSION STATICCHECK_VERSION
+#   scripts/tools.sh BIN_DIR ACTIONLINT_VERSION STATICCHECK_VERSION EXHAUSTIVE_VERSION
 #
-# staticcheck is pinned: one on PATH at another version is not used, since
-# each release adds checks and the tree is kept clean for exactly one.
+# staticcheck and exhaustive are pinned: one on PATH at another version is
+# not used, since each release adds checks and the tree is kept clean for
+# exactly one.
 # A tool already on PATH is used as it is. Installing chromium needs root
 # (apt-get, without recommended packages); a user who is not root goes
 # through sudo when there is one, and otherwise is told what is missing and
@@ -15,6 +16,7 @@ set -euo pipefail
 bin=${1:?bin directory}
 actionlint_version=${2:?actionlint version}
 staticcheck_version=${3:?staticcheck version}
+exhaustive_version=${4:?exhaustive version}
 go=${GO:-go}
 missing=()
 
@@ -58,6 +60,18 @@ elif ! have "$go"; then
 else
 	echo "installing staticcheck $staticcheck_version into $bin"
 	GOBIN=$bin "$go" install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+fi
+
+# exhaustive has no version flag: the module version is in the build info
+# Go writes into the binary ("mod github.com/nishanths/exhaustive v0.17.1").
+if [ -x "$bin/exhaustive" ] && have "$go" &&
+	"$go" version -m "$bin/exhaustive" | grep -qE "^[[:space:]]+mod[[:space:]]+github.com/nishanths/exhaustive[[:space:]]+${exhaustive_version//./\.}([[:space:]]|$)"; then
+	:
+elif ! have "$go"; then
+	missing+=("exhaustive (the switch checks): Go is not on PATH to install it")
+else
+	echo "installing exhaustive $exhaustive_version into $bin"
+	GOBIN=$bin "$go" install "github.com/nishanths/exhaustive/cmd/exhaustive@$exhaustive_version"
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then
