@@ -176,6 +176,7 @@ func changedFile(s diff.Section) snapshot.ChangedFile {
 				f.Additions++
 			case diff.Delete:
 				f.Deletions++
+			case diff.Context: // counted by neither total
 			}
 		}
 	}
