@@ -11,13 +11,13 @@ RACE_PKGS := ./app/... ./bench/... ./cmd/reviews-for-agent/... ./github/fakegith
 	./inbox/... ./llm/... ./reviewsforagent/... ./workspace/...
 export PATH := $(TOOLS_BIN):$(PATH)
 
-.PHONY: test short vet staticcheck exhaustive unit race bench-once cross lint tools demo build sizes image-check bench fuzz
+.PHONY: test short vet staticcheck exhaustive unit race mutations bench-once cross lint tools demo build sizes image-check bench fuzz
 
 ## test: every test: vet, staticcheck, exhaustive, unit + end-to-end (incl. the browser
 ## tests and the slow end-to-end ones, and internal/shape: no production function over 60
-## lines or cyclomatic complexity 20), the concurrent packages under -race, every benchmark
-## once, Windows build of the companion, workflow lint
-test: vet staticcheck exhaustive unit race bench-once cross lint
+## lines or cyclomatic complexity 20), the concurrent packages under -race, every mutation
+## in docs/mutations.md caught, every benchmark once, Windows build of the companion, workflow lint
+test: vet staticcheck exhaustive unit race mutations bench-once cross lint
 
 ## short: the inner loop while working: every test but the browser tests and the slow
 ## end-to-end ones (go test -short ./...)
@@ -46,6 +46,11 @@ unit:
 ## unit already ran their browser and slow tests
 race:
 	$(GO) test -race -short -count=1 $(RACE_PKGS)
+
+## mutations: apply each deliberate break listed in internal/mutations (docs/mutations.md)
+## through go test -overlay and fail unless the named unit tests catch it
+mutations:
+	$(GO) test -count=1 -timeout 30m -run TestMutationsCaught ./internal/mutations -mutate
 
 ## cross: the companion (its inbox's file locks, its background server) builds for Windows
 cross:

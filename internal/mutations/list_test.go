@@ -1,0 +1,113 @@
+package mutations
+
+// A mutation replaces Old, which occurs exactly once in File, with New; the
+// tests named in Tests (a -run pattern over the package's top-level tests)
+// must fail on it.
+type mutation struct {
+	ID       string
+	Section  section
+	What     string // the break, in words
+	File     string // from the module root
+	Old, New string
+	Tests    string // e.g. "TestRun|TestRetries"
+}
+
+type section string
+
+const (
+	issue     section = "issue"
+	more      section = "more"
+	quadratic section = "quadratic"
+	since     section = "since"
+)
+
+var sections = []section{issue, more, quadratic, since}
+
+var list = []mutation{
+	// The issue's seventeen: the blocking threshold, the author-resolved
+	// thread, the token path of the local page, Defang, and the paths that
+	// keep a blocking finding blocking.
+	{ID: "M1", Section: issue, What: "the blocking threshold is exclusive", File: "review/engine.go",
+		Old: "f.Blocking = f.Score >= opt.BlockingThreshold", New: "f.Blocking = f.Score > opt.BlockingThreshold", Tests: "TestRun"},
+	{ID: "M2", Section: issue, What: "the PR author's resolution of a blocking thread counts", File: "state/state.go",
+		Old: "a.IsBot || a.Is(d.prAuthor) {", New: "a.IsBot {", Tests: "TestDerive"},
+	{ID: "M2b", Section: issue, What: "the run leaves alone a thread the PR's author resolved", File: "execution/reopen.go",
+		Old: "if f.Reopen == nil || ctx.Err() != nil {", New: "if f.Reopen == nil || f.Reopen.Login == x.Snap.PR.Author.Login || ctx.Err() != nil {", Tests: "TestHandleResolutions"},
+	{ID: "M3", Section: issue, What: "the page's one-time code works twice (the `//host` redirect it replaced is gone with the `?token=` link)", File: "reviewsforagent/auth.go",
+		Old: "delete(s.codes, in.Code)", New: "_ = in.Code", Tests: "TestServerOneTimeCode"},
+	{ID: "M4", Section: issue, What: "posted prose is not defanged", File: "execution/poster.go",
+		Old: "prose := rmcoc.Defang(sanitize.Fit(", New: "prose := (sanitize.Fit(", Tests: "TestComposeDefangsDisguisedBlocks"},
+	{ID: "M5", Section: issue, What: "a finding scoring exactly the problem threshold is dropped", File: "review/engine.go",
+		Old: "f.Score < opt.ProblemThreshold ||", New: "f.Score <= opt.ProblemThreshold ||", Tests: "TestRun"},
+	{ID: "M6", Section: issue, What: "a resolution already explained is explained again", File: "execution/reopen.go",
+		Old: "if !f.ReopenExplained {", New: "if true {", Tests: "TestHandleResolutions"},
+	{ID: "M7", Section: issue, What: "the thread is never reopened", File: "execution/reopen.go",
+		Old: "if err := x.GitHub.UnresolveThread(ctx, f.Thread.ID); err != nil {", New: "if err := error(nil); err != nil {", Tests: "TestHandleResolutions"},
+	{ID: "M8", Section: issue, What: "a resolution after a push is not verified first", File: "execution/reopen.go",
+		Old: "(f.Thread.IsOutdated || f.Block.HeadSHA != x.Snap.PR.HeadSHA)", New: "f.Thread.IsOutdated", Tests: "TestHandleResolutions"},
+	{ID: "M9", Section: issue, What: "a finding checked for a resolution is checked again by the review", File: "execution/reopen.go",
+		Old: "x.fixes.verified[f.Block.ID] = true", New: "_ = f.Block.ID", Tests: "TestResolutionVerifiedOncePerRun"},
+	{ID: "M10", Section: issue, What: "a fix is not tied to the commit it was verified on", File: "execution/verify.go",
+		Old: "block.HeadSHA = x.Snap.PR.HeadSHA", New: "_ = x.Snap.PR.HeadSHA", Tests: "TestResolveFinding"},
+	{ID: "M11", Section: issue, What: "a regression reopens only open threads", File: "execution/verify.go",
+		Old: "if f.Thread.IsResolved {", New: "if !f.Thread.IsResolved {", Tests: "TestRegress"},
+	{ID: "M12", Section: issue, What: "resolved findings are verified again", File: "execution/verify.go",
+		Old: "if !f.Open() || f.Block.Category == CategoryCheck", New: "if f.Block.Category == CategoryCheck", Tests: "TestVerifyFixes"},
+	{ID: "M13", Section: issue, What: "no bound on the fixes one run verifies", File: "execution/verify.go",
+		Old: "|| checked == maxVerify {", New: "|| checked == -maxVerify {", Tests: "TestVerifyFixes"},
+	{ID: "M14", Section: issue, What: "a waiver that does not count is answered as done", File: "execution/runlevel.go",
+		Old: "case r.State.Waived[m.Waive]:", New: "case true:", Tests: "TestAnswerWaiver"},
+	{ID: "M15", Section: issue, What: "a waiver of a finding that still has its thread is carried out", File: "execution/runlevel.go",
+		Old: "case !gone:", New: "case false && !gone:", Tests: "TestAnswerWaiver"},
+	{ID: "M16", Section: issue, What: "a claim exactly its lease old still holds", File: "execution/claim.go",
+		Old: "c.Age >= lease", New: "c.Age > lease", Tests: "TestClaimLease"},
+	{ID: "M17", Section: issue, What: "the run's own claim counts as another run's", File: "execution/claim.go",
+		Old: "if c.Won || c.Age", New: "if c.Age", Tests: "TestClaimLease"},
+
+	// Fifteen more, in the gate, state, detector, sanitize and the local page.
+	{ID: "G1", Section: more, What: "one deleted blocking thread does not fail the gate", File: "gate/gate.go",
+		Old: "case in.Missing > 0:", New: "case in.Missing > 1:", Tests: "TestDerive"},
+	{ID: "G2", Section: more, What: "a cut description is one character over GitHub's limit", File: "gate/gate.go",
+		Old: "r[:MaxDescription-1]", New: "r[:MaxDescription]", Tests: "TestVerdictFitsGitHub"},
+	{ID: "G3", Section: more, What: "one open blocking finding does not fail the gate", File: "gate/gate.go",
+		Old: "case in.Blocking > 0:", New: "case in.Blocking > 1:", Tests: "TestDerive|TestOnlyCoverageIsGreen"},
+	{ID: "S1", Section: more, What: "a partial review covers the head", File: "state/query.go",
+		Old: "case len(run.Unreviewed) > 0 || run.UnreviewedCount > 0:", New: "case false:", Tests: "TestCoverage"},
+	{ID: "S2", Section: more, What: "an incremental chain through another base covers the head", File: "state/query.go",
+		Old: "case !s.chained(run.FromSHA, baseRef):", New: "case !s.chained(run.FromSHA, \"\"):", Tests: "TestCoverage"},
+	{ID: "S3", Section: more, What: "a waived deleted finding keeps blocking", File: "state/query.go",
+		Old: "if !s.Waived[p.ID] {", New: "if true {", Tests: "TestMissingEvidence"},
+	{ID: "S4", Section: more, What: "a commit list GitHub cut short marks fixes lost", File: "state/findings.go",
+		Old: "if len(pr.Commits) == 0 || pr.CommitsTotal > len(pr.Commits) {", New: "if len(pr.Commits) == 0 {", Tests: "TestFixLost"},
+	{ID: "D1", Section: more, What: "a task that failed the maximum number of times is retried", File: "detector/plan.go",
+		Old: "n >= b.maxFail {", New: "n > b.maxFail {", Tests: "TestBuild"},
+	{ID: "D2", Section: more, What: "a refused user is refused again on every run", File: "detector/plan.go",
+		Old: "!b.in.State.Refused[login] && ", New: "", Tests: "TestBuild"},
+	{ID: "D3", Section: more, What: "the evidence notice is posted on every run", File: "detector/plan.go",
+		Old: "if !in.State.EvidenceNoticed[f.ID] {", New: "if true {", Tests: "TestEvidenceReportedOnce"},
+	{ID: "Z1", Section: more, What: "a backtick run in a name can close its code span (the delimiter is as long as the run)", File: "internal/mdfence/mdfence.go",
+		Old: "max(min, best+1)", New: "max(min, best)", Tests: "TestLonger"},
+	{ID: "Z2", Section: more, What: "U+202E RIGHT-TO-LEFT OVERRIDE is kept", File: "sanitize/text.go",
+		Old: "r >= 0x202a && r <= 0x202e", New: "r >= 0x202a && r <= 0x202d", Tests: "TestTextCharacters"},
+	{ID: "Z3", Section: more, What: "known secrets are replaced shortest first (a secret that starts another leaves its tail)", File: "sanitize/text.go",
+		Old: "return len(olds[i]) > len(olds[j])", New: "return len(olds[i]) < len(olds[j])", Tests: "TestRedactKnown"},
+	{ID: "L2", Section: more, What: "any Host at the server's port is served (DNS rebinding)", File: "reviewsforagent/server.go",
+		Old: `return host == "localhost:"+port || host == "127.0.0.1:"+port`, New: `return port != ""`, Tests: "TestServerRejectsForeignHostsAndOrigins"},
+	{ID: "L3", Section: more, What: "a cross-origin PUT (a draft) is accepted: only POST is checked", File: "reviewsforagent/server.go",
+		Old: "r.Method != http.MethodGet && r.Method != http.MethodHead && origin != \"\"", New: "r.Method == http.MethodPost && origin != \"\"", Tests: "TestServerRejectsForeignHostsAndOrigins"},
+
+	// Work that goes quadratic: the hostile-input tests hold an allocation
+	// budget (internal/budget), with no clock.
+	{ID: "Q1", Section: quadratic, What: "cleaning copies the rest of the text at each removed character", File: "sanitize/text.go",
+		Old: "\t\tcase removed(r):\n", New: "\t\tcase removed(r):\n\t\t\t_ = strings.Clone(s[i:])\n", Tests: "TestHostileInputs"},
+	{ID: "Q2", Section: quadratic, What: "the mention pre-scan copies the rest of the body at each `@`", File: "mention/find.go",
+		Old: "strings.IndexByte(s[p:], '@')", New: "strings.IndexByte(strings.Clone(s[p:]), '@')", Tests: "TestFindHostileInputs"},
+
+	// Guards added since the table was first written.
+	{ID: "N1", Section: since, What: "a link to \".\" inside a directory resolves to the repository root", File: "workspace/path.go",
+		Old: "if len(r.done) > 0 {", New: "if false {", Tests: "TestResolveLinkToADirectoryItIsIn"},
+	{ID: "N2", Section: since, What: "a failed run's summary shows a secret it was given", File: "summary/failure.go",
+		Old: "lines[i] = sanitize.Redact(p, f.Secrets...)", New: "lines[i] = sanitize.Redact(p)", Tests: "TestFailure"},
+	{ID: "N3", Section: since, What: "a blocking threshold below the problem threshold is accepted", File: "review/settings.go",
+		Old: "s.BlockingThreshold < s.ProblemThreshold ||", New: "s.BlockingThreshold < 1 ||", Tests: "TestSettingsCheck"},
+}
