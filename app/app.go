@@ -427,27 +427,7 @@ func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result
 	// requires the job rather than the status must not see it green on a
 	// head nobody reviewed (a draft cannot be merged; a paused PR can).
 	out := Outcome{ReviewStatus: ReviewSkipped, TasksExecuted: res.Done(), Gated: plan.Gate() || (r.ev.IsAutoReview() && !snap.PR.Draft)}
-	for _, o := range res.Outcomes {
-		if o.Task.Kind != detector.Review {
-			continue
-		}
-		if o.Claimed {
-			// Another run at work reviews this head and gates its job;
-			// this one's job does not mirror a gate it did not set.
-			out.Gated = false
-			continue
-		}
-		switch {
-		case o.Err != nil:
-			out.ReviewStatus = ReviewFailed
-		case o.Blocking > 0:
-			out.ReviewStatus, out.IssuesFound = ReviewBlocking, o.Findings
-		case o.Findings > 0:
-			out.ReviewStatus, out.IssuesFound = ReviewFindings, o.Findings
-		default:
-			out.ReviewStatus = ReviewClean
-		}
-	}
+	out.setReview(res)
 	if res.Failed() > 0 {
 		out.ReviewStatus = ReviewFailed // the summary's task table says why
 	}
@@ -569,6 +549,25 @@ func writeOutputs(gha *Log, o Outcome) {
 	gha.Output("tasks_executed", fmt.Sprint(o.TasksExecuted))
 }
 
+// setReview says what became of the run's review (with none, the status
+// stays skipped). A review another run at work holds is that run's: it
+// gates its own job, and this one does not mirror a gate it did not set.
+func (out *Outcome) setReview(res execution.Result) {
+	switch o, ok := res.Review(); {
+	case !ok:
+	case o.Claimed:
+		out.Gated = false
+	case o.Err != nil:
+		out.ReviewStatus = ReviewFailed
+	case o.Blocking > 0:
+		out.ReviewStatus, out.IssuesFound = ReviewBlocking, o.Findings
+	case o.Findings > 0:
+		out.ReviewStatus, out.IssuesFound = ReviewFindings, o.Findings
+	default:
+		out.ReviewStatus = ReviewClean
+	}
+}
+
 func splitErrors(err error) []string {
 	return strings.Split(err.Error(), "\n")
 }
@@ -585,7 +584,7 @@ func splitErrors(err error) []string {
 // not what the run meant to write.
 func gateMayChange(plan detector.Plan, res execution.Result, st state.State) bool {
 	for _, t := range plan.Tasks {
-		if t.Kind.ChangesFindings() {
+		if t.Kind().ChangesFindings() {
 			return true
 		}
 	}

@@ -166,7 +166,7 @@ func BenchmarkSharedSession(b *testing.B) {
 
 func reviewKey(r summary.Report) string {
 	for _, t := range r.Plan.Tasks {
-		if t.Kind == detector.Review {
+		if t.Kind() == detector.Review {
 			return t.Key
 		}
 	}

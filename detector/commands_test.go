@@ -135,11 +135,12 @@ func TestPlanWalkthrough(t *testing.T) {
 			Intents: detector.Classify(context.Background(), mention.Rules{}, st.Pending())})
 		got := describe(pl)
 		for i, tk := range pl.Tasks {
-			if tk.Walkthrough == nil || len(tk.Walkthrough.Commands) == 0 {
+			w, ok := tk.Work.(*detector.WalkthroughTask)
+			if !ok || len(w.Commands) == 0 {
 				continue
 			}
 			var ids []string
-			for _, m := range tk.Walkthrough.Commands {
+			for _, m := range w.Commands {
 				ids = append(ids, fmt.Sprint(m.Ref.ID))
 			}
 			got[i] += " answers:" + strings.Join(ids, ",")

@@ -114,10 +114,11 @@ func TestKilledDispatchReusesItsStatusComment(t *testing.T) {
 	p := newPR()
 	status := p.comment(bot, "@bob 🔍 Reviewing…\n\n"+rmcoc.Render(rmcoc.ManualReview{RequestCommentID: runID, Source: rmcoc.SourceDispatch, Status: rmcoc.ManualInProgress, HeadSHA: headA}))
 	got := plan(p, dispatchEvent(runID))
-	if len(got.Tasks) != 1 || got.Tasks[0].Review == nil || len(got.Tasks[0].Review.Requests) != 1 {
+	rt := got.Review()
+	if len(got.Tasks) != 1 || rt == nil || len(rt.Requests) != 1 {
 		t.Fatalf("plan = %q", describe(got))
 	}
-	m := got.Tasks[0].Review.Requests[0]
+	m := rt.Requests[0]
 	if m.Ref != (state.Ref{Source: state.SourceDispatch, ID: runID}) || m.Placeholder != status || m.Author.Login != "bob" {
 		t.Errorf("request = %+v, want the dispatch with placeholder %d", m, status)
 	}

@@ -8,6 +8,7 @@ package detector
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -31,7 +32,8 @@ const (
 	Walkthrough Kind = 4
 )
 
-// kinds describes each kind: the one table a new kind adds a row to.
+// kinds describes each kind: the one table a new kind adds a row to (with
+// its work type, whose kind method names it, and its runner in execution).
 var kinds = map[Kind]struct {
 	name, icon string
 	// findings is set for a kind whose work can change the findings, and
@@ -63,21 +65,59 @@ func (k Kind) Label() string {
 // findings, and so the merge gate.
 func (k Kind) ChangesFindings() bool { return kinds[k].findings }
 
-// Task is one unit of work.
-type Task struct {
-	Kind   Kind
-	Key    string // stable across runs; task-error blocks refer to it
-	Reason string // why the task exists, for the log and the summary
-
-	Finding *state.Finding // Dispute
-	Mention *state.Mention // Question
-	Review  *ReviewTask    // Review
-	// Walkthrough: the head it describes and the summary commands it
-	// answers.
-	Walkthrough *WalkthroughTask
+// Kinds are the task kinds, in priority order.
+func Kinds() []Kind {
+	ks := slices.Collect(maps.Keys(kinds))
+	slices.Sort(ks)
+	return ks
 }
 
-// WalkthroughTask describes the walkthrough to write.
+// Task is one unit of work.
+type Task struct {
+	Key    string // stable across runs; task-error blocks refer to it
+	Reason string // why the task exists, for the log and the summary
+	Work   Work   // what the task does, and so its kind
+}
+
+// Kind is the task's kind, which its work decides; 0 for a task without
+// work.
+func (t Task) Kind() Kind {
+	if t.Work == nil {
+		return 0
+	}
+	return t.Work.kind()
+}
+
+// Work is what a task does: a *DisputeTask, *QuestionTask, *ReviewTask or
+// *WalkthroughTask. The set is closed (its method is unexported), so a
+// task carries one piece of work and its kind cannot disagree with it.
+type Work interface {
+	kind() Kind
+}
+
+// KindOf is the kind of the tasks whose work is a W.
+func KindOf[W Work]() Kind {
+	var w W // a nil pointer: kind reads nothing from it
+	return w.kind()
+}
+
+func (*DisputeTask) kind() Kind     { return Dispute }
+func (*QuestionTask) kind() Kind    { return Question }
+func (*ReviewTask) kind() Kind      { return Review }
+func (*WalkthroughTask) kind() Kind { return Walkthrough }
+
+// DisputeTask answers the unanswered developer replies on a finding.
+type DisputeTask struct {
+	Finding state.Finding
+}
+
+// QuestionTask answers a question.
+type QuestionTask struct {
+	Mention state.Mention
+}
+
+// WalkthroughTask writes the walkthrough: of a head, answering the summary
+// commands that asked for it again.
 type WalkthroughTask struct {
 	HeadSHA  string
 	Commands []state.Mention // summary commands it answers
@@ -131,14 +171,20 @@ type Plan struct {
 	Skipped  []Skip
 }
 
-// Gate reports whether this run's result decides the merge gate.
-func (p Plan) Gate() bool {
+// Review is the plan's review, or nil: a plan holds at most one.
+func (p Plan) Review() *ReviewTask {
 	for _, t := range p.Tasks {
-		if t.Kind == Review && t.Review.Gate {
-			return true
+		if rt, ok := t.Work.(*ReviewTask); ok {
+			return rt
 		}
 	}
-	return false
+	return nil
+}
+
+// Gate reports whether this run's result decides the merge gate.
+func (p Plan) Gate() bool {
+	rt := p.Review()
+	return rt != nil && rt.Gate
 }
 
 // NeedsModel reports whether any task calls the model.
@@ -197,7 +243,7 @@ func Build(in Input) Plan {
 	if rt := reviewTask(in, b.manual, &b.p); rt != nil {
 		key := "review-" + string(rt.Mode) + "-" + shortSHA(rt.HeadSHA)
 		if b.retry(key, string(rt.Mode)+" review of "+shortSHA(rt.HeadSHA)) {
-			b.p.Tasks = append(b.p.Tasks, Task{Kind: Review, Key: key, Review: rt, Reason: reviewReason(rt)})
+			b.p.Tasks = append(b.p.Tasks, Task{Key: key, Reason: reviewReason(rt), Work: rt})
 		}
 	}
 	walkthroughTask(in, b.summaries, &b.p, b.retry)
@@ -207,7 +253,7 @@ func Build(in Input) Plan {
 			b.p.Evidence = append(b.p.Evidence, f)
 		}
 	}
-	slices.SortStableFunc(b.p.Tasks, func(a, c Task) int { return int(a.Kind) - int(c.Kind) })
+	slices.SortStableFunc(b.p.Tasks, func(a, c Task) int { return int(a.Kind()) - int(c.Kind()) })
 	return b.p
 }
 
@@ -241,7 +287,7 @@ func (b *builder) disputes() {
 		key := fmt.Sprintf("dispute-%d", last.ID)
 		what := fmt.Sprintf("reply by @%s on finding %q (%s:%d)", last.Author.Login, f.Block.Title, f.Thread.Path, f.Thread.Line)
 		if b.retry(key, what) {
-			b.p.Tasks = append(b.p.Tasks, Task{Kind: Dispute, Key: key, Finding: f,
+			b.p.Tasks = append(b.p.Tasks, Task{Key: key, Work: &DisputeTask{Finding: *f},
 				Reason: fmt.Sprintf("%d unanswered developer repl%s on a finding", len(f.PendingReplies), plural(len(f.PendingReplies), "y", "ies"))})
 		}
 	}
@@ -289,14 +335,15 @@ func (b *builder) question(m state.Mention) {
 	if m.Thread != nil {
 		where = fmt.Sprintf("in a review thread on %s:%d", m.Thread.Path, m.Thread.Line)
 	}
-	b.p.Tasks = append(b.p.Tasks, Task{Kind: Question, Key: key, Mention: &m,
+	b.p.Tasks = append(b.p.Tasks, Task{Key: key, Work: &QuestionTask{Mention: m},
 		Reason: fmt.Sprintf("unanswered question by @%s %s", m.Author.Login, where)})
 }
 
 // walkthroughTask plans the walkthrough: with an automatic review, or for
 // summary commands (once for all of them).
 func walkthroughTask(in Input, summaries []state.Mention, p *Plan, retry func(key, what string) bool) {
-	auto := slices.ContainsFunc(p.Tasks, func(t Task) bool { return t.Kind == Review && t.Review.Mode == rmcoc.ModeAuto })
+	rt := p.Review()
+	auto := rt != nil && rt.Mode == rmcoc.ModeAuto
 	if !in.Walkthrough || (!auto && len(summaries) == 0) {
 		return
 	}
@@ -308,7 +355,7 @@ func walkthroughTask(in Input, summaries []state.Mention, p *Plan, retry func(ke
 		reason = fmt.Sprintf("@%s asked for the walkthrough again", summaries[0].Author.Login)
 	}
 	if retry(key, "walkthrough") {
-		p.Tasks = append(p.Tasks, Task{Kind: Walkthrough, Key: key, Reason: reason, Walkthrough: &WalkthroughTask{HeadSHA: head, Commands: summaries}})
+		p.Tasks = append(p.Tasks, Task{Key: key, Reason: reason, Work: &WalkthroughTask{HeadSHA: head, Commands: summaries}})
 	}
 }
 

@@ -29,12 +29,12 @@ func describe(p detector.Plan) []string {
 	var out []string
 	for _, t := range p.Tasks {
 		line := t.Key
-		if f := t.Finding; f != nil {
-			for _, r := range f.PendingReplies {
+		if d, ok := t.Work.(*detector.DisputeTask); ok {
+			for _, r := range d.Finding.PendingReplies {
 				line += fmt.Sprintf(" reply:%d", r.ID)
 			}
 		}
-		if r := t.Review; r != nil {
+		if r, ok := t.Work.(*detector.ReviewTask); ok {
 			if r.Gate {
 				line += " gate"
 			}
@@ -366,5 +366,34 @@ func TestBuildDeterministic(t *testing.T) {
 		if got := describe(plan(p, prEvent("opened"))); !slices.Equal(got, first) {
 			t.Fatalf("plan changed between runs: %v vs %v", got, first)
 		}
+	}
+}
+
+// TestKinds: a task's kind is its work's, whether read from a task or from
+// the work's type, and each kind describes itself.
+func TestKinds(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		work    detector.Work
+		of      detector.Kind // KindOf the work's type
+		want    detector.Kind
+		label   string
+		changes bool
+	}{
+		{&detector.DisputeTask{}, detector.KindOf[*detector.DisputeTask](), detector.Dispute, "⚖️ dispute", true},
+		{&detector.QuestionTask{}, detector.KindOf[*detector.QuestionTask](), detector.Question, "💬 question", false},
+		{&detector.ReviewTask{}, detector.KindOf[*detector.ReviewTask](), detector.Review, "🔍 review", true},
+		{&detector.WalkthroughTask{}, detector.KindOf[*detector.WalkthroughTask](), detector.Walkthrough, "🧭 walkthrough", false},
+	} {
+		k := detector.Task{Work: tc.work}.Kind()
+		if k != tc.want || tc.of != tc.want || k.Label() != tc.label || k.ChangesFindings() != tc.changes {
+			t.Errorf("%T: kind %s (of its type %s), label %q, changes findings %v; want %s, %q, %v", tc.work, k, tc.of, k.Label(), k.ChangesFindings(), tc.want, tc.label, tc.changes)
+		}
+	}
+	if got, want := detector.Kinds(), []detector.Kind{detector.Dispute, detector.Question, detector.Review, detector.Walkthrough}; !slices.Equal(got, want) {
+		t.Errorf("kinds = %v, want %v", got, want)
+	}
+	if k := (detector.Task{Key: "k"}).Kind(); k != 0 || k.Label() != "kind(0)" || k.ChangesFindings() {
+		t.Errorf("a task without work: kind %s, label %q", k, k.Label())
 	}
 }

@@ -21,11 +21,11 @@ const CategoryCheck = "check"
 // check becomes a blocking finding to post, unless its finding is already
 // open (or a maintainer closed it); a passing one resolves its open
 // finding. The results go in the review body and the job summary.
-func (x *reviewRunner) checks(ctx context.Context, t detector.Task, sc scope, res *review.Result) error {
-	if t.Review.Mode != rmcoc.ModeAuto || len(x.Options.Checks) == 0 || res.Partial != nil {
+func (x *reviewRunner) checks(ctx context.Context, key string, rt *detector.ReviewTask, sc scope, res *review.Result) error {
+	if rt.Mode != rmcoc.ModeAuto || len(x.Options.Checks) == 0 || res.Partial != nil {
 		return nil
 	}
-	results, err := review.EvaluateChecks(ctx, x.Session, x.Options.Checks, sc.anchor, review.CheckOptions{Task: t.Key,
+	results, err := review.EvaluateChecks(ctx, x.Session, x.Options.Checks, sc.anchor, review.CheckOptions{Task: key,
 		DiffChars: review.ChunkBudget(x.Options.Review.ContextTokens, x.Options.PrefixChars)})
 	if err != nil {
 		return err
@@ -40,7 +40,7 @@ func (x *reviewRunner) checks(ctx context.Context, t detector.Task, sc scope, re
 		case r.Verdict == review.CheckFail && r.Finding != nil && !x.known[r.Finding.Fingerprint]:
 			res.Findings = append(res.Findings, *r.Finding)
 		case r.Verdict == review.CheckPass && open != nil:
-			text := fmt.Sprintf("✅ The `%s` check passes on `%.7s`: %s", sanitize.Name(r.Check.Name), t.Review.HeadSHA, x.fromModelLine(r.Reason))
+			text := fmt.Sprintf("✅ The `%s` check passes on `%.7s`: %s", sanitize.Name(r.Check.Name), rt.HeadSHA, x.fromModelLine(r.Reason))
 			if err := x.fixes.resolveFinding(ctx, *open, rmcoc.ResolutionFixed, text); err != nil {
 				x.Log.Warningf("could not resolve the finding of the %s check, which passes now: %v", r.Check.Name, err)
 			}

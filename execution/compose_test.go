@@ -670,7 +670,7 @@ func TestTaskErrorComment(t *testing.T) {
 	t.Parallel()
 	gh, log := &recorder{}, &testLog{}
 	x := newTestExecutor(gh, log)
-	task := detector.Task{Kind: detector.Review, Key: "review-auto-1234567"}
+	task := detector.Task{Key: "review-auto-1234567", Work: &detector.ReviewTask{}}
 	taskError(context.Background(), gh, x.run().env, task, fmt.Errorf("review pass 1 (atomic), chunk 1 of 1: %w", &llm.Error{Kind: llm.ErrUnavailable, Attempts: 4, Detail: "secret detail"}))
 	if len(gh.calls) != 1 || gh.calls[0].Op != "create-comment" {
 		t.Fatalf("calls = %v, want one create-comment", gh.ops())
@@ -699,8 +699,8 @@ func TestReviewRun(t *testing.T) {
 	}}
 	x.Session = sess
 	req := mentionOf(state.SourceIssueComment, 77, alice)
-	plan := detector.Plan{Tasks: []detector.Task{{Kind: detector.Review, Key: "review-manual-1234567", Reason: "manual review requested by @alice",
-		Review: &detector.ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: headSHA, Requests: []state.Mention{req}}}}}
+	plan := detector.Plan{Tasks: []detector.Task{{Key: "review-manual-1234567", Reason: "manual review requested by @alice",
+		Work: &detector.ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: headSHA, Requests: []state.Mention{req}}}}}
 
 	res := x.Run(context.Background(), plan)
 	if res.Failed() != 0 {

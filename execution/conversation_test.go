@@ -224,7 +224,7 @@ func TestAnswer(t *testing.T) {
 			x.Snap, x.State = snap, st
 			sess := &fakeSession{reply: tc.reply, err: tc.err}
 			x.Session = sess
-			res := x.Run(context.Background(), detector.Plan{Tasks: []detector.Task{{Kind: detector.Question, Key: key, Mention: m, Reason: "unanswered question"}}})
+			res := x.Run(context.Background(), detector.Plan{Tasks: []detector.Task{{Key: key, Reason: "unanswered question", Work: &detector.QuestionTask{Mention: *m}}}})
 
 			if got := gh.ops(); strings.Join(got, "\n") != strings.Join(tc.wantOps, "\n") {
 				t.Fatalf("calls:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(tc.wantOps, "\n  "))
@@ -353,7 +353,7 @@ func askedPrompt(t *testing.T, snap snapshot.Snapshot, ref state.Ref) string {
 	x.Snap, x.State = snap, st
 	sess := &fakeSession{reply: llm.Reply{Text: "ok"}}
 	x.Session = sess
-	res := x.Run(context.Background(), detector.Plan{Tasks: []detector.Task{{Kind: detector.Question, Key: "question-" + ref.String(), Mention: m}}})
+	res := x.Run(context.Background(), detector.Plan{Tasks: []detector.Task{{Key: "question-" + ref.String(), Work: &detector.QuestionTask{Mention: *m}}}})
 	if res.Failed() != 0 || len(sess.prompts) != 1 {
 		t.Fatalf("question failed (%v) or sent %d prompts", res.Outcomes[0].Err, len(sess.prompts))
 	}

@@ -79,8 +79,8 @@ func newDisputeRunner(r *run) *disputeRunner {
 // code and the thread, classifies the reply and judges it; the policy (what
 // each outcome does to the finding and the gate) is decided here, not by the
 // model.
-func (x *disputeRunner) Run(ctx context.Context, t detector.Task) Outcome {
-	f, o := t.Finding, Outcome{Task: t}
+func (x *disputeRunner) Run(ctx context.Context, t detector.Task, d *detector.DisputeTask) Outcome {
+	f, o := &d.Finding, Outcome{Task: t}
 	last := f.PendingReplies[len(f.PendingReplies)-1]
 	if err := x.GitHub.React(ctx, x.repo(), snapshot.Subject{ID: last.ID, InThread: true}, "eyes"); err != nil {
 		x.Log.Warningf("could not react to the reply: %v", err)

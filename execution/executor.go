@@ -57,13 +57,57 @@ type Runner interface {
 }
 
 // runners is the one table from a task kind to its runner: a new kind is
-// its runner and one line here. A constructor takes from the run only what
-// its runner holds.
-var runners = map[detector.Kind]func(r *run) Runner{
-	detector.Question:    func(r *run) Runner { return newQuestionRunner(r) },
-	detector.Dispute:     func(r *run) Runner { return newDisputeRunner(r) },
-	detector.Review:      func(r *run) Runner { return newReviewRunner(r) },
-	detector.Walkthrough: func(r *run) Runner { return newWalkthroughRunner(r) },
+// its runner and one line here. A runner is registered for the work it
+// takes, whose type decides the kind; a constructor takes from the run only
+// what its runner holds.
+var runners = byKind(
+	register[*detector.QuestionTask](newQuestionRunner),
+	register[*detector.DisputeTask](newDisputeRunner),
+	register[*detector.ReviewTask](newReviewRunner),
+	register[*detector.WalkthroughTask](newWalkthroughRunner),
+)
+
+// taskRunner runs the tasks whose work is a W.
+type taskRunner[W detector.Work] interface {
+	Run(ctx context.Context, t detector.Task, w W) Outcome
+}
+
+// registration is a runner's constructor and the kind of task it runs.
+type registration struct {
+	kind  detector.Kind
+	build func(r *run) Runner
+}
+
+// register registers the runner of the tasks whose work is a W.
+func register[W detector.Work, R taskRunner[W]](build func(r *run) R) registration {
+	return registration{kind: detector.KindOf[W](), build: func(r *run) Runner { return typed[W]{build(r)} }}
+}
+
+// byKind is the table of registrations by kind; two runners of one kind
+// are a mistake in the table itself.
+func byKind(rs ...registration) map[detector.Kind]func(r *run) Runner {
+	m := make(map[detector.Kind]func(r *run) Runner, len(rs))
+	for _, reg := range rs {
+		if m[reg.kind] != nil {
+			panic(fmt.Sprintf("execution: two runners of %s tasks", reg.kind))
+		}
+		m[reg.kind] = reg.build
+	}
+	return m
+}
+
+// typed hands a task's work to the runner of its type: the one place a
+// task's work is taken out of it.
+type typed[W detector.Work] struct {
+	runner taskRunner[W]
+}
+
+func (x typed[W]) Run(ctx context.Context, t detector.Task) Outcome {
+	w, ok := t.Work.(W)
+	if !ok {
+		return Outcome{Task: t, Err: fmt.Errorf("a %s task carries %T, not the work its runner takes; left pending", t.Kind(), t.Work)}
+	}
+	return x.runner.Run(ctx, t, w)
 }
 
 // Config is what an Executor is built from.
@@ -189,6 +233,17 @@ type Result struct {
 	Resolutions []Resolution
 }
 
+// Review is what became of the plan's review; false when the plan had
+// none (a plan holds at most one).
+func (r Result) Review() (Outcome, bool) {
+	for _, o := range r.Outcomes {
+		if _, ok := o.Task.Work.(*detector.ReviewTask); ok {
+			return o, true
+		}
+	}
+	return Outcome{}, false
+}
+
 // Failed counts failed tasks.
 func (r Result) Failed() int {
 	n := 0
@@ -275,10 +330,10 @@ func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
 		r.Log.Group(fmt.Sprintf("Task %s: %s", t.Key, t.Reason))
 		note := r.screen(ctx, t)
 		var o Outcome
-		if rn := r.runner(t.Kind); rn != nil {
+		if rn := r.runner(t.Kind()); rn != nil {
 			o = rn.Run(ctx, t)
 		} else {
-			o = Outcome{Task: t, Err: fmt.Errorf("%s tasks: %w; left pending", t.Kind, ErrNotBuilt)}
+			o = Outcome{Task: t, Err: fmt.Errorf("%s tasks: %w; left pending", t.Kind(), ErrNotBuilt)}
 		}
 		if note != "" {
 			o.Note = strings.TrimSpace(o.Note + " · ⚠️ " + note)
@@ -300,15 +355,17 @@ func (r *run) screen(ctx context.Context, t detector.Task) string {
 		return ""
 	}
 	var text string
-	switch {
-	case t.Mention != nil:
-		text = t.Mention.Text
-	case t.Finding != nil:
-		for _, rp := range t.Finding.PendingReplies {
+	switch w := t.Work.(type) {
+	case *detector.QuestionTask:
+		text = w.Mention.Text
+	case *detector.DisputeTask:
+		for _, rp := range w.Finding.PendingReplies {
 			text += rp.Body + "\n"
 		}
-	case t.Review != nil:
+	case *detector.ReviewTask:
 		text = r.Snap.PR.Title + "\n" + r.Snap.PR.Body
+	case *detector.WalkthroughTask:
+		// Only the diff goes in, and no task screens the diff.
 	}
 	note := r.Screen(ctx, text)
 	if note != "" {

@@ -301,7 +301,7 @@ func TestRunnersPostNoHostileText(t *testing.T) {
 		q := &questionRunner{env: e, GitHub: qf, Snap: testSnapshot(), bot: testBot, failures: map[string]int{}, model: "m <img src=x> @eve",
 			Session: &fakeSession{reply: llm.Reply{Text: answer}}}
 		m := &state.Mention{Ref: state.Ref{Source: state.SourceIssueComment, ID: 101}, Author: alice, Text: attack}
-		if o := q.Run(t.Context(), detector.Task{Kind: detector.Question, Key: "question-x", Mention: m}); o.Err != nil {
+		if o := runTask(q, "question-x", &detector.QuestionTask{Mention: *m}); o.Err != nil {
 			t.Fatal(o.Err)
 		}
 		for _, op := range qf.ops {
@@ -316,7 +316,7 @@ func TestRunnersPostNoHostileText(t *testing.T) {
 		js, _ := json.Marshal(map[string]string{"kind": "dispute", "verdict": "concede", "reply": answer, "reason": answer})
 		df := &disputeFake{}
 		d := &disputeRunner{env: e, GitHub: df, Session: &fakeSession{answers: []string{string(js)}}, bot: testBot, humans: []string{"carol"}, author: alice}
-		if o := d.Run(t.Context(), detector.Task{Kind: detector.Dispute, Key: "dispute-x", Finding: disputedFinding("")}); o.Err != nil {
+		if o := runTask(d, "dispute-x", &detector.DisputeTask{Finding: *disputedFinding("")}); o.Err != nil {
 			t.Fatal(o.Err)
 		}
 		inertProse(t, df.bodies["reply 301"], nil)
@@ -330,7 +330,7 @@ func TestRunnersPostNoHostileText(t *testing.T) {
 	if err := rig.run().refuse(t.Context(), state.Mention{Ref: state.Ref{Source: state.SourceIssueComment, ID: 5}, Author: snapshot.Actor{Login: "mallory"}, Text: attack}); err != nil {
 		t.Fatal(err)
 	}
-	taskError(t.Context(), rec, rig.run().env, detector.Task{Kind: detector.Question, Key: "question-y"}, fmt.Errorf("post: %w", apiError(attack)))
+	taskError(t.Context(), rec, rig.run().env, detector.Task{Key: "question-y", Work: &detector.QuestionTask{}}, fmt.Errorf("post: %w", apiError(attack)))
 	if len(rec.calls) != 2 {
 		t.Fatalf("%d comments, want the refusal and the error", len(rec.calls))
 	}

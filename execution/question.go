@@ -49,9 +49,8 @@ func newQuestionRunner(r *run) *questionRunner {
 // placeholder's place. Every bot comment
 // carries a question-answer block keyed by the question, so a killed run's
 // placeholder is reused, and an answered question is never answered again.
-func (x *questionRunner) Run(ctx context.Context, t detector.Task) Outcome {
-	m := t.Mention
-	o := Outcome{Task: t}
+func (x *questionRunner) Run(ctx context.Context, t detector.Task, q *detector.QuestionTask) Outcome {
+	m, o := &q.Mention, Outcome{Task: t}
 	block := rmcoc.QuestionAnswer{ReplyToCommentID: rmcoc.ID(m.Ref.ID), Asker: m.Author.Login, AnsweredAt: x.now()}
 	if m.Ref.Source == state.SourceReview {
 		block.Source = rmcoc.SourceReview

@@ -72,8 +72,8 @@ func newReviewRunner(r *run) *reviewRunner {
 
 // Run runs a review task: one review posted in one request, with every
 // finding carrying its block, then the follow-ups that depend on it.
-func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
-	rt, o := t.Review, Outcome{Task: t}
+func (x *reviewRunner) Run(ctx context.Context, t detector.Task, rt *detector.ReviewTask) Outcome {
+	o := Outcome{Task: t}
 	if x.held != "" && rt.Mode == rmcoc.ModeAuto {
 		o.Note, o.Claimed = x.held, true
 		return o
@@ -91,7 +91,7 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 		o.Err = err
 		return o
 	}
-	res, id, err := x.review(ctx, t, sc)
+	res, id, err := x.review(ctx, t.Key, rt, sc)
 	if err != nil {
 		o.Err = err
 		taskError(ctx, x.GitHub, x.env, t, err)
@@ -126,18 +126,18 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task) Outcome {
 // task is done, and a run killed in between would never come back to
 // them. A check nobody evaluated could be failing: then nothing is posted,
 // and the next run does it again.
-func (x *reviewRunner) review(ctx context.Context, t detector.Task, sc scope) (review.Result, int64, error) {
-	res, err := review.Run(ctx, x.Session, review.Input{Anchor: sc.anchor, Review: sc.review}, x.reviewOptions(t.Key, sc), x.known)
+func (x *reviewRunner) review(ctx context.Context, key string, rt *detector.ReviewTask, sc scope) (review.Result, int64, error) {
+	res, err := review.Run(ctx, x.Session, review.Input{Anchor: sc.anchor, Review: sc.review}, x.reviewOptions(key, sc), x.known)
 	if err != nil {
 		return res, 0, err
 	}
 	res.Skipped = append(x.excluded(sc.skip), res.Skipped...)
-	if err := x.checks(ctx, t, sc, &res); err != nil {
+	if err := x.checks(ctx, key, rt, sc, &res); err != nil {
 		return res, 0, err
 	}
-	res.Findings = x.regressions(ctx, res.Findings, t.Review.HeadSHA)
-	x.fixes.verifyFixes(ctx, t.Key, sc)
-	id, err := x.postReview(ctx, x.composeReview(t.Review, res, sc))
+	res.Findings = x.regressions(ctx, res.Findings, rt.HeadSHA)
+	x.fixes.verifyFixes(ctx, key, sc)
+	id, err := x.postReview(ctx, x.composeReview(rt, res, sc))
 	return res, id, err
 }
 

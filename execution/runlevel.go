@@ -41,23 +41,21 @@ type runGitHub interface {
 // the same head a second time. A finished run's review (cancelled, or
 // failed) is this run's to do, and so is one whose run cannot be read.
 func (r *run) reviewHeld(ctx context.Context, plan detector.Plan) string {
-	trig := r.State.AutoTrigger
-	for _, t := range plan.Tasks {
-		if t.Kind != detector.Review || t.Review.Mode != rmcoc.ModeAuto || trig == nil || trig.HeadSHA != t.Review.HeadSHA || trig.RunID == "" || trig.RunID == r.Options.RunID {
-			continue
-		}
-		id, err := strconv.ParseInt(trig.RunID, 10, 64)
-		if err != nil {
-			return ""
-		}
-		active, err := r.GitHub.RunActive(ctx, r.repo(), id)
-		if err != nil {
-			r.Log.Warningf("could not tell whether workflow run %d, reviewing %.7s, is still at work (give the workflow actions: read); reviewing it here: %v", id, t.Review.HeadSHA, err)
-			return ""
-		}
-		if active {
-			return fmt.Sprintf("workflow run %d is reviewing %.7s: left to it, so the head is not reviewed twice", id, t.Review.HeadSHA)
-		}
+	trig, rt := r.State.AutoTrigger, plan.Review()
+	if rt == nil || rt.Mode != rmcoc.ModeAuto || trig == nil || trig.HeadSHA != rt.HeadSHA || trig.RunID == "" || trig.RunID == r.Options.RunID {
+		return ""
+	}
+	id, err := strconv.ParseInt(trig.RunID, 10, 64)
+	if err != nil {
+		return ""
+	}
+	active, err := r.GitHub.RunActive(ctx, r.repo(), id)
+	if err != nil {
+		r.Log.Warningf("could not tell whether workflow run %d, reviewing %.7s, is still at work (give the workflow actions: read); reviewing it here: %v", id, rt.HeadSHA, err)
+		return ""
+	}
+	if active {
+		return fmt.Sprintf("workflow run %d is reviewing %.7s: left to it, so the head is not reviewed twice", id, rt.HeadSHA)
 	}
 	return ""
 }
@@ -234,7 +232,7 @@ func explainDismissal(ctx context.Context, gh commenter, e env, ref state.Ref) e
 // pending and its key counts the failure.
 func taskError(ctx context.Context, gh commenter, e env, t detector.Task, err error) {
 	block := rmcoc.TaskError{TaskKey: t.Key, Message: failureMessage(err), FailedAt: e.now(), Attempts: 1}
-	body := e.compose(fmt.Sprintf("⚠️ The %s task could not finish: %s\n\nIt stays pending: the next run of the action (any new comment, reply or push) tries again.", t.Kind, failureMessage(err)), block)
+	body := e.compose(fmt.Sprintf("⚠️ The %s task could not finish: %s\n\nIt stays pending: the next run of the action (any new comment, reply or push) tries again.", t.Kind(), failureMessage(err)), block)
 	if _, werr := gh.CreateComment(ctx, e.repo(), e.number(), body); werr != nil {
 		e.Log.Warningf("could not post the error comment: %v", werr)
 	}

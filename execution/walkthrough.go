@@ -89,9 +89,9 @@ const maxWalkthroughDiff = 24000
 // Run writes the walkthrough and answers the summary commands it serves.
 // With an automatic review a failure is a warning (the review stands); a
 // summary command's failure leaves the command pending for the next run.
-func (x *walkthroughRunner) Run(ctx context.Context, t detector.Task) Outcome {
-	o, wt := Outcome{Task: t}, t.Walkthrough
-	err := x.write(ctx, t)
+func (x *walkthroughRunner) Run(ctx context.Context, t detector.Task, wt *detector.WalkthroughTask) Outcome {
+	o := Outcome{Task: t}
+	err := x.write(ctx, t.Key, wt.HeadSHA)
 	switch {
 	case err != nil && len(wt.Commands) > 0:
 		o.Err = err
@@ -117,7 +117,7 @@ func (x *walkthroughRunner) Run(ctx context.Context, t detector.Task) Outcome {
 	return o
 }
 
-func (x *walkthroughRunner) write(ctx context.Context, t detector.Task) error {
+func (x *walkthroughRunner) write(ctx context.Context, key, head string) error {
 	if x.Session == nil {
 		return errors.New("no model session for the walkthrough")
 	}
@@ -133,11 +133,11 @@ func (x *walkthroughRunner) write(ctx context.Context, t detector.Task) error {
 	if x.ceiling.Over(len(prompt)/4 + walkthroughAnswerTokens) {
 		return errCeiling
 	}
-	ans, _, err := llm.AskJSON[walkthroughAnswer](ctx, x.Session, llm.Label{Task: t.Key}, prompt)
+	ans, _, err := llm.AskJSON[walkthroughAnswer](ctx, x.Session, llm.Label{Task: key}, prompt)
 	if err != nil {
 		return err
 	}
-	body := x.compose(x.render(ans, files, t.Walkthrough.HeadSHA), rmcoc.Walkthrough{HeadSHA: t.Walkthrough.HeadSHA, At: x.now()})
+	body := x.compose(x.render(ans, files, head), rmcoc.Walkthrough{HeadSHA: head, At: x.now()})
 	if x.comment != 0 {
 		return x.GitHub.EditComment(ctx, x.repo(), x.comment, body)
 	}

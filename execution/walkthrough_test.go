@@ -4,10 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/internal/golden"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/review"
+	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
 )
 
 // The walkthrough is relayed model text: no live mention or HTML, only the
@@ -78,5 +81,47 @@ func TestWalkthroughCeiling(t *testing.T) {
 	w = newWalkthroughRunner(&run{Session: sess, Options: Options{Review: review.DefaultSettings()}})
 	if w.ceiling.Over(1 << 30) {
 		t.Error("max_run_tokens 0 stopped the walkthrough")
+	}
+}
+
+// The walkthrough runner writes the walkthrough of the task's head and
+// answers the summary commands it serves; without a model, an automatic
+// review's walkthrough is a warning, a summary command's a failure that
+// stays pending.
+func TestWalkthroughRunner(t *testing.T) {
+	t.Parallel()
+	const head = "2222222222222222222222222222222222222222"
+	answer := `{"summary":"Adds a token bucket.","groups":[{"purpose":"Rate limiting","files":[{"path":"limiter/bucket.go","change":"the bucket"}]}],"effort":2,"effort_why":"small","diagram":""}`
+	command := mentionOf(state.SourceIssueComment, 55, bob)
+	command.Command = state.CommandSummary
+	for name, tc := range map[string]struct {
+		commands []state.Mention
+		session  bool
+		ops      string
+		err      bool
+	}{
+		"with the automatic review": {session: true, ops: "create-comment"},
+		"for a summary command":     {commands: []state.Mention{command}, session: true, ops: "create-comment create-comment"},
+		"no model, automatic":       {ops: ""},
+		"no model, a command":       {commands: []state.Mention{command}, ops: "create-comment", err: true},
+	} {
+		gh := &recorder{files: []snapshot.ChangedFile{{Path: "limiter/bucket.go", Status: "added", Patch: "@@ -0,0 +1 @@\n+package limiter\n"}}}
+		rig := newTestExecutor(gh, &testLog{})
+		if tc.session {
+			rig.Session = &fakeSession{answers: []string{answer}}
+		}
+		o := runTask(newWalkthroughRunner(rig.run()), "walkthrough-2222222", &detector.WalkthroughTask{HeadSHA: head, Commands: tc.commands})
+		if got := strings.Join(gh.ops(), " "); got != tc.ops || (o.Err != nil) != tc.err || o.Warned != (!tc.session && !tc.err) {
+			t.Errorf("%s: wrote %q, err %v, warned %v; want %q", name, got, o.Err, o.Warned, tc.ops)
+		}
+		if !tc.session {
+			continue
+		}
+		if b := rmcoc.All[rmcoc.Walkthrough](gh.calls[0].Body); len(b) != 1 || b[0].HeadSHA != head || !strings.Contains(o.Note, "walkthrough of 2222222 written") {
+			t.Errorf("%s: walkthrough blocks %+v, note %q", name, b, o.Note)
+		}
+		if len(tc.commands) > 0 && !strings.Contains(gh.calls[1].Body, "`2222222`") {
+			t.Errorf("%s: the command's answer does not name the head:\n%s", name, gh.calls[1].Body)
+		}
 	}
 }

@@ -75,7 +75,7 @@ func (r Report) LogLines() []string {
 		lines = append(lines, fmt.Sprintf("record: automatic review requested for %.7s", r.Plan.RecordTrigger.HeadSHA))
 	}
 	for i, t := range r.Plan.Tasks {
-		lines = append(lines, fmt.Sprintf("task %d [%s] %s: %s", i+1, t.Kind, t.Key, t.Reason))
+		lines = append(lines, fmt.Sprintf("task %d [%s] %s: %s", i+1, t.Kind(), t.Key, t.Reason))
 	}
 	for _, m := range r.Plan.Commands {
 		lines = append(lines, fmt.Sprintf("command: answer @%s's %s (comment %d)", m.Author.Login, m.Command, m.Ref.ID))
@@ -152,7 +152,7 @@ func (r Report) tasksMarkdown(b *strings.Builder) {
 	case r.Result == nil:
 		b.WriteString("| # | Task | Why |\n|---|---|---|\n")
 		for i, t := range r.Plan.Tasks {
-			fmt.Fprintf(b, "| %d | %s `%s` | %s |\n", i+1, t.Kind.Label(), t.Key, mdEscape(t.Reason))
+			fmt.Fprintf(b, "| %d | %s `%s` | %s |\n", i+1, t.Kind().Label(), t.Key, mdEscape(t.Reason))
 		}
 		b.WriteString("\n")
 		return
@@ -170,7 +170,7 @@ func (r Report) tasksMarkdown(b *strings.Builder) {
 			result += fmt.Sprintf(" ([link](%s))", o.URL)
 		}
 		u := r.usage(o.Task.Key)
-		fmt.Fprintf(b, "| %d | %s `%s` | %s | %s | %d / %d / %d |\n", i+1, o.Task.Kind.Label(), o.Task.Key, mdEscape(o.Task.Reason), mdEscape(result), u.PromptTokens, u.CachedTokens, u.CompletionTokens)
+		fmt.Fprintf(b, "| %d | %s `%s` | %s | %s | %d / %d / %d |\n", i+1, o.Task.Kind().Label(), o.Task.Key, mdEscape(o.Task.Reason), mdEscape(result), u.PromptTokens, u.CachedTokens, u.CompletionTokens)
 	}
 	// Calls no task owns: fix checks of resolutions that did not count,
 	// made before the tasks run.

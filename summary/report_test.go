@@ -40,14 +40,14 @@ func baseReport() summary.Report {
 
 // Tasks as detector.Build writes them.
 var (
-	disputeTask = detector.Task{Kind: detector.Dispute, Key: "dispute-305", Reason: "1 unanswered developer reply on a finding"}
+	disputeTask = detector.Task{Key: "dispute-305", Reason: "1 unanswered developer reply on a finding", Work: &detector.DisputeTask{}}
 	// A reason holds people's text: a path with a pipe, a login.
-	questionTask = detector.Task{Kind: detector.Question, Key: "question-review-comment-205",
-		Reason: "unanswered question by @alice in a review thread on src/a|b<x>.go:42"}
-	reviewTask = detector.Task{Kind: detector.Review, Key: "review-auto-1234567", Reason: "pull_request synchronize: automatic review of 1234567 (gates the merge)",
-		Review: &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head}}
-	manualTask = detector.Task{Kind: detector.Review, Key: "review-manual-1234567", Reason: "manual review requested by @alice (informational: does not gate the merge)",
-		Review: &detector.ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: head}}
+	questionTask = detector.Task{Key: "question-review-comment-205",
+		Reason: "unanswered question by @alice in a review thread on src/a|b<x>.go:42", Work: &detector.QuestionTask{}}
+	reviewTask = detector.Task{Key: "review-auto-1234567", Reason: "pull_request synchronize: automatic review of 1234567 (gates the merge)",
+		Work: &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head}}
+	manualTask = detector.Task{Key: "review-manual-1234567", Reason: "manual review requested by @alice (informational: does not gate the merge)",
+		Work: &detector.ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: head}}
 )
 
 func openBlocking() state.State {
