@@ -17,6 +17,7 @@ import { initKeys } from './nav.js';
 import { authFetch } from './auth.js';
 import { renderInto } from './markdown.js';
 import { buildTree } from './tree.js';
+import './find.js';
 
 // ------------------------------------------------------------------ loading
 

@@ -11,7 +11,7 @@
 // costs the browser one layout. Nothing keeps references into the rows
 // across draws but the lines waiting for their highlighting: comments
 // live in state, and every draw puts them back.
-import { newModel, readRows, readFor, rowOf, lineHTML, wantsHighlight, esc, addContext } from './model.js';
+import { newModel, readRows, readFor, rowOf, lineHTML, wantsHighlight, markFound, esc, addContext } from './model.js';
 import { highlight, extOf } from './highlight.js';
 import { commentCard, formCard, fileHeader, foldNotice } from './render.js';
 import { state, container, updateCount, idle } from './page.js';
@@ -558,7 +558,7 @@ function paintHighlight(f) {
   f.waiting = f.waiting.filter(([line, span]) => {
     if (!span || !span.isConnected) { return false; }
     if (line.hl === undefined || line.hl === false) { return true; }
-    span.innerHTML = lineHTML(line);
+    span.innerHTML = codeHTML(line);
     span.classList.remove('rfa-hl-wait');
     return false;
   });
@@ -688,7 +688,16 @@ function codeCell(line, lines) {
   const wait = line.hl === undefined || line.hl === false;
   if (wait) { lines.waiting.push(line); }
   return '<td class="rfa-code ' + kindClass[line.t] + '"><span class="d2h-code-line-prefix">' + prefix[line.t] +
-    '</span><span class="d2h-code-line-ctn hljs' + (wait ? ' rfa-hl-wait' : '') + '">' + lineHTML(line) + '</span></td>';
+    '</span><span class="d2h-code-line-ctn hljs' + (wait ? ' rfa-hl-wait' : '') + '">' + codeHTML(line) + '</span></td>';
+}
+
+// codeHTML is the line's HTML with what the find box found marked.
+function codeHTML(line) {
+  const html = lineHTML(line);
+  const q = state.find.q;
+  if (!q) { return html; }
+  const now = state.find.now;
+  return markFound(html, line, q, now && now.line === line ? now.at : -1);
 }
 
 function headRow(row, cols) {
@@ -820,6 +829,34 @@ export function hunkFrom(i, y, dir) {
     if (row >= rows.length) { return undefined; }
     if (isHunk(row)) { return row; }
   }
+}
+
+// modelOf is file i's model, read as far as it has been.
+export function modelOf(i) { return model(state.files[i]); }
+
+// showLine makes sure line (of file i) is drawn on screen: if it is not,
+// it scrolls it to a third of the screen.
+export function showLine(i, line) {
+  ensureFiles(i + 1);
+  const f = state.files[i];
+  if (!f.body || f.folded) { return; }
+  const row = model(f)[view()].findIndex((r) => r.line === line || r.l === line || r.r === line);
+  if (row < 0) { return; }
+  const y = rowTop(i, row) - window.scrollY;
+  if (y < 2 * ROW || y > window.innerHeight - 10 * ROW) {
+    scrollToRow(i, row);
+  } else {
+    placeWindow(f, i, false);
+  }
+}
+
+// redrawWindows draws again the rows drawn: what they mark changed.
+export function redrawWindows() {
+  state.files.forEach((f, i) => {
+    if (!f.win) { return; }
+    const byRow = cardsOf(i);
+    render(f, i, f.win[0], f.win[1], byRow, extras(f, byRow));
+  });
 }
 
 // rowTop is where row of file i is on the page.

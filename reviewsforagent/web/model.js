@@ -233,7 +233,8 @@ export function lineHTML(line) {
   if (line.pair && text.length <= LONG_LINE && line.pair.text.length <= LONG_LINE) {
     const [from, to] = changedSpan(text, line.pair.text);
     if (from < to && to - from < text.length) {
-      html = markSpan(html, from, to, line.t === 'a' ? 'ins' : 'del');
+      const tag = line.t === 'a' ? 'ins' : 'del';
+      html = markSpan(html, from, to, '<' + tag + '>', '</' + tag + '>');
     }
   }
   if (line.hl !== undefined && line.hl !== false) { line.html = html; }
@@ -251,21 +252,45 @@ export function changedSpan(a, b) {
   return [p, a.length - s];
 }
 
+// found lists where the lower-case q occurs in the line's text: the
+// start of each occurrence, not overlapping.
+export function found(line, q) {
+  if (line.lower === undefined) { line.lower = line.text.toLowerCase(); }
+  const at = [];
+  for (let i = line.lower.indexOf(q); i >= 0; i = line.lower.indexOf(q, i + q.length)) { at.push(i); }
+  return at;
+}
+
+// markFound marks in html (the line's HTML) the occurrences of the
+// lower-case q; the one at now (a start), if any, as the current match.
+export function markFound(html, line, q, now) {
+  // Lower-casing keeps the length of almost every text; where it does
+  // not, positions would be wrong, and nothing is marked.
+  if (line.lower === undefined) { line.lower = line.text.toLowerCase(); }
+  if (line.lower.length !== line.text.length) { return html; }
+  found(line, q).forEach((at) => {
+    const open = at === now ? '<mark class="rfa-found rfa-found-now">' : '<mark class="rfa-found">';
+    html = markSpan(html, at, at + q.length, open, '</mark>');
+  });
+  return html;
+}
+
 // markSpan wraps the text characters from..to of html (escaped text and
-// tags, as highlight.js writes it) in <tag>, closing and reopening it
-// around the tags it crosses so the markup stays well nested.
-function markSpan(html, from, to, tag) {
+// tags, as highlight.js writes it) in open and close tags, closing and
+// reopening them around the tags it crosses so the markup stays well
+// nested.
+function markSpan(html, from, to, open, close) {
   let out = '';
   let pos = 0; // text characters passed
-  let open = false;
+  let inside = false;
   const toggle = () => {
     const want = pos >= from && pos < to;
-    if (want !== open) { out += want ? '<' + tag + '>' : '</' + tag + '>'; open = want; }
+    if (want !== inside) { out += want ? open : close; inside = want; }
   };
   for (let i = 0; i < html.length;) {
     if (html[i] === '<') {
       const end = html.indexOf('>', i) + 1;
-      if (open) { out += '</' + tag + '>'; open = false; }
+      if (inside) { out += close; inside = false; }
       out += html.slice(i, end);
       i = end;
       continue;
@@ -276,6 +301,6 @@ function markSpan(html, from, to, tag) {
     i = end;
     pos++;
   }
-  if (open) { out += '</' + tag + '>'; }
+  if (inside) { out += close; }
   return out;
 }

@@ -13,7 +13,8 @@ function viewedKey() {
   return 'rfa-viewed:' + (state.info.id || state.info.repo + '@' + state.info.base);
 }
 
-function loadViewed() {
+// loadViewed is the paths of the files marked viewed.
+export function loadViewed() {
   try {
     return new Set(JSON.parse(localStorage.getItem(viewedKey()) || '[]'));
   } catch (err) {

@@ -15,7 +15,8 @@ export const state = {
   restored: false, // the saved draft is loaded: from now on changes are saved
   saveTimer: null,
   saving: null, // the PUT in flight, if any
-  lastSaved: '' // the draft as last saved, so an unchanged one is not sent again
+  lastSaved: '', // the draft as last saved, so an unchanged one is not sent again
+  find: { q: '', now: null } // the find box's text, lower case, and the match gone to: { i, line, at }
 };
 
 // The page of one review: /review/<id> is a review in the inbox, and its
