@@ -167,14 +167,23 @@ export function drawDiff() {
   container.appendChild(rest);
   addFiles(filesFor(2 * window.innerHeight), viewedFiles());
   drawComments(false);
+  // One slice a frame, small at first: the first frames after the first
+  // screen, when a click may come, lay out few new files.
   const mine = ++drawing;
+  let slice = 4;
   const more = () => {
     if (mine !== drawing || filesIn >= state.files.length) { return; }
     measurePerFile();
-    addFilesFor(SLICE);
-    idle(more);
+    addFiles(Math.min(state.files.length, filesIn + slice), viewedFiles());
+    slice = Math.min(100, 2 * slice);
+    afterFrame(() => idle(more));
   };
   idle(more);
+}
+
+// afterFrame runs fn once the next frame is painted.
+function afterFrame(fn) {
+  requestAnimationFrame(() => setTimeout(fn, 0));
 }
 
 // heightOf is how tall file f will be in the page (its comments aside).
@@ -196,15 +205,6 @@ function measurePerFile() {
   if (!next || !f.body || measured) { return; }
   measured = true;
   perFile = next.getBoundingClientRect().top - f.wrapper.getBoundingClientRect().top - f.body.offsetHeight;
-}
-
-// addFilesFor adds files for about ms milliseconds.
-function addFilesFor(ms) {
-  const viewed = viewedFiles();
-  const end = performance.now() + ms;
-  while (filesIn < state.files.length && performance.now() < end) {
-    addFiles(Math.min(state.files.length, filesIn + 20), viewed);
-  }
 }
 
 // nearRest adds, before a frame, the files a scroll has come near; it
@@ -359,7 +359,7 @@ let growing = false;
 function growLater() {
   if (growing) { return; }
   growing = true;
-  requestAnimationFrame(() => setTimeout(() => { growing = false; update(); }, 0));
+  afterFrame(() => { growing = false; update(); });
 }
 window.addEventListener('scroll', schedule, { passive: true });
 window.addEventListener('resize', schedule);
@@ -384,7 +384,7 @@ export function update() {
 // out hundreds of rows; a scroll adds the rows it brings and drops the
 // ones it leaves.
 const FIRST = 5;
-const GROW = 40;
+const GROW = 20;
 
 // placeWindow draws the rows of f around the viewport, unless those
 // drawn cover it (or force); rect is where its body is, if known.
@@ -787,6 +787,9 @@ function revealForm(d) {
   if (!f || !f.body || f.folded) { return; }
   const last = rowOf(model(f), view(), d.side, d.endLine);
   if (last === undefined) { return; }
+  // A line drawn is one just clicked or keyed: where it is need not be
+  // read, which would cost a layout.
+  if (f.win && last >= f.win[0] && last < f.win[1]) { return; }
   const top = rowTop(d.file, last) - window.scrollY;
   if (top < 0 || top > window.innerHeight - ROW) {
     scrollToRow(d.file, last);

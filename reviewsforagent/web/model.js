@@ -154,18 +154,26 @@ export function rowOf(m, layout, side, line) {
   while (!m.done && !passed(m, side, line)) { readLine(m); }
   const ix = m.index[layout];
   const rows = m[layout];
-  for (let i = ix.upTo; i < rows.length; i++) {
-    const row = rows[i];
-    if (row.t === 'h' || row.t === 'x') { continue; }
+  // Numbers only grow down the rows: the index stops past the line.
+  while (ix.upTo < rows.length && !ix[side].has(line) && numberAt(rows[ix.upTo], side) <= line) {
+    const row = rows[ix.upTo];
     if (row.t === 's') {
-      indexLine(ix, row.l, i);
-      indexLine(ix, row.r, i);
-    } else {
-      indexLine(ix, row.line, i);
+      indexLine(ix, row.l, ix.upTo);
+      indexLine(ix, row.r, ix.upTo);
+    } else if (row.line) {
+      indexLine(ix, row.line, ix.upTo);
     }
+    ix.upTo++;
   }
-  ix.upTo = rows.length;
   return ix[side].get(line);
+}
+
+// numberAt is the row's line number on side, or 0 (a header, an empty
+// side, an added line on the left).
+function numberAt(row, side) {
+  const l = row.t === 's' ? (side === 'left' ? row.l : row.r) : row.line;
+  if (!l) { return 0; }
+  return side === 'left' ? l.old : l.new;
 }
 
 function indexLine(ix, l, i) {

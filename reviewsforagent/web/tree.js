@@ -27,11 +27,12 @@ export function buildTree() {
   counts = commentCounts();
   el('rfa-tree').hidden = state.files.length < 2;
   addItems(Math.min(FIRST, state.files.length));
+  // One chunk a frame, so that no frame lays out thousands of items.
   const mine = ++build;
   const more = () => {
     if (mine !== build || items.length >= state.files.length) { return; }
     addItems(Math.min(items.length + CHUNK, state.files.length));
-    idle(more);
+    requestAnimationFrame(() => setTimeout(() => idle(more), 0));
   };
   idle(more);
 }
