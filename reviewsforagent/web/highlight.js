@@ -36,7 +36,8 @@ function start() {
     if (!b) { return; }
     batches.delete(ev.data.id);
     b.lines.forEach((l, i) => { l.hl = ev.data.html[i]; l.html = null; });
-    b.then();
+    // Painted when the page is idle: a key or a click comes first.
+    idle(b.then);
   };
   // The worker could not start (or broke): every line stays plain.
   worker.onerror = () => {
