@@ -51,7 +51,7 @@ func TestVendoredAssetsMatchChecksums(t *testing.T) {
 func TestPageReferencesOnlyLocalAssets(t *testing.T) {
 	t.Parallel()
 	external := regexp.MustCompile(`(?i)(https?:)?//[a-z0-9.-]+\.[a-z]{2,}`)
-	for _, name := range []string{"web/index.html", "web/app.js", "web/render.js", "web/app.css"} {
+	for _, name := range []string{"web/index.html", "web/app.js", "web/render.js", "web/app.css", "web/highlight.js", "web/highlight-worker.js"} {
 		b, err := fs.ReadFile(webFS, name)
 		if err != nil {
 			t.Fatal(err)

@@ -62,6 +62,9 @@ func TestBrowserKeyboardAndViewed(t *testing.T) {
 
 	b.do(t, "mark b.txt viewed", chromedp.Click(chromedp.CSS(`.d2h-file-wrapper[data-rfa-file="1"] .d2h-file-collapse`)))
 	get(t, b, "wait for the count", chromedp.Poll[bool](`document.getElementById('rfa-viewed').textContent === '1 of 2 viewed'`))
+	if !get(t, b, "is it folded", chromedp.Evaluate[bool](`!!document.querySelector('.d2h-file-wrapper[data-rfa-file="1"] .d2h-file-diff.d2h-d-none')`)) {
+		t.Error("b.txt, marked viewed, still shows its diff")
+	}
 	b.do(t, "reload", chromedp.Reload(), chromedp.WaitVisible(lineCell(0, "right", 5)))
 	folded := get(t, b, "read the folding", chromedp.Evaluate[[]any](`[
 		document.querySelector('.d2h-file-wrapper[data-rfa-file="1"] .d2h-file-collapse-input').checked,
@@ -160,10 +163,10 @@ func TestBrowserFoldedFiles(t *testing.T) {
 	b.checkLocalOnly(t, baseOf(t, page))
 }
 
-// Only the rows near the screen are in the page, highlighted as they are
-// drawn: a 6,000-line diff has a few hundred rows in the DOM at the top,
-// and after scrolling to the end, the last lines (highlighted) instead of
-// the first.
+// Only the rows near the screen are in the page, highlighted (by a
+// worker, so soon after) as they are drawn: a 6,000-line diff has a few
+// hundred rows in the DOM at the top, and after scrolling to the end, the
+// last lines (highlighted) instead of the first.
 func TestBrowserVirtualRows(t *testing.T) {
 	t.Parallel()
 	goFile := func(n int) string {
@@ -186,8 +189,9 @@ func TestBrowserVirtualRows(t *testing.T) {
 		return chromedp.Evaluate[bool](`!!document.querySelector('` + sel + `')`)
 	}
 	rows := chromedp.Evaluate[int](`document.querySelectorAll('tr.rfa-r').length`)
-	tokens := func(sel string) chromedp.Action[int] {
-		return chromedp.Evaluate[int](`document.querySelector('` + sel + `').closest('tr').querySelectorAll('.hljs-comment, .hljs-number').length`)
+	tokens := func(sel string) chromedp.Action[bool] {
+		return chromedp.Poll[bool](`document.querySelector('`+sel+`').closest('tr').querySelectorAll('.hljs-comment, .hljs-number').length > 0`,
+			chromedp.WithPollingTimeout(30*time.Second))
 	}
 	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitReady(chromedp.CSS(firstSel)))
 	if get(t, b, "is the last line drawn", present(lastSel)) {
@@ -196,16 +200,22 @@ func TestBrowserVirtualRows(t *testing.T) {
 	if n := get(t, b, "count rows", rows); n < 20 || n > 500 {
 		t.Errorf("%d rows in the page at the top of a 6,000-row diff", n)
 	}
-	if n := get(t, b, "count tokens", tokens(firstSel)); n == 0 {
-		t.Error("the first line has no highlighted tokens")
+	if _, err := chromedp.Run(b.ctx, tokens(firstSel)); err != nil {
+		t.Errorf("the first line has no highlighted tokens: %v", err)
+	}
+	// Where a row is drawn is arithmetic: every row is exactly ROW (20)
+	// pixels high, its line numbers in cells of their own.
+	heights := get(t, b, "row heights", chromedp.Evaluate[[]any](`Array.from(new Set(Array.from(document.querySelectorAll('tr.rfa-r, tr.rfa-h'), (tr) => tr.getBoundingClientRect().height)))`))
+	if len(heights) != 1 || heights[0] != float64(20) {
+		t.Errorf("rows are %v pixels high, want all 20", heights)
 	}
 	if h := get(t, b, "page height", chromedp.Evaluate[int](`document.documentElement.scrollHeight`)); h < 5900*20 {
 		t.Errorf("the page is %d px high: the undrawn rows take no room", h)
 	}
 	b.do(t, "scroll to the end", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.documentElement.scrollHeight)`))
 	get(t, b, "wait for the last line", chromedp.Poll[bool](`!!document.querySelector('`+lastSel+`')`))
-	if n := get(t, b, "count tokens", tokens(lastSel)); n == 0 {
-		t.Error("the last line has no highlighted tokens")
+	if _, err := chromedp.Run(b.ctx, tokens(lastSel)); err != nil {
+		t.Errorf("the last line has no highlighted tokens: %v", err)
 	}
 	if get(t, b, "is the first line still drawn", present(firstSel)) {
 		t.Error("the first line, now far off screen, is still in the page")

@@ -15,7 +15,10 @@ import (
 // BenchmarkBrowserTable drives the review page in Chromium as a person
 // would and prints what they feel, measured by the browser itself: the
 // Long Tasks API for when the page is busy, the Event Timing API for how
-// long a click or a key takes from input to the next paint. Run it with
+// long a click or a key takes from input to the next paint. A key's time
+// to the next paint includes the wait for the browser's next frame, so
+// the same text is also typed into a bare page's text box: that is the
+// least any page gets here. Run it with
 //
 //	go test -run '^$' -bench BrowserTable -benchtime 3x ./reviewsforagent/
 //
@@ -34,6 +37,7 @@ func BenchmarkBrowserTable(bm *testing.B) {
 	for bm.Loop() {
 		benchManyFiles(bm, b, manyPage, add)
 		benchSingleFile(bm, b, singlePage, add)
+		benchBareTextBox(bm, b, add)
 	}
 	// Printed whole: a benchmark's log is cut short.
 	fmt.Print(benchTable(rows))
@@ -69,7 +73,7 @@ const benchObservers = `
 window.rfaBench = { tasks: [], events: [], firstScreen: 0 };
 new PerformanceObserver((l) => l.getEntries().forEach((e) => rfaBench.tasks.push([e.startTime, e.duration])))
   .observe({ type: 'longtask', buffered: true });
-new PerformanceObserver((l) => l.getEntries().forEach((e) => rfaBench.events.push([e.name, e.startTime, e.duration])))
+new PerformanceObserver((l) => l.getEntries().forEach((e) => rfaBench.events.push([e.name, e.startTime, e.duration, e.processingEnd - e.startTime])))
   .observe({ type: 'event', buffered: true, durationThreshold: 16 });
 new MutationObserver((ms, obs) => {
   if (!document.querySelector('td[data-rfa-line]')) { return; }
@@ -89,8 +93,12 @@ const (
   check();
 })`
 	benchLongest = `rfaBench.tasks.reduce((m, t) => Math.max(m, t[1]), 0)`
-	// The slowest event of the interactions since mark: click, keys, input.
+	// The slowest event of the interactions since mark (click, keys,
+	// input): its duration to the next paint, or (work) from the input to
+	// the end of the page's handlers.
 	benchEventSince = `((mark, names) => rfaBench.events.filter((e) => e[1] >= mark && names.includes(e[0])).reduce((m, e) => Math.max(m, e[2]), 0))`
+	benchWorkSince  = `((mark, names) => rfaBench.events.filter((e) => e[1] >= mark && names.includes(e[0])).reduce((m, e) => Math.max(m, e[3]), 0))`
+	benchTyped      = "This name says nothing; call it total."
 	benchNow        = `performance.now()`
 	benchFirstCell  = `td[data-rfa-line]`
 )
@@ -107,7 +115,9 @@ func benchManyFiles(bm *testing.B, b *browser, pageURL string, add func(string, 
 	add("25 files: longest task until then (ms)", get(bm, b, "read", chromedp.Evaluate[float64](benchLongest)))
 	other := chromedp.CSS(`.d2h-file-wrapper[data-rfa-file="0"] td[data-rfa-side="right"][data-rfa-line="8"]`)
 	add("25 files: line click → form, after (ms)", interaction(bm, b, "click a line after drawing", chromedp.Click(other), chromedp.WaitVisible(formText)))
-	add("25 files: typing in a comment, slowest key (ms)", interaction(bm, b, "type", chromedp.SendKeys(formText, "This name says nothing; call it total.")))
+	key, work := typing(bm, b, formText)
+	add("25 files: typing in a comment, slowest key (ms)", key)
+	add("25 files: typing in a comment, slowest key, input to handlers done (ms)", work)
 	add("25 files: split toggle (ms)", interaction(bm, b, "switch to split",
 		chromedp.Click(chromedp.CSS(`#rfa-view button[data-view="side-by-side"]`)), chromedp.WaitVisible(chromedp.CSS(`#rfa-view button[data-view="side-by-side"][aria-pressed="true"]`))))
 	add("25 files: unified toggle (ms)", interaction(bm, b, "switch to unified",
@@ -126,6 +136,29 @@ func benchSingleFile(bm *testing.B, b *browser, pageURL string, add func(string,
 	get(bm, b, "wait for the page to go quiet", chromedp.Evaluate[float64](benchQuiet, chromedp.EvalAwaitPromise))
 	add("one 50,000-line file: longest task after Load diff (ms)", get(bm, b, "read", chromedp.Evaluate[float64](
 		fmt.Sprintf(`rfaBench.tasks.filter((t) => t[0] >= %f).reduce((m, t) => Math.max(m, t[1]), 0)`, mark))))
+}
+
+// benchBareTextBox types the same text into a page of nothing but a text
+// box: the least a key takes in this browser on this machine, now.
+func benchBareTextBox(bm *testing.B, b *browser, add func(string, float64)) {
+	box := chromedp.CSS(`#box`)
+	b.do(bm, "open a bare page", chromedp.Navigate(`data:text/html,<textarea id="box" aria-label="box"></textarea>`), chromedp.WaitVisible(box))
+	b.do(bm, "focus its box", chromedp.Click(box))
+	key, _ := typing(bm, b, box)
+	add("bare text box (the browser alone): slowest key (ms)", key)
+}
+
+// typing types into box and returns the slowest key's time to the next
+// paint, and the longest any key took from input to the end of the
+// page's handlers.
+func typing(bm *testing.B, b *browser, box chromedp.CSS) (float64, float64) {
+	names := `['keydown', 'keypress', 'keyup', 'input', 'beforeinput']`
+	mark := get(bm, b, "mark", chromedp.Evaluate[float64](benchNow))
+	b.do(bm, "type", chromedp.SendKeys(box, benchTyped))
+	get(bm, b, "let events report", chromedp.Evaluate[float64](`new Promise((r) => setTimeout(() => r(0), 500))`, chromedp.EvalAwaitPromise))
+	key := get(bm, b, "read the events", chromedp.Evaluate[float64](fmt.Sprintf(`%s(%f, %s)`, benchEventSince, mark, names)))
+	work := get(bm, b, "read the events", chromedp.Evaluate[float64](fmt.Sprintf(`%s(%f, %s)`, benchWorkSince, mark, names)))
+	return key, work
 }
 
 // interaction runs steps and returns the slowest input event they caused,

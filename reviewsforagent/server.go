@@ -249,6 +249,9 @@ type fileInfo struct {
 	// SplitRows+Hunks.
 	Hunks     int `json:"hunks"`
 	SplitRows int `json:"splitRows"`
+	// Width is the longest line's length in characters, a tab counting
+	// four, so the page sizes a file's table before it reads the lines.
+	Width int `json:"width"`
 }
 
 // countFile fills in the line counts of fi from f.
@@ -258,6 +261,7 @@ func countFile(fi *fileInfo, f diff.File) {
 		fi.Lines += len(h.Lines)
 		dels, adds := 0, 0
 		for _, l := range h.Lines {
+			fi.Width = max(fi.Width, lineWidth(l.Text))
 			switch l.Kind {
 			case diff.Add:
 				fi.Added++
@@ -276,6 +280,24 @@ func countFile(fi *fileInfo, f diff.File) {
 		}
 		fi.SplitRows += max(dels, adds)
 	}
+}
+
+// lineWidth is how many characters the page lays text out in: a tab is
+// four, a character outside the Basic Multilingual Plane two, as a
+// JavaScript string counts it.
+func lineWidth(text string) int {
+	n := 0
+	for _, r := range text {
+		switch {
+		case r == '\t':
+			n += 4
+		case r > 0xFFFF:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Server) serveInfo(w http.ResponseWriter, r *http.Request, rv *review) {

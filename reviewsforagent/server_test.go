@@ -112,8 +112,9 @@ func TestServerPages(t *testing.T) {
 		"script":        {path: "/assets/app.js", wantType: "text/javascript; charset=utf-8", wantContain: "drawComments"},
 		"diff2html":     {path: "/assets/vendor/diff2html-ui-slim.min.js", wantType: "text/javascript; charset=utf-8", wantContain: "Diff2HtmlUI"},
 		"diff2html css": {path: "/assets/vendor/diff2html.min.css", wantType: "text/css; charset=utf-8", wantContain: ".d2h-file-wrapper"},
+		"highlighter":   {path: "/assets/highlight-worker.js", wantType: "text/javascript; charset=utf-8", wantContain: "importScripts('/assets/vendor/diff2html-ui-slim.min.js')"},
 		"info": {path: "/api/info", wantType: "application/json",
-			wantContain: `{"path":"src/legacy.ts","oldPath":"src/legacy.ts","status":"deleted","binary":false,"lines":2,"added":0,"deleted":2,"hunks":1,"splitRows":2}`},
+			wantContain: `{"path":"src/legacy.ts","oldPath":"src/legacy.ts","status":"deleted","binary":false,"lines":2,"added":0,"deleted":2,"hunks":1,"splitRows":2,"width":24}`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -524,6 +525,23 @@ func TestServerContextRefusals(t *testing.T) {
 	} {
 		if resp, body := do(t, srv, request{method: "GET", path: "/api/context" + q}); resp.StatusCode != want || !strings.Contains(body, `"error"`) {
 			t.Errorf("GET /api/context%s = %d %s, want %d", q, resp.StatusCode, body, want)
+		}
+	}
+}
+
+// The page sizes a file's table from its longest line before it reads the
+// lines: counted as JavaScript counts a string, a tab as four.
+func TestLineWidth(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]int{
+		"":             0,
+		"abc":          3,
+		"\tx := 1":     10,
+		"héllo":        5,
+		"a\U0001F600b": 4,
+	} {
+		if got := lineWidth(text); got != want {
+			t.Errorf("lineWidth(%q) = %d, want %d", text, got, want)
 		}
 	}
 }

@@ -10,19 +10,26 @@ import {
   state, api, el, container, globalBox, fetchJSON, fetchText, updateCount, showError, notice, toast
 } from './page.js';
 import {
-  splitSections, unfold, unfoldCommented, afterPaint, drawDiff, drawComments, anchor, toAnchor, expand
+  splitSections, unfold, unfoldCommented, afterPaint, drawDiff, switchView, fillScreen, drawComments, anchor, toAnchor, expand
 } from './draw.js';
-import { restoreDraft, scheduleSave, toWire, fromWire, draftStatus } from './drafts.js';
+import { applyDraft, scheduleSave, toWire, fromWire, draftStatus } from './drafts.js';
 import { initKeys } from './nav.js';
 import { authFetch } from './auth.js';
 import { renderInto } from './markdown.js';
 import { buildTree } from './tree.js';
+import './find.js';
 
 // ------------------------------------------------------------------ loading
 
+// load fetches the review, its diff and its draft at once, and lays the
+// page out with its files' headers and bodies; the rows on screen are
+// drawn in the next frame, once the layout says where the screen is, so
+// no one task does all of it.
 async function load() {
   try {
     const started = performance.now();
+    // The draft is fetched with the rest; it is used only for an open review.
+    const draft = fetchJSON(api + '/draft').then((d) => ({ d }), (err) => ({ err }));
     const [info, text] = await Promise.all([fetchJSON(api + '/info'), fetchText(api + '/diff')]);
     performance.measure('rfa: scripts loaded', { start: 0, end: started });
     performance.measure('rfa: fetched', { start: started, end: performance.now() });
@@ -60,6 +67,10 @@ async function load() {
     state.files = sections.map((section, i) => ({
       meta: meta[i], section, model: null, folded: !!meta[i].collapsed, cardH: new Map()
     }));
+    if (!info.submitted && info.status === 'open') {
+      const { d, err } = await draft;
+      applyDraft(d, err);
+    }
     buildTree();
     el('rfa-view').hidden = false;
     el('rfa-help').hidden = false;
@@ -68,8 +79,8 @@ async function load() {
     afterPaint('rfa: first paint', 0);
     if (info.submitted) {
       showResult(info.submitted);
-    } else if (info.status === 'open') {
-      await restoreDraft();
+    } else if (state.draft) {
+      drawComments(); // the restored form takes the focus
     }
   } catch (err) {
     container.textContent = '';
@@ -155,6 +166,7 @@ function onAction(action, target) {
     const t0 = performance.now();
     unfold([Number(w.dataset.rfaFile)]);
     w.scrollIntoView({ block: 'start' });
+    fillScreen();
     afterPaint('rfa: load diff', t0);
     return;
   }
@@ -258,7 +270,8 @@ function cancelDraft() {
   drawComments();
 }
 
-// The layout toggle redraws diff2html; the comments are drawn again from state.
+// The layout toggle draws the bodies again; the comments are drawn again
+// from state, and the line at the top of the screen stays there.
 el('rfa-view').addEventListener('click', (ev) => {
   const b = ev.target.closest('button[data-view]');
   if (!b || b.dataset.view === state.view) { return; }
@@ -266,8 +279,9 @@ el('rfa-view').addEventListener('click', (ev) => {
   const at = anchor();
   state.view = b.dataset.view;
   el('rfa-view').querySelectorAll('button').forEach((x) => x.setAttribute('aria-pressed', String(x === b)));
-  drawDiff();
+  switchView();
   toAnchor(at);
+  fillScreen();
   afterPaint('rfa: layout toggle', t0);
 });
 

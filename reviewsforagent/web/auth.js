@@ -33,13 +33,23 @@ async function readToken() {
   return saved();
 }
 
+// The token is kept in memory at once, and in sessionStorage a moment
+// later: the first use of sessionStorage waits on the browser, and the
+// page's first requests need not.
 function store(t) {
-  try { sessionStorage.setItem(KEY, t); } catch (err) { memory = t; }
+  memory = t;
+  setTimeout(() => storeNow(t), 0);
+}
+
+function storeNow(t) {
+  memory = t;
+  try { sessionStorage.setItem(KEY, t); } catch (err) { /* kept in memory only */ }
 }
 
 let memory = '';
 function saved() {
-  try { return sessionStorage.getItem(KEY) || memory; } catch (err) { return memory; }
+  if (memory) { return memory; }
+  try { return sessionStorage.getItem(KEY) || ''; } catch (err) { return ''; }
 }
 
 // A URL with a token pasted into a tab already showing the page changes
@@ -47,7 +57,7 @@ function saved() {
 window.addEventListener('hashchange', () => {
   const frag = new URLSearchParams(location.hash.slice(1));
   if (frag.get('token')) {
-    store(frag.get('token'));
+    storeNow(frag.get('token'));
     history.replaceState(null, '', location.pathname + location.search);
     location.reload();
   } else if (frag.get('code')) {

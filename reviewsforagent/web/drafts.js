@@ -1,7 +1,7 @@
 // Drafts: the server keeps what the person writes, saved as they write
 // it, so nothing is lost to a reload, a closed tab or a crash.
-import { state, api, el, globalBox, fetchJSON } from './page.js';
-import { drawComments, unfoldCommented } from './draw.js';
+import { state, api, el, globalBox, updateCount } from './page.js';
+import { unfoldCommented } from './draw.js';
 import { tokenNow } from './auth.js';
 
 // The server keeps the draft: every change is saved a moment after it is
@@ -26,9 +26,13 @@ export function fromWire(w) {
   return { id: state.nextId++, file, startLine: w.startLine, endLine: w.endLine, side: w.side === 'left' ? 'left' : 'right', body: w.body };
 }
 
-export async function restoreDraft() {
-  try {
-    const d = await fetchJSON(api + '/draft');
+// applyDraft puts the saved draft d, or the error err that fetching it
+// gave, in state, before the diff is drawn; from then on changes are
+// saved.
+export function applyDraft(d, err) {
+  if (err) {
+    draftStatus('Could not load your saved draft: ' + err.message, true);
+  } else {
     (d.comments || []).forEach((w) => {
       const c = fromWire(w);
       if (c) { state.comments.push(c); }
@@ -42,13 +46,11 @@ export async function restoreDraft() {
     if (state.comments.length || globalBox.value || state.draft) {
       draftStatus('Restored your draft.');
     }
-  } catch (err) {
-    draftStatus('Could not load your saved draft: ' + err.message, true);
   }
   state.restored = true;
   state.lastSaved = JSON.stringify(draftPayload());
   unfoldCommented();
-  drawComments();
+  updateCount();
 }
 
 export function draftPayload() {

@@ -2,17 +2,22 @@
 // tall as its rows would be, but only the rows near the viewport are in
 // the DOM, drawn again as the page scrolls. A row is ROW pixels high (code
 // does not wrap), so where any row sits is arithmetic; comment cards, of
-// any height, are measured once drawn. A file is parsed when it first
-// comes near the screen, a line highlighted and word-diffed when drawn.
+// any height, are measured once drawn. A file's diff is read as far as
+// the rows drawn need when it first comes near the screen, and the rest
+// of it in the background; a line is highlighted and word-diffed when
+// drawn.
 //
-// Nothing keeps references into the rows across draws: comments live in
-// state, and every draw puts them back.
-import { parseFile, lineHTML, languageOf, esc, addContext } from './model.js';
+// Layout is read before the DOM is written, never in between, so a draw
+// costs the browser one layout. Nothing keeps references into the rows
+// across draws but the lines waiting for their highlighting: comments
+// live in state, and every draw puts them back.
+import { newModel, readRows, readFor, rowOf, lineHTML, wantsHighlight, markFound, esc, addContext } from './model.js';
+import { highlight, extOf } from './highlight.js';
 import { commentCard, formCard, fileHeader, foldNotice } from './render.js';
-import { state, container, updateCount } from './page.js';
+import { state, container, updateCount, idle } from './page.js';
 import { scheduleSave } from './drafts.js';
-import { applyViewed } from './nav.js';
-import { treeCounts } from './tree.js';
+import { viewedFiles, showViewed, setFolded } from './nav.js';
+import { treeCounts, fileShown } from './tree.js';
 
 export const ROW = 20; // px; .rfa-vtable rows in app.css
 const CARD_GUESS = 96; // px, a card not measured yet
@@ -35,14 +40,19 @@ export function splitSections(text) {
 // ------------------------------------------------------------------ layout
 
 function model(f) {
-  if (!f.model) { f.model = parseFile(f.section); }
+  if (!f.model) { f.model = newModel(f.section); }
   return f.model;
 }
 
-// rowCount is the rows of f in the current layout, known before parsing.
+// rowCount is the rows of f in the current layout, known before they are
+// read: a header per hunk, the lines, and the row below the last hunk
+// (not in a new file's diff).
 function rowCount(f) {
-  if (f.model) { return f.model[view()].length; }
-  return f.meta.hunks + (state.view === 'side-by-side' ? f.meta.splitRows : f.meta.lines);
+  const m = f.model;
+  if (m && m.done) { return m[view()].length; }
+  const meta = f.meta;
+  const tail = meta.hunks > 0 && meta.status !== 'added' ? 1 : 0;
+  return meta.hunks + tail + (state.view === 'side-by-side' ? meta.splitRows : meta.lines) + ((m && m.added) || 0);
 }
 
 function view() { return state.view === 'side-by-side' ? 'split' : 'unified'; }
@@ -53,13 +63,12 @@ function cardsOf(i) {
   const f = state.files[i];
   const byRow = new Map();
   if (!f.model) { return byRow; }
-  const index = f.model.index[view()];
   const d = state.draft;
   const items = state.comments.filter((c) => c.file === i && c.startLine !== null);
   if (d && d.file === i && d.startLine !== null && d.editing === null) { items.push(d); }
   for (const c of items) {
-    const first = index.get(c.side + ':' + c.startLine);
-    const last = index.get(c.side + ':' + c.endLine);
+    const first = rowOf(f.model, view(), c.side, c.startLine);
+    const last = rowOf(f.model, view(), c.side, c.endLine);
     if (first === undefined || last === undefined) { continue; }
     const isForm = c === d || (d && d.editing === c.id);
     const key = isForm ? 'form' : 'c' + c.id;
@@ -114,7 +123,8 @@ export function anchor() {
     const rows = f.model[view()];
     const row = rows[Math.min(rows.length - 1, rowAt(extras(f, cardsOf(i)), -r.top))];
     const l = row && (row.line || row.r || row.l);
-    return l ? { i, key: l.t === 'd' ? 'left:' + l.old : 'right:' + l.new } : null;
+    if (!l || l.extra) { return null; }
+    return l.t === 'd' ? { i, side: 'left', line: l.old } : { i, side: 'right', line: l.new };
   }
   return null;
 }
@@ -123,23 +133,110 @@ export function anchor() {
 export function toAnchor(a) {
   if (!a) { return; }
   const f = state.files[a.i];
-  const row = f.body && f.model ? f.model.index[view()].get(a.key) : undefined;
+  const row = f.body && f.model ? rowOf(f.model, view(), a.side, a.line) : undefined;
   if (row === undefined) { return; }
   window.scrollTo(0, rowTop(a.i, row));
   placeWindow(f, a.i, true);
 }
 
-// drawDiff lays the files out afresh: on load and when the layout changes.
+// drawDiff lays the files out afresh, their bodies empty. The rows come
+// when the bodies are reported near the screen. The files that fill the
+// first screens are put in the page at once, the others a slice at a
+// time: when the page is idle, or as soon as a scroll comes near them
+// (ensureFiles puts them in at once). Until then a spacer as tall as
+// they will be stands for them, so the page has its length from the
+// start and a diff of thousands of files shows its first ones at once.
+let filesIn = 0; // the files in the page: 0..filesIn-1
+let drawing = 0; // which drawing of the files the idle slices belong to
+let perFile = 42; // px a file takes besides its rows: measured once drawn
+let rest = null; // the spacer
+
 export function drawDiff() {
   container.textContent = '';
   container.classList.toggle('rfa-split', state.view === 'side-by-side');
-  const frag = document.createDocumentFragment();
-  state.files.forEach((f, i) => {
+  filesIn = 0;
+  state.files.forEach((f) => {
     f.win = null;
+    f.waiting = null;
     f.cardH = f.cardH || new Map();
+    f.wrapper = null;
+    f.body = null;
+  });
+  rest = document.createElement('div');
+  rest.className = 'rfa-rest';
+  container.appendChild(rest);
+  addFiles(filesFor(2 * window.innerHeight), viewedFiles());
+  drawComments(false);
+  // One slice a frame, small at first: the first frames after the first
+  // screen, when a click may come, lay out few new files.
+  const mine = ++drawing;
+  let slice = 4;
+  const more = () => {
+    if (mine !== drawing || filesIn >= state.files.length) { return; }
+    measurePerFile();
+    addFiles(Math.min(state.files.length, filesIn + slice), viewedFiles());
+    slice = Math.min(100, 2 * slice);
+    afterFrame(() => idle(more));
+  };
+  idle(more);
+}
+
+// afterFrame runs fn once the next frame is painted.
+function afterFrame(fn) {
+  requestAnimationFrame(() => setTimeout(fn, 0));
+}
+
+// heightOf is how tall file f will be in the page (its comments aside).
+function heightOf(f) {
+  return perFile + (f.folded || f.meta.binary ? 2 * ROW : rowCount(f) * ROW);
+}
+
+// filesFor is how many files, from those in the page on, fill px more.
+function filesFor(px) {
+  let n = filesIn;
+  for (let y = 0; n < state.files.length && y < px; n++) { y += heightOf(state.files[n]); }
+  return n;
+}
+
+let measured = false;
+function measurePerFile() {
+  const f = state.files[0];
+  const next = f && f.wrapper && f.wrapper.nextElementSibling;
+  if (!next || !f.body || measured) { return; }
+  measured = true;
+  perFile = next.getBoundingClientRect().top - f.wrapper.getBoundingClientRect().top - f.body.offsetHeight;
+}
+
+// nearRest adds, before a frame, the files a scroll has come near; it
+// says whether more are wanted.
+function nearRest() {
+  if (filesIn >= state.files.length) { return false; }
+  const top = rest.getBoundingClientRect().top;
+  if (top > 2 * window.innerHeight) { return false; }
+  const want = filesFor(2 * window.innerHeight - top);
+  const end = performance.now() + SLICE;
+  const viewed = viewedFiles();
+  while (filesIn < want && performance.now() < end) { addFiles(Math.min(want, filesIn + 20), viewed); }
+  return filesIn < want;
+}
+
+// ensureMoreFiles puts k more files in the page, for the keys that go to
+// the next file or hunk.
+export function ensureMoreFiles(k) { ensureFiles(filesIn + k); }
+
+// ensureFiles puts the files before n in the page, if they are not yet.
+export function ensureFiles(n) {
+  if (filesIn < Math.min(n, state.files.length)) { addFiles(Math.min(n, state.files.length), viewedFiles()); }
+}
+
+function addFiles(n, viewed) {
+  const frag = document.createDocumentFragment();
+  const d = state.draft;
+  for (; filesIn < n; filesIn++) {
+    const i = filesIn;
+    const f = state.files[i];
     const wrapper = fileHeader(f.meta, i);
     f.wrapper = wrapper;
-    f.body = null;
     if (f.folded) {
       wrapper.appendChild(foldNotice(f.meta.collapsed));
     } else if (f.meta.binary) {
@@ -150,11 +247,41 @@ export function drawDiff() {
     } else {
       wrapper.appendChild(makeBody(f, i));
     }
+    wrapper.hidden = !fileShown(i);
+    showViewed(wrapper, f, viewed);
+    fileCards(f, i, d);
     frag.appendChild(wrapper);
+  }
+  rest.before(frag);
+  let h = 0;
+  for (let i = filesIn; i < state.files.length; i++) { if (fileShown(i)) { h += heightOf(state.files[i]); } }
+  rest.style.height = h + 'px';
+}
+
+// switchView draws the files' bodies afresh, empty, in the layout just
+// chosen; their headers and comment areas stay as they are.
+export function switchView() {
+  container.classList.toggle('rfa-split', state.view === 'side-by-side');
+  state.files.forEach((f, i) => {
+    if (!f.body) { return; }
+    const old = f.body;
+    near.unobserve(old);
+    nearBodies.delete(old);
+    f.win = null;
+    f.waiting = null;
+    old.replaceWith(makeBody(f, i));
+    setFolded(f.wrapper, f.wrapper.querySelector('.d2h-file-collapse-input').checked);
   });
-  container.appendChild(frag);
-  applyViewed();
   drawComments(false);
+}
+
+// fillScreen draws the rows of every body on screen now, not waiting for
+// the observer, which reports a new body only after the next layout. It
+// reads where every body is first, then draws.
+export function fillScreen() {
+  const at = [];
+  state.files.forEach((f, i) => { if (f.body && !f.folded) { at.push([f, i, f.body.getBoundingClientRect()]); } });
+  at.forEach(([f, i, rect]) => placeWindow(f, i, false, rect));
 }
 
 function makeBody(f, i) {
@@ -172,8 +299,8 @@ function makeBody(f, i) {
   return body;
 }
 
-// unfold parses and shows the files with these indexes, drawn in place;
-// it reports whether any was folded.
+// unfold shows the files with these indexes in place, their rows drawn
+// when on screen; it reports whether any was folded.
 export function unfold(indexes) {
   let any = false;
   indexes.forEach((i) => {
@@ -185,6 +312,7 @@ export function unfold(indexes) {
     const notice = f.wrapper.querySelector('.rfa-folded');
     const body = makeBody(f, i);
     if (notice) { notice.replaceWith(body); } else { f.wrapper.appendChild(body); }
+    setFolded(f.wrapper, f.wrapper.querySelector('.d2h-file-collapse-input').checked);
   });
   if (any) { drawComments(false); }
   return any;
@@ -211,14 +339,27 @@ const near = new IntersectionObserver((entries) => {
     if (f && f.body === e.target && f.win && !f.table.contains(document.activeElement)) {
       f.table.tBodies[0].textContent = '';
       f.win = null;
+      f.waiting = null;
     }
   });
-  schedule();
+  // Reported after a layout: where the bodies are costs nothing to read
+  // now, and the rows drawn are laid out in the next frame, not this one.
+  update();
 }, { rootMargin: '100% 0px' });
 
+// schedule draws what a scroll brings into view before the next frame
+// paints; after a draw, growLater adds to it once the next frame is
+// painted, when where the bodies are is known without a layout.
 let frame = 0;
 function schedule() {
   if (!frame) { frame = requestAnimationFrame(() => { frame = 0; update(); }); }
+}
+
+let growing = false;
+function growLater() {
+  if (growing) { return; }
+  growing = true;
+  afterFrame(() => { growing = false; update(); });
 }
 window.addEventListener('scroll', schedule, { passive: true });
 window.addEventListener('resize', schedule);
@@ -226,72 +367,223 @@ window.addEventListener('resize', schedule);
 // update draws, in each body near the screen, the rows the viewport
 // needs, unless they are drawn already.
 export function update() {
+  if (nearRest()) { schedule(); }
+  const at = [];
   nearBodies.forEach((body) => {
     const i = Number(body.dataset.rfaFile);
     const f = state.files[i];
     if (!f || f.body !== body) { nearBodies.delete(body); return; }
-    placeWindow(f, i, false);
+    at.push([f, i, body.getBoundingClientRect()]);
   });
+  at.forEach(([f, i, rect]) => placeWindow(f, i, false, rect));
 }
 
-function placeWindow(f, i, force) {
-  const rect = f.body.getBoundingClientRect();
+// The rows drawn are those on screen and about a screen more each way.
+// A file first drawn (or drawn afresh) gets the rows on screen and a few
+// more, then grows by GROW rows a side each frame, so no one frame lays
+// out hundreds of rows; a scroll adds the rows it brings and drops the
+// ones it leaves.
+const FIRST = 5;
+const GROW = 20;
+
+// placeWindow draws the rows of f around the viewport, unless those
+// drawn cover it (or force); rect is where its body is, if known.
+function placeWindow(f, i, force, rect) {
+  const r = rect || f.body.getBoundingClientRect();
   const h = window.innerHeight;
-  const top = -rect.top;
-  if (rect.height === 0 || top > rect.height + h || top + 2 * h < 0) { return; }
-  const byRow = cardsOf(i);
-  const ex = extras(f, byRow);
-  const total = rowCount(f);
-  const need = [rowAt(ex, top - h / 2), Math.min(total, rowAt(ex, top + 1.5 * h) + 1)];
-  if (!force && f.win && f.win[0] <= need[0] && f.win[1] >= need[1]) { return; }
-  const from = rowAt(ex, top - h);
-  const to = Math.min(total, rowAt(ex, top + 2 * h) + 1);
-  render(f, i, Math.max(0, from), Math.max(from, to), byRow, ex);
+  const top = -r.top;
+  if (r.height === 0 || top > r.height + h || top + 2 * h < 0) { return; }
+  const m = model(f);
+  let byRow = cardsOf(i);
+  let ex = extras(f, byRow);
+  const clamp = (n) => Math.max(0, Math.min(rowCount(f), n));
+  const need = [clamp(rowAt(ex, top - h / 2)), clamp(rowAt(ex, top + 1.5 * h) + 1)];
+  const w = f.win;
+  if (!force && w && w[0] <= need[0] && w[1] >= need[1]) { return; }
+  if (!m.done && m[view()].length <= rowAt(ex, top + 2 * h)) {
+    readRows(m, view(), rowAt(ex, top + 2 * h) + 1);
+    byRow = cardsOf(i); // the cards on the lines just read
+    ex = extras(f, byRow);
+  }
+  const want = [clamp(rowAt(ex, top - h)), clamp(rowAt(ex, top + 2 * h) + 1)];
+  const vis = [clamp(rowAt(ex, top)), clamp(rowAt(ex, top + h) + 1)];
+  let from;
+  let to;
+  if (force || !w || vis[0] >= w[1] || vis[1] <= w[0] || signature(byRow) !== f.sig) {
+    from = Math.max(want[0], vis[0] - FIRST);
+    to = Math.min(want[1], vis[1] + FIRST);
+    render(f, i, from, to, byRow, ex);
+  } else {
+    from = w[0] <= need[0] ? Math.max(w[0], want[0]) : Math.max(want[0], Math.min(vis[0], w[0] - GROW));
+    to = w[1] >= need[1] ? Math.min(w[1], want[1]) : Math.min(want[1], Math.max(vis[1], w[1] + GROW));
+    slide(f, i, from, to, byRow, ex);
+  }
+  if (from > need[0] || to < need[1]) { growLater(); }
+  if (!m.done) { readLater(f, i); }
+}
+
+// ------------------------------------------------------------------ reading in the background
+
+// The rest of a drawn file is read in slices of SLICE ms when the page is
+// idle, so a scroll far down finds its rows ready.
+const SLICE = 8;
+const reading = new Map(); // file → its index
+
+function readLater(f, i) {
+  if (reading.has(f)) { return; }
+  reading.set(f, i);
+  if (reading.size === 1) { idle(readSlice); }
+}
+
+function readSlice() {
+  const [f, i] = reading.entries().next().value;
+  if (readFor(f.model, SLICE)) {
+    reading.delete(f);
+    resize(f, i); // the rows counted before reading may differ by the last one
+  }
+  if (reading.size > 0) { idle(readSlice); }
 }
 
 // render draws rows from..to of f, with their cards, keeping the focus.
 function render(f, i, from, to, byRow, ex) {
-  const m = model(f);
-  const rows = m[view()];
-  const marks = rangeMarks(byRow);
-  const lang = f.lang === undefined ? (f.lang = languageOf(f.meta.path)) : f.lang;
-  const html = [];
-  for (let r = from; r < to && r < rows.length; r++) {
-    html.push(state.view === 'side-by-side' ? splitRow(rows[r], lang, marks.get(r)) : unifiedRow(rows[r], lang, marks.get(r)));
-  }
-  const focus = rememberFocus(f.table);
   const tbody = f.table.tBodies[0];
-  tbody.innerHTML = html.join('');
-  const trs = Array.from(tbody.rows);
-  const drawn = [];
-  byRow.forEach((cards, row) => {
-    if (row < from || row >= to || !trs[row - from]) { return; }
-    let at = trs[row - from];
-    cards.forEach((k) => {
-      const tr = cardRow(k);
-      at.insertAdjacentElement('afterend', tr);
-      at = tr;
-      drawn.push([k, tr]);
-    });
-  });
-  f.win = [from, to];
-  f.table.style.width = tableWidth(f, m);
-  f.table.style.top = offsetOf(ex, from) + 'px';
-  f.body.style.height = (rows.length * ROW + ex.reduce((n, e) => n + e.h, 0)) + 'px';
+  const drawn = { cards: [], waiting: [], ask: new Set() };
+  const focus = rememberFocus(f.table);
+  tbody.replaceChildren(buildRows(f, tbody, from, to, byRow, drawn));
+  f.waiting = drawn.waiting;
   restoreFocus(f.table, focus);
-  drawn.forEach(([k, tr]) => measure(f, i, k.key, tr));
+  finishDraw(f, i, from, to, byRow, ex, drawn);
 }
 
-// tableWidth fits the longest line, so long lines scroll the file
-// sideways rather than wrap (a row has one height) or hide.
-function tableWidth(f, m) {
-  if (m.width === undefined) {
-    let n = 0;
-    m.unified.forEach((row) => { if (row.line) { n = Math.max(n, row.line.text.replace(/\t/g, '    ').length); } });
-    m.width = n;
+// slide moves the window of rows drawn to from..to, which overlaps it:
+// the rows it leaves go, those it comes to are added; the rest stay as
+// they are, with their cards and the focus.
+function slide(f, i, from, to, byRow, ex) {
+  const [a, b] = f.win;
+  const tbody = f.table.tBodies[0];
+  const drawn = { cards: [], waiting: [], ask: new Set() };
+  if (from > a) { dropFirst(tbody, from - a); }
+  if (to < b) { dropLast(tbody, b - to); }
+  if (from < a) { tbody.prepend(buildRows(f, tbody, from, a, byRow, drawn)); }
+  if (to > b) { tbody.append(buildRows(f, tbody, b, to, byRow, drawn)); }
+  f.waiting = (f.waiting || []).filter(([, span]) => span.isConnected).concat(drawn.waiting);
+  finishDraw(f, i, from, to, byRow, ex, drawn);
+}
+
+// recard puts the cards in the window drawn afresh, and marks the rows
+// they cover; the rows stay.
+function recard(f, i, byRow, ex) {
+  const [a, b] = f.win;
+  const tbody = f.table.tBodies[0];
+  const focus = rememberFocus(f.table);
+  Array.from(tbody.children).forEach((tr) => { if (tr.classList.contains('rfa-row')) { tr.remove(); } });
+  const trs = Array.from(tbody.children);
+  const marks = rangeMarks(byRow);
+  trs.forEach((tr, k) => {
+    if (!tr.classList.contains('rfa-r')) { return; }
+    const mark = marks.get(a + k);
+    const cls = mark ? 'rfa-r ' + mark : 'rfa-r';
+    if (tr.className !== cls) { tr.className = cls; }
+  });
+  const drawn = { cards: [], waiting: [], ask: new Set() };
+  addCards(trs, a, b, byRow, drawn);
+  restoreFocus(f.table, focus);
+  finishDraw(f, i, a, b, byRow, ex, drawn);
+}
+
+// addCards puts the cards of rows a..b after their rows, trs.
+function addCards(trs, a, b, byRow, drawn) {
+  byRow.forEach((cards, row) => {
+    let at = trs[row - a];
+    if (row < a || row >= b || !at) { return; }
+    cards.forEach((k) => {
+      const tr = cardRow(k);
+      at.after(tr);
+      at = tr;
+      drawn.cards.push([k, tr]);
+    });
+  });
+}
+
+// dropFirst takes the first n rows and their cards out of tbody;
+// dropLast the last n.
+function dropFirst(tbody, n) {
+  while (tbody.firstElementChild && (n > 0 || tbody.firstElementChild.classList.contains('rfa-row'))) {
+    if (!tbody.firstElementChild.classList.contains('rfa-row')) { n--; }
+    tbody.firstElementChild.remove();
   }
-  const ch = m.width + 4;
+}
+
+function dropLast(tbody, n) {
+  while (tbody.lastElementChild && n > 0) {
+    if (!tbody.lastElementChild.classList.contains('rfa-row')) { n--; }
+    tbody.lastElementChild.remove();
+  }
+}
+
+// buildRows is rows a..b of f, with their cards, as a fragment of tbody;
+// drawn gathers the cards, and the lines drawn plain for now.
+function buildRows(f, tbody, a, b, byRow, drawn) {
+  const rows = model(f)[view()];
+  const marks = rangeMarks(byRow);
+  const lines = { ask: drawn.ask, waiting: [] };
+  const html = [];
+  for (let r = a; r < b && r < rows.length; r++) {
+    html.push(state.view === 'side-by-side' ? splitRow(rows[r], lines, marks.get(r)) : unifiedRow(rows[r], lines, marks.get(r)));
+  }
+  const range = document.createRange();
+  range.selectNodeContents(tbody);
+  const frag = range.createContextualFragment(html.join(''));
+  const spans = frag.querySelectorAll('.rfa-hl-wait');
+  lines.waiting.forEach((line, k) => drawn.waiting.push([line, spans[k]]));
+  addCards(Array.from(frag.children), a, b, byRow, drawn);
+  return frag;
+}
+
+// finishDraw places the window drawn, sizes the body, watches the new
+// cards' heights and asks for the new lines' highlighting.
+function finishDraw(f, i, from, to, byRow, ex, drawn) {
+  f.win = [from, to];
+  f.sig = signature(byRow);
+  f.table.style.width = tableWidth(f, model(f));
+  f.table.style.top = offsetOf(ex, from) + 'px';
+  f.body.style.height = (rowCount(f) * ROW + ex.reduce((n, e) => n + e.h, 0)) + 'px';
+  drawn.cards.forEach(([k, tr]) => measure(f, i, k.key, tr));
+  if (f.ext === undefined) { f.ext = extOf(f.meta.path); }
+  highlight(Array.from(drawn.ask), f.ext, () => paintHighlight(f));
+}
+
+function paintHighlight(f) {
+  if (!f.waiting) { return; }
+  f.waiting = f.waiting.filter(([line, span]) => {
+    if (!span || !span.isConnected) { return false; }
+    if (line.hl === undefined || line.hl === false) { return true; }
+    span.innerHTML = codeHTML(line);
+    span.classList.remove('rfa-hl-wait');
+    return false;
+  });
+}
+
+// tableWidth fits the longest line (the server counted the diff's, the
+// model those shown around it), so long lines scroll the file sideways
+// rather than wrap (a row has one height) or hide.
+function tableWidth(f, m) {
+  const ch = Math.max(f.meta.width || 0, m.extraWidth || 0) + 4;
   return state.view === 'side-by-side' ? 'max(100%, calc(' + (2 * ch) + 'ch + 14em))' : 'max(100%, calc(' + ch + 'ch + 10em))';
+}
+
+// signature is what the cards under the rows are: a window drawn with
+// other cards is drawn again.
+const formIds = new WeakMap();
+let formCount = 0;
+function signature(byRow) {
+  const d = state.draft;
+  if (d && !formIds.has(d)) { formIds.set(d, ++formCount); }
+  let s = state.done ? 'done|' : '';
+  byRow.forEach((cards, row) => cards.forEach((k) => {
+    s += row + ':' + k.first + ':' + (k.isForm ? 'form' + formIds.get(d) : k.key + ':' + k.c.body) + '|';
+  }));
+  return s;
 }
 
 // rangeMarks maps each row a comment or the form covers to its class.
@@ -345,12 +637,14 @@ function measure(f, i, key, tr) {
 
 // relayout puts the drawn rows where the new card heights say.
 function relayout() {
-  state.files.forEach((f, i) => {
-    if (!f.body || !f.win) { return; }
-    const ex = extras(f, cardsOf(i));
-    f.table.style.top = offsetOf(ex, f.win[0]) + 'px';
-    f.body.style.height = (rowCount(f) * ROW + ex.reduce((n, e) => n + e.h, 0)) + 'px';
-  });
+  state.files.forEach((f, i) => { if (f.win) { resize(f, i); } });
+}
+
+function resize(f, i) {
+  if (!f.body || !f.win) { return; }
+  const ex = extras(f, cardsOf(i));
+  f.table.style.top = offsetOf(ex, f.win[0]) + 'px';
+  f.body.style.height = (rowCount(f) * ROW + ex.reduce((n, e) => n + e.h, 0)) + 'px';
 }
 
 function rememberFocus(table) {
@@ -387,16 +681,30 @@ function numberCell(cls, side, line, hunk, inner) {
 const kindClass = { a: 'd2h-ins', d: 'd2h-del', c: 'd2h-cntx' };
 const prefix = { a: '+', d: '-', c: ' ' };
 
-function codeCell(line, lang) {
+// codeCell is a line's code, plain until its highlighting comes: lines
+// notes it among those to ask for, or to wait for.
+function codeCell(line, lines) {
+  if (wantsHighlight(line)) { lines.ask.add(line); }
+  const wait = line.hl === undefined || line.hl === false;
+  if (wait) { lines.waiting.push(line); }
   return '<td class="rfa-code ' + kindClass[line.t] + '"><span class="d2h-code-line-prefix">' + prefix[line.t] +
-    '</span><span class="d2h-code-line-ctn hljs">' + lineHTML(line, lang) + '</span></td>';
+    '</span><span class="d2h-code-line-ctn hljs' + (wait ? ' rfa-hl-wait' : '') + '">' + codeHTML(line) + '</span></td>';
+}
+
+// codeHTML is the line's HTML with what the find box found marked.
+function codeHTML(line) {
+  const html = lineHTML(line);
+  const q = state.find.q;
+  if (!q) { return html; }
+  const now = state.find.now;
+  return markFound(html, line, q, now && now.line === line ? now.at : -1);
 }
 
 function headRow(row, cols) {
   const open = row.gapFrom <= row.gapTo;
   const more = open ? '<button type="button" class="rfa-expand" data-rfa-action="expand" data-rfa-hunk="' + row.hunk +
     '" title="' + (row.t === 'h' ? 'Show the lines above' : 'Show the lines below') + '">' + (row.t === 'h' ? '\u2191' : '\u2193') + '</button>' : '';
-  const nums = '<td class="d2h-code-linenumber d2h-info">' + more + '</td>';
+  const nums = '<td class="' + (cols === 4 ? 'd2h-code-side-linenumber' : 'd2h-code-linenumber') + ' d2h-info">' + more + '</td>';
   if (row.t === 'x') {
     return '<tr class="rfa-h">' + nums + '<td class="d2h-info rfa-code" colspan="' + (cols - 1) + '"></td></tr>';
   }
@@ -404,50 +712,47 @@ function headRow(row, cols) {
     row.hunk + '">' + esc(row.text) + '</td></tr>';
 }
 
-function unifiedRow(row, lang, mark) {
+function unifiedRow(row, lines, mark) {
   if (row.t === 'h' || row.t === 'x') { return headRow(row, 2); }
   const l = row.line;
   const side = l.t === 'd' ? 'left' : 'right';
-  const nums = '<span class="line-num1">' + (l.old || '') + '</span><span class="line-num2">' + (l.new || '') + '</span>';
+  const nums = '<span class="line-num1">' + String(l.old || '').padStart(5) + '</span> <span class="line-num2">' +
+    String(l.new || '').padStart(5) + '</span>';
   return '<tr class="rfa-r' + (mark ? ' ' + mark : '') + '">' +
     numberCell('d2h-code-linenumber ' + kindClass[l.t], side, l.extra ? 0 : side === 'left' ? l.old : l.new, row.hunk, nums) +
-    codeCell(l, lang) + '</tr>';
+    codeCell(l, lines) + '</tr>';
 }
 
-function splitRow(row, lang, mark) {
+function splitRow(row, lines, mark) {
   if (row.t === 'h' || row.t === 'x') { return headRow(row, 4); }
   const half = (l, pane) => {
     if (!l) { return '<td class="d2h-code-side-linenumber d2h-code-side-emptyplaceholder d2h-emptyplaceholder"></td><td class="rfa-code d2h-code-side-emptyplaceholder d2h-emptyplaceholder"></td>'; }
     // A context line is commented on its new number, from either pane.
     const side = l.t === 'd' ? 'left' : 'right';
     const shown = pane === 'left' ? l.old : l.new;
-    return numberCell('d2h-code-side-linenumber ' + kindClass[l.t], side, l.extra ? 0 : side === 'left' ? l.old : l.new, row.hunk, String(shown)) + codeCell(l, lang);
+    return numberCell('d2h-code-side-linenumber ' + kindClass[l.t], side, l.extra ? 0 : side === 'left' ? l.old : l.new, row.hunk, String(shown)) + codeCell(l, lines);
   };
   return '<tr class="rfa-r' + (mark ? ' ' + mark : '') + '">' + half(row.l, 'left') + half(row.r, 'right') + '</tr>';
 }
 
 // ------------------------------------------------------------------ comments
 
-// drawComments puts the file comments in their areas and redraws the rows
-// near the screen with their cards. The open form takes the focus, unless
+// drawComments puts the file comments in their areas and draws again
+// the windows whose cards changed. The open form takes the focus, unless
 // focus is false.
 export function drawComments(focus) {
-  container.querySelectorAll('.rfa-file-comments').forEach((n) => { n.textContent = ''; });
   const d = state.draft;
-  const fileLevel = state.comments.filter((c) => c.startLine === null);
-  if (d && d.startLine === null && d.editing === null) { fileLevel.push(d); }
-  fileLevel.forEach((c) => {
-    const f = state.files[c.file];
-    const area = f && f.wrapper && f.wrapper.querySelector('.rfa-file-comments');
-    if (!area) { return; }
-    const isForm = c === d || (d && d.editing === c.id);
-    area.appendChild(isForm ? formElement() : commentCard(c, state.done));
+  if (d && d.startLine !== null) { revealForm(d); } // reads layout: first
+  const files = new Set(fileAreas);
+  state.comments.forEach((c) => { if (c.startLine === null) { files.add(c.file); } });
+  if (d && d.startLine === null) { files.add(d.file); }
+  files.forEach((i) => { if (state.files[i] && state.files[i].wrapper) { fileCards(state.files[i], i, d); } });
+  state.files.forEach((f, i) => {
+    if (!f.win) { return; }
+    const byRow = cardsOf(i);
+    if (signature(byRow) !== f.sig) { recard(f, i, byRow, extras(f, byRow)); }
   });
-  state.files.forEach((f) => { f.win = null; });
-  if (d && d.startLine !== null) { revealForm(d); }
-  // Every body on screen now, not only those the observer has reported:
-  // a new layout's bodies are not reported until after this task.
-  state.files.forEach((f, i) => { if (f.body) { placeWindow(f, i, false); } });
+  growLater(); // cards of a new height move the rows: then the window follows
   updateCount();
   treeCounts();
   scheduleSave();
@@ -458,16 +763,39 @@ export function drawComments(focus) {
   }
 }
 
+// fileCards puts the comments on file i as a whole, and a form for one,
+// in its area. fileAreas are the files whose areas have cards.
+const fileAreas = new Set();
+function fileCards(f, i, d) {
+  const area = f.wrapper.querySelector('.rfa-file-comments');
+  area.textContent = '';
+  fileAreas.delete(i);
+  const cards = state.comments.filter((c) => c.file === i && c.startLine === null);
+  if (d && d.file === i && d.startLine === null && d.editing === null) { cards.push(d); }
+  cards.forEach((c) => {
+    const isForm = c === d || (d && d.editing === c.id);
+    area.appendChild(isForm ? formElement() : commentCard(c, state.done));
+  });
+  if (cards.length) { fileAreas.add(i); }
+}
+
 // revealForm makes sure the form's rows are drawn: a form opened by a key
 // or restored from a draft may be off the rows drawn so far.
 function revealForm(d) {
   const f = state.files[d.file];
+  ensureFiles(d.file + 1);
   if (!f || !f.body || f.folded) { return; }
-  const index = model(f).index[view()];
-  const last = index.get(d.side + ':' + d.endLine);
+  const last = rowOf(model(f), view(), d.side, d.endLine);
   if (last === undefined) { return; }
+  // A line drawn is one just clicked or keyed: where it is need not be
+  // read, which would cost a layout.
+  if (f.win && last >= f.win[0] && last < f.win[1]) { return; }
   const top = rowTop(d.file, last) - window.scrollY;
-  if (top < 0 || top > window.innerHeight - ROW) { scrollToRow(d.file, last); }
+  if (top < 0 || top > window.innerHeight - ROW) {
+    scrollToRow(d.file, last);
+  } else if (!f.win) {
+    placeWindow(f, d.file, true);
+  }
 }
 
 // scrollToRow scrolls file i's row into view and draws it there.
@@ -479,14 +807,59 @@ export function scrollToRow(i, row) {
   placeWindow(f, i, true);
 }
 
-// hunkRows are the rows of file i's hunk headers, for the j/k keys.
-export function hunkRows(i) {
+// hunkFrom is the row of file i's first hunk header below the page
+// height y (dir 1), or of its last one above it (dir -1), for the j/k
+// keys; undefined when it has none there. It reads the file only as far
+// as it must.
+export function hunkFrom(i, y, dir) {
   const f = state.files[i];
-  if (!f.body || f.folded || f.wrapper.hidden || f.body.classList.contains('d2h-d-none')) { return []; }
-  const rows = model(f)[view()];
-  const out = [];
-  rows.forEach((r, n) => { if (r.t === 'h') { out.push(n); } });
-  return out;
+  if (!f.body || f.folded || !f.wrapper || f.wrapper.hidden || f.body.classList.contains('d2h-d-none')) { return undefined; }
+  const r = f.body.getBoundingClientRect();
+  const top = r.top + window.scrollY;
+  if (dir > 0 ? top + r.height <= y + 1 : top >= y - 1) { return undefined; }
+  const m = model(f);
+  const rows = m[view()];
+  const ex = extras(f, cardsOf(i));
+  const start = rowAt(ex, y - top);
+  const isHunk = (row) => rows[row].t === 'h' && (dir > 0 ? top + offsetOf(ex, row) > y + 1 : top + offsetOf(ex, row) < y - 1);
+  if (dir < 0) {
+    readRows(m, view(), start + 1);
+    for (let row = Math.min(rows.length - 1, start); row >= 0; row--) { if (isHunk(row)) { return row; } }
+    return undefined;
+  }
+  for (let row = start; ; row++) {
+    if (row >= rows.length) { readRows(m, view(), row + 500); }
+    if (row >= rows.length) { return undefined; }
+    if (isHunk(row)) { return row; }
+  }
+}
+
+// modelOf is file i's model, read as far as it has been.
+export function modelOf(i) { return model(state.files[i]); }
+
+// showLine makes sure line (of file i) is drawn on screen: if it is not,
+// it scrolls it to a third of the screen.
+export function showLine(i, line) {
+  ensureFiles(i + 1);
+  const f = state.files[i];
+  if (!f.body || f.folded) { return; }
+  const row = model(f)[view()].findIndex((r) => r.line === line || r.l === line || r.r === line);
+  if (row < 0) { return; }
+  const y = rowTop(i, row) - window.scrollY;
+  if (y < 2 * ROW || y > window.innerHeight - 10 * ROW) {
+    scrollToRow(i, row);
+  } else {
+    placeWindow(f, i, false);
+  }
+}
+
+// redrawWindows draws again the rows drawn: what they mark changed.
+export function redrawWindows() {
+  state.files.forEach((f, i) => {
+    if (!f.win) { return; }
+    const byRow = cardsOf(i);
+    render(f, i, f.win[0], f.win[1], byRow, extras(f, byRow));
+  });
 }
 
 // rowTop is where row of file i is on the page.
@@ -518,5 +891,7 @@ export async function expand(i, k, fetchJSON, api) {
   const texts = data.lines || [];
   addContext(m, g, from, texts);
   if (g.t === 'x' && texts.length < to - from + 1) { g.gapTo = g.gapFrom - 1; } // the end of the file
+  f.win = null;
   drawComments(false);
+  if (f.body) { placeWindow(f, i, true); }
 }

@@ -1,124 +1,197 @@
-// The rows of a file's diff, as the page lays them out: parsed from the
-// file's section of the diff (with diff2html's parser) when the file first
-// comes near the screen, highlighted and word-diffed a line at a time when
-// the line is drawn. Nothing here touches the DOM.
-
-// parseHunks reads the hunks of one file's section of a git diff: for
-// each, its header line, where it starts, and its lines with their
-// numbers. diff2html's parser did this first; on a 50,000-line file it
-// held the page for half a second, where this loop takes a few
-// milliseconds: the section is git's own output, of one known shape.
-const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
-export function parseHunks(section) {
-  const blocks = [];
-  let b = null;
-  let oldNo = 0;
-  let newNo = 0;
-  let oldLeft = 0;
-  let newLeft = 0;
-  const lines = section.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i];
-    if (oldLeft > 0 || newLeft > 0) {
-      const c = l[0];
-      if (c === '\\') { continue; } // "\ No newline at end of file"
-      if (c === '+') {
-        b.lines.push({ type: 'insert', oldNumber: 0, newNumber: newNo++, text: l.slice(1) });
-        newLeft--;
-      } else if (c === '-') {
-        b.lines.push({ type: 'delete', oldNumber: oldNo++, newNumber: 0, text: l.slice(1) });
-        oldLeft--;
-      } else {
-        // A context line; one that lost its leading space is still one.
-        b.lines.push({ type: 'context', oldNumber: oldNo++, newNumber: newNo++, text: l.slice(c === ' ' ? 1 : 0) });
-        oldLeft--;
-        newLeft--;
-      }
-      continue;
-    }
-    const m = HUNK.exec(l);
-    if (!m) { continue; }
-    oldNo = Number(m[1]);
-    newNo = Number(m[3]);
-    oldLeft = m[2] === undefined ? 1 : Number(m[2]);
-    newLeft = m[4] === undefined ? 1 : Number(m[4]);
-    b = { header: l.replace(/\r$/, ''), oldStartLine: oldNo, newStartLine: newNo, lines: [] };
-    blocks.push(b);
-  }
-  return blocks;
-}
+// The rows of a file's diff, as the page lays them out. A file's section
+// of the diff is read a piece at a time: as far as the rows on screen
+// need when it is drawn, the rest in the background, in slices short
+// enough that the page never stops answering. A line is highlighted (in
+// a worker: highlight.js) and word-diffed when it is drawn. Nothing here
+// touches the DOM.
 
 // A unified row is { t, line, hunk } or a hunk header { t: 'h', text, hunk };
 // t is 'c' (context), 'a' (added) or 'd' (deleted). A line is
-// { t, old, new, text, pair }: pair is the line it replaced or that
-// replaced it, for the word diff. A split row is { t: 's', l, r, hunk }
-// with either side null, or a header.
+// { t, old, new, text, pair, hl, html }: pair is the line it replaced or
+// that replaced it, for the word diff; hl its highlighted HTML (undefined:
+// not asked for yet, false: asked for, null: none). A split row is
+// { t: 's', l, r, hunk } with either side null, or a header.
 
-// parseFile returns the file's rows in both layouts and, per layout, a
-// Map from "side:line" to the row a comment on that line sits under.
-export function parseFile(section) {
-  const blocks = parseHunks(section || '');
-  const unified = [];
-  const split = [];
-  let oldEnd = 0;
-  let newEnd = 0;
-  blocks.forEach((b, hunk) => {
-    // Above each hunk, the unchanged lines since the one before it may be
-    // shown ("expand context"): old lines gapFrom..gapTo, each delta
-    // lower than its new number.
-    const head = { t: 'h', text: b.header, hunk, gapFrom: oldEnd + 1, gapTo: b.oldStartLine - 1, delta: b.newStartLine - b.oldStartLine };
-    unified.push(head);
-    split.push(head);
-    let dels = [];
-    let adds = [];
-    const flush = () => {
-      for (let i = 0; i < Math.max(dels.length, adds.length); i++) {
-        const l = dels[i] || null;
-        const r = adds[i] || null;
-        if (l && r) { l.pair = r; r.pair = l; }
-        split.push({ t: 's', l, r, hunk });
-      }
-      dels = [];
-      adds = [];
-    };
-    b.lines.forEach((x) => {
-      const t = x.type === 'insert' ? 'a' : x.type === 'delete' ? 'd' : 'c';
-      const line = { t, old: x.oldNumber || 0, new: x.newNumber || 0, text: x.text, pair: null, html: null };
-      oldEnd = Math.max(oldEnd, line.old);
-      newEnd = Math.max(newEnd, line.new);
-      unified.push({ t, line, hunk });
-      if (t === 'd') {
-        if (adds.length > 0) { flush(); } // a deletion after additions starts a new change
-        dels.push(line);
-        return;
-      }
-      if (t === 'a') { adds.push(line); return; }
-      flush();
-      split.push({ t: 's', l: line, r: line, hunk });
-    });
-    flush();
-  });
-  if (blocks.length > 0 && oldEnd > 0) {
-    // Below the last hunk: the rest of the file, length unknown.
-    const tail = { t: 'x', hunk: blocks.length, gapFrom: oldEnd + 1, gapTo: Infinity, delta: newEnd - oldEnd };
-    unified.push(tail);
-    split.push(tail);
-  }
-  const m = { unified, split, hunks: blocks.length };
-  reindex(m);
-  return m;
+const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+// newModel is the model of a file's section with nothing read yet.
+export function newModel(section) {
+  return {
+    text: section || '', at: 0, done: false, hunks: 0, unified: [], split: [],
+    index: newIndex(),
+    // Where the reading is: the next numbers, what is left of the hunk,
+    // the change not yet paired for the split layout.
+    oldNo: 0, newNo: 0, oldLeft: 0, newLeft: 0, oldEnd: 0, newEnd: 0, dels: [], adds: []
+  };
 }
 
-// reindex maps the lines to their rows again, after rows were added.
-export function reindex(m) {
-  m.index = { unified: indexRows(m.unified), split: indexRows(m.split) };
+// readRows reads until the layout has n rows, or the section ends.
+export function readRows(m, layout, n) {
+  while (!m.done && m[layout].length < n) { readLine(m); }
+}
+
+// readFor reads for about ms milliseconds; it reports whether the whole
+// section is read.
+export function readFor(m, ms) {
+  const end = performance.now() + ms;
+  while (!m.done) {
+    for (let k = 0; k < 500 && !m.done; k++) { readLine(m); }
+    if (performance.now() >= end) { break; }
+  }
+  return m.done;
+}
+
+// readLine reads one line of the section: a hunk header, a line of a
+// hunk, or a line around them (the file's header, "\ No newline").
+// The lines are those split('\n') gives: the last one may be empty.
+function readLine(m) {
+  const s = m.text;
+  if (m.at > s.length) { finish(m); return; }
+  let nl = s.indexOf('\n', m.at);
+  if (nl < 0) { nl = s.length; }
+  const l = s.slice(m.at, nl);
+  m.at = nl + 1;
+  if (m.oldLeft > 0 || m.newLeft > 0) {
+    hunkLine(m, l);
+    return;
+  }
+  const h = HUNK.exec(l);
+  if (h) { startHunk(m, l, h); }
+}
+
+function startHunk(m, l, h) {
+  flush(m);
+  const hunk = m.hunks++;
+  m.oldNo = Number(h[1]);
+  m.newNo = Number(h[3]);
+  m.oldLeft = h[2] === undefined ? 1 : Number(h[2]);
+  m.newLeft = h[4] === undefined ? 1 : Number(h[4]);
+  // Above each hunk, the unchanged lines since the one before it may be
+  // shown ("expand context"): old lines gapFrom..gapTo, each delta lower
+  // than its new number.
+  const head = { t: 'h', text: l.replace(/\r$/, ''), hunk, gapFrom: m.oldEnd + 1, gapTo: m.oldNo - 1, delta: m.newNo - m.oldNo };
+  m.unified.push(head);
+  m.split.push(head);
+}
+
+function hunkLine(m, l) {
+  const c = l[0];
+  if (c === '\\') { return; } // "\ No newline at end of file"
+  let line;
+  if (c === '+') {
+    line = newLine('a', 0, m.newNo++, l.slice(1));
+    m.newLeft--;
+  } else if (c === '-') {
+    line = newLine('d', m.oldNo++, 0, l.slice(1));
+    m.oldLeft--;
+  } else {
+    // A context line; one that lost its leading space is still one.
+    line = newLine('c', m.oldNo++, m.newNo++, l.slice(c === ' ' ? 1 : 0));
+    m.oldLeft--;
+    m.newLeft--;
+  }
+  const hunk = m.hunks - 1;
+  m.oldEnd = Math.max(m.oldEnd, line.old);
+  m.newEnd = Math.max(m.newEnd, line.new);
+  m.unified.push({ t: line.t, line, hunk });
+  if (line.t === 'd') {
+    if (m.adds.length > 0) { flush(m); } // a deletion after additions starts a new change
+    m.dels.push(line);
+  } else if (line.t === 'a') {
+    m.adds.push(line);
+  } else {
+    flush(m);
+    m.split.push({ t: 's', l: line, r: line, hunk });
+  }
+  if (m.oldLeft <= 0 && m.newLeft <= 0) { flush(m); } // the hunk is read
+}
+
+function newLine(t, old, nw, text) {
+  return { t, old, new: nw, text, pair: null, hl: undefined, html: null };
+}
+
+// flush puts the change read so far in the split layout: deletions on
+// the left beside additions on the right, paired for the word diff.
+function flush(m) {
+  const { dels, adds } = m;
+  const hunk = m.hunks - 1;
+  for (let i = 0; i < Math.max(dels.length, adds.length); i++) {
+    const l = dels[i] || null;
+    const r = adds[i] || null;
+    if (l && r) { l.pair = r; r.pair = l; }
+    m.split.push({ t: 's', l, r, hunk });
+  }
+  m.dels = [];
+  m.adds = [];
+}
+
+function finish(m) {
+  flush(m);
+  if (m.hunks > 0 && m.oldEnd > 0) {
+    // Below the last hunk: the rest of the file, length unknown.
+    const tail = { t: 'x', hunk: m.hunks, gapFrom: m.oldEnd + 1, gapTo: Infinity, delta: m.newEnd - m.oldEnd };
+    m.unified.push(tail);
+    m.split.push(tail);
+  }
+  m.done = true;
+  m.text = '';
+}
+
+// ------------------------------------------------------------------ lines to rows
+
+// A comment on a deleted line is on the left (old) side, on its old
+// number; on an added or context line, on the right side, on the new one.
+// The index from side and number to row is built as it is asked for.
+function newIndex() {
+  const ix = () => ({ upTo: 0, left: new Map(), right: new Map() });
+  return { unified: ix(), split: ix() };
+}
+
+// rowOf is the row of the layout a comment on side:line sits under,
+// reading the section as far as that line; undefined when the diff does
+// not have the line.
+export function rowOf(m, layout, side, line) {
+  while (!m.done && !passed(m, side, line)) { readLine(m); }
+  const ix = m.index[layout];
+  const rows = m[layout];
+  // Numbers only grow down the rows: the index stops past the line.
+  while (ix.upTo < rows.length && !ix[side].has(line) && numberAt(rows[ix.upTo], side) <= line) {
+    const row = rows[ix.upTo];
+    if (row.t === 's') {
+      indexLine(ix, row.l, ix.upTo);
+      indexLine(ix, row.r, ix.upTo);
+    } else if (row.line) {
+      indexLine(ix, row.line, ix.upTo);
+    }
+    ix.upTo++;
+  }
+  return ix[side].get(line);
+}
+
+// numberAt is the row's line number on side, or 0 (a header, an empty
+// side, an added line on the left).
+function numberAt(row, side) {
+  const l = row.t === 's' ? (side === 'left' ? row.l : row.r) : row.line;
+  if (!l) { return 0; }
+  return side === 'left' ? l.old : l.new;
+}
+
+function indexLine(ix, l, i) {
+  if (!l || l.extra) { return; } // shown for context, not part of the diff
+  if (l.t === 'd') { ix.left.set(l.old, i); } else { ix.right.set(l.new, i); }
+}
+
+// passed says whether the reading is past side:line, in both layouts.
+function passed(m, side, line) {
+  const next = side === 'left' ? m.oldNo : m.newNo;
+  return m.hunks > 0 && next > line && m.dels.length === 0 && m.adds.length === 0;
 }
 
 // addContext puts unchanged lines (text of old lines from, from+1, ...)
 // next to the gap row g: under a hunk header (the lines just above its
 // hunk), or above the tail row (the lines after the last hunk).
 export function addContext(m, g, from, texts) {
-  const lines = texts.map((text, j) => ({ t: 'c', old: from + j, new: from + j + g.delta, text, pair: null, html: null, extra: true }));
+  const lines = texts.map((text, j) => Object.assign(newLine('c', from + j, from + j + g.delta, text), { extra: true }));
   const hunk = g.t === 'h' ? g.hunk : g.hunk - 1;
   ['unified', 'split'].forEach((layout) => {
     const rows = m[layout];
@@ -131,22 +204,9 @@ export function addContext(m, g, from, texts) {
   } else {
     g.gapFrom = from + texts.length;
   }
-  reindex(m);
-}
-
-// A comment on a deleted line is on the left (old) side, on its old
-// number; on an added or context line, on the right side, on the new one.
-function indexRows(rows) {
-  const m = new Map();
-  rows.forEach((row, i) => {
-    if (row.t === 'h' || row.t === 'x') { return; }
-    const lines = row.t === 's' ? [row.l, row.r] : [row.line];
-    lines.forEach((l) => {
-      if (!l || l.extra) { return; } // shown for context, not part of the diff
-      if (l.t === 'd') { m.set('left:' + l.old, i); } else { m.set('right:' + l.new, i); }
-    });
-  });
-  return m;
+  m.added = (m.added || 0) + lines.length;
+  m.extraWidth = texts.reduce((n, t) => Math.max(n, t.replace(/\t/g, '    ').length), m.extraWidth || 0);
+  m.index = newIndex(); // rows moved
 }
 
 // ------------------------------------------------------------------ line HTML
@@ -156,47 +216,36 @@ export function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => escapes[c]);
 }
 
-let hljs = null;
-function highlighter() {
-  if (hljs === null) {
-    // The slim bundle carries highlight.js with the common languages; its
-    // UI class holds it.
-    try { hljs = new Diff2HtmlUI(document.createElement('div'), [], {}).hljs || false; } catch (err) { hljs = false; }
-  }
-  return hljs;
-}
-
-// languageOf is highlight.js's name for a path's language, or "".
-export function languageOf(path) {
-  const h = highlighter();
-  if (!h) { return ''; }
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  const ext = base.includes('.') ? base.slice(base.lastIndexOf('.') + 1).toLowerCase() : base.toLowerCase();
-  return h.getLanguage(ext) ? ext : '';
-}
-
 // Lines longer than this are shown without highlighting or a word diff:
 // both cost more than they help on a minified line.
 const LONG_LINE = 1000;
 
-// lineHTML is the line's code as HTML: highlighted in lang, with the part
-// that differs from its pair marked. Computed once per line, when first
-// drawn. Every character of the text is escaped, by highlight.js or here.
-export function lineHTML(line, lang) {
+// wantsHighlight says whether the line's highlighting is yet to be asked
+// for.
+export function wantsHighlight(line) {
+  if (line.hl !== undefined) { return false; }
+  if (line.text.length > LONG_LINE) {
+    line.hl = null;
+    return false;
+  }
+  return true;
+}
+
+// lineHTML is the line's code as HTML: highlighted once the highlighting
+// has come, with the part that differs from its pair marked. Kept once
+// final. Every character of the text is escaped, by highlight.js or here.
+export function lineHTML(line) {
   if (line.html !== null) { return line.html; }
   const text = line.text;
-  let html = null;
-  if (lang && text.length <= LONG_LINE) {
-    try { html = highlighter().highlight(text, { language: lang, ignoreIllegals: true }).value; } catch (err) { html = null; }
-  }
-  if (html === null) { html = esc(text); }
+  let html = typeof line.hl === 'string' ? line.hl : esc(text);
   if (line.pair && text.length <= LONG_LINE && line.pair.text.length <= LONG_LINE) {
     const [from, to] = changedSpan(text, line.pair.text);
     if (from < to && to - from < text.length) {
-      html = markSpan(html, from, to, line.t === 'a' ? 'ins' : 'del');
+      const tag = line.t === 'a' ? 'ins' : 'del';
+      html = markSpan(html, from, to, '<' + tag + '>', '</' + tag + '>');
     }
   }
-  line.html = html;
+  if (line.hl !== undefined && line.hl !== false) { line.html = html; }
   return html;
 }
 
@@ -211,21 +260,45 @@ export function changedSpan(a, b) {
   return [p, a.length - s];
 }
 
+// found lists where the lower-case q occurs in the line's text: the
+// start of each occurrence, not overlapping.
+export function found(line, q) {
+  if (line.lower === undefined) { line.lower = line.text.toLowerCase(); }
+  const at = [];
+  for (let i = line.lower.indexOf(q); i >= 0; i = line.lower.indexOf(q, i + q.length)) { at.push(i); }
+  return at;
+}
+
+// markFound marks in html (the line's HTML) the occurrences of the
+// lower-case q; the one at now (a start), if any, as the current match.
+export function markFound(html, line, q, now) {
+  // Lower-casing keeps the length of almost every text; where it does
+  // not, positions would be wrong, and nothing is marked.
+  if (line.lower === undefined) { line.lower = line.text.toLowerCase(); }
+  if (line.lower.length !== line.text.length) { return html; }
+  found(line, q).forEach((at) => {
+    const open = at === now ? '<mark class="rfa-found rfa-found-now">' : '<mark class="rfa-found">';
+    html = markSpan(html, at, at + q.length, open, '</mark>');
+  });
+  return html;
+}
+
 // markSpan wraps the text characters from..to of html (escaped text and
-// tags, as highlight.js writes it) in <tag>, closing and reopening it
-// around the tags it crosses so the markup stays well nested.
-function markSpan(html, from, to, tag) {
+// tags, as highlight.js writes it) in open and close tags, closing and
+// reopening them around the tags it crosses so the markup stays well
+// nested.
+function markSpan(html, from, to, open, close) {
   let out = '';
   let pos = 0; // text characters passed
-  let open = false;
+  let inside = false;
   const toggle = () => {
     const want = pos >= from && pos < to;
-    if (want !== open) { out += want ? '<' + tag + '>' : '</' + tag + '>'; open = want; }
+    if (want !== inside) { out += want ? open : close; inside = want; }
   };
   for (let i = 0; i < html.length;) {
     if (html[i] === '<') {
       const end = html.indexOf('>', i) + 1;
-      if (open) { out += '</' + tag + '>'; open = false; }
+      if (inside) { out += close; inside = false; }
       out += html.slice(i, end);
       i = end;
       continue;
@@ -236,6 +309,6 @@ function markSpan(html, from, to, tag) {
     i = end;
     pos++;
   }
-  if (open) { out += '</' + tag + '>'; }
+  if (inside) { out += close; }
   return out;
 }

@@ -1,7 +1,7 @@
 // Moving around the diff: files marked viewed stay folded across reloads,
 // and keys move between files and hunks and comment on the focused line.
 import { state, el, container } from './page.js';
-import { hunkRows, rowTop, scrollToRow } from './draw.js';
+import { hunkFrom, rowTop, scrollToRow, ensureMoreFiles } from './draw.js';
 
 // ------------------------------------------------------------------ viewed files
 //
@@ -13,7 +13,8 @@ function viewedKey() {
   return 'rfa-viewed:' + (state.info.id || state.info.repo + '@' + state.info.base);
 }
 
-function loadViewed() {
+// loadViewed is the paths of the files marked viewed.
+export function loadViewed() {
   try {
     return new Set(JSON.parse(localStorage.getItem(viewedKey()) || '[]'));
   } catch (err) {
@@ -25,18 +26,24 @@ function saveViewed(set) {
   try { localStorage.setItem(viewedKey(), JSON.stringify(Array.from(set))); } catch (err) { /* private mode: not kept */ }
 }
 
-export function applyViewed() {
+// viewedFiles is the paths of the files marked viewed, and counts them
+// in the top bar.
+export function viewedFiles() {
   const viewed = loadViewed();
-  container.querySelectorAll('.d2h-file-wrapper').forEach((wrapper) => {
-    const f = state.files[Number(wrapper.dataset.rfaFile)];
-    const box = wrapper.querySelector('.d2h-file-collapse-input');
-    if (!f || !box || !viewed.has(f.meta.path)) { return; }
-    box.checked = true;
-    setFolded(wrapper, true);
-  });
   countViewed(viewed);
+  return viewed;
 }
 
+// showViewed marks the wrapper of file f viewed, and folds it, if it is
+// among viewed.
+export function showViewed(wrapper, f, viewed) {
+  const box = wrapper.querySelector('.d2h-file-collapse-input');
+  if (!box || !viewed.has(f.meta.path)) { return; }
+  box.checked = true;
+  setFolded(wrapper, true);
+}
+
+// setFolded folds the wrapper's diff away, or shows it.
 export function setFolded(wrapper, folded) {
   const label = wrapper.querySelector('.d2h-file-collapse');
   if (label) { label.classList.toggle('d2h-selected', folded); }
@@ -55,6 +62,7 @@ container.addEventListener('change', (ev) => {
   const f = state.files[Number(wrapper.dataset.rfaFile)];
   const viewed = loadViewed();
   if (ev.target.checked) { viewed.add(f.meta.path); } else { viewed.delete(f.meta.path); }
+  setFolded(wrapper, ev.target.checked);
   saveViewed(viewed);
   countViewed(viewed);
 });
@@ -90,19 +98,19 @@ export function initKeys(onLine) {
 
 // stepHunk moves the focus to the next (dir 1) or previous (-1) hunk
 // header after the focused one, or after the top of the window. Only the
-// rows near the screen are drawn, so the hunks are found in the files'
-// rows, and the one chosen is drawn and focused.
+// rows near the screen are drawn, so the hunk is found in the files'
+// rows, file by file from there, and is drawn and focused.
 function stepHunk(dir) {
+  ensureMoreFiles(20);
   const here = document.activeElement;
   const from = here && here !== document.body && container.contains(here) ? rowTopOf(here) : window.scrollY + 1;
+  const n = state.files.length;
   let best = null;
-  state.files.forEach((f, i) => {
-    hunkRows(i).forEach((row) => {
-      const y = rowTop(i, row);
-      const ok = dir > 0 ? y > from + 1 : y < from - 1;
-      if (ok && (!best || (dir > 0 ? y < best.y : y > best.y))) { best = { i, row, y }; }
-    });
-  });
+  for (let k = 0; k < n && !best; k++) {
+    const i = dir > 0 ? k : n - 1 - k;
+    const row = hunkFrom(i, from, dir);
+    if (row !== undefined) { best = { i, row, y: rowTop(i, row) }; }
+  }
   if (!best) { return; }
   scrollToRow(best.i, best.row);
   const cell = state.files[best.i].body.querySelectorAll('td[data-rfa-hunk-head]');
@@ -120,6 +128,7 @@ function rowTopOf(node) {
 // step moves the focus to the next (dir 1) or previous (-1) element
 // matching sel after the one holding the focus, or the first or last.
 function step(sel, dir, target) {
+  ensureMoreFiles(20);
   const all = Array.from(container.querySelectorAll(sel)).filter((n) => !n.closest('.d2h-d-none, [hidden]'));
   if (all.length === 0) { return; }
   const here = document.activeElement;

@@ -5,18 +5,18 @@ import { authFetch } from './auth.js';
 
 export const state = {
   info: null, // /api/info: repo, base, files (path, oldPath, status, binary), submitted
-  files: [], // per file: { meta: info.files[i], section (its diff text), d2h: diff2html's parsed file, once parsed, folded }
+  files: [], // per file: { meta: info.files[i], section (its diff text), model (its rows, read as drawn), folded }
   comments: [], // { id, file (index), startLine, endLine, side, body }; lines null for file-level
   draft: null, // the open form: a comment's fields plus `editing` (the comment's id, or null if new)
   anchor: null, // the last plain-clicked line, which a shift-click extends: { file, side, line, hunk }
   view: 'line-by-line',
-  rows: [], // per file, from indexRows after each draw
   nextId: 1,
   done: false, // submitted: the page is read-only
   restored: false, // the saved draft is loaded: from now on changes are saved
   saveTimer: null,
   saving: null, // the PUT in flight, if any
-  lastSaved: '' // the draft as last saved, so an unchanged one is not sent again
+  lastSaved: '', // the draft as last saved, so an unchanged one is not sent again
+  find: { q: '', now: null } // the find box's text, lower case, and the match gone to: { i, line, at }
 };
 
 // The page of one review: /review/<id> is a review in the inbox, and its
@@ -40,6 +40,16 @@ export async function fetchText(url) {
 
 export async function fetchJSON(url) {
   return JSON.parse(await fetchText(url));
+}
+
+// idle runs fn when the page has nothing more pressing to do (or after
+// timeout ms at the latest): for work done a slice at a time.
+export function idle(fn, timeout) {
+  if (window.requestIdleCallback) {
+    requestIdleCallback(fn, { timeout: timeout || 200 });
+  } else {
+    setTimeout(fn, 0);
+  }
 }
 
 export function updateCount() {
