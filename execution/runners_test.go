@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
@@ -617,5 +619,40 @@ func TestQuestionClaims(t *testing.T) {
 		if got := strings.Join(gh.ops, " "); got != tc.ops || !tc.works && !strings.Contains(o.Note, "another run claimed it") {
 			t.Errorf("%s: wrote %q, want %q; note %q", name, got, tc.ops, o.Note)
 		}
+	}
+}
+
+// TestReviewRunnerResolvesAPassingCheck: an error check whose finding is
+// open and which passes on this head resolves that finding, the reply
+// naming the check and the commit it passes on; a failing check leaves it
+// open.
+func TestReviewRunnerResolvesAPassingCheck(t *testing.T) {
+	t.Parallel()
+	const none = `{"findings":[]}`
+	for verdict, want := range map[string][]string{
+		"pass": {"fix-reply 501", "fix-resolve-PRRT_1"},
+		"fail": nil,
+	} {
+		t.Run(verdict, func(t *testing.T) {
+			t.Parallel()
+			opts := Options{Review: thresholds(6, 8), Checks: []review.Check{{Name: "no panics", Mode: review.CheckError}}}
+			answer := `{"results":[{"name":"no panics","result":"` + verdict + `","reason":"put returns on a nil cache.","locations":[]}]}`
+			r, _, _ := reviewRig(t, opts, &fakeSession{answers: []string{none, none, none, answer}})
+			open := blockingFinding(prevSHA, nil)
+			open.Block.Category, open.Block.Fingerprint = CategoryCheck, review.CheckFingerprint("no panics")
+			r.fixes.findings = []state.Finding{open}
+			fix := r.fixes.GitHub.(*fixFake)
+			if o := runTask(r, "review-x", &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: headSHA}); o.Err != nil {
+				t.Fatalf("outcome = %+v", o)
+			}
+			if !slices.Equal(fix.ops, want) {
+				t.Fatalf("writes %q, want %q", fix.ops, want)
+			}
+			if want != nil {
+				if body := fix.bodies["fix-reply 501"]; !strings.Contains(body, "✅ The `no panics` check passes on `1234567`: put returns on a nil cache.") {
+					t.Errorf("the reply does not name the check and the commit:\n%s", body)
+				}
+			}
+		})
 	}
 }

@@ -110,4 +110,8 @@ var list = []mutation{
 		Old: "lines[i] = sanitize.Redact(p, f.Secrets...)", New: "lines[i] = sanitize.Redact(p)", Tests: "TestFailure"},
 	{ID: "N3", Section: since, What: "a blocking threshold below the problem threshold is accepted", File: "review/settings.go",
 		Old: "s.BlockingThreshold < s.ProblemThreshold ||", New: "s.BlockingThreshold < 1 ||", Tests: "TestSettingsCheck"},
+	{ID: "N4", Section: since, What: "a passing check's reply names no commit", File: "execution/checks.go",
+		Old: "check passes on `%.7s`: %s\", sanitize.Name(r.Check.Name), rt.HeadSHA,", New: "check passes: %s\", sanitize.Name(r.Check.Name),", Tests: "TestReviewRunnerResolvesAPassingCheck"},
+	{ID: "N5", Section: since, What: "a passing check leaves its open finding open", File: "execution/checks.go",
+		Old: "case r.Verdict == review.CheckPass && open != nil:", New: "case r.Verdict == review.CheckPass && open != nil && false:", Tests: "TestReviewRunnerResolvesAPassingCheck"},
 }
