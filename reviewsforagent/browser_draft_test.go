@@ -123,6 +123,7 @@ func TestBrowserDraftsAndSubmittedView(t *testing.T) {
 	page, _ := startServer(t, dir)
 	b := newBrowser(t, 2*time.Minute)
 	saved := chromedp.Poll[bool](`document.getElementById('rfa-draft-status').textContent === 'Draft saved.'`)
+	secondFileCard := chromedp.Poll[bool](`document.querySelector('.d2h-file-wrapper[data-rfa-file="1"] .rfa-card:not(.rfa-form)') !== null`)
 
 	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitVisible(lineCell(0, "right", 2)))
 	b.do(t, "comment on a line", chromedp.Click(lineCell(0, "right", 2)), comment("Why capital?"))
@@ -140,6 +141,9 @@ func TestBrowserDraftsAndSubmittedView(t *testing.T) {
 	if got := b.dialogKinds(); len(got) != 1 || got[0] != "beforeunload" {
 		t.Errorf("leaving with unsent comments opened dialogs %v, want one beforeunload", got)
 	}
+	// Files after the first screen are drawn a slice a frame: the count
+	// waits for the second file's card, then must be exact.
+	get(t, b, "wait for the second file's card", secondFileCard)
 	if n := get(t, b, "count restored cards", chromedp.Evaluate[int](cardCount)); n != 2 {
 		t.Errorf("%d comment cards after the reload, want 2", n)
 	}
@@ -160,6 +164,7 @@ func TestBrowserDraftsAndSubmittedView(t *testing.T) {
 	if got := b.dialogKinds(); len(got) != 1 {
 		t.Errorf("a submitted review asked before leaving: dialogs %v", got)
 	}
+	get(t, b, "wait for the second file's card", secondFileCard)
 	if n := get(t, b, "count submitted cards", chromedp.Evaluate[int](cardCount)); n != 3 {
 		t.Errorf("%d comment cards after submitting and reloading, want 3", n)
 	}

@@ -212,6 +212,12 @@ const (
 	cardCount = `document.querySelectorAll('.rfa-card:not(.rfa-form)').length`
 )
 
+// cardsAtLeast waits until the page shows n comment cards or more: a new
+// drawing fills in a slice a frame, so a count follows this wait.
+func cardsAtLeast(n int) chromedp.Action[bool] {
+	return chromedp.Poll[bool](fmt.Sprintf("%s >= %d", cardCount, n))
+}
+
 // comment types body into the open form and saves it.
 func comment(body string) chromedp.Action[chromedp.Void] {
 	return chromedp.Steps(
@@ -272,6 +278,7 @@ func TestBrowserReview(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#rfa-view button[data-view="side-by-side"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`.rfa-split-table`)),
 	)
+	get(t, b, "wait for the cards", cardsAtLeast(3))
 	if n := get(t, b, "count cards", chromedp.Evaluate[int](cardCount)); n != 3 {
 		t.Fatalf("%d comment cards in the split view, want 3", n)
 	}
@@ -281,6 +288,7 @@ func TestBrowserReview(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#rfa-view button[data-view="line-by-line"]`)),
 		chromedp.WaitNotPresent(chromedp.CSS(`.rfa-split-table`)),
 	)
+	get(t, b, "wait for the cards", cardsAtLeast(4))
 	if n := get(t, b, "count cards", chromedp.Evaluate[int](cardCount)); n != 4 {
 		t.Fatalf("%d comment cards back in the unified view, want 4", n)
 	}
