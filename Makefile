@@ -11,7 +11,16 @@ RACE_PKGS := ./app/... ./bench/... ./cmd/reviews-for-agent/... ./github/fakegith
 	./inbox/... ./llm/... ./reviewsforagent/... ./workspace/...
 export PATH := $(TOOLS_BIN):$(PATH)
 
-.PHONY: test short vet staticcheck exhaustive unit race mutations bench-once cross lint tools demo build sizes image-check bench fuzz
+# make with no target lists the targets.
+.DEFAULT_GOAL := help
+
+.PHONY: help test short vet staticcheck exhaustive unit race mutations bench-once cross lint tools demo build sizes image-check bench fuzz
+
+## help: this list: each target and what it does
+help:
+	@awk '/^## [a-z-]+:/ { sub(/^## /, ""); name = $$1; sub(/^[^:]+: */, ""); printf "\n  make %-12s %s\n", substr(name, 1, length(name) - 1), $$0; next } \
+		/^## / { sub(/^## /, ""); printf "  %-17s %s\n", "", $$0 }' $(MAKEFILE_LIST)
+	@echo
 
 ## test: every test: vet, staticcheck, exhaustive, unit + end-to-end (incl. the browser
 ## tests and the slow end-to-end ones, and internal/shape: no production function over 60
@@ -24,6 +33,7 @@ test: vet staticcheck exhaustive unit race mutations bench-once cross lint
 short:
 	$(GO) test -short ./...
 
+## vet: go vet ./...
 vet:
 	$(GO) vet ./...
 
@@ -39,6 +49,7 @@ staticcheck:
 exhaustive:
 	exhaustive ./...
 
+## unit: every test of every package, the browser and slow end-to-end ones included
 unit:
 	$(GO) test -count=1 ./...
 
@@ -60,6 +71,7 @@ cross:
 bench-once:
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
 
+## lint: actionlint over this repository's workflows and the example workflows
 lint:
 	actionlint .github/workflows/*.yml examples/*.yml
 
@@ -73,6 +85,7 @@ tools:
 demo:
 	$(GO) run ./cmd/demo
 
+## build: the action's static binary, ./action
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o action ./cmd/action
 

@@ -34,7 +34,7 @@ func fail(log *Log, f failure, secrets ...string) int {
 // its input.
 func inputFailure(err error) failure {
 	return failure{code: ExitUsage, title: "Invalid inputs: the run did nothing", problems: splitErrors(err),
-		hint: "Fix these in the `with:` block of the step that uses the action (inputs are described in its README)."}
+		hint: "Fix these in the `with:` block of the step that uses the action (the inputs are described in the action's docs/configuration.md)."}
 }
 
 // readFailureHint says what to do when the pull request could not be read.

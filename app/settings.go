@@ -34,7 +34,7 @@ func applyConfigFile(log *Log, cfg config.Config, snap snapshot.Snapshot) (confi
 
 func configFailure(snap snapshot.Snapshot, cfg config.Config) failure {
 	return failure{code: ExitUsage, title: fmt.Sprintf("Invalid %s on the base branch: the run did nothing", snap.Config.Name()), problems: cfg.File.Problems,
-		hint: "A bad threshold, ignore_paths, passes or max_run_tokens would change what gates the merge, so the run stops. Fix the file on the base branch (its keys are described in the README and in rmc.schema.json)."}
+		hint: "A bad threshold, ignore_paths, passes or max_run_tokens would change what gates the merge, so the run stops. Fix the file on the base branch (its keys are described in the action's docs/configuration.md and in rmc.schema.json)."}
 }
 
 // repoInstructions are the config file's instructions and those of its

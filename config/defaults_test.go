@@ -79,14 +79,15 @@ func TestSchemaDefaultsAreTheCodes(t *testing.T) {
 	}
 }
 
-// readmeRow is a row of the README's tables of inputs and keys whose
+// readmeRow is a row of the tables of docs/configuration.md of inputs and keys whose
 // default is written as code: | `name` | `value`[, `value`] | meaning |.
 var readmeRow = regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\| (`[^`|]+`(?:, `[^`|]+`)*) \\|")
 
-// Every default the README's tables state as a value is the code's.
-func TestREADMEDefaultsAreTheCodes(t *testing.T) {
+// Every default the tables of docs/configuration.md state as a value is
+// the code's.
+func TestDocsDefaultsAreTheCodes(t *testing.T) {
 	t.Parallel()
-	raw, err := os.ReadFile("../README.md")
+	raw, err := os.ReadFile("../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,13 +100,13 @@ func TestREADMEDefaultsAreTheCodes(t *testing.T) {
 			continue // a default the code leaves to the client or the provider
 		}
 		if stated != want {
-			t.Errorf("README: %s defaults to %q, the code to %q", name, stated, want)
+			t.Errorf("docs/configuration.md: %s defaults to %q, the code to %q", name, stated, want)
 		}
 		checked[name] = true
 	}
 	for _, name := range []string{"problem_score_threshold", "max_inline_comments", "max_review_retries", "model_context_tokens", "bot_mentions", "walkthrough"} {
 		if !checked[name] {
-			t.Errorf("the README states no default of %s that the test could read", name)
+			t.Errorf("docs/configuration.md states no default of %s that the test could read", name)
 		}
 	}
 }

@@ -199,9 +199,9 @@ func FuzzWithFile(f *testing.F) {
 	})
 }
 
-// BenchmarkWithFile reads the README's complete example file.
+// BenchmarkWithFile reads the complete example file of docs/configuration.md.
 func BenchmarkWithFile(b *testing.B) {
-	raw, err := os.ReadFile("../README.md")
+	raw, err := os.ReadFile("../docs/configuration.md")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,17 +11,17 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// readmeExample is the complete example file of the README.
+// readmeExample is the complete example file of docs/configuration.md.
 func readmeExample(t *testing.T) string {
 	t.Helper()
-	raw, err := os.ReadFile("../README.md")
+	raw, err := os.ReadFile("../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, rest, ok := strings.Cut(string(raw), "<!-- example-config -->\n```yaml\n")
 	example, _, ok2 := strings.Cut(rest, "```\n<!-- /example-config -->")
 	if !ok || !ok2 {
-		t.Fatal("the README has no example config between the markers")
+		t.Fatal("docs/configuration.md has no example config between the markers")
 	}
 	return example
 }
@@ -69,22 +69,22 @@ func asJSON(t *testing.T, text string) any {
 	return out
 }
 
-// The README's example sets every key, passes the schema and loads without
+// The example of docs/configuration.md sets every key, passes the schema and loads without
 // a problem; the schema and the code reject the same bad files.
-func TestSchemaAndREADMEExample(t *testing.T) {
+func TestSchemaAndDocsExample(t *testing.T) {
 	t.Parallel()
 	s := schema(t)
 	example := readmeExample(t)
 	if err := s.Validate(asJSON(t, example)); err != nil {
-		t.Errorf("the README example fails the schema: %v", err)
+		t.Errorf("the example of docs/configuration.md fails the schema: %v", err)
 	}
 	c := loaded(t, nil).WithFile(".github/rmc.yml", example)
 	if len(c.File.Problems) > 0 {
-		t.Errorf("the README example has problems: %q", c.File.Problems)
+		t.Errorf("the example of docs/configuration.md has problems: %q", c.File.Problems)
 	}
 	for _, k := range FileKeys {
 		if c.Sources[k] != SourceFile {
-			t.Errorf("the README example does not set %s", k)
+			t.Errorf("the example of docs/configuration.md does not set %s", k)
 		}
 	}
 	for name, bad := range map[string]string{

@@ -1,7 +1,7 @@
-// Package docs holds the tests that keep the README's workflow and the
-// example workflows working as pasted: the quick start is an example file
-// word for word, every workflow passes actionlint, and the public example
-// never runs the pull request's code.
+// Package docs holds the tests that keep the README and the pages of docs/
+// working as pasted: the quick start is an example file word for word, every
+// workflow passes actionlint, the public example never runs the pull
+// request's code, and every link between the pages reaches its target.
 package docs
 
 import (

@@ -37,7 +37,7 @@ func (w *world) forkEvent(name string) (string, []byte) {
 	return name, out
 }
 
-// The README's promise for public repositories, on a real fork PR's
+// The promise of docs/setup.md for public repositories, on a real fork PR's
 // payload: a fork's pull_request run (no secrets, read-only token) only
 // plans and says to use pull_request_target; the public example's
 // pull_request_target run (the repository's secret, a token that can write)

@@ -643,7 +643,7 @@ func TestFailureMessage(t *testing.T) {
 		"GitHub refusal": {
 			err: fmt.Errorf("post the answer: %w", &github.APIError{Op: "comment on o/r#7", Status: 403, Message: "Resource not accessible by integration", Scope: "issues: write"}),
 			// The refusal names the permission the workflow is missing.
-			want: "GitHub refused a request: post the answer: comment on o/r#7: GitHub answered 403 Resource not accessible by integration (the token lacks a permission: give the job `permissions: issues: write`; on a pull request from a fork, GITHUB_TOKEN is read-only under pull_request — see the README's Security section)",
+			want: "GitHub refused a request: post the answer: comment on o/r#7: GitHub answered 403 Resource not accessible by integration (the token lacks a permission: give the job `permissions: issues: write`; on a pull request from a fork, GITHUB_TOKEN is read-only under pull_request — see the action's docs/setup.md, on public repositories)",
 		},
 		"anything else": {
 			err:    errors.New("open .config/token: permission denied"),

@@ -164,7 +164,7 @@ func (e *APIError) Error() string {
 		msg += ": " + strings.Join(e.Errors, "; ")
 	}
 	if p := e.Permission(); p != "" {
-		msg += fmt.Sprintf(" (the token lacks a permission: give the job `permissions: %s`; on a pull request from a fork, GITHUB_TOKEN is read-only under pull_request — see the README's Security section)", p)
+		msg += fmt.Sprintf(" (the token lacks a permission: give the job `permissions: %s`; on a pull request from a fork, GITHUB_TOKEN is read-only under pull_request — see the action's docs/setup.md, on public repositories)", p)
 	}
 	return fmt.Sprintf("%s: GitHub answered %d %s", e.Op, e.Status, msg)
 }

@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -98,31 +98,66 @@ func TestBriefTranscript(t *testing.T) {
 	assertPlain(t, out)
 }
 
-// The README's transcript is the brief demo's output (go test -update
-// rewrites it).
-func TestREADMETranscript(t *testing.T) {
+// The docs' transcript is the brief demo's output (go test -update rewrites
+// it), and the README's excerpt is its review's finding and merge gate.
+func TestDocsTranscript(t *testing.T) {
 	t.Parallel()
 	out := runDemo(t, options{brief: true})
-	const begin, end = "<!-- transcript: go run ./cmd/demo --brief -->\n```text\n", "```\n<!-- end of transcript -->"
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, rest, ok1 := strings.Cut(string(readme), begin)
-	_, after, ok2 := strings.Cut(rest, end)
-	if !ok1 || !ok2 {
-		t.Fatalf("README.md has no transcript between %q and %q", begin, end)
-	}
-	want := before + begin + out + end + after
-	if golden.Updating() {
-		if err := os.WriteFile("../../README.md", []byte(want), 0o644); err != nil {
-			t.Fatal(err)
+	golden.AssertBlock(t, "../../docs/demo.md", "demo-transcript: go run ./cmd/demo --brief", "```text\n"+out+"```\n")
+	golden.AssertBlock(t, "../../README.md", "demo-excerpt: go run ./cmd/demo --brief", "```text\n"+excerpt(t, out)+"```\n")
+	golden.AssertBlock(t, "../../docs/cost.md", "demo-tokens: go run ./cmd/demo --brief", tokenLine(t, out))
+}
+
+// excerpt is the part of the transcript the README shows: the review's
+// inline finding with its suggestion, and the merge gate it sets.
+func excerpt(t *testing.T, out string) string {
+	t.Helper()
+	return linesBetween(t, out, "  limiter/bucket.go:28", "    +     if b.tokens > 0") + "\n" +
+		linesBetween(t, out, "Status rmc/merge-gate on 1111111", "  or reply in the thread")
+}
+
+// linesBetween is the first run of whole lines from one starting with
+// first to the next one starting with last, both included.
+func linesBetween(t *testing.T, out, first, last string) string {
+	t.Helper()
+	lines := strings.SplitAfter(out, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, first) {
+			continue
 		}
-		return
+		for j := i; j < len(lines); j++ {
+			if strings.HasPrefix(lines[j], last) {
+				return strings.Join(lines[i:j+1], "")
+			}
+		}
 	}
-	if string(readme) != want {
-		t.Errorf("README.md's transcript is not the output of go run ./cmd/demo --brief (run go test ./cmd/demo -update and review the diff)")
+	t.Fatalf("the transcript has no lines from %q to %q", first, last)
+	return ""
+}
+
+var (
+	addedLines   = regexp.MustCompile(`\(added, \+(\d+) −0\)`)
+	reviewTokens = regexp.MustCompile(`(?s)🔍 review .*?Tokens \(prompt / cached / out\): (\d+) / (\d+) / (\d+)`)
+)
+
+// tokenLine is the sentence of docs/cost.md about what the demo's review
+// spent, from the review task's row of the job summary.
+func tokenLine(t *testing.T, out string) string {
+	t.Helper()
+	lines, tokens := addedLines.FindStringSubmatch(out), reviewTokens.FindStringSubmatch(out)
+	if lines == nil || tokens == nil {
+		t.Fatalf("the transcript shows no added file or no review task's tokens:\n%s", out)
 	}
+	return fmt.Sprintf("The demo's review (a %s-line file, three passes) used %s prompt tokens, %s of them\ncached, and %s completion tokens.\n",
+		lines[1], thousands(tokens[1]), thousands(tokens[2]), thousands(tokens[3]))
+}
+
+// thousands writes a count as the docs do: 9273 as 9,273.
+func thousands(digits string) string {
+	for i := len(digits) - 3; i > 0; i -= 3 {
+		digits = digits[:i] + "," + digits[i:]
+	}
+	return digits
 }
 
 // --log shows the action's own log as a runner shows it: groups as
