@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+
+	"github.com/review-my-code-bot/rmc/review"
 )
 
 // ResultCache keeps each PR's result under Dir, keyed by the PR, its golden
@@ -19,29 +21,37 @@ type ResultCache struct {
 	Refresh bool
 }
 
-// cacheVersion changes whenever the meaning of a kept result does.
-const cacheVersion = 2
+// cacheVersion changes whenever the meaning of a kept result does: 3 keeps
+// failed reviews and judge calls, and keys on the endpoints.
+const cacheVersion = 3
 
-// engineKey is what the key holds of the engine's settings: those a run
-// chooses, under the names the key has always had them, so the results kept
-// before stay valid.
-type engineKey struct{ ProblemThreshold, BlockingThreshold, Retries int }
-
-// cacheKey is the hash of everything a PR's result depends on.
+// cacheKey is the hash of everything a PR's result depends on: the PR and
+// its golden comments, the model and judge endpoints with every setting
+// that can change an answer (Endpoint), the engine's settings and the
+// method. Scoring (rule set, profile) is not in it: it is redone from the
+// verdicts on every run.
 func (r *runner) cacheKey(c Case) string {
-	model := r.opt.Model
-	if r.opt.Client != nil {
-		model = r.opt.Client.Model()
+	model, judge := r.opt.ModelEndpoint, r.opt.JudgeEndpoint
+	if model.Model == "" {
+		model.Model = r.opt.Model
+		if r.opt.Client != nil {
+			model.Model = r.opt.Client.Model()
+		}
 	}
-	data, _ := json.Marshal(struct {
-		Version    int
-		Set, PR    string
-		Golden     []Golden
-		Model      string
-		JudgeModel string
-		Engine     engineKey
-		Method     Method
-	}{cacheVersion, r.opt.Set.Name(), c.URL, c.Golden, model, r.opt.JudgeModel, engineKey(engineRecord(r.opt.Engine)), r.opt.Method})
+	if judge.Model == "" {
+		judge.Model = r.opt.JudgeModel
+	}
+	data, err := json.Marshal(struct {
+		Version      int
+		Set, PR      string
+		Golden       []Golden
+		Model, Judge any
+		Engine       review.Settings
+		Method       Method
+	}{cacheVersion, r.opt.Set.Name(), c.URL, c.Golden, model.keyed(), judge.keyed(), r.opt.Engine, r.opt.Method})
+	if err != nil {
+		panic(fmt.Sprintf("bench: cache key: %v", err)) // every field is plain data
+	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }

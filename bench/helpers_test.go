@@ -31,6 +31,36 @@ var (
 	passLine = regexp.MustCompile(`# Task: review pass (\d) of 3`)
 )
 
+// between returns the text after the first of starts found and before
+// end, or "".
+func between(text string, starts []string, end string) string {
+	for _, start := range starts {
+		if _, rest, ok := strings.Cut(text, start); ok {
+			body, _, _ := strings.Cut(rest, end)
+			return body
+		}
+	}
+	return ""
+}
+
+// judgeTexts are the golden comment and the candidate of a judge prompt:
+// fenced (the local prompts) or as they are (upstream's templates, whose
+// stand-in in testdata/crb/upstream has "Golden:" and "Candidate:").
+func judgeTexts(q string) (golden, candidate string) {
+	if g := fenced(q, "golden comment"); g != "" {
+		return g, fenced(q, "candidate issue")
+	}
+	return between(q, []string{"Golden:\n"}, "\n\nCandidate:\n"), between(q, []string{"\n\nCandidate:\n"}, "\n\nReply with JSON only")
+}
+
+// extractText is the review text of an extraction prompt.
+func extractText(q string) string {
+	if c := fenced(q, "review comments"); c != "" {
+		return c
+	}
+	return between(q, []string{"Review comments:\n"}, "\n\nList every distinct")
+}
+
 // fenced returns the text inside the fence labelled source.
 func fenced(text, source string) string {
 	_, rest, ok := strings.Cut(text, fmt.Sprintf("<untrusted source=%q>\n", source))
@@ -93,18 +123,17 @@ func scriptedModel(t testing.TB, set Set, b behaviour) *fakellm.Server {
 		}
 		return fakellm.Reply{JSON: map[string]any{"findings": out}}
 	}})
-	model.AddRule(fakellm.Rule{Name: "judge", Any: "found a known issue", Respond: func(r fakellm.Request) fakellm.Reply {
-		q := r.Messages[1].Content
-		g, c := fenced(q, "golden comment"), fenced(q, "candidate issue")
+	model.AddRule(fakellm.Rule{Name: "judge", Any: "a known issue", Respond: func(r fakellm.Request) fakellm.Reply {
+		g, c := judgeTexts(r.Messages[1].Content)
 		match := g != "" && strings.Contains(c, g)
 		return fakellm.Reply{JSON: map[string]any{"reasoning": fmt.Sprintf("match=%v", match), "match": match, "confidence": map[bool]float64{true: 0.9, false: 0.1}[match]}}
 	}})
 	// The extraction keeps each comment as one issue.
-	model.AddRule(fakellm.Rule{Name: "extract", Any: "List every distinct problem", Respond: func(r fakellm.Request) fakellm.Reply {
+	model.AddRule(fakellm.Rule{Name: "extract", Any: "List every distinct", Respond: func(r fakellm.Request) fakellm.Reply {
 		if b.badExtract {
 			return fakellm.Reply{Text: "The review raises two issues."}
 		}
-		issues := strings.Split(fenced(r.Messages[1].Content, "review comments"), "\n\n---\n\n")
+		issues := strings.Split(extractText(r.Messages[1].Content), "\n\n---\n\n")
 		return fakellm.Reply{JSON: map[string]any{"issues": issues}}
 	}})
 	return model

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/llm"
-	"github.com/review-my-code-bot/rmc/prompts"
 )
 
 // Judge decides, as the public benchmark's LLM judge does, whether a
@@ -38,12 +37,13 @@ type ModelJudge struct {
 
 var _ Judge = ModelJudge{}
 
-// Same asks whether candidate describes the golden issue. Both texts are
-// put in the template fenced as data: the candidate is model text.
+// Same asks whether candidate describes the golden issue. The texts go
+// into the template as the prompts say: as they are for upstream's
+// (byte-identical to its step 3), fenced as data for the local set's.
 func (j ModelJudge) Same(ctx context.Context, golden, candidate string) (Verdict, llm.Usage, error) {
 	prompt, err := pyFormat(j.Prompts.Judge, map[string]string{
-		"golden_comment": prompts.Data("golden comment", golden),
-		"candidate":      prompts.Data("candidate issue", candidate),
+		"golden_comment": j.Prompts.field("golden comment", golden),
+		"candidate":      j.Prompts.field("candidate issue", candidate),
 	})
 	if err != nil {
 		return Verdict{}, llm.Usage{}, err
@@ -58,7 +58,7 @@ func (j ModelJudge) Same(ctx context.Context, golden, candidate string) (Verdict
 
 // Extract splits the review's comments into single issues.
 func (j ModelJudge) Extract(ctx context.Context, comments string) ([]string, llm.Usage, error) {
-	prompt, err := pyFormat(j.Prompts.Extract, map[string]string{"comment": prompts.Data("review comments", comments)})
+	prompt, err := pyFormat(j.Prompts.Extract, map[string]string{"comment": j.Prompts.field("review comments", comments)})
 	if err != nil {
 		return nil, llm.Usage{}, err
 	}
@@ -105,60 +105,130 @@ func unfence(text string) []byte {
 	return []byte(t)
 }
 
-// ParseVerdict reads a match answer strictly: exactly the three fields,
-// a non-empty reason, a confidence from 0 to 1, nothing after the object.
+// ParseVerdict reads a match answer as upstream's step 3 does at the
+// pinned commit: any JSON object (json.loads after one fence is removed)
+// whose "match" is true in Python's sense (true, a number other than 0, a
+// non-empty string, list or object) and whose "confidence" (0 when absent)
+// is then compared as a number. Missing or extra members, a confidence
+// above 1 and "match": "yes" are all accepted there, so here too. What
+// upstream cannot score is an error: text that is not JSON, JSON that is
+// not an object (its .get fails), an object whose "error" member is true
+// (upstream reads it as a failed call), and a matching answer whose
+// confidence is not a number (upstream's comparison raises).
 func ParseVerdict(text []byte) (Verdict, error) {
-	var a struct {
-		Reasoning  *string  `json:"reasoning"`
-		Match      *bool    `json:"match"`
-		Confidence *float64 `json:"confidence"`
-	}
-	if err := decodeStrict(text, &a); err != nil {
+	var obj map[string]json.RawMessage
+	if err := decodeOne(text, &obj); err != nil {
 		return Verdict{}, err
 	}
-	switch {
-	case a.Reasoning == nil || a.Match == nil || a.Confidence == nil:
-		return Verdict{}, fmt.Errorf("%w: it needs reasoning, match and confidence: %.200q", ErrJudgeAnswer, text)
-	case strings.TrimSpace(*a.Reasoning) == "":
-		return Verdict{}, fmt.Errorf("%w: the reasoning is empty", ErrJudgeAnswer)
-	case *a.Confidence < 0 || *a.Confidence > 1:
-		return Verdict{}, fmt.Errorf("%w: confidence %v is outside 0 to 1", ErrJudgeAnswer, *a.Confidence)
+	if obj == nil {
+		return Verdict{}, fmt.Errorf("%w: not a JSON object: %.200q", ErrJudgeAnswer, text)
 	}
-	return Verdict{Reasoning: strings.TrimSpace(*a.Reasoning), Match: *a.Match, Confidence: *a.Confidence}, nil
+	if pyTruthy(obj["error"]) {
+		return Verdict{}, fmt.Errorf("%w: the answer reports an error: %.200s", ErrJudgeAnswer, obj["error"])
+	}
+	v := Verdict{Reasoning: reasoningText(obj["reasoning"]), Match: pyTruthy(obj["match"])}
+	if !v.Match {
+		return v, nil
+	}
+	conf, ok := pyNumber(obj["confidence"])
+	if !ok {
+		return Verdict{}, fmt.Errorf("%w: confidence %.50s is not a number", ErrJudgeAnswer, obj["confidence"])
+	}
+	v.Confidence = conf
+	return v, nil
+}
+
+// pyTruthy is Python's truth value of a JSON value; an absent one is
+// false, as dict.get gives None.
+func pyTruthy(raw json.RawMessage) bool {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return false
+	}
+	switch x := v.(type) {
+	case bool:
+		return x
+	case float64:
+		return x != 0
+	case string:
+		return x != ""
+	case []any:
+		return len(x) > 0
+	case map[string]any:
+		return len(x) > 0
+	}
+	return false // null
+}
+
+// pyNumber reads a confidence as Python compares it: a number, or a bool
+// (True is 1); absent is 0.
+func pyNumber(raw json.RawMessage) (float64, bool) {
+	if len(raw) == 0 {
+		return 0, true
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return 0, false
+	}
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// reasoningText keeps the judge's reason for the report, whatever its type.
+func reasoningText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.TrimSpace(s)
+	}
+	return strings.TrimSpace(string(raw))
 }
 
 // maxIssues bounds an extraction answer: more is a runaway answer, not a
 // review.
 const maxIssues = 200
 
-// ParseIssues reads an extraction answer strictly: {"issues": [...]} with
-// non-empty strings only.
+// ParseIssues reads an extraction answer as upstream's step 2 does: a JSON
+// object with an "issues" member (other members are ignored); an answer
+// without it, or one that is not JSON, is an error, and the review's
+// comments are then judged as they are. Empty issues are dropped, as step 3
+// drops candidates without text; an item that is not a string is an error.
 func ParseIssues(text []byte) ([]string, error) {
-	var a struct {
-		Issues *[]string `json:"issues"` // a pointer: a missing list is an error, not no issues
-	}
-	if err := decodeStrict(text, &a); err != nil {
+	var obj map[string]json.RawMessage
+	if err := decodeOne(text, &obj); err != nil {
 		return nil, err
 	}
-	if a.Issues == nil {
+	raw, ok := obj["issues"]
+	if !ok {
 		return nil, fmt.Errorf("%w: no issues list: %.200q", ErrJudgeAnswer, text)
 	}
-	if len(*a.Issues) > maxIssues {
-		return nil, fmt.Errorf("%w: %d issues, more than %d", ErrJudgeAnswer, len(*a.Issues), maxIssues)
+	var issues []string
+	if err := json.Unmarshal(raw, &issues); err != nil {
+		return nil, fmt.Errorf("%w: issues is not a list of strings: %.200q", ErrJudgeAnswer, raw)
 	}
-	out := make([]string, 0, len(*a.Issues))
-	for i, s := range *a.Issues {
-		if strings.TrimSpace(s) == "" {
-			return nil, fmt.Errorf("%w: issue %d is empty", ErrJudgeAnswer, i+1)
+	if len(issues) > maxIssues {
+		return nil, fmt.Errorf("%w: %d issues, more than %d", ErrJudgeAnswer, len(issues), maxIssues)
+	}
+	out := []string{}
+	for _, s := range issues {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
 		}
-		out = append(out, strings.TrimSpace(s))
 	}
 	return out, nil
 }
 
-func decodeStrict(text []byte, out any) error {
+// decodeOne reads one JSON value and nothing after it, as json.loads does.
+// A value of another type than out's is an error, except null.
+func decodeOne(text []byte, out any) error {
 	dec := json.NewDecoder(bytes.NewReader(text))
-	dec.DisallowUnknownFields()
 	if err := dec.Decode(out); err != nil {
 		return fmt.Errorf("%w: %v: %.200q", ErrJudgeAnswer, err, text)
 	}

@@ -11,6 +11,9 @@ import (
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
 
+// TestParseVerdict: the answers upstream's step 3 (pinned) accepts, with
+// what it makes of them: json.loads, then result.get("match") in Python's
+// truth and result.get("confidence", 0) as a number.
 func TestParseVerdict(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
@@ -19,15 +22,26 @@ func TestParseVerdict(t *testing.T) {
 		ok   bool
 	}{
 		"match":              {`{"reasoning": "same race", "match": true, "confidence": 0.9}`, Verdict{Reasoning: "same race", Match: true, Confidence: 0.9}, true},
-		"no match":           {`{"reasoning": "other bug", "match": false, "confidence": 0}`, Verdict{Reasoning: "other bug", Confidence: 0}, true},
+		"no match":           {`{"reasoning": "other bug", "match": false, "confidence": 0}`, Verdict{Reasoning: "other bug"}, true},
 		"confidence 1":       {`{"reasoning":"r","match":true,"confidence":1}`, Verdict{Reasoning: "r", Match: true, Confidence: 1}, true},
-		"missing confidence": {`{"reasoning": "r", "match": true}`, Verdict{}, false},
-		"missing match":      {`{"reasoning": "r", "confidence": 0.5}`, Verdict{}, false},
-		"empty reasoning":    {`{"reasoning": "  ", "match": true, "confidence": 0.5}`, Verdict{}, false},
-		"confidence above 1": {`{"reasoning": "r", "match": true, "confidence": 1.5}`, Verdict{}, false},
-		"negative":           {`{"reasoning": "r", "match": true, "confidence": -0.1}`, Verdict{}, false},
-		"match as a string":  {`{"reasoning": "r", "match": "yes", "confidence": 0.5}`, Verdict{}, false},
-		"extra field":        {`{"reasoning": "r", "match": true, "confidence": 0.5, "verdict": "match"}`, Verdict{}, false},
+		"missing confidence": {`{"reasoning": "r", "match": true}`, Verdict{Reasoning: "r", Match: true}, true},
+		"missing match":      {`{"reasoning": "r", "confidence": 0.5}`, Verdict{Reasoning: "r"}, true},
+		"missing reasoning":  {`{"match": true, "confidence": 0.8}`, Verdict{Match: true, Confidence: 0.8}, true},
+		"empty reasoning":    {`{"reasoning": "  ", "match": true, "confidence": 0.5}`, Verdict{Match: true, Confidence: 0.5}, true},
+		"confidence above 1": {`{"reasoning": "r", "match": true, "confidence": 1.5}`, Verdict{Reasoning: "r", Match: true, Confidence: 1.5}, true},
+		"negative":           {`{"reasoning": "r", "match": true, "confidence": -0.1}`, Verdict{Reasoning: "r", Match: true, Confidence: -0.1}, true},
+		"match as a string":  {`{"reasoning": "r", "match": "yes", "confidence": 0.5}`, Verdict{Reasoning: "r", Match: true, Confidence: 0.5}, true},
+		"\"false\" is true":  {`{"match": "false", "confidence": 0.5}`, Verdict{Match: true, Confidence: 0.5}, true},
+		"match 0":            {`{"match": 0, "confidence": 0.5}`, Verdict{}, true},
+		"match null":         {`{"match": null, "confidence": "high"}`, Verdict{}, true},
+		"confidence true":    {`{"match": true, "confidence": true}`, Verdict{Match: true, Confidence: 1}, true},
+		"extra field":        {`{"reasoning": "r", "match": true, "confidence": 0.5, "verdict": "match"}`, Verdict{Reasoning: "r", Match: true, Confidence: 0.5}, true},
+		"reasoning not text": {`{"reasoning": ["a"], "match": true, "confidence": 0.5}`, Verdict{Reasoning: `["a"]`, Match: true, Confidence: 0.5}, true},
+		"confidence as text": {`{"reasoning": "r", "match": true, "confidence": "0.9"}`, Verdict{}, false},
+		"confidence null":    {`{"match": true, "confidence": null}`, Verdict{}, false},
+		"an error member":    {`{"error": "overloaded", "match": true, "confidence": 0.9}`, Verdict{}, false},
+		"an empty error":     {`{"error": "", "match": true, "confidence": 0.9}`, Verdict{Match: true, Confidence: 0.9}, true},
+		"a list":             {`[{"match": true, "confidence": 0.9}]`, Verdict{}, false},
 		"trailing text":      {`{"reasoning": "r", "match": true, "confidence": 0.5} I am sure.`, Verdict{}, false},
 		"two objects":        {`{"reasoning": "r", "match": true, "confidence": 0.5}{}`, Verdict{}, false},
 		"prose":              {`Yes, they match.`, Verdict{}, false},
@@ -51,6 +65,8 @@ func TestParseVerdict(t *testing.T) {
 	}
 }
 
+// TestParseIssues: step 2 accepts any object with "issues"; step 3 drops
+// candidates without text.
 func TestParseIssues(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
@@ -58,13 +74,13 @@ func TestParseIssues(t *testing.T) {
 		want []string
 		ok   bool
 	}{
-		"two":            {`{"issues": ["a leaks", " b races "]}`, []string{"a leaks", "b races"}, true},
+		"two":            {`{"issues": ["a leaks", " b races "]}`, []string{"a leaks", " b races "}, true},
 		"none":           {`{"issues": []}`, []string{}, true},
 		"no list":        {`{}`, nil, false},
-		"null list":      {`{"issues": null}`, nil, false},
-		"empty item":     {`{"issues": ["a", " "]}`, nil, false},
+		"null list":      {`{"issues": null}`, []string{}, true},
+		"empty item":     {`{"issues": ["a", ""]}`, []string{"a"}, true},
 		"not strings":    {`{"issues": [{"text": "a"}]}`, nil, false},
-		"extra field":    {`{"issues": ["a"], "error": "x"}`, nil, false},
+		"extra field":    {`{"issues": ["a"], "note": "x"}`, []string{"a"}, true},
 		"trailing prose": {`{"issues": ["a"]} done`, nil, false},
 	}
 	for name, tc := range tests {
@@ -126,10 +142,9 @@ func TestModelJudgeAsksAndParses(t *testing.T) {
 func TestModelJudgeRejectsAnswersThatDoNotParse(t *testing.T) {
 	t.Parallel()
 	tests := map[string]fakellm.Reply{
-		"prose":               {Text: "They are the same issue."},
-		"confidence out of 1": {JSON: map[string]any{"reasoning": "same", "match": true, "confidence": 7}},
-		"empty reasoning":     {JSON: map[string]any{"reasoning": "", "match": true, "confidence": 0.5}},
-		"missing field":       {JSON: map[string]any{"reasoning": "same", "match": true}},
+		"prose":              {Text: "They are the same issue."},
+		"confidence as text": {JSON: map[string]any{"reasoning": "same", "match": true, "confidence": "high"}},
+		"a list":             {JSON: []any{map[string]any{"match": true}}},
 	}
 	for name, reply := range tests {
 		t.Run(name, func(t *testing.T) {

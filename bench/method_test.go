@@ -84,7 +84,7 @@ func TestScoringFollowsTheUpstreamRule(t *testing.T) {
 		}
 		return fakellm.Reply{Text: `{"reasoning": "another issue", "match": false, "confidence": 0.95}`}
 	}})
-	r := &runner{opt: Options{Judge: ModelJudge{Client: clientFor(t, model, "judge"), Prompts: LocalPrompts()}}}
+	r := &runner{opt: Options{Judge: ModelJudge{Client: clientFor(t, model, "judge"), Prompts: LocalPrompts()}, Rules: PinnedRules, Profile: All}}
 
 	var scored []Scored
 	for _, u := range urls {
@@ -94,13 +94,8 @@ func TestScoringFollowsTheUpstreamRule(t *testing.T) {
 		for _, c := range cands[u]["rmc"] {
 			res.Findings = append(res.Findings, CandidateResult{Text: c.Text})
 		}
-		if err := r.candidates(context.Background(), &res); err != nil {
-			t.Fatal(err)
-		}
-		if err := r.judge(context.Background(), &res); err != nil {
-			t.Fatal(err)
-		}
-		m := Match(len(res.Golden), len(res.Candidates), res.Verdicts)
+		r.assess(context.Background(), &res)
+		m := res.Matching
 		scored = append(scored, Scored{Repo: "orders", Golden: res.Golden, Matching: m})
 		w := want[u]["rmc"]
 		if w.Skipped {
@@ -109,12 +104,12 @@ func TestScoringFollowsTheUpstreamRule(t *testing.T) {
 			}
 			continue
 		}
-		got := Count(res.Golden, m, All)
+		got := PinnedRules.Count(res.Golden, m, All)
 		if got.TP != w.TP || got.FP != w.FP || got.FN != w.FN || len(res.JudgeErrors) != w.ErrorsCount {
 			t.Errorf("%s: TP %d FP %d FN %d, %d errors; upstream: %+v", u, got.TP, got.FP, got.FN, len(res.JudgeErrors), w)
 		}
 	}
-	s := Summarize(scored, All)
+	s := PinnedRules.Summarize(scored, All)
 	o := s.Overall
 	if o.TP != 4 || o.FP != 4 || o.FN != 2 || o.PRs != 3 {
 		t.Fatalf("pooled %+v, want TP 4 FP 4 FN 2 over 3 PRs", o)

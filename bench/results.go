@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -41,17 +42,29 @@ type PRResult struct {
 	URL   string `json:"url"`
 	Title string `json:"title"`
 	Repo  string `json:"repo"`
-	// Error says why the PR could not be reviewed or judged; it is then
-	// left out of the scores.
+	// Error says why the PR was not finished (the run stopped); it is then
+	// left out of the scores and not kept.
 	Error string `json:"error,omitempty"`
-	// Cached says the result was kept from an earlier run.
+	// ReviewError says why the review failed; the PR is scored as a
+	// review with no comments, as upstream scores one.
+	ReviewError string `json:"review_error,omitempty"`
+	// ExtractError says why the extraction failed; the comments were
+	// judged as they are, as upstream falls back to them.
+	ExtractError string `json:"extract_error,omitempty"`
+	// Cached says the result was kept from an earlier run; Redone that its
+	// failures were run again (--resume).
 	Cached   bool              `json:"cached,omitempty"`
+	Redone   bool              `json:"redone,omitempty"`
 	Golden   []Golden          `json:"golden_comments"`
 	Findings []CandidateResult `json:"findings"`
 	// Candidates are what the judge read: the issues extraction found in
 	// the findings (Extracted), or the findings' own text.
-	Candidates  []string      `json:"candidates"`
-	Extracted   bool          `json:"extracted"`
+	Candidates []string `json:"candidates"`
+	Extracted  bool     `json:"extracted"`
+	// Groups are duplicate groups of candidates (indexes), read only by
+	// the head rule set. bench has no step that makes them, so they are
+	// empty, as upstream's are without a dedup_groups.json.
+	Groups      [][]int       `json:"duplicate_groups,omitempty"`
 	Verdicts    []Judged      `json:"verdicts"`
 	Matching    Matching      `json:"matching"`
 	Matches     []MatchResult `json:"matches"`
@@ -68,6 +81,46 @@ type PRResult struct {
 	stage string // where err happened: load, review, extract, judge
 }
 
+// Comments are what the action would post on the PR, one text each: its
+// findings as review comments. They are what extraction reads, and the
+// candidates when it is off or fails.
+func (pr *PRResult) Comments() []string {
+	texts := make([]string, 0, len(pr.Findings))
+	for _, f := range pr.Findings {
+		texts = append(texts, f.Text)
+	}
+	return texts
+}
+
+// failures counts what failed in the PR: its review, its extraction, and
+// each judge call.
+func (pr *PRResult) failures() int {
+	n := 0
+	if pr.ReviewError != "" {
+		n++
+	}
+	if pr.ExtractError != "" {
+		n++
+	}
+	for _, v := range pr.Verdicts {
+		if v.Err != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// FailedCalls counts the PR's failed judge calls.
+func (pr *PRResult) FailedCalls() int {
+	n := 0
+	for _, v := range pr.Verdicts {
+		if v.Err != "" {
+			n++
+		}
+	}
+	return n
+}
+
 // Results are a whole run.
 type Results struct {
 	// FormatExample marks a run against a scripted model: every output
@@ -78,12 +131,25 @@ type Results struct {
 	Model         string     `json:"model"`
 	JudgeModel    string     `json:"judge_model"`
 	Method        Method     `json:"method"`
+	Rules         Rules      `json:"rules"`
 	Profile       Profile    `json:"profile"`
 	Engine        EngineOpts `json:"engine"`
 	Summary       Summary    `json:"summary"`
-	Failed        int        `json:"failed_prs"`
-	Cached        int        `json:"cached_prs"`
-	PRs           []PRResult `json:"prs"`
+	// Failed counts PRs not finished (the run stopped): they are not
+	// scored. FailedReviews, FailedExtractions and FailedCalls are scored
+	// as upstream scores them.
+	Failed            int `json:"failed_prs"`
+	FailedReviews     int `json:"failed_reviews"`
+	FailedExtractions int `json:"failed_extractions"`
+	FailedCalls       int `json:"failed_judge_calls"`
+	// Cached counts results reused from an earlier run; Redone those of
+	// them whose failures this run redid.
+	Cached int        `json:"cached_prs"`
+	Redone int        `json:"redone_prs"`
+	PRs    []PRResult `json:"prs"`
+	// Warnings are the model and judge clients' notices (tools refused,
+	// a prompt cut by the server).
+	Warnings []string `json:"warnings,omitempty"`
 
 	ReviewUsage    llm.Usage `json:"review_usage"`
 	JudgeUsage     llm.Usage `json:"judge_usage"`
@@ -106,7 +172,7 @@ func engineRecord(s review.Settings) EngineOpts {
 
 func newResults(opt Options, setPRs int, prs []PRResult, took time.Duration) *Results {
 	r := &Results{FormatExample: opt.Example, Set: opt.Set.Name(), SetPRs: setPRs, JudgeModel: opt.JudgeModel, Method: opt.Method,
-		Profile: opt.Profile, PRs: prs, Seconds: took.Seconds(),
+		Rules: opt.Rules, Profile: opt.Profile, PRs: prs, Seconds: took.Seconds(),
 		Engine: engineRecord(opt.Engine)}
 	r.Model = opt.Model
 	if opt.Client != nil {
@@ -118,18 +184,39 @@ func newResults(opt Options, setPRs int, prs []PRResult, took time.Duration) *Re
 		r.ReviewUsage = r.ReviewUsage.Add(pr.ReviewUsage)
 		r.JudgeUsage = r.JudgeUsage.Add(pr.JudgeUsage)
 		r.GitHubRequests += pr.GitHubRequests
-		if pr.Cached {
-			r.Cached++
-		}
+		r.countReuse(pr)
 		if pr.Error != "" {
 			r.Failed++
 			continue
 		}
-		pr.Counts = Count(pr.Golden, pr.Matching, opt.Profile)
+		r.countFailures(pr)
+		pr.Counts = opt.Rules.Count(pr.Golden, pr.Matching, opt.Profile)
 		scored = append(scored, Scored{Repo: pr.Repo, Golden: pr.Golden, Matching: pr.Matching})
 	}
-	r.Summary = Summarize(scored, opt.Profile)
+	r.Summary = opt.Rules.Summarize(scored, opt.Profile)
+	if opt.Warnings != nil {
+		r.Warnings = opt.Warnings()
+	}
 	return r
+}
+
+func (r *Results) countReuse(pr *PRResult) {
+	if pr.Cached || pr.Redone {
+		r.Cached++
+	}
+	if pr.Redone {
+		r.Redone++
+	}
+}
+
+func (r *Results) countFailures(pr *PRResult) {
+	if pr.ReviewError != "" {
+		r.FailedReviews++
+	}
+	if pr.ExtractError != "" {
+		r.FailedExtractions++
+	}
+	r.FailedCalls += pr.FailedCalls()
 }
 
 // Write writes results.json and report.md into dir.
@@ -158,17 +245,25 @@ func (r *Results) Table(w io.Writer) {
 	fmt.Fprintln(tw, "PR\tgolden\tfindings\tcandidates\tTP\tFP\tFN\tmodel calls\tjudge calls\treview tokens\tGitHub req.\tseconds\t")
 	for _, pr := range r.PRs {
 		if pr.Error != "" {
-			fmt.Fprintf(tw, "%s\t%d\tfailed: %s\t\t\t\t\t%d\t%d\t%d\t%d\t%.1f\t\n", pr.PR, len(pr.Golden), OneLine(pr.Error, 60),
+			fmt.Fprintf(tw, "%s\t%d\tnot scored: %s\t\t\t\t\t%d\t%d\t%d\t%d\t%.1f\t\n", OneLine(pr.PR, 100), len(pr.Golden), OneLine(pr.Error, 60),
 				pr.ReviewUsage.Requests, pr.JudgeUsage.Requests, tokens(pr.ReviewUsage), pr.GitHubRequests, pr.Seconds)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t\n", pr.PR, len(pr.Golden), len(pr.Findings), len(pr.Candidates), pr.Counts.TP, pr.Counts.FP, pr.Counts.FN,
+		findings := fmt.Sprint(len(pr.Findings))
+		if pr.ReviewError != "" {
+			findings = "review failed"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t\n", OneLine(pr.PR, 100), len(pr.Golden), findings, len(pr.Candidates), pr.Counts.TP, pr.Counts.FP, pr.Counts.FN,
 			pr.ReviewUsage.Requests, pr.JudgeUsage.Requests, tokens(pr.ReviewUsage), pr.GitHubRequests, pr.Seconds)
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s profile\tPRs\tTP\tFP\tFN\tprecision\trecall\tF1\tF2\t\n", r.Profile)
+	label := "all golden comments"
+	if r.Rules == HeadRules {
+		label = string(r.Profile) + " profile"
+	}
+	fmt.Fprintf(tw, "%s rules, %s\tPRs\tTP\tFP\tFN\tprecision\trecall\tF1\tF2\t\n", r.Rules, label)
 	row := func(name string, s Score) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t\n", name, s.PRs, s.TP, s.FP, s.FN, pct(s.Precision), pct(s.Recall), pct(s.F1), pct(s.F2))
 	}
@@ -181,8 +276,19 @@ func (r *Results) Table(w io.Writer) {
 		fmt.Fprintf(w, "\n%d clean PR(s), %d false alarm(s): %.2f per clean PR.\n", c.PRs, c.FalseAlarms, c.PerPR)
 	}
 	fmt.Fprintf(w, "\nJudge %s, prompts %s, extraction %s.\n", OneLine(r.JudgeModel, 100), OneLine(r.Method.Prompts.Source, 100), map[bool]string{true: "on", false: "off"}[r.Method.Extract])
-	fmt.Fprintf(w, "%d PR(s), %d failed, %d kept from an earlier run; %d model calls and %d tokens for the reviews, %d judge calls and %d tokens; %d GitHub requests; %.1f s.\n",
-		len(r.PRs), r.Failed, r.Cached, r.ReviewUsage.Requests, tokens(r.ReviewUsage), r.JudgeUsage.Requests, tokens(r.JudgeUsage), r.GitHubRequests, r.Seconds)
+	fmt.Fprintf(w, "Rule set %s.\n", r.Rules.Describe())
+	fmt.Fprintf(w, "%d PR(s), %d not finished; %s.\n%s.\n%d model calls and %d tokens for the reviews, %d judge calls and %d tokens; %d GitHub requests; %.1f s.\n",
+		len(r.PRs), r.Failed, r.failureLine(), upper(r.reuseLine()), r.ReviewUsage.Requests, tokens(r.ReviewUsage), r.JudgeUsage.Requests, tokens(r.JudgeUsage), r.GitHubRequests, r.Seconds)
+	for _, warn := range r.Warnings {
+		fmt.Fprintf(w, "Client warning: %s\n", OneLine(warn, 500))
+	}
+}
+
+func upper(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func tokens(u llm.Usage) int { return u.PromptTokens + u.CompletionTokens }

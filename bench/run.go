@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -37,8 +38,19 @@ type Options struct {
 	// Example marks a run against a scripted model: its outputs are a
 	// format example, never a score.
 	Example bool
-	// Profile chooses the golden categories that count; "" means Core.
+	// Rules is the rule set the run is scored with; "" means PinnedRules.
+	Rules Rules
+	// Profile chooses the golden categories that count under HeadRules;
+	// "" means Core.
 	Profile Profile
+	// Resume redoes, in results kept from an earlier run, exactly what
+	// failed: a review, an extraction, a judge call.
+	Resume bool
+	// ModelEndpoint and JudgeEndpoint are the clients' settings, for the
+	// cache key and the report.
+	ModelEndpoint, JudgeEndpoint Endpoint
+	// Warnings, when set, lists the clients' notices for the report.
+	Warnings func() []string
 	// Concurrency is how many PRs are reviewed at once (at least 1). The
 	// model client's retry rules (Retry-After, backoff) pace each request.
 	Concurrency int
@@ -91,6 +103,9 @@ func prepare(ctx context.Context, opt *Options) (cases []Case, total int, err er
 func Run(ctx context.Context, opt Options) (*Results, error) {
 	if opt.Profile == "" {
 		opt.Profile = Core
+	}
+	if opt.Rules == "" {
+		opt.Rules = PinnedRules
 	}
 	cases, total, err := prepare(ctx, &opt)
 	if err != nil {
@@ -164,6 +179,10 @@ func prepareMethod(ctx context.Context, opt *Options) error {
 		if opt.JudgeModel == "" && j.Client != nil {
 			opt.JudgeModel = j.Client.Model()
 		}
+	}
+	opt.Method.Temperature = JudgeTemperature(opt.JudgeModel)
+	if opt.JudgeEndpoint.Model != "" {
+		opt.Method.Temperature = opt.JudgeEndpoint.Temperature
 	}
 	return nil
 }
@@ -240,14 +259,20 @@ func endpointError(err error) string {
 	return fmt.Sprintf("%v %d", e.Kind, e.Status)
 }
 
-// cachedCase returns the PR's cached result, or runs it and caches a
-// result that did not fail.
+// cachedCase returns the PR's kept result (with its failed review or
+// failed judge calls redone when the run resumes), or runs it. A result is
+// kept unless the run stopped before it was finished.
 func (r *runner) cachedCase(ctx context.Context, c Case) PRResult {
 	key := r.cacheKey(c)
-	if res, ok := r.opt.Cache.get(c, key); ok {
+	res, ok := r.opt.Cache.get(c, key)
+	switch {
+	case !ok:
+		res = r.runCase(ctx, c)
+	case r.opt.Resume && res.failures() > 0:
+		res = r.redo(ctx, c, res)
+	default:
 		return res
 	}
-	res := r.runCase(ctx, c)
 	if res.Error == "" {
 		if err := r.opt.Cache.put(c, key, res); err != nil {
 			res.Error, res.err = "cache: "+err.Error(), err
@@ -256,17 +281,62 @@ func (r *runner) cachedCase(ctx context.Context, c Case) PRResult {
 	return res
 }
 
+// redo runs again what failed in a kept result: the whole PR when its
+// review failed, the extraction and every judge call when the extraction
+// failed (the candidates change), else exactly the judge calls that failed.
+func (r *runner) redo(ctx context.Context, c Case, kept PRResult) PRResult {
+	if kept.ReviewError != "" {
+		res := r.runCase(ctx, c)
+		res.Redone = true
+		return res
+	}
+	res := kept
+	res.Cached, res.Redone, res.err = false, true, nil
+	if res.ExtractError != "" {
+		res.ExtractError, res.JudgeErrors, res.Candidates, res.Verdicts = "", nil, nil, nil
+		r.assess(ctx, &res)
+		return res
+	}
+	var failed []int
+	for i, v := range res.Verdicts {
+		if v.Err != "" {
+			failed = append(failed, i)
+		}
+	}
+	res.JudgeErrors = slices.DeleteFunc(res.JudgeErrors, func(s string) bool { return strings.HasPrefix(s, pairPrefix) })
+	r.judgePairs(ctx, &res, failed)
+	r.finishCase(ctx, &res)
+	return res
+}
+
 func (r *runner) runCase(ctx context.Context, c Case) (res PRResult) {
 	start := time.Now()
 	res = PRResult{PR: c.Ref.String(), URL: c.URL, Title: c.Title, Repo: c.Repo, Golden: c.Golden}
 	defer func() { res.Seconds = time.Since(start).Seconds() }()
-	fail := func(stage string, err error) PRResult {
-		res.Error, res.err, res.stage = fmt.Sprintf("%s: %v", stage, err), err, stage
+	r.review(ctx, c, &res)
+	if res.Error != "" {
 		return res
+	}
+	r.assess(ctx, &res)
+	return res
+}
+
+// review runs the engine on the PR. A review that fails is scored as
+// upstream scores a tool that left no comment: every golden comment
+// missed. Only a run being stopped leaves the PR unscored.
+func (r *runner) review(ctx context.Context, c Case, res *PRResult) {
+	fail := func(stage string, err error) {
+		res.err, res.stage = err, stage
+		if ctx.Err() != nil {
+			res.Error = "not run: " + context.Cause(ctx).Error()
+			return
+		}
+		res.ReviewError = fmt.Sprintf("%s: %v", stage, err)
 	}
 	m, err := r.opt.Set.Load(ctx, c)
 	if err != nil {
-		return fail("load", err)
+		fail("load", err)
+		return
 	}
 	if m.GitHubRequests != nil {
 		defer func() { res.GitHubRequests = m.GitHubRequests() }()
@@ -277,7 +347,8 @@ func (r *runner) runCase(ctx context.Context, c Case) (res PRResult) {
 		r.answered.Store(true)
 	}
 	if err != nil {
-		return fail("review", err)
+		fail("review", err)
+		return
 	}
 	for _, s := range found.Skipped {
 		res.Skipped = append(res.Skipped, s.Path+": "+s.Why)
@@ -285,16 +356,33 @@ func (r *runner) runCase(ctx context.Context, c Case) (res PRResult) {
 	for _, f := range found.Findings {
 		res.Findings = append(res.Findings, candidateResult(f))
 	}
-	if err := r.candidates(ctx, &res); err != nil {
-		return fail("extract", err)
+}
+
+// assess extracts the candidates and judges every pair.
+func (r *runner) assess(ctx context.Context, res *PRResult) {
+	r.candidates(ctx, res)
+	pairs := make([]int, 0, len(res.Golden)*len(res.Candidates))
+	res.Verdicts = nil
+	for g := range res.Golden {
+		for j := range res.Candidates {
+			res.Verdicts = append(res.Verdicts, Judged{Golden: g, Candidate: j})
+			pairs = append(pairs, len(res.Verdicts)-1)
+		}
 	}
-	if err := r.judge(ctx, &res); err != nil {
-		return fail("judge", err)
+	r.judgePairs(ctx, res, pairs)
+	r.finishCase(ctx, res)
+}
+
+// finishCase marks a PR whose judging the stopped run cut short as not
+// run, and otherwise matches its verdicts.
+func (r *runner) finishCase(ctx context.Context, res *PRResult) {
+	if ctx.Err() != nil {
+		res.Error = "not run: " + context.Cause(ctx).Error()
+		return
 	}
-	res.Matching = Match(len(c.Golden), len(res.Candidates), res.Verdicts)
-	res.Counts = Count(c.Golden, res.Matching, r.opt.Profile)
-	res.Matches = matches(res)
-	return res
+	res.Matching = r.opt.Rules.Match(len(res.Golden), len(res.Candidates), res.Verdicts, res.Groups)
+	res.Counts = r.opt.Rules.Count(res.Golden, res.Matching, r.opt.Profile)
+	res.Matches = matches(*res)
 }
 
 // minExtractChars is upstream's floor: shorter review text is not sent to
@@ -302,30 +390,31 @@ func (r *runner) runCase(ctx context.Context, c Case) (res PRResult) {
 const minExtractChars = 20
 
 // candidates fills res.Candidates: the issues extraction finds in all the
-// findings' text, or (extraction off, or its answer unusable, as upstream
-// falls back to the raw comments) one per finding. A candidate text that
-// repeats an earlier one word for word is one candidate, as upstream keys
-// candidates by their text.
-func (r *runner) candidates(ctx context.Context, res *PRResult) error {
-	var texts []string
-	for _, f := range res.Findings {
-		texts = append(texts, f.Text)
-	}
+// review's comments, or (extraction off, the text under upstream's 20
+// characters, or an extraction that failed, as upstream falls back to the
+// raw comments) one per comment. A candidate text that repeats an earlier
+// one word for word is one candidate, as upstream keys candidates by text.
+func (r *runner) candidates(ctx context.Context, res *PRResult) {
+	texts := res.Comments()
 	joined := strings.Join(texts, "\n\n---\n\n")
 	if r.opt.Method.Extract && len(strings.TrimSpace(joined)) >= minExtractChars {
 		issues, u, err := r.opt.Judge.Extract(ctx, joined)
 		res.JudgeUsage = res.JudgeUsage.Add(u)
-		switch {
-		case errors.Is(err, ErrJudgeAnswer):
-			res.JudgeErrors = append(res.JudgeErrors, "extraction (the findings are judged as they are): "+err.Error())
-		case err != nil:
-			return err
-		default:
+		if err != nil {
+			res.ExtractError = err.Error()
+			res.JudgeErrors = append(res.JudgeErrors, "extraction failed (the comments are judged as they are): "+err.Error())
+			r.noteJudgeErr(res, "extract", err)
+		} else {
 			texts, res.Extracted = issues, true
 		}
 	}
 	res.Candidates = uniqueTexts(texts)
-	return nil
+}
+
+func (r *runner) noteJudgeErr(res *PRResult, stage string, err error) {
+	if res.err == nil {
+		res.err, res.stage = err, stage
+	}
 }
 
 // uniqueTexts drops texts that repeat an earlier one word for word.
@@ -344,48 +433,37 @@ func uniqueTexts(texts []string) []string {
 // judgeWorkers bounds the judge calls one PR makes at once.
 const judgeWorkers = 4
 
-// judge compares every golden comment with every candidate. An answer
-// that does not parse is recorded and counts as no match; any other
-// failure (rate limit, auth) fails the PR.
-func (r *runner) judge(ctx context.Context, res *PRResult) error {
-	texts := res.Candidates
-	var pairs []Judged
-	for g := range res.Golden {
-		for j := range texts {
-			pairs = append(pairs, Judged{Golden: g, Candidate: j})
-		}
-	}
+// pairPrefix starts the error line of a failed judge call.
+const pairPrefix = "golden "
+
+// judgePairs asks the judge about the verdicts at the given indexes. A
+// call that fails (an answer upstream's parser refuses, a rate limit that
+// outlasted the retries) is that pair's "no match", as upstream scores it,
+// and is listed; --resume asks it again.
+func (r *runner) judgePairs(ctx context.Context, res *PRResult, idx []int) {
 	var mu sync.Mutex
-	var firstErr error
 	sem := make(chan struct{}, judgeWorkers)
 	var wg sync.WaitGroup
-	for i := range pairs {
-		p := &pairs[i]
+	for _, i := range idx {
+		p := &res.Verdicts[i]
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			v, u, err := r.opt.Judge.Same(ctx, res.Golden[p.Golden].Comment, texts[p.Candidate])
+			v, u, err := r.opt.Judge.Same(ctx, res.Golden[p.Golden].Comment, res.Candidates[p.Candidate])
 			mu.Lock()
 			defer mu.Unlock()
 			res.JudgeUsage = res.JudgeUsage.Add(u)
-			switch {
-			case errors.Is(err, ErrJudgeAnswer):
-				p.Err = err.Error()
-				res.JudgeErrors = append(res.JudgeErrors, fmt.Sprintf("golden %d vs candidate %d: %v", p.Golden, p.Candidate, err))
-			case err != nil:
-				if firstErr == nil {
-					firstErr = err
-				}
-			default:
-				p.Verdict = v
+			p.Verdict, p.Err = v, ""
+			if err != nil {
+				p.Verdict, p.Err = Verdict{}, err.Error()
+				res.JudgeErrors = append(res.JudgeErrors, fmt.Sprintf("%s%d vs candidate %d: %v", pairPrefix, p.Golden, p.Candidate, err))
+				r.noteJudgeErr(res, "judge", err)
 			}
 		}()
 	}
 	wg.Wait()
-	sort.Slice(res.JudgeErrors, func(a, b int) bool { return res.JudgeErrors[a] < res.JudgeErrors[b] })
-	res.Verdicts = pairs
-	return firstErr
+	sort.Strings(res.JudgeErrors)
 }
 
 func candidateResult(f review.Finding) CandidateResult {

@@ -2,8 +2,6 @@ package bench
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"math"
@@ -13,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/llm"
@@ -103,10 +102,19 @@ func TestOracleModelScoresOne(t *testing.T) {
 		t.Fatalf("%d PRs failed: %s", res.Failed, mustJSON(t, res.PRs))
 	}
 	o := res.Summary.Overall
-	// Golden comments outside the core profile are found but not counted;
-	// their candidates are no false positives either.
-	if o.TP != n.core || o.Excluded != n.golden-n.core || o.FP != 0 || o.FN != 0 || o.Precision != 1 || o.Recall != 1 || o.F1 != 1 || o.F2 != 1 {
-		t.Errorf("overall %+v, want %d TP, %d excluded and every measure 1", o, n.core, n.golden-n.core)
+	// The pinned rules count every golden comment.
+	if o.TP != n.golden || o.Excluded != 0 || o.FP != 0 || o.FN != 0 || o.Precision != 1 || o.Recall != 1 || o.F1 != 1 || o.F2 != 1 {
+		t.Errorf("overall %+v, want %d TP and every measure 1", o, n.golden)
+	}
+	// The head rules, from the same verdicts: golden comments outside the
+	// core profile are found but not counted; their candidates are no
+	// false positives either.
+	var scored []Scored
+	for _, pr := range res.PRs {
+		scored = append(scored, Scored{Repo: pr.Repo, Golden: pr.Golden, Matching: pr.Matching})
+	}
+	if h := HeadRules.Summarize(scored, Core).Overall; h.TP != n.core || h.Excluded != n.golden-n.core || h.FP != 0 || h.FN != 0 || h.F1 != 1 {
+		t.Errorf("head rules: %+v, want %d TP, %d excluded and F1 1", h, n.core, n.golden-n.core)
 	}
 	if o.PRs != n.planted || res.Summary.Clean.PRs != n.prs-n.planted || res.Summary.Clean.FalseAlarms != 0 {
 		t.Errorf("%d scored PRs and clean %+v; want %d and %d clean", o.PRs, res.Summary.Clean, n.planted, n.prs-n.planted)
@@ -139,8 +147,8 @@ func TestSilentModelScoresRecallZero(t *testing.T) {
 	n := totals(t, set, "")
 	res := runSet(t, set, scriptedModel(t, set, behaviour{}), nil)
 	o := res.Summary.Overall
-	if o.TP != 0 || o.FN != n.core || o.FP != 0 || o.Recall != 0 || o.F1 != 0 {
-		t.Errorf("overall %+v, want recall 0 with %d missed", o, n.core)
+	if o.TP != 0 || o.FN != n.golden || o.FP != 0 || o.Recall != 0 || o.F1 != 0 {
+		t.Errorf("overall %+v, want recall 0 with %d missed", o, n.golden)
 	}
 	if res.JudgeUsage.Requests != 0 {
 		t.Errorf("%d judge calls with nothing to judge", res.JudgeUsage.Requests)
@@ -156,10 +164,10 @@ func TestInventedFindingLowersPrecisionByTheExpectedAmount(t *testing.T) {
 	// Every golden issue found, one invented finding on each PR: those on
 	// PRs with golden comments are false positives, those on clean PRs
 	// false alarms.
-	if o.TP != n.core || o.FP != n.planted || o.FN != 0 {
-		t.Fatalf("overall %+v, want TP %d, FP %d, FN 0", o, n.core, n.planted)
+	if o.TP != n.golden || o.FP != n.planted || o.FN != 0 {
+		t.Fatalf("overall %+v, want TP %d, FP %d, FN 0", o, n.golden, n.planted)
 	}
-	p := float64(n.core) / float64(n.core+n.planted)
+	p := float64(n.golden) / float64(n.golden+n.planted)
 	if math.Abs(o.Precision-p) > 1e-9 || o.Recall != 1 || math.Abs(o.F1-2*p/(p+1)) > 1e-9 {
 		t.Errorf("precision %v recall %v F1 %v, want %v, 1, %v", o.Precision, o.Recall, o.F1, p, 2*p/(p+1))
 	}
@@ -180,10 +188,9 @@ func TestRepeatedFindingsAreFalsePositives(t *testing.T) {
 	model := scriptedModel(t, set, behaviour{oracle: true, duplicate: true, invent: 1})
 	res := runSet(t, set, model, nil)
 	o := res.Summary.Overall
-	// The repeats of golden comments outside the profile are false
-	// positives too: only the first report is matched.
-	if o.TP != n.core || o.FP != n.golden+n.planted || o.FN != 0 {
-		t.Fatalf("overall %+v, want TP %d, FP %d (every repeat and invention)", o, n.core, n.golden+n.planted)
+	// Only the first report is matched.
+	if o.TP != n.golden || o.FP != n.golden+n.planted || o.FN != 0 {
+		t.Fatalf("overall %+v, want TP %d, FP %d (every repeat and invention)", o, n.golden, n.golden+n.planted)
 	}
 	for _, pr := range res.PRs {
 		if len(pr.Candidates) != 2*len(pr.Golden)+1 {
@@ -244,21 +251,26 @@ func TestOnePRFailingDoesNotStopTheRun(t *testing.T) {
 	fail := firstPlanted(t, local)
 	set := failingSet{Set: local, fail: fail.Ref.String()}
 	res := runSet(t, set, scriptedModel(t, set, behaviour{oracle: true}), nil)
-	if res.Failed != 1 || len(res.PRs) != n.prs {
-		t.Fatalf("%d failed of %d", res.Failed, len(res.PRs))
+	if res.Failed != 0 || res.FailedReviews != 1 || len(res.PRs) != n.prs {
+		t.Fatalf("%d not finished, %d failed reviews of %d", res.Failed, res.FailedReviews, len(res.PRs))
 	}
 	for _, pr := range res.PRs {
-		if (pr.PR == set.fail) != (pr.Error != "") {
-			t.Errorf("%s: error %q", pr.PR, pr.Error)
+		if (pr.PR == set.fail) != (pr.ReviewError != "") || pr.Error != "" {
+			t.Errorf("%s: review error %q, error %q", pr.PR, pr.ReviewError, pr.Error)
 		}
 	}
-	if o := res.Summary.Overall; o.PRs != n.planted-1 || o.Recall != 1 {
-		t.Errorf("the failed PR must be left out of the scores: %+v", o)
+	// The failed review is scored as upstream scores a review with no
+	// comments: its golden comments are all missed.
+	if o := res.Summary.Overall; o.PRs != n.planted || o.FN != len(fail.Golden) || o.TP != n.golden-len(fail.Golden) {
+		t.Errorf("the failed review must count as all misses: %+v", o)
 	}
 	var table strings.Builder
 	res.Table(&table)
-	if !strings.Contains(table.String(), "failed: load: the PR is gone") {
-		t.Errorf("the table does not say why the PR failed:\n%s", table.String())
+	if !strings.Contains(table.String(), "review failed") || !strings.Contains(table.String(), "1 failed review(s)") {
+		t.Errorf("the table does not say the review failed:\n%s", table.String())
+	}
+	if md := res.Markdown(testBoard(t)); !strings.Contains(md, "review failed (scored as a review with no comments): load: the PR is gone") {
+		t.Errorf("the report does not list the failure:\n%s", md)
 	}
 }
 
@@ -348,8 +360,8 @@ func TestRefusalOfOnePRDoesNotStopTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the run stopped: %v", err)
 	}
-	if res.Failed != 1 || !strings.Contains(res.PRs[0].Error, "403") || len(res.PRs) != n.prs {
-		t.Errorf("%d failed; first PR: %q", res.Failed, res.PRs[0].Error)
+	if res.FailedReviews != 1 || !strings.Contains(res.PRs[0].ReviewError, "403") || len(res.PRs) != n.prs {
+		t.Errorf("%d failed reviews; first PR: %q", res.FailedReviews, res.PRs[0].ReviewError)
 	}
 }
 
@@ -402,24 +414,66 @@ func TestResultsAreKeptAndAStoppedRunResumes(t *testing.T) {
 	}
 }
 
-// The key of a kept result is what it was before the engine's settings
-// were review.Settings: results kept by earlier versions stay valid.
-func TestCacheKeyKeepsEarlierResults(t *testing.T) {
+// TestCacheKeyCoversWhatChangesAResult: every setting that can change a
+// PR's result changes its key; what only paces calls, or only scores,
+// does not.
+func TestCacheKeyCoversWhatChangesAResult(t *testing.T) {
 	t.Parallel()
 	c := Case{Ref: PRRef{"local", "go-ledger", 3}, URL: "local/go-ledger/pull/3", Golden: []Golden{{Comment: "c", Severity: "High"}}}
-	data, _ := json.Marshal(struct {
-		Version    int
-		Set, PR    string
-		Golden     []Golden
-		Model      string
-		JudgeModel string
-		Engine     struct{ ProblemThreshold, BlockingThreshold, Retries int }
-		Method     Method
-	}{2, "local", c.URL, c.Golden, "m", "j", struct{ ProblemThreshold, BlockingThreshold, Retries int }{5, 5, 1}, Method{Extract: true}})
-	sum := sha256.Sum256(data)
-	r := &runner{opt: Options{Set: NewLocal(), Model: "m", JudgeModel: "j", Engine: review.DefaultSettings(), Method: Method{Extract: true}}}
-	if got := r.cacheKey(c); got != hex.EncodeToString(sum[:]) {
-		t.Errorf("cacheKey = %s: the results kept so far would be lost", got)
+	base := func() Options {
+		zero := 0.0
+		return Options{Set: NewLocal(), Model: "m", JudgeModel: "j", Engine: review.DefaultSettings(), Method: Method{Extract: true},
+			ModelEndpoint: Endpoint{BaseURL: "http://a.test/v1", Model: "m"}, JudgeEndpoint: Endpoint{BaseURL: "http://a.test/v1", Model: "j", Temperature: &zero}}
+	}
+	key := func(o Options) string { return (&runner{opt: o}).cacheKey(c) }
+	ref := key(base())
+	changes := map[string]func(*Options){
+		"model endpoint": func(o *Options) { o.ModelEndpoint.BaseURL = "http://b.test/v1" },
+		"judge endpoint": func(o *Options) { o.JudgeEndpoint.BaseURL = "http://b.test/v1" },
+		"judge model":    func(o *Options) { o.JudgeEndpoint.Model = "j2" },
+		"model timeout":  func(o *Options) { o.ModelEndpoint.Timeout = time.Minute },
+		"context window": func(o *Options) { o.ModelEndpoint.ContextTokens = 4096 },
+		"extra_body": func(o *Options) {
+			o.ModelEndpoint.ExtraBody = map[string]json.RawMessage{"options": []byte(`{"num_ctx":8192}`)}
+		},
+		"extra header value": func(o *Options) { o.ModelEndpoint.ExtraHeaders = map[string]string{"X-Gateway": "2"} },
+		"reasoning effort":   func(o *Options) { o.ModelEndpoint.ReasoningEffort = "high" },
+		"max output tokens":  func(o *Options) { o.ModelEndpoint.MaxOutputTokens = 900 },
+		"judge temperature":  func(o *Options) { o.JudgeEndpoint.Temperature = nil },
+		"problem threshold":  func(o *Options) { o.Engine.ProblemThreshold = 7 },
+		"passes":             func(o *Options) { o.Engine.Passes = o.Engine.Passes[:1] },
+		"review retries":     func(o *Options) { o.Engine.Retries = 3 },
+		"engine window":      func(o *Options) { o.Engine.ContextTokens = 8000 },
+		"extraction":         func(o *Options) { o.Method.Extract = false },
+		"prompts":            func(o *Options) { o.Method.Prompts.Judge = "x" },
+	}
+	other := c
+	other.Golden = []Golden{{Comment: "c, edited", Severity: "High"}}
+	if (&runner{opt: base()}).cacheKey(other) == ref {
+		t.Error("the golden comments do not change the key")
+	}
+	for name, edit := range changes {
+		o := base()
+		edit(&o)
+		if key(o) == ref {
+			t.Errorf("%s does not change the key", name)
+		}
+	}
+	same := map[string]func(*Options){
+		"trailing slash":  func(o *Options) { o.ModelEndpoint.BaseURL += "/" },
+		"retries":         func(o *Options) { o.ModelEndpoint.MaxRetries = 9 },
+		"retry wait":      func(o *Options) { o.JudgeEndpoint.MaxRetryWait = time.Hour },
+		"rule set":        func(o *Options) { o.Rules = HeadRules },
+		"profile":         func(o *Options) { o.Profile = Strict },
+		"resume":          func(o *Options) { o.Resume = true },
+		"model by client": func(o *Options) { o.Model = "ignored when the endpoint names one" },
+	}
+	for name, edit := range same {
+		o := base()
+		edit(&o)
+		if key(o) != ref {
+			t.Errorf("%s changes the key", name)
+		}
 	}
 }
 
@@ -505,7 +559,7 @@ func TestResultsFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| Augment | 53.8 |", "anthropic/claude-opus-4-5-20251101", "https://github.com/withmartian/code-review-benchmark",
+	for _, want := range []string{"| 1 | Augment | 47.0 | 62.8 | 53.8 | 86 | 97 | 51 |", "| 3 | Propel | 46.0 | 38.0 | 41.6 |", "anthropic/claude-opus-4-5-20251101", "https://github.com/withmartian/code-review-benchmark",
 		"**This run is not ranked here**", "it used the local set, not the leaderboard's crb set", "its judge is `judge-model`",
 		"- Judge: `judge-model` at temperature 0, prompts: rmc local", "extraction on"} {
 		if !strings.Contains(string(md), want) {
@@ -611,9 +665,13 @@ func (s stoppingSet) Load(ctx context.Context, c Case) (*Material, error) {
 func TestOnlyALikeRunIsRanked(t *testing.T) {
 	t.Parallel()
 	board := testBoard(t)
+	// The board's prompts, by hash, are these stand-ins'.
+	prompts := Prompts{Source: CRBRepo + "@" + DefaultCRBCommit, Judge: "judge {golden_comment} {candidate}", Extract: "extract {comment}"}
+	board.JudgePromptSHA, board.ExtractPromptSHA = sha(prompts.Judge), sha(prompts.Extract)
+	zero := 0.0
 	like := func() *Results {
 		r := &Results{Set: "crb", SetPRs: board.SetPRs, Model: "m", JudgeModel: "anthropic/claude-opus-4.5",
-			Method: Method{Extract: true, Prompts: Prompts{Source: CRBRepo + "@" + DefaultCRBCommit}}, Profile: Core}
+			Method: Method{Extract: true, Prompts: prompts, Temperature: &zero}, Rules: PinnedRules, Profile: Core}
 		r.PRs = make([]PRResult, board.SetPRs)
 		r.Summary.Overall.F1 = 0.42
 		return r
@@ -621,21 +679,25 @@ func TestOnlyALikeRunIsRanked(t *testing.T) {
 	if why := like().Incomparable(board); len(why) != 0 {
 		t.Fatalf("a like run is not comparable: %q", why)
 	}
-	if md := like().Markdown(board); !strings.Contains(md, "| **this run** (`m`) | **42.0** |") {
+	if md := like().Markdown(board); !strings.Contains(md, "| **this run** (`m`) | 0.0 | 0.0 | **42.0** |") {
 		t.Errorf("a like run is not ranked:\n%s", md)
 	}
 	tests := map[string]struct {
 		edit func(*Results)
 		want string
 	}{
-		"scripted":      {func(r *Results) { r.FormatExample = true }, "format example"},
-		"local set":     {func(r *Results) { r.Set = "local" }, "the local set"},
-		"part of it":    {func(r *Results) { r.PRs = r.PRs[:10] }, "scored 10 of the set's 50 PRs"},
-		"failed PRs":    {func(r *Results) { r.Failed = 2 }, "scored 48 of the set's 50 PRs"},
-		"another judge": {func(r *Results) { r.JudgeModel = "qwen3" }, "its judge is `qwen3`"},
-		"own prompts":   {func(r *Results) { r.Method.Prompts.Source = "rmc local" }, "prompts are rmc local"},
-		"no extraction": {func(r *Results) { r.Method.Extract = false }, "skipped the extraction step"},
-		"temperature":   {func(r *Results) { r.Method.Temperature = 0.7 }, "temperature 0.7"},
+		"scripted":                   {func(r *Results) { r.FormatExample = true }, "format example"},
+		"local set":                  {func(r *Results) { r.Set = "local" }, "the local set"},
+		"part of it":                 {func(r *Results) { r.PRs = r.PRs[:10] }, "scored 10 of the set's 50 PRs"},
+		"failed PRs":                 {func(r *Results) { r.Failed = 2 }, "scored 48 of the set's 50 PRs"},
+		"another judge":              {func(r *Results) { r.JudgeModel = "qwen3" }, "its judge is `qwen3`"},
+		"own prompts":                {func(r *Results) { r.Method.Prompts.Source = "rmc local" }, "prompts are rmc local"},
+		"no extraction":              {func(r *Results) { r.Method.Extract = false }, "skipped the extraction step"},
+		"temperature":                {func(r *Results) { t := 0.7; r.Method.Temperature = &t }, "temperature 0.7"},
+		"no temperature":             {func(r *Results) { r.Method.Temperature = nil }, "the model's default temperature"},
+		"a byte of the judge prompt": {func(r *Results) { r.Method.Prompts.Judge += " " }, "not the benchmark's at 012d682 byte for byte"},
+		"fenced prompts":             {func(r *Results) { r.Method.Prompts.Fenced = true }, "byte for byte"},
+		"head rules":                 {func(r *Results) { r.Rules = HeadRules }, "scored with the head rule set, not the leaderboard's pinned one"},
 	}
 	for name, tc := range tests {
 		r := like()

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -34,11 +35,56 @@ func ParseProfile(s string) (Profile, error) {
 // Categories lists the categories the profile counts.
 func (p Profile) Categories() []string { return profileCategories[p] }
 
-// Includes reports whether a golden comment of category counts under p. A
-// comment without a category (older revisions of the public set) counts
-// under every profile: leaving it out would score nothing at all.
+// Includes reports whether a golden comment of category counts under p, as
+// upstream's score_profiles.py decides: a comment without a category is in
+// no profile. Profiles belong to the head rule set; the pinned one counts
+// every golden comment (see Rules.Counts).
 func (p Profile) Includes(category string) bool {
-	return category == "" || known(profileCategories[p], category)
+	return known(profileCategories[p], category)
+}
+
+// Rules is a rule set of the public benchmark: what its scorer did at one
+// commit. A run is scored with one rule set and the report names it; only
+// a run scored with the leaderboard's rule set is ranked beside it.
+type Rules string
+
+// The rule sets read from upstream's scorer.
+const (
+	// PinnedRules are the rules at the pinned commit (012d682,
+	// step3_judge_comments.py): every golden comment counts, a candidate
+	// text repeated word for word is one candidate, every other candidate
+	// that raises no golden comment's best confidence is a false positive.
+	// The leaderboard was measured with them.
+	PinnedRules Rules = "pinned"
+	// HeadRules are the rules upstream moved to after the pin (step3 with
+	// dedup groups, analysis/score_profiles.py): a candidate in one
+	// duplicate group with a matched candidate is not a false positive,
+	// and only golden comments whose category is in the profile count
+	// (found or missed); one without a category counts under none.
+	HeadRules Rules = "head"
+)
+
+// HeadCommits name where the head rule set was read.
+const HeadCommits = "step3_judge_comments.py@18c30f9, analysis/score_profiles.py@01776de"
+
+// ParseRules reads --rules.
+func ParseRules(s string) (Rules, error) {
+	switch r := Rules(s); r {
+	case PinnedRules, HeadRules:
+		return r, nil
+	}
+	return "", fmt.Errorf("rules %q are not pinned or head", s)
+}
+
+// Describe says where the rule set comes from, for the report.
+func (r Rules) Describe() string {
+	switch r {
+	case PinnedRules:
+		return "pinned: " + CRBRepo + "@" + DefaultCRBCommit[:7] + " (step3_judge_comments.py: every golden comment counts; a repeated candidate text is one candidate; no duplicate groups)"
+	case HeadRules:
+		return "head: " + CRBRepo + " " + HeadCommits + " (duplicate groups are not false positives; only golden comments in the profile's categories count)"
+	}
+	return string(r)
 }
 
 // Verdict is the judge's answer for one golden comment and one candidate.
@@ -80,6 +126,14 @@ type Matching struct {
 // confidence 0 never counts. A verdict the judge could not give (Err) is no
 // match.
 func Match(nGolden, nCand int, verdicts []Judged) Matching {
+	return PinnedRules.Match(nGolden, nCand, verdicts, nil)
+}
+
+// Match applies the rule set: under HeadRules a candidate matched marks the
+// other candidates of its duplicate group (indexes into the candidates)
+// matched too, as upstream's step 3 does with step 2.5's groups; under
+// PinnedRules groups are ignored.
+func (r Rules) Match(nGolden, nCand int, verdicts []Judged, groups [][]int) Matching {
 	m := Matching{GoldenBy: make([]int, nGolden), Matched: make([]bool, nCand)}
 	best := make([]float64, nGolden)
 	for i := range m.GoldenBy {
@@ -99,9 +153,26 @@ func Match(nGolden, nCand int, verdicts []Judged) Matching {
 		if v.Confidence > best[v.Golden] {
 			m.GoldenBy[v.Golden], best[v.Golden] = v.Candidate, v.Confidence
 			m.Matched[v.Candidate] = true
+			if r == HeadRules {
+				markSiblings(m.Matched, groups, v.Candidate)
+			}
 		}
 	}
 	return m
+}
+
+// markSiblings marks matched every candidate that shares a group with c.
+func markSiblings(matched []bool, groups [][]int, c int) {
+	for _, g := range groups {
+		if !slices.Contains(g, c) {
+			continue
+		}
+		for _, j := range g {
+			if j >= 0 && j < len(matched) {
+				matched[j] = true
+			}
+		}
+	}
 }
 
 // Counts are true positives (golden comments found), false positives
@@ -115,13 +186,18 @@ type Counts struct {
 	Excluded int `json:"matched_excluded"`
 }
 
-// Count scores one PR under p.
-func Count(golden []Golden, m Matching, p Profile) Counts {
+// Count scores one PR under p with the head rule set.
+func Count(golden []Golden, m Matching, p Profile) Counts { return HeadRules.Count(golden, m, p) }
+
+// Count scores one PR. Under PinnedRules every golden comment counts and p
+// is not read; under HeadRules a golden comment outside p is neither found
+// nor missed.
+func (r Rules) Count(golden []Golden, m Matching, p Profile) Counts {
 	var c Counts
 	for i, g := range golden {
 		found := i < len(m.GoldenBy) && m.GoldenBy[i] >= 0
 		switch {
-		case !p.Includes(g.Category):
+		case r == HeadRules && !p.Includes(g.Category):
 			if found {
 				c.Excluded++
 			}
@@ -192,6 +268,7 @@ type Scored struct {
 
 // Summary is a run's score per repository and overall.
 type Summary struct {
+	Rules   Rules            `json:"rules"`
 	Profile Profile          `json:"profile"`
 	Overall Score            `json:"overall"`
 	Repos   map[string]Score `json:"repos"`
@@ -221,7 +298,10 @@ func (s Summary) RepoNames() []string {
 // Summarize pools the counts of every PR (a micro-average, as the public
 // scorer does), per repository and overall. PRs without golden comments
 // are counted apart (Clean).
-func Summarize(prs []Scored, p Profile) Summary {
+func Summarize(prs []Scored, p Profile) Summary { return HeadRules.Summarize(prs, p) }
+
+// Summarize pools the counts of every PR under the rule set.
+func (r Rules) Summarize(prs []Scored, p Profile) Summary {
 	var total Counts
 	var clean Clean
 	repo := map[string]Counts{}
@@ -232,7 +312,7 @@ func Summarize(prs []Scored, p Profile) Summary {
 			clean.FalseAlarms += len(pr.Matching.Matched)
 			continue
 		}
-		c := Count(pr.Golden, pr.Matching, p)
+		c := r.Count(pr.Golden, pr.Matching, p)
 		total = total.Add(c)
 		repo[pr.Repo] = repo[pr.Repo].Add(c)
 		n[pr.Repo]++
@@ -240,7 +320,7 @@ func Summarize(prs []Scored, p Profile) Summary {
 	if clean.PRs > 0 {
 		clean.PerPR = float64(clean.FalseAlarms) / float64(clean.PRs)
 	}
-	s := Summary{Profile: p, Overall: scoreOf(sum(n), total), Repos: map[string]Score{}, Clean: clean}
+	s := Summary{Rules: r, Profile: p, Overall: scoreOf(sum(n), total), Repos: map[string]Score{}, Clean: clean}
 	for r, c := range repo {
 		s.Repos[r] = scoreOf(n[r], c)
 	}
