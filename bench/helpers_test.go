@@ -153,7 +153,8 @@ func clientFor(t testing.TB, model *fakellm.Server, name string) *llm.Client {
 func runSet(t *testing.T, set Set, model *fakellm.Server, edit func(*Options)) *Results {
 	t.Helper()
 	opt := Options{Set: set, Client: clientFor(t, model, "model-under-test"), Judge: ModelJudge{Client: clientFor(t, model, "judge-model")},
-		Method: Method{Extract: true}, Engine: review.DefaultSettings(), Concurrency: 3}
+		Method: Method{Extract: true}, Engine: review.DefaultSettings(), Concurrency: 3,
+		ModelEndpoint: Endpoint{BaseURL: model.BaseURL(), Model: "model-under-test"}, JudgeEndpoint: Endpoint{BaseURL: model.BaseURL(), Model: "judge-model", Temperature: JudgeTemperature("judge-model")}}
 	if edit != nil {
 		edit(&opt)
 	}

@@ -107,6 +107,9 @@ func Run(ctx context.Context, opt Options) (*Results, error) {
 	if opt.Rules == "" {
 		opt.Rules = PinnedRules
 	}
+	if err := opt.checkKeyed(); err != nil {
+		return nil, err
+	}
 	cases, total, err := prepare(ctx, &opt)
 	if err != nil {
 		return nil, err
@@ -154,6 +157,22 @@ func Run(ctx context.Context, opt Options) (*Results, error) {
 	wg.Wait()
 	// A stopped run still returns what it finished, for the caller to keep.
 	return newResults(opt, total, out, time.Since(start)), context.Cause(ctx)
+}
+
+// checkKeyed refuses to keep results without the endpoints they came
+// from: a model name alone would let a run against another server reuse
+// them and make no request at all.
+func (opt *Options) checkKeyed() error {
+	if opt.Cache == nil {
+		return nil
+	}
+	if opt.Client != nil && opt.ModelEndpoint.BaseURL == "" {
+		return errors.New("bench: results are kept, but Options.ModelEndpoint does not name the model's endpoint")
+	}
+	if _, ok := opt.Judge.(ModelJudge); ok && opt.JudgeEndpoint.BaseURL == "" {
+		return errors.New("bench: results are kept, but Options.JudgeEndpoint does not name the judge's endpoint")
+	}
+	return nil
 }
 
 // prepareMethod reads the set's prompts when the caller gave none, checks

@@ -395,7 +395,7 @@ func TestResultsAreKeptAndAStoppedRunResumes(t *testing.T) {
 		t.Errorf("%d PRs reviewed again, want %d", reviewCalls, n.prs-4)
 	}
 	// Another judge is another setting: nothing is kept for it.
-	third := runSet(t, set, model, func(o *Options) { o.Cache = cache; o.Limit = 4; o.JudgeModel = "another-judge" })
+	third := runSet(t, set, model, func(o *Options) { o.Cache = cache; o.Limit = 4; o.JudgeEndpoint.Model = "another-judge" })
 	if third.Cached != 0 {
 		t.Errorf("%d results kept across judges", third.Cached)
 	}
