@@ -77,7 +77,7 @@ func (rc *ResultCache) get(c Case, key string) (PRResult, bool) {
 	if json.Unmarshal(data, &res) != nil || res.URL != c.URL || res.Error != "" {
 		return PRResult{}, false
 	}
-	res.Cached = true
+	res.Cached, res.Redone = true, false // what this run does with it
 	return res, true
 }
 

@@ -23,6 +23,9 @@ type behaviour struct {
 	// read names, per repository ("owner/name"), files pass 1 reads with
 	// read_file before answering.
 	read map[string][]string
+	// judgeFails, when set and true for a golden comment, answers 429 to
+	// every judge call about it.
+	judgeFails func(golden string) bool
 }
 
 var (
@@ -125,6 +128,9 @@ func scriptedModel(t testing.TB, set Set, b behaviour) *fakellm.Server {
 	}})
 	model.AddRule(fakellm.Rule{Name: "judge", Any: "a known issue", Respond: func(r fakellm.Request) fakellm.Reply {
 		g, c := judgeTexts(r.Messages[1].Content)
+		if b.judgeFails != nil && b.judgeFails(g) {
+			return fakellm.Reply{Error: &fakellm.APIError{Status: 429, Message: "Rate limit reached"}}
+		}
 		match := g != "" && strings.Contains(c, g)
 		return fakellm.Reply{JSON: map[string]any{"reasoning": fmt.Sprintf("match=%v", match), "match": match, "confidence": map[bool]float64{true: 0.9, false: 0.1}[match]}}
 	}})

@@ -187,7 +187,7 @@ func (r *Results) failureLine() string {
 
 // reuseLine says how many results came from an earlier run.
 func (r *Results) reuseLine() string {
-	return fmt.Sprintf("%d result(s) reused from an earlier run with the same endpoints and settings, %d of them with their failures redone", r.Cached, r.Redone)
+	return fmt.Sprintf("%d result(s) reused from an earlier run with the same endpoints and settings; %d kept result(s) with failures redone", r.Cached, r.Redone)
 }
 
 // leaderboard puts the run beside the published scores only when it was

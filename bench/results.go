@@ -142,8 +142,9 @@ type Results struct {
 	FailedReviews     int `json:"failed_reviews"`
 	FailedExtractions int `json:"failed_extractions"`
 	FailedCalls       int `json:"failed_judge_calls"`
-	// Cached counts results reused from an earlier run; Redone those of
-	// them whose failures this run redid.
+	// Cached counts results reused from an earlier run (a review whose
+	// failed judge calls were redone among them); Redone the kept results
+	// whose failures this run redid (--resume).
 	Cached int        `json:"cached_prs"`
 	Redone int        `json:"redone_prs"`
 	PRs    []PRResult `json:"prs"`
@@ -201,7 +202,7 @@ func newResults(opt Options, setPRs int, prs []PRResult, took time.Duration) *Re
 }
 
 func (r *Results) countReuse(pr *PRResult) {
-	if pr.Cached || pr.Redone {
+	if pr.Cached {
 		r.Cached++
 	}
 	if pr.Redone {

@@ -309,8 +309,8 @@ func (r *runner) redo(ctx context.Context, c Case, kept PRResult) PRResult {
 		res.Redone = true
 		return res
 	}
-	res := kept
-	res.Cached, res.Redone, res.err = false, true, nil
+	res := kept // the review is reused
+	res.Cached, res.Redone, res.err = true, true, nil
 	if res.ExtractError != "" {
 		res.ExtractError, res.JudgeErrors, res.Candidates, res.Verdicts = "", nil, nil, nil
 		r.assess(ctx, &res)
