@@ -175,6 +175,14 @@ func newResults(opt Options, setPRs int, prs []PRResult, took time.Duration) *Re
 	r := &Results{FormatExample: opt.Example, Set: opt.Set.Name(), SetPRs: setPRs, JudgeModel: opt.JudgeModel, Method: opt.Method,
 		Rules: opt.Rules, Profile: opt.Profile, PRs: prs, Seconds: took.Seconds(),
 		Engine: engineRecord(opt.Engine)}
+	if opt.Example {
+		// A format example is no measurement: no timings, so that its
+		// report reads the same on every machine.
+		r.Seconds = 0
+		for i := range prs {
+			prs[i].Seconds = 0
+		}
+	}
 	r.Model = opt.Model
 	if opt.Client != nil {
 		r.Model = opt.Client.Model()

@@ -6,9 +6,13 @@
 // published leaderboard.
 //
 //	bench [--set local|crb] [--model M] [--base-url URL]
-//	      [--judge-model M] [--judge-base-url URL] [--no-extract]
-//	      [--profile strict|core|all] [--only REPO|PR] [--limit N]
-//	      [--concurrency N] [--out DIR] [--cache DIR] [--fresh]
+//	      [--model-timeout D] [--model-context-tokens N] [--max-output-tokens N]
+//	      [--reasoning-effort E] [--extra-body JSON] [--extra-headers JSON]
+//	      [--judge-model M] [--judge-base-url URL] [--judge-timeout D]
+//	      [--judge-extra-body JSON] [--max-retry-wait D] [--no-extract]
+//	      [--rules pinned|head] [--profile strict|core|all] [--only REPO|PR]
+//	      [--limit N] [--concurrency N] [--out DIR] [--cache DIR]
+//	      [--fresh | --resume] [--scripted]
 //	      [--dry-run [--prices IN/CACHED/OUT] [--judge-prices IN/CACHED/OUT]]
 //	      [--list] [--version]
 package main
@@ -18,7 +22,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/review-my-code-bot/rmc/internal/version"
 	"io"
 	"os"
 	"os/signal"
@@ -27,7 +30,9 @@ import (
 	"syscall"
 
 	"github.com/review-my-code-bot/rmc/bench"
+	"github.com/review-my-code-bot/rmc/bench/scripted"
 	"github.com/review-my-code-bot/rmc/github"
+	"github.com/review-my-code-bot/rmc/internal/version"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/review"
 )
@@ -54,10 +59,11 @@ func main() {
 
 // config is the parsed command line.
 type config struct {
-	set, model, baseURL, judgeModel, judgeBaseURL, profile, only, out, cache, commit string
-	prices, judgePrices                                                              string
-	limit, concurrency, problem, blocking, retries                                   int
-	list, dryRun, noExtract, fresh, version                                          bool
+	set, model, baseURL, judgeModel, judgeBaseURL, profile, rules, only, out, cache, commit string
+	prices, judgePrices                                                                     string
+	limit, concurrency, problem, blocking, retries                                          int
+	list, dryRun, noExtract, fresh, resume, scripted, version                               bool
+	provider                                                                                providerFlags
 }
 
 func parse(args []string, stdout, stderr io.Writer, board bench.Leaderboard) (config, error) {
@@ -70,7 +76,8 @@ func parse(args []string, stdout, stderr io.Writer, board bench.Leaderboard) (co
 	fs.StringVar(&c.judgeModel, "judge-model", "", fmt.Sprintf("the model that extracts and judges the findings (default: the leaderboard's judge, %s on OpenRouter, %s elsewhere)", board.JudgeOpenRouter, board.Judge))
 	fs.StringVar(&c.judgeBaseURL, "judge-base-url", "", "the judge's OpenAI-compatible endpoint (default: --base-url); its key is read from "+judgeKeyVar)
 	fs.BoolVar(&c.noExtract, "no-extract", false, "skip the extraction step: judge each finding as one candidate (the report then does not rank the run beside the leaderboard)")
-	fs.StringVar(&c.profile, "profile", string(bench.Core), "which golden categories count: strict, core or all")
+	fs.StringVar(&c.rules, "rules", string(bench.PinnedRules), "the benchmark's rule set to score with: pinned (its commit 012d682, the leaderboard's) or head (duplicate groups and category profiles, as upstream scores since)")
+	fs.StringVar(&c.profile, "profile", string(bench.Core), "which golden categories count under --rules head: strict, core or all")
 	fs.StringVar(&c.only, "only", "", "only this repository (e.g. go-ledger, sentry) or PR (owner/name#N or its URL)")
 	fs.IntVar(&c.limit, "limit", 0, "at most this many PRs (0: all)")
 	fs.IntVar(&c.concurrency, "concurrency", 2, "PRs reviewed at once")
@@ -79,7 +86,10 @@ func parse(args []string, stdout, stderr io.Writer, board bench.Leaderboard) (co
 	fs.BoolVar(&c.dryRun, "dry-run", false, "print the model calls and an estimate of tokens (and cost, with --prices) a run would make, and exit without calling a model")
 	fs.StringVar(&c.prices, "prices", "", "the model's prices for --dry-run: IN/CACHED/OUT dollars per million tokens, e.g. 3/0.3/15")
 	fs.StringVar(&c.judgePrices, "judge-prices", "", "the judge's prices for --dry-run, as --prices")
-	fs.BoolVar(&c.fresh, "fresh", false, "run every PR again instead of using results kept from an earlier run with the same model and settings")
+	fs.BoolVar(&c.fresh, "fresh", false, "run every PR again instead of using results kept from an earlier run with the same endpoints and settings")
+	fs.BoolVar(&c.resume, "resume", false, "in results kept from an earlier run, redo exactly what failed: reviews and judge calls")
+	fs.BoolVar(&c.scripted, "scripted", false, "run the local set against the built-in scripted model: offline, no key, a report in seconds (a format example, not a score)")
+	c.provider.add(fs)
 	defaults := review.DefaultSettings()
 	fs.IntVar(&c.problem, "problem-threshold", defaults.ProblemThreshold, "findings scoring below this (1-10) are dropped, as the action's problem_score_threshold")
 	fs.IntVar(&c.blocking, "blocking-threshold", 0, "the action's blocking_score_threshold (default: the problem threshold)")
@@ -98,6 +108,9 @@ func parse(args []string, stdout, stderr io.Writer, board bench.Leaderboard) (co
 	}
 	if err := c.check(fs); err != nil {
 		return c, err
+	}
+	if c.scripted {
+		c.model, c.judgeModel = scripted.Model, scripted.Judge
 	}
 	if c.judgeModel == "" {
 		c.judgeModel = board.Judge
@@ -119,6 +132,16 @@ func (c *config) check(fs *flag.FlagSet) error {
 	if _, err := bench.ParseProfile(c.profile); err != nil {
 		problems = append(problems, "--"+err.Error())
 	}
+	if _, err := bench.ParseRules(c.rules); err != nil {
+		problems = append(problems, "--"+err.Error())
+	}
+	if c.fresh && c.resume {
+		problems = append(problems, "--fresh runs everything again and --resume only what failed: pass one")
+	}
+	if c.scripted && c.set != "local" {
+		problems = append(problems, "--scripted runs the local set only")
+	}
+	problems = append(problems, c.provider.check()...)
 	if c.concurrency < 1 || c.limit < 0 {
 		problems = append(problems, "--concurrency must be at least 1 and --limit not negative")
 	}
@@ -181,6 +204,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if c.list {
 		return list(ctx, set, c, stdout, stderr)
 	}
+	if c.scripted {
+		stopScripted, err := startScripted(ctx, &c, set, &getenv)
+		if err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return exitFailure
+		}
+		defer stopScripted()
+	}
 	opt, code := options(c, set, getenv, stderr)
 	if code != exitOK {
 		return code
@@ -206,21 +237,17 @@ func options(c config, set bench.Set, getenv func(string) string, stderr io.Writ
 		fmt.Fprintf(stderr, "bench: "+format+"\n", args...)
 		return bench.Options{}, exitUsage
 	}
-	key := getenv("LLM_API_KEY")
-	if key == "" {
-		key = getenv("OPENROUTER_API_KEY")
-	}
-	judgeKey := getenv(judgeKeyVar)
-	sameEndpoint := strings.TrimRight(c.judgeBaseURL, "/") == strings.TrimRight(c.baseURL, "/")
-	if judgeKey == "" && sameEndpoint {
-		judgeKey = key
-	}
+	key, judgeKey := keys(c, getenv)
 	profile, _ := bench.ParseProfile(c.profile)
+	rules, _ := bench.ParseRules(c.rules)
 	engine := review.DefaultSettings()
 	engine.ProblemThreshold, engine.BlockingThreshold, engine.Retries = c.problem, c.blocking, c.retries
+	engine.ContextTokens = c.provider.contextTokens
+	model, judgeAt := c.endpoints()
 	opt := bench.Options{Set: set, Model: c.model, JudgeModel: c.judgeModel, Method: bench.Method{Extract: !c.noExtract},
-		Engine: engine, Profile: profile, Concurrency: c.concurrency, Only: c.only, Limit: c.limit}
-	if dir, err := cacheDir(c); err == nil {
+		Engine: engine, Rules: rules, Profile: profile, Concurrency: c.concurrency, Only: c.only, Limit: c.limit, Resume: c.resume,
+		ModelEndpoint: model, JudgeEndpoint: judgeAt, Example: c.scripted}
+	if dir, err := cacheDir(c); err == nil && !c.scripted {
 		opt.Cache = &bench.ResultCache{Dir: dir, Refresh: c.fresh}
 	}
 	if c.dryRun {
@@ -233,18 +260,64 @@ func options(c config, set bench.Set, getenv func(string) string, stderr io.Writ
 		return usage("no API key for the judge at %s: set %s", c.judgeBaseURL, judgeKeyVar)
 	}
 	var err error
-	if opt.Client, err = newClient(c.baseURL, key, c.model, nil); err != nil {
+	if opt.Client, err = llm.New(model.Options(key, nil)); err != nil {
 		return usage("%v", err)
 	}
-	// The judge and the extraction run at temperature 0, as upstream's do.
-	zero := 0.0
-	judge, err := newClient(c.judgeBaseURL, judgeKey, c.judgeModel, &zero)
+	judge, err := llm.New(judgeAt.Options(judgeKey, nil))
 	if err != nil {
 		return usage("--judge-base-url: %v", err)
 	}
 	opt.Judge = bench.ModelJudge{Client: judge}
+	opt.Warnings = func() []string {
+		return append(prefixed("model", opt.Client.Warnings()), prefixed("judge", judge.Warnings())...)
+	}
 	return opt, exitOK
 }
+
+// keys are the model's and the judge's API keys.
+func keys(c config, getenv func(string) string) (key, judgeKey string) {
+	key = getenv("LLM_API_KEY")
+	if key == "" {
+		key = getenv("OPENROUTER_API_KEY")
+	}
+	judgeKey = getenv(judgeKeyVar)
+	sameEndpoint := strings.TrimRight(c.judgeBaseURL, "/") == strings.TrimRight(c.baseURL, "/")
+	if judgeKey == "" && sameEndpoint {
+		judgeKey = key
+	}
+	return key, judgeKey
+}
+
+func prefixed(who string, warnings []string) []string {
+	out := make([]string, 0, len(warnings))
+	for _, w := range warnings {
+		out = append(out, who+": "+w)
+	}
+	return out
+}
+
+// startScripted serves the built-in scripted model for the set and points
+// the model and the judge at it, with its key.
+func startScripted(ctx context.Context, c *config, set bench.Set, getenv *func(string) string) (stop func(), err error) {
+	cases, err := set.Cases(ctx)
+	if err != nil {
+		return nil, err
+	}
+	server := scripted.Start(cases)
+	c.baseURL, c.judgeBaseURL = server.BaseURL(), server.BaseURL()
+	outer := *getenv
+	*getenv = func(k string) string {
+		switch k {
+		case "LLM_API_KEY", judgeKeyVar:
+			return server.APIKey()
+		case "OPENROUTER_API_KEY":
+			return ""
+		}
+		return outer(k)
+	}
+	return server.Close, nil
+}
+
 func isDefault(baseURL string) bool { return strings.TrimRight(baseURL, "/") == llm.DefaultBaseURL }
 
 // checkWritable makes sure the results can be written before any money is
@@ -292,16 +365,11 @@ func finish(ctx context.Context, res *bench.Results, err error, c config, board 
 		}
 		return exitFailure
 	}
-	if res.Failed == len(res.PRs) {
-		fmt.Fprintln(stderr, "bench: every PR failed; see the errors above")
+	if res.Failed+res.FailedReviews == len(res.PRs) {
+		fmt.Fprintln(stderr, "bench: every review failed; see the errors above")
 		return exitFailure
 	}
 	return exitOK
-}
-
-func newClient(baseURL, key, model string, temperature *float64) (*llm.Client, error) {
-	return llm.New(llm.Options{BaseURL: baseURL, APIKey: key, Model: model, PromptJSON: true, Temperature: temperature,
-		Referer: "https://github.com/review-my-code-bot/rmc", Title: "review-my-code-bot bench"})
 }
 
 func cacheDir(c config) (string, error) {
