@@ -31,7 +31,7 @@ func TestLocalSetIsWellFormed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clean := 0
+	clean, large := 0, 0
 	langs := map[string]bool{}
 	inProfile := map[Profile]int{}
 	for _, c := range cases {
@@ -75,9 +75,13 @@ func TestLocalSetIsWellFormed(t *testing.T) {
 		if changed < 100 || changed > 800 {
 			t.Errorf("%s changes %d lines, want 100 to 800", c.Ref, changed)
 		}
+		if changed > 300 {
+			large++
+		}
 	}
-	if len(cases) < 30 || clean < 8 {
-		t.Errorf("%d PRs, %d clean; want at least 30 and 8", len(cases), clean)
+	// The size of real PRs: a third of the set over 300 changed lines.
+	if len(cases) < 40 || clean < 10 || 3*large < len(cases) {
+		t.Errorf("%d PRs, %d clean, %d over 300 changed lines; want at least 40, 10 and a third", len(cases), clean, large)
 	}
 	for _, ext := range []string{".go", ".py", ".ts", ".java", ".rb"} {
 		if !langs[ext] {
