@@ -132,15 +132,7 @@ func (c *config) check(fs *flag.FlagSet) error {
 	if _, err := bench.ParseProfile(c.profile); err != nil {
 		problems = append(problems, "--"+err.Error())
 	}
-	if _, err := bench.ParseRules(c.rules); err != nil {
-		problems = append(problems, "--"+err.Error())
-	}
-	if c.fresh && c.resume {
-		problems = append(problems, "--fresh runs everything again and --resume only what failed: pass one")
-	}
-	if c.scripted && c.set != "local" {
-		problems = append(problems, "--scripted runs the local set only")
-	}
+	problems = append(problems, c.checkModes()...)
 	problems = append(problems, c.provider.check()...)
 	if c.concurrency < 1 || c.limit < 0 {
 		problems = append(problems, "--concurrency must be at least 1 and --limit not negative")
@@ -166,6 +158,22 @@ func (c *config) check(fs *flag.FlagSet) error {
 		return errors.New(strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// checkModes checks the scoring and run modes: the rule set, --fresh
+// against --resume, --scripted on the local set.
+func (c *config) checkModes() []string {
+	var problems []string
+	if _, err := bench.ParseRules(c.rules); err != nil {
+		problems = append(problems, "--"+err.Error())
+	}
+	if c.fresh && c.resume {
+		problems = append(problems, "--fresh runs everything again and --resume only what failed: pass one")
+	}
+	if c.scripted && c.set != "local" {
+		problems = append(problems, "--scripted runs the local set only")
+	}
+	return problems
 }
 
 func optionalPrices(s string) (*bench.Prices, error) {

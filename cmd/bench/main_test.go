@@ -338,6 +338,19 @@ func TestBuiltBinaryFromAnotherDirectory(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "out", "report.md")); err != nil {
 		t.Error(err)
 	}
+	// --scripted needs no key, no endpoint and no network: the built
+	// binary writes the report the golden file pins.
+	cmd = exec.Command(bin, "--scripted", "--out", "scripted")
+	cmd.Dir = dir
+	cmd.Env = []string{"HOME=" + dir}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("--scripted: %v\n%s", err, out)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "scripted", "report.md"))
+	want, werr := os.ReadFile("testdata/scripted-report.md")
+	if err != nil || werr != nil || string(got) != string(want) {
+		t.Errorf("the built binary's --scripted report differs from testdata/scripted-report.md (%v, %v)", err, werr)
+	}
 }
 
 func TestProgressBarOnlyOnATerminal(t *testing.T) {

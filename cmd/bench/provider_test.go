@@ -60,8 +60,9 @@ func bodies(t *testing.T, m *fakellm.Server, model string) []map[string]json.Raw
 func TestProviderFlagsReachTheRequests(t *testing.T) {
 	t.Parallel()
 	m := oracle(t)
+	out, cache := t.TempDir(), t.TempDir()
 	code, stdout, stderr := runCmd(t, env(map[string]string{"LLM_API_KEY": m.APIKey()}), "--base-url", m.BaseURL(), "--model", "reviewer",
-		"--judge-model", "judge", "--only", "go-ledger#1", "--out", t.TempDir(), "--cache", t.TempDir(),
+		"--judge-model", "judge", "--only", "go-ledger#1", "--out", out, "--cache", cache,
 		"--extra-body", `{"options": {"num_ctx": 32768}}`, "--extra-headers", `{"X-Gateway-Key": "g-123"}`, "--max-output-tokens", "4000",
 		"--reasoning-effort", "low", "--model-timeout", "5m", "--model-context-tokens", "32768", "--judge-extra-body", `{"provider": {"order": ["anthropic"]}}`)
 	if code != exitOK {
@@ -86,6 +87,21 @@ func TestProviderFlagsReachTheRequests(t *testing.T) {
 		if (r.Header.Get("X-Gateway-Key") == "g-123") != (r.Model == "reviewer") {
 			t.Fatalf("the extra header went to %s: %q", r.Model, r.Header.Get("X-Gateway-Key"))
 		}
+	}
+	// A header may carry a gateway's key: it is in the cache key only as
+	// a hash, and nowhere on disk or in the output.
+	if strings.Contains(stdout+stderr, "g-123") {
+		t.Error("the header's value was printed")
+	}
+	for _, dir := range []string{out, cache} {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if data, _ := os.ReadFile(p); strings.Contains(string(data), "g-123") {
+					t.Errorf("%s holds the header's value", p)
+				}
+			}
+			return nil
+		})
 	}
 }
 
