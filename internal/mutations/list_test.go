@@ -114,4 +114,12 @@ var list = []mutation{
 		Old: "check passes on `%.7s`: %s\", sanitize.Name(r.Check.Name), rt.HeadSHA,", New: "check passes: %s\", sanitize.Name(r.Check.Name),", Tests: "TestReviewRunnerResolvesAPassingCheck"},
 	{ID: "N5", Section: since, What: "a passing check leaves its open finding open", File: "execution/checks.go",
 		Old: "case r.Verdict == review.CheckPass && open != nil:", New: "case r.Verdict == review.CheckPass && open != nil && false:", Tests: "TestReviewRunnerResolvesAPassingCheck"},
+	{ID: "B1", Section: since, What: "bench leaves a PR whose review failed out of the scores (upstream scores it as a review with no comments)", File: "bench/results.go",
+		Old: "\t\tif pr.Error != \"\" {\n\t\t\tr.Failed++", New: "\t\tif pr.Error != \"\" || pr.ReviewError != \"\" {\n\t\t\tr.Failed++", Tests: "TestScoresAsUpstream"},
+	{ID: "B2", Section: since, What: "bench reads a judge's \"match\": \"yes\" as no match (upstream takes Python's truth)", File: "bench/judge.go",
+		Old: "case string:\n\t\treturn x != \"\"", New: "case string:\n\t\treturn false", Tests: "TestScoresAsUpstream|TestParseVerdict"},
+	{ID: "B3", Section: since, What: "bench keeps results by model name only: another endpoint reuses them", File: "bench/endpoint.go",
+		Old: "e.BaseURL = base", New: "e.BaseURL = \"\"", Tests: "TestAnotherEndpointIsNeverServedFromTheCache|TestCacheKeyCoversWhatChangesAResult"},
+	{ID: "B4", Section: since, What: "bench --resume asks every judge call of a kept result again, not only the failed ones", File: "bench/run.go",
+		Old: "if v.Err != \"\" {\n\t\t\tfailed = append(failed, i)", New: "if v.Err != \"\" || len(v.Reasoning) >= 0 {\n\t\t\tfailed = append(failed, i)", Tests: "TestResumeRedoesExactlyTheFailures"},
 }
