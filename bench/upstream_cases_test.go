@@ -258,3 +258,20 @@ func TestScoresAsUpstream(t *testing.T) {
 		}
 	})
 }
+
+// TestJudgeTemperature: OpenAI's reasoning models refuse temperature 0 and
+// are sent none; every other judge runs at 0, as upstream's.
+func TestJudgeTemperature(t *testing.T) {
+	t.Parallel()
+	refuses := map[string]bool{
+		"openai/gpt-5.2": true, "gpt-5": true, "gpt-5-mini": true, "o3": true, "o4-mini": true, "openai/o1": true, "O3-Mini": true,
+		"gpt-5-chat-latest": false, "openai/gpt-5.1-chat": false, "gpt-4o": false, "anthropic/claude-opus-4.5": false,
+		"claude-opus-4-5-20251101": false, "qwen3-o1-distill": false, "ollama/llama3": false,
+	}
+	for model, want := range refuses {
+		got := JudgeTemperature(model)
+		if (got == nil) != want || (got != nil && *got != 0) {
+			t.Errorf("JudgeTemperature(%q) = %v, want none: %v", model, got, want)
+		}
+	}
+}
