@@ -435,8 +435,13 @@ const barWidth = 30
 
 func (p *progress) update(done, total int, pr *bench.PRResult) {
 	status := fmt.Sprintf("%d finding(s), TP %d FP %d FN %d", len(pr.Candidates), pr.Counts.TP, pr.Counts.FP, pr.Counts.FN)
-	if pr.Error != "" {
-		status = "failed: " + pr.Error
+	switch {
+	case pr.Error != "":
+		status = "not scored: " + pr.Error
+	case pr.ReviewError != "":
+		status = fmt.Sprintf("review failed, scored as no comments (FN %d): %s", pr.Counts.FN, pr.ReviewError)
+	case pr.FailedCalls() > 0:
+		status += fmt.Sprintf("; %d failed judge call(s) scored as no match", pr.FailedCalls())
 	}
 	if !p.tty {
 		fmt.Fprintf(p.w, "[%d/%d] %s: %s\n", done, total, pr.PR, bench.OneLine(status, 300))

@@ -366,9 +366,9 @@ func TestProgressBarOnlyOnATerminal(t *testing.T) {
 	}
 	var log bytes.Buffer
 	p = &progress{w: &log}
-	p.update(1, 2, &bench.PRResult{PR: "local/go-ledger#1", Error: "review: \x1b]0;pwned\x07endpoint unavailable"})
+	p.update(1, 2, &bench.PRResult{PR: "local/go-ledger#1", ReviewError: "review: \x1b]0;pwned\x07endpoint unavailable", Counts: bench.Counts{FN: 2}})
 	p.done()
-	if got := log.String(); got != "[1/2] local/go-ledger#1: failed: review: ]0;pwned endpoint unavailable\n" {
+	if got := log.String(); got != "[1/2] local/go-ledger#1: review failed, scored as no comments (FN 2): review: ]0;pwned endpoint unavailable\n" {
 		t.Errorf("log output %q", got)
 	}
 }
