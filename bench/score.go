@@ -111,7 +111,8 @@ type Matching struct {
 	// or -1.
 	GoldenBy []int `json:"golden_matched_by"`
 	// Matched[j] reports that candidate j was, at some point of the walk
-	// through the verdicts, the best match of a golden comment: it is not a
+	// through the verdicts, the best match of a golden comment (or, under
+	// HeadRules, shares a duplicate group with one that was): it is not a
 	// false positive.
 	Matched []bool `json:"candidate_matched"`
 }
@@ -125,11 +126,8 @@ type Matching struct {
 // equal or higher confidence stays a false positive, and a match with
 // confidence 0 never counts. A verdict the judge could not give (Err) is no
 // match.
-func Match(nGolden, nCand int, verdicts []Judged) Matching {
-	return PinnedRules.Match(nGolden, nCand, verdicts, nil)
-}
-
-// Match applies the rule set: under HeadRules a candidate matched marks the
+//
+// Under HeadRules a candidate that is matched marks the
 // other candidates of its duplicate group (indexes into the candidates)
 // matched too, as upstream's step 3 does with step 2.5's groups; under
 // PinnedRules groups are ignored.
@@ -185,9 +183,6 @@ type Counts struct {
 	FN       int `json:"fn"`
 	Excluded int `json:"matched_excluded"`
 }
-
-// Count scores one PR under p with the head rule set.
-func Count(golden []Golden, m Matching, p Profile) Counts { return HeadRules.Count(golden, m, p) }
 
 // Count scores one PR. Under PinnedRules every golden comment counts and p
 // is not read; under HeadRules a golden comment outside p is neither found
@@ -298,9 +293,6 @@ func (s Summary) RepoNames() []string {
 // Summarize pools the counts of every PR (a micro-average, as the public
 // scorer does), per repository and overall. PRs without golden comments
 // are counted apart (Clean).
-func Summarize(prs []Scored, p Profile) Summary { return HeadRules.Summarize(prs, p) }
-
-// Summarize pools the counts of every PR under the rule set.
 func (r Rules) Summarize(prs []Scored, p Profile) Summary {
 	var total Counts
 	var clean Clean

@@ -68,7 +68,7 @@ func TestMatch(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if got := Match(tc.golden, tc.cands, tc.verdicts); !reflect.DeepEqual(got, tc.want) {
+			if got := PinnedRules.Match(tc.golden, tc.cands, tc.verdicts, nil); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Match = %+v, want %+v", got, tc.want)
 			}
 		})
@@ -146,7 +146,7 @@ func TestSummarizePerRepoAndOverall(t *testing.T) {
 		{Repo: "sentry", Matching: Matching{GoldenBy: []int{}, Matched: []bool{false}}},
 		{Repo: "sentry", Matching: Matching{GoldenBy: []int{}, Matched: []bool{}}},
 	}
-	s := Summarize(prs, Core)
+	s := HeadRules.Summarize(prs, Core)
 	want := map[string]Counts{
 		"sentry":  {TP: 2, FP: 1, FN: 1},
 		"grafana": {TP: 0, FP: 2, FN: 0, Excluded: 1},
