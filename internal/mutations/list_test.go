@@ -19,9 +19,10 @@ const (
 	more      section = "more"
 	quadratic section = "quadratic"
 	since     section = "since"
+	survivors section = "survivors"
 )
 
-var sections = []section{issue, more, quadratic, since}
+var sections = []section{issue, more, quadratic, since, survivors}
 
 var list = []mutation{
 	// The issue's seventeen: the blocking threshold, the author-resolved
@@ -114,4 +115,30 @@ var list = []mutation{
 		Old: "check passes on `%.7s`: %s\", sanitize.Name(r.Check.Name), rt.HeadSHA,", New: "check passes: %s\", sanitize.Name(r.Check.Name),", Tests: "TestReviewRunnerResolvesAPassingCheck"},
 	{ID: "N5", Section: since, What: "a passing check leaves its open finding open", File: "execution/checks.go",
 		Old: "case r.Verdict == review.CheckPass && open != nil:", New: "case r.Verdict == review.CheckPass && open != nil && false:", Tests: "TestReviewRunnerResolvesAPassingCheck"},
+	// Issue 37: the three mutations that survived every unit test, and
+	// guards of the code that issue changed.
+	{ID: "V1", Section: survivors, What: "a score-9 blocking finding is deferred as out of scope", File: "execution/dispute.go",
+		Old: "case f.Block.Score >= 9:", New: "case f.Block.Score >= 10:", Tests: "TestDecideOutOfScope"},
+	{ID: "V2", Section: survivors, What: "a reply on a waived finding starts a dispute", File: "detector/plan.go",
+		Old: `if len(f.PendingReplies) == 0 || f.WaivedBy != "" {`, New: "if len(f.PendingReplies) == 0 {", Tests: "TestNoDisputeOnAWaivedFinding"},
+	{ID: "V3", Section: survivors, What: "an HTTP 413 \"maximum context length\" is not read as a context refusal", File: "llm/errors.go",
+		Old: "if e.status != http.StatusBadRequest && e.status != http.StatusRequestEntityTooLarge {", New: "if e.status != http.StatusBadRequest {", Tests: "TestContextRefusalByStatusAndMessage"},
+	{ID: "V4", Section: survivors, What: "a commit's statuses are read from the first page only", File: "github/write.go",
+		Old: "opt.Page = resp.NextPage", New: "return s, false, nil", Tests: "TestStatusReadsEveryPage"},
+	{ID: "V5", Section: survivors, What: "a thread's resolution is not paced as a write", File: "github/transport.go",
+		Old: "return operation(r) != gqlQuery", New: "return operation(r) == gqlMutation", Tests: "TestWriteAndRetryByOperation"},
+	{ID: "V6", Section: survivors, What: "every GraphQL mutation is retried", File: "github/transport.go",
+		Old: "return operation(r) == gqlRepeatableMutation", New: "return true", Tests: "TestWriteAndRetryByOperation"},
+	{ID: "V7", Section: survivors, What: "a bot and a user with the same login are one account", File: "snapshot/snapshot.go",
+		Old: `a.Login != "" && a.IsBot == b.IsBot &&`, New: `a.Login != "" &&`, Tests: "TestActor"},
+	{ID: "V8", Section: survivors, What: "GraphQL's Bot type does not make a bot", File: "snapshot/snapshot.go",
+		Old: `isBot := typename == "Bot"`, New: "isBot := false", Tests: "TestActor"},
+	{ID: "V9", Section: survivors, What: "a repository name with a slash is accepted", File: "snapshot/snapshot.go",
+		Old: ` || strings.Contains(name, "/")`, New: "", Tests: "TestParseRepo"},
+	{ID: "V10", Section: survivors, What: "the write role is not a maintainer's", File: "snapshot/snapshot.go",
+		Old: "|| r == RoleWrite }", New: "}", Tests: "TestRoleWrites"},
+	{ID: "V11", Section: survivors, What: "a contributor may ask the bot for work", File: "snapshot/snapshot.go",
+		Old: `case "OWNER", "MEMBER", "COLLABORATOR":`, New: `case "OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR":`, Tests: "TestCommentTrusted"},
+	{ID: "V12", Section: survivors, What: "a configured login is a bot whatever the token's account is", File: "snapshot/write.go",
+		Old: "a.IsBot = viewer.IsBot", New: "a.IsBot = true", Tests: "TestBotIdentity"},
 }
