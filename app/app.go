@@ -33,11 +33,14 @@ type Env struct {
 	// Stderr takes a command's usage errors; Stdout when nil.
 	Stderr   io.Writer
 	ReadFile func(string) ([]byte, error)
+	// Environ lists the environment as KEY=value (os.Environ); nil lists
+	// nothing. It is read for INPUT_* variables that name no input.
+	Environ func() []string
 }
 
 // OSEnv is the real environment.
 func OSEnv() Env {
-	return Env{Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr, ReadFile: os.ReadFile}
+	return Env{Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr, ReadFile: os.ReadFile, Environ: os.Environ}
 }
 
 // errLog prints a command's errors: to Stderr, made inert like the log.
@@ -102,6 +105,11 @@ func inputs(env Env, gh Connector, gha *Log) (config.Config, []string, *failure)
 		}
 	}
 	secrets := append(cfg.Secrets(), env.Getenv("GITHUB_TOKEN"))
+	if env.Environ != nil {
+		for _, w := range config.UnknownInputs(env.Environ()) {
+			gha.Warningf("%s", w)
+		}
+	}
 	if err != nil {
 		f := inputFailure(err)
 		return cfg, secrets, &f

@@ -21,6 +21,10 @@ var errConfigFile = errors.New("the config file has a bad value that touches the
 func applyConfigFile(log *Log, cfg config.Config, snap snapshot.Snapshot) (config.Config, error) {
 	cfg = cfg.WithFile(snap.Config.Path, snap.Config.Text)
 	for _, p := range cfg.File.Problems {
+		if slices.Contains(cfg.File.Unknown, p) {
+			log.Warningf("%s", p) // a typo: the file's other settings apply
+			continue
+		}
 		log.Errorf("%s", p)
 	}
 	if snap.Config.ChangedByPR {

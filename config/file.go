@@ -235,6 +235,10 @@ func (p *parser) intOf(name, v string, lo, hi int) int {
 type FileReport struct {
 	Path     string   // the file read; "" when the base has none
 	Problems []string // unknown keys and bad values, each naming its key
+	// Unknown are the Problems that are keys no setting has: a typo, most
+	// likely, so each names the nearest key. They are warnings: the file's
+	// other settings apply.
+	Unknown []string
 	// Fatal: a bad value touches the merge gate (a threshold, what is
 	// reviewed), so the run must not go on without it.
 	Fatal bool
@@ -251,14 +255,18 @@ func (c Config) WithFile(path, text string) Config {
 		file.Problems = append(file.Problems, path+": "+fmt.Sprintf(format, args...))
 		file.Fatal = file.Fatal || fatal
 	}
-	c = c.fromFile(path, text, problem)
+	unknown := func(key string) {
+		msg := fmt.Sprintf("%s: unknown key %q is ignored%s (known keys: %s)", path, key, didYouMean(key, FileKeys), strings.Join(FileKeys, ", "))
+		file.Problems, file.Unknown = append(file.Problems, msg), append(file.Unknown, msg)
+	}
+	c = c.fromFile(path, text, problem, unknown)
 	c.File = file
 	return c
 }
 
 // fromFile is WithFile's reading of the file, each problem reported
 // through problem.
-func (c Config) fromFile(path, text string, problem func(fatal bool, format string, args ...any)) Config {
+func (c Config) fromFile(path, text string, problem func(fatal bool, format string, args ...any), unknown func(key string)) Config {
 	if path == "" {
 		return c
 	}
@@ -276,7 +284,12 @@ func (c Config) fromFile(path, text string, problem func(fatal bool, format stri
 		return c
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		c = c.withKey(root.Content[i].Value, root.Content[i+1], problem)
+		key := root.Content[i].Value
+		if _, known := tunables[key]; !known {
+			unknown(key)
+			continue
+		}
+		c = c.withKey(key, root.Content[i+1], problem)
 	}
 	var p parser
 	c.settle(&p)
@@ -286,14 +299,10 @@ func (c Config) fromFile(path, text string, problem func(fatal bool, format stri
 	return c
 }
 
-// withKey applies one key of the file, unless an input set it; a value
+// withKey applies one known key of the file, unless an input set it; a value
 // that does not parse is reported through problem and left out.
 func (c Config) withKey(key string, val *yaml.Node, problem func(fatal bool, format string, args ...any)) Config {
-	t, known := tunables[key]
-	if !known {
-		problem(false, "unknown key %q (known keys: %s)", key, strings.Join(FileKeys, ", "))
-		return c
-	}
+	t := tunables[key]
 	overridden := c.Sources[key] == SourceInput
 	next, p := c, parser{}
 	switch {
