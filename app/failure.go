@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 
+	"github.com/review-my-code-bot/rmc/outcome"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/summary"
 )
@@ -26,14 +27,14 @@ func fail(log *Log, f failure, secrets ...string) int {
 		log.Errorf("%s", line)
 	}
 	log.Summary(report.Markdown())
-	writeOutputs(log, Outcome{ReviewStatus: ReviewFailed})
+	writeOutputs(log, outcome.Failed())
 	return f.code
 }
 
 // inputFailure is the failure for invalid inputs: every problem, each naming
 // its input.
 func inputFailure(err error) failure {
-	return failure{code: ExitUsage, title: "Invalid inputs: the run did nothing", problems: splitErrors(err),
+	return failure{code: outcome.ExitUsage, title: "Invalid inputs: the run did nothing", problems: splitErrors(err),
 		hint: "Fix these in the `with:` block of the step that uses the action (inputs are described in its README)."}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/glob"
+	"github.com/review-my-code-bot/rmc/outcome"
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
 
@@ -37,7 +38,7 @@ func applyConfigFile(log *Log, cfg config.Config, snap snapshot.Snapshot) (confi
 }
 
 func configFailure(snap snapshot.Snapshot, cfg config.Config) failure {
-	return failure{code: ExitUsage, title: fmt.Sprintf("Invalid %s on the base branch: the run did nothing", snap.Config.Name()), problems: cfg.File.Problems,
+	return failure{code: outcome.ExitUsage, title: fmt.Sprintf("Invalid %s on the base branch: the run did nothing", snap.Config.Name()), problems: cfg.File.Problems,
 		hint: "A bad threshold, ignore_paths, passes or max_run_tokens would change what gates the merge, so the run stops. Fix the file on the base branch (its keys are described in the README and in rmc.schema.json)."}
 }
 
