@@ -139,20 +139,21 @@ func (p *parser) escalation(c *Config) {
 
 // tunables reads the settings the repository's file may also set: the
 // input when given, else the default (review.DefaultSettings for the
-// review's, codeDefaults for the others), each with its source.
+// review's, the Key's Default for the others), each with its source.
 func (p *parser) tunables(c *Config) {
 	c.Sources = map[string]Source{}
-	for _, k := range FileKeys {
+	for _, key := range Keys {
+		k := key.Name
 		if isInput(k) && p.str(k) != "" {
 			c.input[k] = p.str(k)
 		}
 		v, src := c.input[k], SourceInput
 		if v == "" {
-			v, src = codeDefaults[k], SourceDefault
+			v, src = key.Default, SourceDefault
 		}
 		c.Sources[k] = src
-		if t := tunables[k]; t.set != nil && v != "" {
-			t.set(p, c, k, v)
+		if key.set != nil && v != "" {
+			key.set(p, c, k, v)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -107,6 +109,44 @@ func parsed(t *testing.T, yml string) {
 	}
 }
 
+// jsonString is s as a JSON string, its HTML characters as they are.
+func jsonString(t *testing.T, s string) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// schemaJSON is rmc.schema.json with its properties generated from
+// config.Keys; what precedes them (the schema's id and title) is kept.
+func schemaJSON(t *testing.T, current string) string {
+	t.Helper()
+	const open = "  \"properties\": {\n"
+	i := strings.Index(current, open)
+	if i < 0 {
+		t.Fatal("rmc.schema.json has no properties")
+	}
+	var b strings.Builder
+	b.WriteString(current[:i+len(open)])
+	for n, k := range config.Keys {
+		fmt.Fprintf(&b, "    %s: {\n      \"description\": %s,\n      %s\n    }", jsonString(t, k.Name), jsonString(t, k.Doc), k.Schema)
+		if n < len(config.Keys)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("  }\n}\n")
+	var v any
+	if err := json.Unmarshal([]byte(b.String()), &v); err != nil {
+		t.Fatalf("the generated rmc.schema.json is not JSON: %v", err)
+	}
+	return b.String()
+}
+
 // cell is text as a Markdown table cell.
 func cell(s string) string {
 	return strings.NewReplacer(`|`, `\|`, `*`, `\*`, `<`, `&lt;`).Replace(s)
@@ -131,6 +171,11 @@ func inputsMarkdown() string {
 		}
 	}
 	fmt.Fprintf(&b, "\nThese inputs can also be set by the repository in `.github/rmc.yml` on the base branch; an input\nset in the workflow wins over the file: %s.\n", strings.Join(also, ", "))
+	b.WriteString("\n## Keys of `.github/rmc.yml`\n\nRead from the pull request's base commit; `rmc.schema.json` describes them for an editor. A key\nthe action does not know is ignored with a warning that names the nearest known one.\n\n")
+	b.WriteString("| Key | What it does |\n|---|---|\n")
+	for _, k := range config.Keys {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", k.Name, cell(k.Doc))
+	}
 	return b.String()
 }
 
@@ -160,6 +205,11 @@ func TestReferenceIsGenerated(t *testing.T) {
 	yml := actionYAML(t, string(raw))
 	parsed(t, yml)
 	check(t, "action.yml", yml)
+	schema, err := os.ReadFile(filepath.Join(root, "rmc.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, "rmc.schema.json", schemaJSON(t, string(schema)))
 	check(t, "docs/inputs.md", inputsMarkdown())
 	check(t, "docs/outputs.md", outputsMarkdown())
 }
