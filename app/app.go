@@ -296,7 +296,7 @@ func (p Pipeline) plan(ctx context.Context, r *runRecord) {
 	r.plan = detector.Build(detector.Input{Event: r.ev, PR: r.snap.PR, State: r.st, Quiet: !r.cfg.NoticeUnauthorized, Walkthrough: r.cfg.Walkthrough,
 		Intents: detector.Classify(ctx, classifier, trustedOnly(r.st.Pending()))})
 	r.report = summary.Report{Repo: r.repo, Event: r.ev, PR: r.snap.PR, Bot: r.bot, State: r.st, Plan: r.plan, Counts: p.GitHub.Counts(),
-		Comments: len(r.snap.IssueComments), Threads: len(r.snap.Threads), Config: r.cfg, ConfigFile: r.snap.Config, Learnings: r.learnings}
+		Comments: len(r.snap.IssueComments), Threads: len(r.snap.Threads), Config: reportSettings(r.cfg), ConfigFile: r.snap.Config, Learnings: r.learnings}
 	p.Log.Group("Plan")
 	for _, line := range r.report.LogLines() {
 		p.Log.Infof("%s", line)

@@ -10,6 +10,7 @@ import (
 	"github.com/review-my-code-bot/rmc/glob"
 	"github.com/review-my-code-bot/rmc/outcome"
 	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/summary"
 )
 
 // errConfigFile stops a run whose config file has a bad value that touches
@@ -59,4 +60,20 @@ func repoInstructions(cfg config.Config, files []snapshot.ChangedFile) string {
 		}
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// reportSettings is what the job summary shows of the run's settings.
+func reportSettings(cfg config.Config) summary.Settings {
+	out := summary.Settings{Problems: cfg.File.Problems, Language: cfg.Language, Prices: cfg.ModelPrices}
+	for _, s := range cfg.Settings() {
+		out.Effective = append(out.Effective, summary.Setting{Key: s.Key, Value: s.Value, Source: summarySource[s.Source]})
+	}
+	return out
+}
+
+// summarySource is each source of a setting as the summary names it.
+var summarySource = map[config.Source]summary.Source{
+	config.SourceDefault: summary.FromDefault,
+	config.SourceInput:   summary.FromInput,
+	config.SourceFile:    summary.FromFile,
 }
