@@ -10,6 +10,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/app"
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/internal/version"
 	"github.com/review-my-code-bot/rmc/outcome"
 )
 
@@ -106,8 +107,8 @@ func TestCommandLineConventions(t *testing.T) {
 		stderr    string
 		notStdout string
 	}{
-		"--version":      {code: outcome.ExitOK, stdout: "rmc " + app.Version},
-		"version":        {code: outcome.ExitOK, stdout: "rmc " + app.Version},
+		"--version":      {code: outcome.ExitOK, stdout: "rmc " + version.String()},
+		"version":        {code: outcome.ExitOK, stdout: "rmc " + version.String()},
 		"--help":         {code: outcome.ExitOK, stdout: "rmc plan --repo OWNER/NAME --pr N"},
 		"-h":             {code: outcome.ExitOK, stdout: "rmc plan --repo OWNER/NAME --pr N"},
 		"plan --help":    {code: outcome.ExitOK, stdout: "Usage: rmc plan --repo OWNER/NAME --pr N", notStdout: "flag: help requested"},
