@@ -159,11 +159,9 @@ type Plan struct {
 	// Refuse lists mentions by people who may not ask the bot for work,
 	// one per person not told before: each gets a polite notice, once.
 	Refuse []state.Mention
-	// Waive lists waive commands to answer; whether they count is the
-	// state's (a maintainer's own comment), the answer only says so.
-	Waive []state.Mention
-	// Commands lists the commands to answer (pause, resume, resolve...);
-	// what they do is the state's, the answer only says so.
+	// Commands lists the registered commands to answer (pause, resume,
+	// resolve, waive...); what they do is the state's, the answer only
+	// says so.
 	Commands []state.Mention
 	// Evidence lists blocking findings whose thread was deleted and that
 	// the PR was not told about yet.
@@ -192,7 +190,7 @@ func (p Plan) NeedsModel() bool { return len(p.Tasks) > 0 }
 
 // Empty reports whether there is nothing to write.
 func (p Plan) Empty() bool {
-	return len(p.Tasks) == 0 && p.RecordTrigger == nil && len(p.Explain) == 0 && len(p.Refuse) == 0 && len(p.Waive) == 0 && len(p.Commands) == 0 && len(p.Evidence) == 0
+	return len(p.Tasks) == 0 && p.RecordTrigger == nil && len(p.Explain) == 0 && len(p.Refuse) == 0 && len(p.Commands) == 0 && len(p.Evidence) == 0
 }
 
 // Input is everything Plan reads.
@@ -216,7 +214,7 @@ type Input struct {
 func Classify(ctx context.Context, c mention.Classifier, pending []state.Mention) map[state.Ref]mention.Intent {
 	out := make(map[state.Ref]mention.Intent, len(pending))
 	for _, m := range pending {
-		if m.Waive != "" || m.Command != "" {
+		if m.Command != "" {
 			continue // a command, not a request for model work
 		}
 		intent, err := c.Classify(ctx, m.Text)
@@ -300,8 +298,6 @@ func (b *builder) mentions() {
 		switch {
 		case !m.Trusted:
 			b.refuse(m)
-		case m.Waive != "":
-			b.p.Waive = append(b.p.Waive, m)
 		case m.Command == state.CommandSummary && b.in.Walkthrough:
 			b.summaries = append(b.summaries, m)
 		case m.Command != "":
