@@ -91,8 +91,48 @@ func (t Task) Kind() Kind {
 // Work is what a task does: a *DisputeTask, *QuestionTask, *ReviewTask or
 // *WalkthroughTask. The set is closed (its method is unexported), so a
 // task carries one piece of work and its kind cannot disagree with it.
+// Each declares its injection screening with it: no kind exists without
+// saying what untrusted text it hands the model.
 type Work interface {
 	kind() Kind
+	// Screening is what people wrote that the task hands the model, for
+	// the injection screen (pr is the pull request the task is on).
+	Screening(pr snapshot.PullRequest) Screening
+}
+
+// Screening is the untrusted text a task hands the model, which the
+// injection screen checks, or why it hands none.
+type Screening struct {
+	Text string
+	// None says why the work hands the model nothing a person wrote; ""
+	// when Text is what it hands.
+	None string
+}
+
+// Screening is the developer replies the dispute answers.
+func (w *DisputeTask) Screening(snapshot.PullRequest) Screening {
+	var text string
+	for _, rp := range w.Finding.PendingReplies {
+		text += rp.Body + "\n"
+	}
+	return Screening{Text: text}
+}
+
+// Screening is the question.
+func (w *QuestionTask) Screening(snapshot.PullRequest) Screening {
+	return Screening{Text: w.Mention.Text}
+}
+
+// Screening is the pull request's title and description, which the
+// review's prompt quotes.
+func (w *ReviewTask) Screening(pr snapshot.PullRequest) Screening {
+	return Screening{Text: pr.Title + "\n" + pr.Body}
+}
+
+// Screening: the walkthrough hands the model only the diff, and no task
+// screens the diff (code is not instructions; it is fenced as data).
+func (w *WalkthroughTask) Screening(snapshot.PullRequest) Screening {
+	return Screening{None: "only the diff goes in, fenced as data"}
 }
 
 // KindOf is the kind of the tasks whose work is a W.
