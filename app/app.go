@@ -234,7 +234,7 @@ type runRecord struct {
 	snap      snapshot.Snapshot
 	bot       snapshot.Actor
 	learnings state.Learnings
-	states    *deriver
+	states    *state.Permissions
 	st        state.State
 	client    *llm.Client
 	plan      detector.Plan
@@ -270,8 +270,8 @@ func (p Pipeline) read(ctx context.Context, r *runRecord) *failure {
 func (p Pipeline) derive(ctx context.Context, r *runRecord) *failure {
 	r.bot = snapshot.BotIdentity(r.cfg.BotLogin, r.snap.Viewer)
 	r.learnings = state.DeriveLearnings(r.snap.Learnings, state.Options{Bot: r.bot, Handles: r.cfg.Handles})
-	r.states = newDeriver(p.GitHub, state.Options{Bot: r.bot, Handles: r.cfg.Handles, ForkAuthorsCanAsk: r.cfg.ForkAuthorsCanAsk}, p.Log)
-	r.st = r.states.derive(ctx, r.snap)
+	r.states = state.NewPermissions(p.GitHub, state.Options{Bot: r.bot, Handles: r.cfg.Handles, ForkAuthorsCanAsk: r.cfg.ForkAuthorsCanAsk}, p.Log.Warningf)
+	r.st = r.states.Derive(ctx, r.snap)
 	if r.cfg.DryRun || r.cfg.APIKey == "" {
 		return nil
 	}
@@ -449,7 +449,7 @@ func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result
 // gateRun publishes the gate at the end of a run.
 type gateRun struct {
 	p           Pipeline
-	states      *deriver
+	states      *state.Permissions
 	reads       *runReader
 	start, snap snapshot.Snapshot
 	st          state.State
@@ -462,7 +462,7 @@ func (g *gateRun) reread(ctx context.Context) error {
 		return err
 	}
 	snap.IssueComments = g.reads.conversation(g.start)
-	g.snap, g.st, g.fresh = snap, g.states.derive(ctx, snap), true
+	g.snap, g.st, g.fresh = snap, g.states.Derive(ctx, snap), true
 	return nil
 }
 

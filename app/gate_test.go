@@ -39,8 +39,8 @@ func TestPublishNeverWritesAStaleSuccess(t *testing.T) {
 	gh := newMemGitHub(now, seamFiles)
 	gh.statuses[GateContext] = snapshot.Status{Context: GateContext, State: "failure", Description: "1 open blocking finding(s): fix, or reply in the thread to dispute"}
 
-	states := newDeriver(gh, state.Options{Bot: bot}, newLog(Env{Getenv: func(string) string { return "" }, Stdout: &strings.Builder{}}))
-	g := gateRun{p: Pipeline{GitHub: gh}, states: states, reads: newRunReader(gh), start: start, snap: start, st: states.derive(context.Background(), start)}
+	states := state.NewPermissions(gh, state.Options{Bot: bot}, newLog(Env{Getenv: func(string) string { return "" }, Stdout: &strings.Builder{}}).Warningf)
+	g := gateRun{p: Pipeline{GitHub: gh}, states: states, reads: newRunReader(gh), start: start, snap: start, st: states.Derive(context.Background(), start)}
 	v, n, err := g.publish(context.Background())
 	if err != nil {
 		t.Fatal(err)
