@@ -15,6 +15,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/outcome"
+	"github.com/review-my-code-bot/rmc/state"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated files from the code's tables")
@@ -179,6 +180,37 @@ func inputsMarkdown() string {
 	return b.String()
 }
 
+// whoMay is who may give a command, as the reference says it.
+var whoMay = map[state.Who]string{
+	state.Collaborators: "a collaborator, or the pull request's author",
+	state.Maintainers:   "a maintainer (write access), not the pull request's author",
+}
+
+func commandsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("# Command reference\n\n" + generated)
+	b.WriteString("Comment `@rmc-bot <command>` in the pull request's conversation, the command alone (any case, an\n")
+	b.WriteString("optional final `.` or `!`). Commands are read by rules, never by the model. A command someone\n")
+	b.WriteString("else edited does not count; one from someone who may not give it changes nothing and is\n")
+	b.WriteString("answered with a refusal.\n\n")
+	b.WriteString("| Command | Who may give it | What it does |\n|---|---|---|\n")
+	for _, c := range state.Commands() {
+		usage := string(c.Name)
+		if c.Usage != "" {
+			usage = c.Usage
+		}
+		words := "`" + usage + "`"
+		for _, a := range c.Aliases {
+			words += " (or `" + a + "`)"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", strings.ReplaceAll(words, "|", `\|`), whoMay[c.Who], cell(c.Help))
+	}
+	b.WriteString("\nThe bot also takes `review` and `full review` (a review of what changed since its last one, or of\n")
+	b.WriteString("the whole pull request), and `@rmc-bot ignore` in the pull request's description (no automatic\n")
+	b.WriteString("reviews). Anything else addressed to it is a question, answered in a reply.\n")
+	return b.String()
+}
+
 func outputsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("# Outputs\n\n" + generated)
@@ -212,4 +244,5 @@ func TestReferenceIsGenerated(t *testing.T) {
 	check(t, "rmc.schema.json", schemaJSON(t, string(schema)))
 	check(t, "docs/inputs.md", inputsMarkdown())
 	check(t, "docs/outputs.md", outputsMarkdown())
+	check(t, "docs/command-reference.md", commandsMarkdown())
 }
