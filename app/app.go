@@ -19,6 +19,7 @@ import (
 	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/mention"
+	"github.com/review-my-code-bot/rmc/outcome"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 	"github.com/review-my-code-bot/rmc/summary"
@@ -33,11 +34,14 @@ type Env struct {
 	// Stderr takes a command's usage errors; Stdout when nil.
 	Stderr   io.Writer
 	ReadFile func(string) ([]byte, error)
+	// Environ lists the environment as KEY=value (os.Environ); nil lists
+	// nothing. It is read for INPUT_* variables that name no input.
+	Environ func() []string
 }
 
 // OSEnv is the real environment.
 func OSEnv() Env {
-	return Env{Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr, ReadFile: os.ReadFile}
+	return Env{Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr, ReadFile: os.ReadFile, Environ: os.Environ}
 }
 
 // errLog prints a command's errors: to Stderr, made inert like the log.
@@ -47,13 +51,6 @@ func (e Env) errLog() *Log {
 	}
 	return consoleLog(e)
 }
-
-// Exit codes.
-const (
-	ExitOK     = 0
-	ExitFailed = 1 // a task failed, or an automatic review found blocking issues
-	ExitUsage  = 2 // bad inputs or environment
-)
 
 // Run is the action's entry point on a runner: gh reads its event and
 // reaches GitHub. Every path writes the outputs and the job summary,
@@ -69,7 +66,7 @@ func Run(ctx context.Context, env Env, gh Connector) int {
 	case f != nil:
 		return fail(gha, *f, secrets...)
 	case ev.Name == "":
-		return ExitOK // an event the action does not handle: said so
+		return outcome.ExitOK // an event the action does not handle: said so
 	}
 	client, err := gh.Connect(Connection{Token: cfg.GitHubToken, Getenv: env.Getenv, Warn: func(msg string) { gha.Warningf("%s", msg) }})
 	if err != nil {
@@ -79,7 +76,7 @@ func Run(ctx context.Context, env Env, gh Connector) int {
 }
 
 func usageFailure(title, problem string) failure {
-	return failure{code: ExitUsage, title: title, problems: []string{problem}}
+	return failure{code: outcome.ExitUsage, title: title, problems: []string{problem}}
 }
 
 // inputs reads the action's inputs and masks its secrets. A fork's
@@ -102,6 +99,11 @@ func inputs(env Env, gh Connector, gha *Log) (config.Config, []string, *failure)
 		}
 	}
 	secrets := append(cfg.Secrets(), env.Getenv("GITHUB_TOKEN"))
+	if env.Environ != nil {
+		for _, w := range config.UnknownInputs(env.Environ()) {
+			gha.Warningf("%s", w)
+		}
+	}
 	if err != nil {
 		f := inputFailure(err)
 		return cfg, secrets, &f
@@ -132,7 +134,7 @@ func readEvent(env Env, gh Connector, gha *Log) (event.Event, snapshot.Repo, *fa
 	if errors.Is(err, event.ErrUnsupported) {
 		gha.Noticef("nothing to do: %v", err)
 		gha.Summary(summary.NothingToDo(err.Error()))
-		writeOutputs(gha, Outcome{ReviewStatus: ReviewSkipped})
+		writeOutputs(gha, outcome.Outcome{ReviewStatus: outcome.ReviewSkipped})
 		return event.Event{}, snapshot.Repo{}, nil
 	}
 	if err != nil {
@@ -232,15 +234,15 @@ type runRecord struct {
 	snap      snapshot.Snapshot
 	bot       snapshot.Actor
 	learnings state.Learnings
-	states    *deriver
+	states    *state.Permissions
 	st        state.State
 	client    *llm.Client
 	plan      detector.Plan
 	reads     *runReader
 	sess      *llm.Session
 	learner   *execution.Learner
-	report    summary.Report // the run's facts, for the log and the job summary
-	out       Outcome        // what the outputs say, once published
+	report    summary.Report  // the run's facts, for the log and the job summary
+	out       outcome.Outcome // what the outputs say, once published
 }
 
 func (r *runRecord) secrets() []string { return []string{r.cfg.APIKey, r.cfg.GitHubToken} }
@@ -252,7 +254,7 @@ func (p Pipeline) read(ctx context.Context, r *runRecord) *failure {
 	snap, err := p.GitHub.SnapshotWithConfig(ctx, r.repo, r.ev.PRNumber, r.ev.BaseSHA, r.ev.HeadSHA)
 	p.Log.EndGroup()
 	if err != nil {
-		return &failure{code: ExitFailed, title: fmt.Sprintf("Could not read %s#%d from GitHub", r.repo, r.ev.PRNumber), problems: []string{err.Error()},
+		return &failure{code: outcome.ExitFailed, title: fmt.Sprintf("Could not read %s#%d from GitHub", r.repo, r.ev.PRNumber), problems: []string{err.Error()},
 			hint: readFailureHint(err)}
 	}
 	r.snap = snap
@@ -268,14 +270,14 @@ func (p Pipeline) read(ctx context.Context, r *runRecord) *failure {
 func (p Pipeline) derive(ctx context.Context, r *runRecord) *failure {
 	r.bot = snapshot.BotIdentity(r.cfg.BotLogin, r.snap.Viewer)
 	r.learnings = state.DeriveLearnings(r.snap.Learnings, state.Options{Bot: r.bot, Handles: r.cfg.Handles})
-	r.states = newDeriver(p.GitHub, state.Options{Bot: r.bot, Handles: r.cfg.Handles, ForkAuthorsCanAsk: r.cfg.ForkAuthorsCanAsk}, p.Log)
-	r.st = r.states.derive(ctx, r.snap)
+	r.states = state.NewPermissions(p.GitHub, state.Options{Bot: r.bot, Handles: r.cfg.Handles, ForkAuthorsCanAsk: r.cfg.ForkAuthorsCanAsk}, p.Log.Warningf)
+	r.st = r.states.Derive(ctx, r.snap)
 	if r.cfg.DryRun || r.cfg.APIKey == "" {
 		return nil
 	}
 	var err error
 	if r.client, err = newLLM(r.cfg, p.Log); err != nil {
-		return &failure{code: ExitUsage, title: "Cannot use the model", problems: []string{fmt.Sprintf("model: %v", err)}}
+		return &failure{code: outcome.ExitUsage, title: "Cannot use the model", problems: []string{fmt.Sprintf("model: %v", err)}}
 	}
 	return nil
 }
@@ -294,7 +296,7 @@ func (p Pipeline) plan(ctx context.Context, r *runRecord) {
 	r.plan = detector.Build(detector.Input{Event: r.ev, PR: r.snap.PR, State: r.st, Quiet: !r.cfg.NoticeUnauthorized, Walkthrough: r.cfg.Walkthrough,
 		Intents: detector.Classify(ctx, classifier, trustedOnly(r.st.Pending()))})
 	r.report = summary.Report{Repo: r.repo, Event: r.ev, PR: r.snap.PR, Bot: r.bot, State: r.st, Plan: r.plan, Counts: p.GitHub.Counts(),
-		Comments: len(r.snap.IssueComments), Threads: len(r.snap.Threads), Config: r.cfg, ConfigFile: r.snap.Config, Learnings: r.learnings}
+		Comments: len(r.snap.IssueComments), Threads: len(r.snap.Threads), Config: reportSettings(r.cfg), ConfigFile: r.snap.Config, Learnings: r.learnings}
 	p.Log.Group("Plan")
 	for _, line := range r.report.LogLines() {
 		p.Log.Infof("%s", line)
@@ -308,9 +310,9 @@ func (p Pipeline) plan(ctx context.Context, r *runRecord) {
 // dryRun reports the plan and writes nothing.
 func (p Pipeline) dryRun(r *runRecord) int {
 	p.Log.Summary(r.report.Markdown(true))
-	writeOutputs(p.Log, Outcome{ReviewStatus: ReviewSkipped, BlockingIssues: len(r.st.OpenBlocking())})
+	writeOutputs(p.Log, outcome.Outcome{ReviewStatus: outcome.ReviewSkipped, BlockingIssues: len(r.st.OpenBlocking())})
 	p.Log.Noticef("dry run: %d task(s) planned, nothing written", len(r.plan.Tasks))
-	return ExitOK
+	return outcome.ExitOK
 }
 
 // execute carries out the learnings issue's commands and the plan, in one
@@ -320,7 +322,7 @@ func (p Pipeline) execute(ctx context.Context, r *runRecord) (execution.Result, 
 	cfg := p.executionConfig(r)
 	var err error
 	if r.learner, err = execution.NewLearner(cfg, learningsGitHub{GitHub: p.GitHub, perms: r.states, pr: r.snap.PR.Number}); err != nil {
-		return execution.Result{}, &failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}
+		return execution.Result{}, &failure{code: outcome.ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}
 	}
 	for _, n := range r.learner.Commands(ctx, &r.learnings) {
 		p.Log.Infof("learnings: %s", n)
@@ -330,7 +332,7 @@ func (p Pipeline) execute(ctx context.Context, r *runRecord) (execution.Result, 
 	p.startSession(ctx, r, &cfg)
 	x, err := execution.New(cfg)
 	if err != nil {
-		return execution.Result{}, &failure{code: ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}
+		return execution.Result{}, &failure{code: outcome.ExitFailed, title: "Cannot run the plan", problems: []string{err.Error()}}
 	}
 	res := x.Run(ctx, r.plan)
 	r.report.Result = &res
@@ -393,23 +395,15 @@ func (p Pipeline) publish(ctx context.Context, r *runRecord, res execution.Resul
 	return p.exitCode(out, res)
 }
 
-// exitCode is how the job ends: failed tasks, and a gated run's blocking
-// findings or pending gate, fail it.
-func (p Pipeline) exitCode(out Outcome, res execution.Result) int {
-	log, code := p.Log, ExitOK
-	if n := res.Failed(); n > 0 {
-		log.Errorf("%d of %d task(s) failed; they stay pending and the next run retries them", n, len(res.Outcomes))
-		code = ExitFailed
-	}
-	switch {
-	case out.Gated && out.BlockingIssues > 0:
-		log.Errorf("merge gate: %d open blocking finding(s) after the automatic review", out.BlockingIssues)
-		code = ExitFailed
-	case out.Gated && out.Gate.State == gate.Pending && res.Failed() == 0:
-		log.Errorf("merge gate pending: %s", out.Gate.Description)
-		code = ExitFailed
-	case out.ReviewStatus != ReviewSkipped && out.BlockingIssues > 0:
-		log.Warningf("%d open blocking finding(s); this run's review was manual, so the job does not fail (the %s status does)", out.BlockingIssues, GateContext)
+// exitCode logs why the job ends as it does, and returns its code.
+func (p Pipeline) exitCode(out outcome.Outcome, res execution.Result) int {
+	code, lines := out.Exit(res, GateContext)
+	for _, l := range lines {
+		if l.Error {
+			p.Log.Errorf("%s", l.Text)
+		} else {
+			p.Log.Warningf("%s", l.Text)
+		}
 	}
 	return code
 }
@@ -418,7 +412,7 @@ func (p Pipeline) exitCode(out Outcome, res execution.Result) int {
 // it returns (nil when the PR could not be read again). When the run's writes
 // may have changed the findings, that state is re-read from GitHub; otherwise
 // it is the state read at the start.
-func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result) (Outcome, *state.State) {
+func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result) (outcome.Outcome, *state.State) {
 	log, plan, snap, st := p.Log, r.plan, r.snap, r.st
 	// A pull_request event's job mirrors the gate, whether this run reviewed
 	// or the head was reviewed before: re-running a failed job must not turn
@@ -426,10 +420,10 @@ func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result
 	// A paused PR's job fails like any pending gate: a workflow that
 	// requires the job rather than the status must not see it green on a
 	// head nobody reviewed (a draft cannot be merged; a paused PR can).
-	out := Outcome{ReviewStatus: ReviewSkipped, TasksExecuted: res.Done(), Gated: plan.Gate() || (r.ev.IsAutoReview() && !snap.PR.Draft)}
-	out.setReview(res)
+	out := outcome.Outcome{ReviewStatus: outcome.ReviewSkipped, TasksExecuted: res.Done(), Gated: plan.Gate() || (r.ev.IsAutoReview() && !snap.PR.Draft)}
+	out.SetReview(res)
 	if res.Failed() > 0 {
-		out.ReviewStatus = ReviewFailed // the summary's task table says why
+		out.ReviewStatus = outcome.ReviewFailed // the summary's task table says why
 	}
 	ctx = context.WithoutCancel(ctx) // the gate is published even when the deadline ran out
 	g := gateRun{p: p, states: r.states, reads: r.reads, start: snap, snap: snap, st: st}
@@ -455,7 +449,7 @@ func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result
 // gateRun publishes the gate at the end of a run.
 type gateRun struct {
 	p           Pipeline
-	states      *deriver
+	states      *state.Permissions
 	reads       *runReader
 	start, snap snapshot.Snapshot
 	st          state.State
@@ -468,7 +462,7 @@ func (g *gateRun) reread(ctx context.Context) error {
 		return err
 	}
 	snap.IssueComments = g.reads.conversation(g.start)
-	g.snap, g.st, g.fresh = snap, g.states.derive(ctx, snap), true
+	g.snap, g.st, g.fresh = snap, g.states.Derive(ctx, snap), true
 	return nil
 }
 
@@ -518,53 +512,10 @@ func trustedOnly(ms []state.Mention) []state.Mention {
 	return out
 }
 
-// ReviewStatus is the review_status output: what became of this run's
-// review.
-type ReviewStatus string
-
-// The review statuses, as action.yml documents them.
-const (
-	ReviewSkipped  ReviewStatus = "skipped"  // no review ran
-	ReviewClean    ReviewStatus = "clean"    // it found nothing
-	ReviewFindings ReviewStatus = "findings" // it found problems, none blocking
-	ReviewBlocking ReviewStatus = "blocking" // it found blocking problems
-	ReviewFailed   ReviewStatus = "failed"   // a task failed
-)
-
-// Outcome is what the run reports through the action's outputs.
-type Outcome struct {
-	Gated          bool // an automatic review ran: blocking findings fail the job
-	Gate           gate.Verdict
-	ReviewStatus   ReviewStatus
-	IssuesFound    int
-	BlockingIssues int
-	TasksExecuted  int
-}
-
-func writeOutputs(gha *Log, o Outcome) {
-	gha.Output("review_status", string(o.ReviewStatus))
-	gha.Output("issues_found", fmt.Sprint(o.IssuesFound))
-	gha.Output("blocking_issues", fmt.Sprint(o.BlockingIssues))
-	gha.Output("has_blocking_issues", fmt.Sprint(o.BlockingIssues > 0))
-	gha.Output("tasks_executed", fmt.Sprint(o.TasksExecuted))
-}
-
-// setReview says what became of the run's review (with none, the status
-// stays skipped). A review another run at work holds is that run's: it
-// gates its own job, and this one does not mirror a gate it did not set.
-func (out *Outcome) setReview(res execution.Result) {
-	switch o, ok := res.Review(); {
-	case !ok:
-	case o.Claimed:
-		out.Gated = false
-	case o.Err != nil:
-		out.ReviewStatus = ReviewFailed
-	case o.Blocking > 0:
-		out.ReviewStatus, out.IssuesFound = ReviewBlocking, o.Findings
-	case o.Findings > 0:
-		out.ReviewStatus, out.IssuesFound = ReviewFindings, o.Findings
-	default:
-		out.ReviewStatus = ReviewClean
+// writeOutputs writes the action's outputs from the run's outcome.
+func writeOutputs(gha *Log, o outcome.Outcome) {
+	for _, out := range outcome.Outputs {
+		gha.Output(out.Name, out.Value(o))
 	}
 }
 

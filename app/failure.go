@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 
+	"github.com/review-my-code-bot/rmc/outcome"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/summary"
 )
@@ -26,15 +27,15 @@ func fail(log *Log, f failure, secrets ...string) int {
 		log.Errorf("%s", line)
 	}
 	log.Summary(report.Markdown())
-	writeOutputs(log, Outcome{ReviewStatus: ReviewFailed})
+	writeOutputs(log, outcome.Failed())
 	return f.code
 }
 
 // inputFailure is the failure for invalid inputs: every problem, each naming
 // its input.
 func inputFailure(err error) failure {
-	return failure{code: ExitUsage, title: "Invalid inputs: the run did nothing", problems: splitErrors(err),
-		hint: "Fix these in the `with:` block of the step that uses the action (the inputs are described in the action's docs/configuration.md)."}
+	return failure{code: outcome.ExitUsage, title: "Invalid inputs: the run did nothing", problems: splitErrors(err),
+		hint: "Fix these in the `with:` block of the step that uses the action (the inputs are described in the action's docs/inputs.md)."}
 }
 
 // readFailureHint says what to do when the pull request could not be read.

@@ -2,14 +2,11 @@ package app
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/review-my-code-bot/rmc/detector"
-	"github.com/review-my-code-bot/rmc/execution"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
@@ -42,8 +39,8 @@ func TestPublishNeverWritesAStaleSuccess(t *testing.T) {
 	gh := newMemGitHub(now, seamFiles)
 	gh.statuses[GateContext] = snapshot.Status{Context: GateContext, State: "failure", Description: "1 open blocking finding(s): fix, or reply in the thread to dispute"}
 
-	states := newDeriver(gh, state.Options{Bot: bot}, newLog(Env{Getenv: func(string) string { return "" }, Stdout: &strings.Builder{}}))
-	g := gateRun{p: Pipeline{GitHub: gh}, states: states, reads: newRunReader(gh), start: start, snap: start, st: states.derive(context.Background(), start)}
+	states := state.NewPermissions(gh, state.Options{Bot: bot}, newLog(Env{Getenv: func(string) string { return "" }, Stdout: &strings.Builder{}}).Warningf)
+	g := gateRun{p: Pipeline{GitHub: gh}, states: states, reads: newRunReader(gh), start: start, snap: start, st: states.Derive(context.Background(), start)}
 	v, n, err := g.publish(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -110,37 +107,6 @@ func TestVerdictUnderCommands(t *testing.T) {
 		v, _ := verdict(snap, st, nil)
 		if string(v.State) != tc.state || !strings.Contains(v.Description, tc.desc) {
 			t.Errorf("%s: %s %q, want %s containing %q", name, v.State, v.Description, tc.state, tc.desc)
-		}
-	}
-}
-
-// The job's review outputs say what became of the run's review, whichever
-// place it ran in among the tasks; a review another run holds leaves the
-// job ungated.
-func TestSetReview(t *testing.T) {
-	t.Parallel()
-	question := execution.Outcome{Task: detector.Task{Key: "question-x", Work: &detector.QuestionTask{}}, Findings: 7}
-	review := func(o execution.Outcome) execution.Result {
-		o.Task = detector.Task{Key: "review-auto-1234567", Work: &detector.ReviewTask{}}
-		return execution.Result{Outcomes: []execution.Outcome{question, o}}
-	}
-	for name, tc := range map[string]struct {
-		res    execution.Result
-		want   ReviewStatus
-		issues int
-		gated  bool
-	}{
-		"no review":           {execution.Result{Outcomes: []execution.Outcome{question}}, ReviewSkipped, 0, true},
-		"held by another run": {review(execution.Outcome{Claimed: true}), ReviewSkipped, 0, false},
-		"failed":              {review(execution.Outcome{Err: errors.New("boom"), Findings: 2}), ReviewFailed, 0, true},
-		"blocking":            {review(execution.Outcome{Findings: 3, Blocking: 1}), ReviewBlocking, 3, true},
-		"findings":            {review(execution.Outcome{Findings: 2}), ReviewFindings, 2, true},
-		"clean":               {review(execution.Outcome{}), ReviewClean, 0, true},
-	} {
-		out := Outcome{ReviewStatus: ReviewSkipped, Gated: true}
-		out.setReview(tc.res)
-		if out.ReviewStatus != tc.want || out.IssuesFound != tc.issues || out.Gated != tc.gated {
-			t.Errorf("%s: %s, %d issues, gated %v; want %s, %d, %v", name, out.ReviewStatus, out.IssuesFound, out.Gated, tc.want, tc.issues, tc.gated)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/review-my-code-bot/rmc/event"
 	"github.com/review-my-code-bot/rmc/execution"
 	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
 	"github.com/review-my-code-bot/rmc/workspace"
 )
 
@@ -15,7 +16,7 @@ import (
 // in-memory fake.
 type GitHub interface {
 	prReader
-	permissionReader          // trust.go: whose resolution of a finding counts
+	state.PermissionReader    // whose resolution of a finding, or maintainers' command, counts
 	gatePublisher             // gate.go: the merge gate
 	contentsReader            // gate.go: the rules files, when the snapshot did not read them
 	sourceOpener              // session.go: the PR's head through the API

@@ -11,11 +11,10 @@ import (
 
 	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/event"
+	"github.com/review-my-code-bot/rmc/internal/version"
+	"github.com/review-my-code-bot/rmc/outcome"
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
-
-// Version is set at build time with -ldflags "-X .../app.Version=v1.2.3".
-var Version = "dev"
 
 const usage = `review-my-code-bot (rmc) %s
 
@@ -42,16 +41,16 @@ func Main(ctx context.Context, env Env, gh Connector, args []string) int {
 		// The demo is its own command, so that the fakes it runs against
 		// stay out of the action's binary.
 		env.errLog().Print("the demo is its own command: in a clone of the repository, run: go run ./cmd/demo")
-		return ExitUsage
+		return outcome.ExitUsage
 	case "version", "--version", "-version":
-		consoleLog(env).Print("rmc " + Version)
-		return ExitOK
+		consoleLog(env).Print("rmc " + version.String())
+		return outcome.ExitOK
 	case "help", "-h", "-help", "--help":
-		consoleLog(env).Print(fmt.Sprintf(usage, Version))
-		return ExitOK
+		consoleLog(env).Print(fmt.Sprintf(usage, version.String()))
+		return outcome.ExitOK
 	}
-	env.errLog().Print(fmt.Sprintf("unknown command %q\n\n"+usage, args[0], Version))
-	return ExitUsage
+	env.errLog().Print(fmt.Sprintf("unknown command %q\n\n"+usage, args[0], version.String()))
+	return outcome.ExitUsage
 }
 
 // planCmd prints the plan of a real PR: the same pipeline, dry.
@@ -71,34 +70,34 @@ func planCmd(ctx context.Context, env Env, gh Connector, args []string) int {
 	}
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		consoleLog(env).Print(flagOut.String())
-		return ExitOK
+		return outcome.ExitOK
 	} else if err != nil {
 		errs.Print(flagOut.String())
-		return ExitUsage
+		return outcome.ExitUsage
 	}
 	if fs.NArg() > 0 {
 		errs.Print(fmt.Sprintf("plan takes no arguments, got %q; use --repo OWNER/NAME --pr N", fs.Args()))
-		return ExitUsage
+		return outcome.ExitUsage
 	}
 	if !slices.Contains(planEvents, *eventName) {
 		errs.Print(fmt.Sprintf("--event %q is not an event the action handles; use one of: %s", *eventName, strings.Join(planEvents, ", ")))
-		return ExitUsage
+		return outcome.ExitUsage
 	}
 	repo, ok := snapshot.ParseRepo(*repoFlag)
 	if !ok || *pr <= 0 {
 		errs.Print("plan needs --repo OWNER/NAME and --pr N")
-		return ExitUsage
+		return outcome.ExitUsage
 	}
 	token := env.Getenv("GITHUB_TOKEN")
 	if token == "" {
 		errs.Print("plan needs GITHUB_TOKEN (a token that can read the repository); for an offline demo, run go run ./cmd/demo in a clone of the repository")
-		return ExitUsage
+		return outcome.ExitUsage
 	}
 	get := func(name string) string { return env.Getenv(envName(name)) }
 	cfg, err := config.Load(withDefaults(get), false)
 	if err != nil {
 		errs.Print(err.Error())
-		return ExitUsage
+		return outcome.ExitUsage
 	}
 	cfg.DryRun = true
 	ev := planEvent(env, repo, *pr, event.Name(*eventName))
@@ -106,7 +105,7 @@ func planCmd(ctx context.Context, env Env, gh Connector, args []string) int {
 	client, err := gh.Connect(Connection{Token: token, Getenv: env.Getenv, Warn: func(msg string) { log.Warningf("%s", msg) }})
 	if err != nil {
 		errs.Print(err.Error())
-		return ExitUsage
+		return outcome.ExitUsage
 	}
 	return Pipeline{Config: cfg, GitHub: client, Log: log}.Run(ctx, repo, ev)
 }

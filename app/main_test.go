@@ -10,6 +10,8 @@ import (
 
 	"github.com/review-my-code-bot/rmc/app"
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/internal/version"
+	"github.com/review-my-code-bot/rmc/outcome"
 )
 
 func envOf(vars map[string]string, out *bytes.Buffer) app.Env {
@@ -35,7 +37,7 @@ func TestPlanRejectsWhatItDoesNotKnow(t *testing.T) {
 			env := envOf(map[string]string{"GITHUB_TOKEN": "tok"}, &out)
 			env.Stderr = &errOut
 			code := app.Main(context.Background(), env, app.RealGitHub, tc.args)
-			if code != app.ExitUsage || !strings.Contains(errOut.String(), tc.want) || out.Len() != 0 {
+			if code != outcome.ExitUsage || !strings.Contains(errOut.String(), tc.want) || out.Len() != 0 {
 				t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2, nothing on stdout and %q on stderr", code, out.String(), errOut.String(), tc.want)
 			}
 		})
@@ -49,7 +51,7 @@ func TestPlanWorkflowDispatch(t *testing.T) {
 	var out bytes.Buffer
 	vars := map[string]string{"GITHUB_TOKEN": "tok", "GITHUB_API_URL": f.URL, "GITHUB_GRAPHQL_URL": f.GraphQLURL(), "GITHUB_ACTOR": "alice", "GITHUB_RUN_ID": "77"}
 	code := app.Main(context.Background(), envOf(vars, &out), app.RealGitHub, []string{"plan", "--repo", "o/r", "--pr", strconv.Itoa(pr.Number), "--event", "workflow_dispatch"})
-	if code != app.ExitOK || !strings.Contains(out.String(), "[review] review-manual-") || !strings.Contains(out.String(), "requested by @alice by running the workflow (run 77") {
+	if code != outcome.ExitOK || !strings.Contains(out.String(), "[review] review-manual-") || !strings.Contains(out.String(), "requested by @alice by running the workflow (run 77") {
 		t.Errorf("exit %d, output:\n%s", code, out.String())
 	}
 	if f.WriteCount() != 0 {
@@ -65,7 +67,7 @@ func TestRunOutsideARunnerFillsDefaults(t *testing.T) {
 	vars := map[string]string{"INPUT_PROBLEM_SCORE_THRESHOLD": "0", "INPUT_LLM_API_KEY": "sk-local-key-123"}
 	code := app.Run(context.Background(), envOf(vars, &out), app.RealGitHub)
 	errs := strings.Count(out.String(), "::error::")
-	if code != app.ExitUsage || errs != 1 || !strings.Contains(out.String(), `problem_score_threshold: "0" must be a whole number from 1 to 10`) {
+	if code != outcome.ExitUsage || errs != 1 || !strings.Contains(out.String(), `problem_score_threshold: "0" must be a whole number from 1 to 10`) {
 		t.Errorf("exit %d, %d errors:\n%s", code, errs, out.String())
 	}
 	if !strings.Contains(out.String(), "## review-my-code-bot — failed") {
@@ -81,8 +83,8 @@ func TestDemoIsItsOwnCommand(t *testing.T) {
 		code int
 		out  string
 	}{
-		"demo": {app.ExitUsage, "go run ./cmd/demo"},
-		"help": {app.ExitOK, "rmc plan --repo OWNER/NAME --pr N"},
+		"demo": {outcome.ExitUsage, "go run ./cmd/demo"},
+		"help": {outcome.ExitOK, "rmc plan --repo OWNER/NAME --pr N"},
 	} {
 		var out bytes.Buffer
 		env := app.Env{Getenv: func(string) string { return "" }, Stdout: &out}
@@ -105,16 +107,16 @@ func TestCommandLineConventions(t *testing.T) {
 		stderr    string
 		notStdout string
 	}{
-		"--version":      {code: app.ExitOK, stdout: "rmc " + app.Version},
-		"version":        {code: app.ExitOK, stdout: "rmc " + app.Version},
-		"--help":         {code: app.ExitOK, stdout: "rmc plan --repo OWNER/NAME --pr N"},
-		"-h":             {code: app.ExitOK, stdout: "rmc plan --repo OWNER/NAME --pr N"},
-		"plan --help":    {code: app.ExitOK, stdout: "Usage: rmc plan --repo OWNER/NAME --pr N", notStdout: "flag: help requested"},
-		"plan -h":        {code: app.ExitOK, stdout: "-event string"},
-		"frobnicate":     {code: app.ExitUsage, stderr: `unknown command "frobnicate"`},
-		"demo":           {code: app.ExitUsage, stderr: "go run ./cmd/demo"},
-		"plan --pr 1 -x": {code: app.ExitUsage, stderr: "flag provided but not defined: -x"},
-		"plan --pr 1":    {code: app.ExitUsage, stderr: "plan needs --repo OWNER/NAME and --pr N"},
+		"--version":      {code: outcome.ExitOK, stdout: "rmc " + version.String()},
+		"version":        {code: outcome.ExitOK, stdout: "rmc " + version.String()},
+		"--help":         {code: outcome.ExitOK, stdout: "rmc plan --repo OWNER/NAME --pr N"},
+		"-h":             {code: outcome.ExitOK, stdout: "rmc plan --repo OWNER/NAME --pr N"},
+		"plan --help":    {code: outcome.ExitOK, stdout: "Usage: rmc plan --repo OWNER/NAME --pr N", notStdout: "flag: help requested"},
+		"plan -h":        {code: outcome.ExitOK, stdout: "-event string"},
+		"frobnicate":     {code: outcome.ExitUsage, stderr: `unknown command "frobnicate"`},
+		"demo":           {code: outcome.ExitUsage, stderr: "go run ./cmd/demo"},
+		"plan --pr 1 -x": {code: outcome.ExitUsage, stderr: "flag provided but not defined: -x"},
+		"plan --pr 1":    {code: outcome.ExitUsage, stderr: "plan needs --repo OWNER/NAME and --pr N"},
 	}
 	for args, tc := range tests {
 		t.Run(args, func(t *testing.T) {
@@ -149,7 +151,7 @@ func TestBadTokenSaysFixTheToken(t *testing.T) {
 	env.Stderr = &errOut
 	code := app.Main(context.Background(), env, app.RealGitHub, []string{"plan", "--repo", "o/r", "--pr", strconv.Itoa(pr.Number)})
 	text := out.String() + errOut.String()
-	if code != app.ExitFailed || !strings.Contains(text, "did not accept the token") || !strings.Contains(text, "401") {
+	if code != outcome.ExitFailed || !strings.Contains(text, "did not accept the token") || !strings.Contains(text, "401") {
 		t.Errorf("exit %d, output:\n%s", code, text)
 	}
 	if strings.Contains(strings.ToLower(text), "re-run") {

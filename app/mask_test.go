@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/app"
+	"github.com/review-my-code-bot/rmc/outcome"
 )
 
 // extra_headers carries a gateway's credentials: each value is masked
@@ -19,7 +20,7 @@ func TestExtraHeaderValuesAreMasked(t *testing.T) {
 		"INPUT_EXTRA_HEADERS": `{"X-Gateway-Key": "` + secret + `", "Authorization": "` + secret + `"}`}
 	code := app.Run(context.Background(), envOf(vars, &out), app.RealGitHub)
 	lines := strings.Split(out.String(), "\n")
-	if code != app.ExitUsage || lines[0] == "" {
+	if code != outcome.ExitUsage || lines[0] == "" {
 		t.Fatalf("exit %d, output:\n%s", code, out.String())
 	}
 	masked := false

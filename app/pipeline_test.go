@@ -14,6 +14,7 @@ import (
 	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 	"github.com/review-my-code-bot/rmc/mention"
+	"github.com/review-my-code-bot/rmc/outcome"
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
 
@@ -74,7 +75,7 @@ func TestPipelineAnswersAQuestionOverTheSeam(t *testing.T) {
 		Comment: &event.Comment{ID: 501, Body: question.Body, Author: "alice"}}
 
 	rec, code := p.run(context.Background(), gh.pr.Repo, ev)
-	if code != ExitOK {
+	if code != outcome.ExitOK {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	calls := gh.calls()
@@ -110,7 +111,7 @@ func TestPipelineAnswersAQuestionOverTheSeam(t *testing.T) {
 
 	// The answer's block marks the question answered, and the gate's status
 	// is what the first read now sees: nothing to write.
-	if _, code := p.run(context.Background(), gh.pr.Repo, ev); code != ExitOK {
+	if _, code := p.run(context.Background(), gh.pr.Repo, ev); code != outcome.ExitOK {
 		t.Fatalf("second run: exit %d:\n%s", code, out)
 	}
 	if again := gh.calls(); len(again) != 1 || again[0] != "read acme/svc#7" {
@@ -134,8 +135,8 @@ func TestPipelineReviewHoldsTheGateOverTheSeam(t *testing.T) {
 		HeadSHA: gh.pr.PR.HeadSHA, BaseSHA: gh.pr.PR.BaseSHA}
 
 	rec, code := p.run(context.Background(), gh.pr.Repo, ev)
-	if code != ExitFailed {
-		t.Fatalf("exit %d, want %d (an automatic review with a blocking finding):\n%s", code, ExitFailed, out)
+	if code != outcome.ExitFailed {
+		t.Fatalf("exit %d, want %d (an automatic review with a blocking finding):\n%s", code, outcome.ExitFailed, out)
 	}
 	calls := gh.calls()
 	if count(calls, "review #7") != 1 || !slices.ContainsFunc(calls, func(c string) bool { return strings.HasSuffix(c, "with 1 comment(s)") }) {

@@ -8,7 +8,9 @@ import (
 
 	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/glob"
+	"github.com/review-my-code-bot/rmc/outcome"
 	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/summary"
 )
 
 // errConfigFile stops a run whose config file has a bad value that touches
@@ -21,6 +23,10 @@ var errConfigFile = errors.New("the config file has a bad value that touches the
 func applyConfigFile(log *Log, cfg config.Config, snap snapshot.Snapshot) (config.Config, error) {
 	cfg = cfg.WithFile(snap.Config.Path, snap.Config.Text)
 	for _, p := range cfg.File.Problems {
+		if slices.Contains(cfg.File.Unknown, p) {
+			log.Warningf("%s", p) // a typo: the file's other settings apply
+			continue
+		}
 		log.Errorf("%s", p)
 	}
 	if snap.Config.ChangedByPR {
@@ -33,8 +39,8 @@ func applyConfigFile(log *Log, cfg config.Config, snap snapshot.Snapshot) (confi
 }
 
 func configFailure(snap snapshot.Snapshot, cfg config.Config) failure {
-	return failure{code: ExitUsage, title: fmt.Sprintf("Invalid %s on the base branch: the run did nothing", snap.Config.Name()), problems: cfg.File.Problems,
-		hint: "A bad threshold, ignore_paths, passes or max_run_tokens would change what gates the merge, so the run stops. Fix the file on the base branch (its keys are described in the action's docs/configuration.md and in rmc.schema.json)."}
+	return failure{code: outcome.ExitUsage, title: fmt.Sprintf("Invalid %s on the base branch: the run did nothing", snap.Config.Name()), problems: cfg.File.Problems,
+		hint: "A bad threshold, ignore_paths, passes or max_run_tokens would change what gates the merge, so the run stops. Fix the file on the base branch (its keys are described in the action's docs/inputs.md and in rmc.schema.json)."}
 }
 
 // repoInstructions are the config file's instructions and those of its
@@ -54,4 +60,20 @@ func repoInstructions(cfg config.Config, files []snapshot.ChangedFile) string {
 		}
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// reportSettings is what the job summary shows of the run's settings.
+func reportSettings(cfg config.Config) summary.Settings {
+	out := summary.Settings{Problems: cfg.File.Problems, Language: cfg.Language, Prices: cfg.ModelPrices}
+	for _, s := range cfg.Settings() {
+		out.Effective = append(out.Effective, summary.Setting{Key: s.Key, Value: s.Value, Source: summarySource[s.Source]})
+	}
+	return out
+}
+
+// summarySource is each source of a setting as the summary names it.
+var summarySource = map[config.Source]summary.Source{
+	config.SourceDefault: summary.FromDefault,
+	config.SourceInput:   summary.FromInput,
+	config.SourceFile:    summary.FromFile,
 }

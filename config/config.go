@@ -85,49 +85,6 @@ type Config struct {
 	blockingInput int               // blocking_score_threshold as given; 0 = unset
 }
 
-// Input describes one action input; Inputs is the single list action.yml is
-// checked against.
-type Input struct {
-	Name, Default, Description string
-}
-
-// Inputs are every input the action reads, with action.yml's defaults.
-var Inputs = []Input{
-	{"github_token", "${{ github.token }}", "Token for the GitHub API."},
-	{"llm_api_key", "", "API key for the OpenAI-compatible endpoint (alias: openrouter_api_key)."},
-	{"openrouter_api_key", "", "API key for OpenRouter (rmc-oc's name; same as llm_api_key)."},
-	{"llm_base_url", DefaultBaseURL, "Any OpenAI-compatible endpoint: OpenRouter, OpenAI, vLLM, Ollama."},
-	{"model", "anthropic/claude-sonnet-4.5", "Model name at the endpoint."},
-	{"problem_score_threshold", "", "Findings scoring below this (1-10) are dropped; empty = .github/rmc.yml, else 5."},
-	{"blocking_score_threshold", "", "Findings scoring at or above this (1-10) block the merge; empty = .github/rmc.yml, else problem_score_threshold."},
-	{"review_timeout_minutes", "40", "Overall deadline for the run's LLM work, in minutes."},
-	{"max_review_retries", strconv.Itoa(review.DefaultSettings().Retries), "How often a failed review pass is retried."},
-	{"enable_web", "false", "Let the model fetch public web pages."},
-	{"enable_human_escalation", "false", "Escalate disputes the bot cannot settle to human_reviewers."},
-	{"human_reviewers", "", "Comma-separated logins to escalate disputes to."},
-	{"debug_logging", "false", "Verbose logs."},
-	{"injection_detection_enabled", "false", "Flag likely prompt injection in untrusted text and verify it with a second model."},
-	{"injection_verification_model", "", "Model that verifies flagged text; empty = model."},
-	{"review_manual_trigger_enable_start_comment", "true", "Reply when a manual review starts."},
-	{"review_manual_trigger_enable_end_comment", "true", "Reply when a manual review ends."},
-	{"bot_mentions", "", "Comma-separated handles the bot answers to; empty = .github/rmc.yml, else @review-my-code-bot,@rmc-bot."},
-	{"bot_login", "", "The bot's login; empty = ask the API who the token belongs to."},
-	{"dry_run", "false", "Print the plan (log and job summary) and write nothing."},
-	{"notify_agent", "", "Handle of the PR's coding agent (e.g. @claude) to tell when a review requests changes; empty = .github/rmc.yml, else none."},
-	{"ignore_paths", "", "Comma- or newline-separated globs the review skips, with .gitignore's rules: *.snap, docs/**, vendor/, src/**/gen.go; empty = .github/rmc.yml, else none."},
-	{"notice_unauthorized", "true", "Tell people without access, once, that the bot only takes requests from collaborators and the PR's author."},
-	{"max_run_tokens", "", "Most prompt + completion tokens a run may spend; a review that reaches it posts what it found as a partial review. Empty = .github/rmc.yml, else no limit."},
-	{"language", "", "Language the bot writes in (e.g. French); code and identifiers stay as they are. Empty = .github/rmc.yml, else English."},
-	{"fork_authors_can_ask", "false", "Let the author of a pull request from a fork ask questions, request reviews and dispute findings without write access (each spends the model key)."},
-	{"model_timeout", "", "Longest wait for one model request: seconds (300) or a duration (90s, 10m), 10s to 2h. Raise it for slow local or high-effort reasoning models. Empty = 3m."},
-	{"reasoning_effort", "", "Sent as reasoning_effort: none, minimal, low, medium, high or xhigh (what the model supports). Empty = the model's default."},
-	{"max_output_tokens", "", "Most tokens of one answer, sent as max_completion_tokens. Empty = the provider's default."},
-	{"model_context_tokens", strconv.Itoa(review.DefaultSettings().ContextTokens), "The model's context window in tokens: no request is sent over it. Set it to the server's window for local models (Ollama, llama.cpp, vLLM)."},
-	{"extra_body", "", "JSON object merged into every model request, for a provider's own settings, e.g. {\"provider\": {\"order\": [\"anthropic\"]}} on OpenRouter. Members the action sets (model, messages, tools...) are refused."},
-	{"extra_headers", "", "JSON object of headers sent with every model request, e.g. a gateway's key; the values are masked in the log. Pass secrets from a secret."},
-	{"model_prices", "", "Model prices in USD per million tokens, as JSON: {\"input\": 3, \"cached\": 0.3, \"output\": 15} (\"cache_write\" optional); the summary then shows the run's cost."},
-}
-
 var (
 	handleRe = regexp.MustCompile(`^@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$`)
 	loginRe  = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$`)
@@ -182,20 +139,21 @@ func (p *parser) escalation(c *Config) {
 
 // tunables reads the settings the repository's file may also set: the
 // input when given, else the default (review.DefaultSettings for the
-// review's, codeDefaults for the others), each with its source.
+// review's, the Key's Default for the others), each with its source.
 func (p *parser) tunables(c *Config) {
 	c.Sources = map[string]Source{}
-	for _, k := range FileKeys {
+	for _, key := range Keys {
+		k := key.Name
 		if isInput(k) && p.str(k) != "" {
 			c.input[k] = p.str(k)
 		}
 		v, src := c.input[k], SourceInput
 		if v == "" {
-			v, src = codeDefaults[k], SourceDefault
+			v, src = key.Default, SourceDefault
 		}
 		c.Sources[k] = src
-		if t := tunables[k]; t.set != nil && v != "" {
-			t.set(p, c, k, v)
+		if key.set != nil && v != "" {
+			key.set(p, c, k, v)
 		}
 	}
 }

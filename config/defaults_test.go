@@ -11,7 +11,7 @@ import (
 
 // codeDefault is a setting's default as the code has it: an input's
 // action.yml default, else the value a run with no input and no file has
-// (review.DefaultSettings and codeDefaults), as a comma-separated list.
+// (review.DefaultSettings and the Key's Default), as a comma-separated list.
 // ok is false when the code states none.
 func codeDefault(t *testing.T, name string) (v string, ok bool) {
 	t.Helper()

@@ -11,7 +11,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/review-my-code-bot/rmc/glob"
-	"github.com/review-my-code-bot/rmc/review"
 )
 
 // Source is where a setting's value came from. Precedence: an input set in
@@ -32,21 +31,6 @@ type PathInstruction struct {
 	Instructions string `yaml:"instructions" json:"instructions"`
 }
 
-// FileKeys are the keys .github/rmc.yml may set, in the order the summary
-// shows them. The names are part of the contract (README, rmc.schema.json).
-var FileKeys = []string{"problem_score_threshold", "blocking_score_threshold", "ignore_paths", "passes",
-	"max_run_tokens", "max_inline_comments", "instructions", "path_instructions", "language", "notify_agent", "bot_mentions",
-	"walkthrough", "walkthrough_diagram", "checks"}
-
-// codeDefaults are the defaults of the FileKeys that are not the review's
-// (those are review.DefaultSettings): action.yml leaves these inputs empty,
-// so an input left empty means "not set" and the file can set it.
-var codeDefaults = map[string]string{
-	"bot_mentions":        "@review-my-code-bot,@rmc-bot",
-	"walkthrough":         "true",
-	"walkthrough_diagram": "false",
-}
-
 // Limits on the file's free text, which goes into every review's prompt.
 const (
 	maxInstructions     = 8000
@@ -54,97 +38,6 @@ const (
 )
 
 var languageRe = regexp.MustCompile(`^\p{L}[\p{L}\p{M} ()-]{0,39}$`)
-
-// tunable validates and applies one key, from an input's text or the file.
-type tunable struct {
-	gate bool // a bad value changes what gates the merge: the run fails
-	list bool // the file may give a YAML list (or one string)
-	set  func(p *parser, c *Config, name, v string)
-	// node reads a structured file value; nil = set with the value's text.
-	node func(p *parser, c *Config, name string, n *yaml.Node)
-}
-
-var tunables = map[string]tunable{
-	"problem_score_threshold": {gate: true, set: func(p *parser, c *Config, name, v string) { c.Review.ProblemThreshold = p.intOf(name, v, 1, 10) }},
-	"blocking_score_threshold": {gate: true, set: func(p *parser, c *Config, name, v string) {
-		c.blockingInput = 0
-		if v != "" {
-			c.blockingInput = p.intOf(name, v, 1, 10)
-		}
-	}},
-	"ignore_paths": {gate: true, list: true, set: func(p *parser, c *Config, name, v string) {
-		c.Review.IgnorePaths = list(v)
-		if _, err := glob.CompileAll(c.Review.IgnorePaths); err != nil {
-			for _, e := range strings.Split(err.Error(), "\n") {
-				p.fail("%s: %s", name, e)
-			}
-		}
-	}},
-	"passes": {gate: true, list: true, set: func(p *parser, c *Config, name, v string) {
-		names := review.PassNames()
-		c.Review.Passes = nil
-		for _, s := range list(v) {
-			if s = strings.ToLower(s); !slices.Contains(names, s) {
-				p.fail("%s: %q is not a review pass (use %s)", name, s, strings.Join(names, ", "))
-			} else if !slices.Contains(c.Review.Passes, s) {
-				c.Review.Passes = append(c.Review.Passes, s)
-			}
-		}
-		if len(c.Review.Passes) == 0 {
-			p.fail("%s is empty: name at least one of %s", name, strings.Join(names, ", "))
-		}
-	}},
-	"max_run_tokens": {gate: true, set: func(p *parser, c *Config, name, v string) {
-		c.Review.MaxRunTokens = 0
-		if v != "" {
-			c.Review.MaxRunTokens = p.intOf(name, v, 0, 100_000_000)
-		}
-	}},
-	"max_inline_comments": {set: func(p *parser, c *Config, name, v string) { c.Review.MaxInline = p.intOf(name, v, 1, 100) }},
-	"instructions": {set: func(p *parser, c *Config, name, v string) {
-		if len(v) > maxInstructions {
-			p.fail("%s: %d characters, at most %d", name, len(v), maxInstructions)
-			return
-		}
-		c.Instructions = strings.TrimSpace(v)
-	}},
-	"path_instructions": {node: pathInstructions},
-	// A bad check touches the gate: an error check holds it.
-	"checks": {gate: true, node: checks},
-	"language": {set: func(p *parser, c *Config, name, v string) {
-		if v != "" && !languageRe.MatchString(v) {
-			p.fail("%s: %q is not a language name (e.g. French, Português)", name, v)
-			return
-		}
-		c.Language = v
-	}},
-	"notify_agent": {set: func(p *parser, c *Config, name, v string) {
-		if v != "" && !handleRe.MatchString(v) {
-			p.fail("%s: %q is not an @handle (e.g. @claude)", name, v)
-			return
-		}
-		c.NotifyAgent = v
-	}},
-	"walkthrough":         {set: func(p *parser, c *Config, name, v string) { c.Walkthrough = p.boolOf(name, v) }},
-	"walkthrough_diagram": {set: func(p *parser, c *Config, name, v string) { c.WalkthroughDiagram = p.boolOf(name, v) }},
-	"bot_mentions": {list: true, set: func(p *parser, c *Config, name, v string) {
-		var hs []string
-		for _, h := range list(v) {
-			if !strings.HasPrefix(h, "@") {
-				h = "@" + h
-			}
-			if !handleRe.MatchString(h) {
-				p.fail("%s: %q is not an @handle", name, h)
-				continue
-			}
-			hs = append(hs, h)
-		}
-		if len(hs) == 0 && len(list(v)) == 0 {
-			p.fail("%s is empty: the bot needs at least one handle to answer to", name)
-		}
-		c.Handles = hs
-	}},
-}
 
 func pathInstructions(p *parser, c *Config, name string, n *yaml.Node) {
 	var pis []PathInstruction
@@ -235,6 +128,10 @@ func (p *parser) intOf(name, v string, lo, hi int) int {
 type FileReport struct {
 	Path     string   // the file read; "" when the base has none
 	Problems []string // unknown keys and bad values, each naming its key
+	// Unknown are the Problems that are keys no setting has: a typo, most
+	// likely, so each names the nearest key. They are warnings: the file's
+	// other settings apply.
+	Unknown []string
 	// Fatal: a bad value touches the merge gate (a threshold, what is
 	// reviewed), so the run must not go on without it.
 	Fatal bool
@@ -251,14 +148,18 @@ func (c Config) WithFile(path, text string) Config {
 		file.Problems = append(file.Problems, path+": "+fmt.Sprintf(format, args...))
 		file.Fatal = file.Fatal || fatal
 	}
-	c = c.fromFile(path, text, problem)
+	unknown := func(key string) {
+		msg := fmt.Sprintf("%s: unknown key %q is ignored%s (known keys: %s)", path, key, didYouMean(key, FileKeys), strings.Join(FileKeys, ", "))
+		file.Problems, file.Unknown = append(file.Problems, msg), append(file.Unknown, msg)
+	}
+	c = c.fromFile(path, text, problem, unknown)
 	c.File = file
 	return c
 }
 
 // fromFile is WithFile's reading of the file, each problem reported
 // through problem.
-func (c Config) fromFile(path, text string, problem func(fatal bool, format string, args ...any)) Config {
+func (c Config) fromFile(path, text string, problem func(fatal bool, format string, args ...any), unknown func(key string)) Config {
 	if path == "" {
 		return c
 	}
@@ -276,7 +177,12 @@ func (c Config) fromFile(path, text string, problem func(fatal bool, format stri
 		return c
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		c = c.withKey(root.Content[i].Value, root.Content[i+1], problem)
+		key := root.Content[i].Value
+		if _, known := lookupKey(key); !known {
+			unknown(key)
+			continue
+		}
+		c = c.withKey(key, root.Content[i+1], problem)
 	}
 	var p parser
 	c.settle(&p)
@@ -286,14 +192,10 @@ func (c Config) fromFile(path, text string, problem func(fatal bool, format stri
 	return c
 }
 
-// withKey applies one key of the file, unless an input set it; a value
+// withKey applies one known key of the file, unless an input set it; a value
 // that does not parse is reported through problem and left out.
 func (c Config) withKey(key string, val *yaml.Node, problem func(fatal bool, format string, args ...any)) Config {
-	t, known := tunables[key]
-	if !known {
-		problem(false, "unknown key %q (known keys: %s)", key, strings.Join(FileKeys, ", "))
-		return c
-	}
+	t, _ := lookupKey(key)
 	overridden := c.Sources[key] == SourceInput
 	next, p := c, parser{}
 	switch {
@@ -335,56 +237,11 @@ type Setting struct {
 	Source     Source
 }
 
-// Settings are the effective values of FileKeys and where each came from.
+// Settings are the effective values of Keys and where each came from.
 func (c Config) Settings() []Setting {
-	var out []Setting
-	for _, k := range FileKeys {
-		var v string
-		switch k {
-		case "problem_score_threshold":
-			v = strconv.Itoa(c.Review.ProblemThreshold)
-		case "blocking_score_threshold":
-			v = strconv.Itoa(c.Review.BlockingThreshold)
-		case "ignore_paths":
-			v = strings.Join(c.Review.IgnorePaths, ", ")
-		case "passes":
-			v = strings.Join(c.Review.Passes, ", ")
-		case "max_run_tokens":
-			v = "no limit"
-			if c.Review.MaxRunTokens > 0 {
-				v = strconv.Itoa(c.Review.MaxRunTokens)
-			}
-		case "max_inline_comments":
-			v = strconv.Itoa(c.Review.MaxInline)
-		case "instructions":
-			v = fmt.Sprintf("%d characters", len(c.Instructions))
-		case "path_instructions":
-			var globs []string
-			for _, pi := range c.PathInstructions {
-				globs = append(globs, pi.Path)
-			}
-			v = strings.Join(globs, ", ")
-		case "language":
-			v = c.Language
-			if v == "" {
-				v = "English"
-			}
-		case "notify_agent":
-			v = c.NotifyAgent
-		case "bot_mentions":
-			v = strings.Join(c.Handles, ", ")
-		case "walkthrough":
-			v = strconv.FormatBool(c.Walkthrough)
-		case "walkthrough_diagram":
-			v = strconv.FormatBool(c.WalkthroughDiagram)
-		case "checks":
-			var names []string
-			for _, ch := range c.Checks {
-				names = append(names, fmt.Sprintf("%s (%s)", ch.Name, ch.Mode))
-			}
-			v = strings.Join(names, ", ")
-		}
-		out = append(out, Setting{Key: k, Value: v, Source: c.Sources[k]})
+	out := make([]Setting, len(Keys))
+	for i, k := range Keys {
+		out[i] = Setting{Key: k.Name, Value: k.show(c), Source: c.Sources[k.Name]}
 	}
 	return out
 }

@@ -91,8 +91,48 @@ func (t Task) Kind() Kind {
 // Work is what a task does: a *DisputeTask, *QuestionTask, *ReviewTask or
 // *WalkthroughTask. The set is closed (its method is unexported), so a
 // task carries one piece of work and its kind cannot disagree with it.
+// Each declares its injection screening with it: no kind exists without
+// saying what untrusted text it hands the model.
 type Work interface {
 	kind() Kind
+	// Screening is what people wrote that the task hands the model, for
+	// the injection screen (pr is the pull request the task is on).
+	Screening(pr snapshot.PullRequest) Screening
+}
+
+// Screening is the untrusted text a task hands the model, which the
+// injection screen checks, or why it hands none.
+type Screening struct {
+	Text string
+	// None says why the work hands the model nothing a person wrote; ""
+	// when Text is what it hands.
+	None string
+}
+
+// Screening is the developer replies the dispute answers.
+func (w *DisputeTask) Screening(snapshot.PullRequest) Screening {
+	var text string
+	for _, rp := range w.Finding.PendingReplies {
+		text += rp.Body + "\n"
+	}
+	return Screening{Text: text}
+}
+
+// Screening is the question.
+func (w *QuestionTask) Screening(snapshot.PullRequest) Screening {
+	return Screening{Text: w.Mention.Text}
+}
+
+// Screening is the pull request's title and description, which the
+// review's prompt quotes.
+func (w *ReviewTask) Screening(pr snapshot.PullRequest) Screening {
+	return Screening{Text: pr.Title + "\n" + pr.Body}
+}
+
+// Screening: the walkthrough hands the model only the diff, and no task
+// screens the diff (code is not instructions; it is fenced as data).
+func (w *WalkthroughTask) Screening(snapshot.PullRequest) Screening {
+	return Screening{None: "only the diff goes in, fenced as data"}
 }
 
 // KindOf is the kind of the tasks whose work is a W.
@@ -159,11 +199,9 @@ type Plan struct {
 	// Refuse lists mentions by people who may not ask the bot for work,
 	// one per person not told before: each gets a polite notice, once.
 	Refuse []state.Mention
-	// Waive lists waive commands to answer; whether they count is the
-	// state's (a maintainer's own comment), the answer only says so.
-	Waive []state.Mention
-	// Commands lists the commands to answer (pause, resume, resolve...);
-	// what they do is the state's, the answer only says so.
+	// Commands lists the registered commands to answer (pause, resume,
+	// resolve, waive...); what they do is the state's, the answer only
+	// says so.
 	Commands []state.Mention
 	// Evidence lists blocking findings whose thread was deleted and that
 	// the PR was not told about yet.
@@ -192,7 +230,7 @@ func (p Plan) NeedsModel() bool { return len(p.Tasks) > 0 }
 
 // Empty reports whether there is nothing to write.
 func (p Plan) Empty() bool {
-	return len(p.Tasks) == 0 && p.RecordTrigger == nil && len(p.Explain) == 0 && len(p.Refuse) == 0 && len(p.Waive) == 0 && len(p.Commands) == 0 && len(p.Evidence) == 0
+	return len(p.Tasks) == 0 && p.RecordTrigger == nil && len(p.Explain) == 0 && len(p.Refuse) == 0 && len(p.Commands) == 0 && len(p.Evidence) == 0
 }
 
 // Input is everything Plan reads.
@@ -216,7 +254,7 @@ type Input struct {
 func Classify(ctx context.Context, c mention.Classifier, pending []state.Mention) map[state.Ref]mention.Intent {
 	out := make(map[state.Ref]mention.Intent, len(pending))
 	for _, m := range pending {
-		if m.Waive != "" || m.Command != "" {
+		if m.Command != "" {
 			continue // a command, not a request for model work
 		}
 		intent, err := c.Classify(ctx, m.Text)
@@ -300,8 +338,6 @@ func (b *builder) mentions() {
 		switch {
 		case !m.Trusted:
 			b.refuse(m)
-		case m.Waive != "":
-			b.p.Waive = append(b.p.Waive, m)
 		case m.Command == state.CommandSummary && b.in.Walkthrough:
 			b.summaries = append(b.summaries, m)
 		case m.Command != "":

@@ -112,7 +112,7 @@ func TestConfigFileBadValues(t *testing.T) {
 		if strings.Contains(r.summary, "<b>") || strings.Contains(r.summary, "This pull request changes") {
 			t.Errorf("summary:\n%s", r.summary)
 		}
-		if !strings.Contains(r.log, "::error::.github/rmc.yml: unknown key") {
+		if !strings.Contains(r.log, "::warning::.github/rmc.yml: unknown key \"langauge\" is ignored (did you mean language?)") {
 			t.Errorf("the log does not report the unknown key:\n%s", r.log)
 		}
 		if strings.Contains(w.systemPrompt(), "Ignore previous") {

@@ -351,23 +351,15 @@ func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
 
 // screen checks the untrusted text a task hands the model.
 func (r *run) screen(ctx context.Context, t detector.Task) string {
-	if r.Screen == nil {
+	if r.Screen == nil || t.Work == nil {
 		return ""
 	}
-	var text string
-	switch w := t.Work.(type) {
-	case *detector.QuestionTask:
-		text = w.Mention.Text
-	case *detector.DisputeTask:
-		for _, rp := range w.Finding.PendingReplies {
-			text += rp.Body + "\n"
-		}
-	case *detector.ReviewTask:
-		text = r.Snap.PR.Title + "\n" + r.Snap.PR.Body
-	case *detector.WalkthroughTask:
-		// Only the diff goes in, and no task screens the diff.
+	// What the task hands the model, as its kind declares it.
+	sc := t.Work.Screening(r.Snap.PR)
+	if sc.Text == "" {
+		return ""
 	}
-	note := r.Screen(ctx, text)
+	note := r.Screen(ctx, sc.Text)
 	if note != "" {
 		r.Log.Warningf("task %s: %s; the text stays fenced as data and the task goes on", t.Key, note)
 	}

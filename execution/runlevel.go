@@ -3,7 +3,6 @@ package execution
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -73,11 +72,6 @@ func (r *run) before(ctx context.Context, plan detector.Plan) {
 	for _, m := range plan.Refuse {
 		if err := r.refuse(ctx, m); err != nil {
 			r.Log.Warningf("could not tell @%s: %v", m.Author.Login, err)
-		}
-	}
-	for _, m := range plan.Waive {
-		if err := r.answerWaiver(ctx, m); err != nil {
-			r.Log.Warningf("could not answer @%s's waive command: %v", m.Author.Login, err)
 		}
 	}
 	for _, m := range plan.Commands {
@@ -172,29 +166,6 @@ func (r *run) refuse(ctx context.Context, m state.Mention) error {
 	body := r.compose(text,
 		rmcoc.AccessNotice{User: m.Author.Login, ReplyToCommentID: rmcoc.ID(m.Ref.ID), SentAt: r.now()})
 	_, err := r.GitHub.CreateComment(ctx, r.repo(), r.number(), body)
-	return err
-}
-
-// answerWaiver answers a waive command once. Whether it counts is the
-// state's to say (the maintainer's own comment, judged by their
-// permission): the answer only reports it.
-func (r *run) answerWaiver(ctx context.Context, m state.Mention) error {
-	block := rmcoc.Waiver{CommandCommentID: rmcoc.ID(m.Ref.ID), FindingID: m.Waive, By: m.Author.Login, At: r.now()}
-	gone := slices.ContainsFunc(r.State.Gone(), func(p rmcoc.PostedFinding) bool { return p.ID == m.Waive })
-	who, id := "@"+sanitize.Name(m.Author.Login), sanitize.Code(m.Waive)
-	var text string
-	switch {
-	case !gone:
-		block.Result = rmcoc.WaiverUnknown
-		text = fmt.Sprintf("ℹ️ %s: no blocking finding %s lost its thread, so there is nothing to waive. A finding with a thread is cleared there: a verified fix, a conceded dispute, or a maintainer resolving it.", who, id)
-	case r.State.Waived[m.Waive]:
-		block.Result = rmcoc.WaiverDone
-		text = fmt.Sprintf("✅ %s waived finding %s, whose thread was deleted: it no longer holds the merge gate.", who, id)
-	default:
-		block.Result = rmcoc.WaiverRefused
-		text = fmt.Sprintf("🔒 %s: only a maintainer (write access, not the pull request's author) can waive finding %s; it keeps holding the merge gate.", who, id)
-	}
-	_, err := r.GitHub.CreateComment(ctx, r.repo(), r.number(), r.compose(text, block))
 	return err
 }
 

@@ -559,6 +559,10 @@ func TestScreen(t *testing.T) {
 	} {
 		seen = nil
 		note := r.screen(context.Background(), detector.Task{Key: "k", Work: tc.work})
+		// Work that hands the model nothing a person wrote is not screened.
+		if tc.want == "" && len(seen) == 0 && note == "" {
+			continue
+		}
 		if len(seen) != 1 || seen[0] != tc.want || (note != "") != (tc.want != "") {
 			t.Errorf("%T: screened %q, note %q; want %q", tc.work, seen, note, tc.want)
 		}

@@ -29,6 +29,8 @@ func TestAnswerSchemas(t *testing.T) {
 	check(s, err, "verdict", "fix.json")
 	s, err = llm.SchemaFor[intentAnswer]()
 	check(s, err, "intent", "intent.json")
+	s2, err2 := llm.SchemaFor[injectionVerdict]()
+	check(s2, err2, "verdict", "injection.json")
 	if err := s.Validate(`{"intent":"approve"}`); err == nil {
 		t.Errorf("an intent outside the enum validates")
 	}

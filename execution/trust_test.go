@@ -357,14 +357,16 @@ func goneState(waived ...string) state.State {
 func TestAnswerWaiver(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
-		st   state.State
-		id   string
-		want string
+		st      state.State
+		id      string
+		allowed bool // the state found bob a maintainer
+		want    string
 	}{
-		"a maintainer's waiver of a deleted finding counts": {st: goneState("f9"), id: "f9", want: "o/r#7:create-comment:waiver:f9:waived:by=bob"},
+		"a maintainer's waiver of a deleted finding counts": {st: goneState("f9"), id: "f9", allowed: true, want: "o/r#7:create-comment:waiver:f9:waived:by=bob"},
 		"a waiver that does not count is refused":           {st: goneState(), id: "f9", want: "o/r#7:create-comment:waiver:f9:not-allowed:by=bob"},
-		"a finding that still has its thread":               {st: goneState(), id: "f2", want: "o/r#7:create-comment:waiver:f2:unknown-id:by=bob"},
-		"a non-blocking finding is nothing to waive":        {st: goneState(), id: "n1", want: "o/r#7:create-comment:waiver:n1:unknown-id:by=bob"},
+		"a finding that still has its thread":               {st: goneState(), id: "f2", allowed: true, want: "o/r#7:create-comment:waiver:f2:unknown-id:by=bob"},
+		"a non-blocking finding is nothing to waive":        {st: goneState(), id: "n1", allowed: true, want: "o/r#7:create-comment:waiver:n1:unknown-id:by=bob"},
+		"a maintainer's waiver the state did not apply":     {st: goneState(), id: "f9", allowed: true, want: "o/r#7:create-comment:waiver:f9:not-allowed:by=bob"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -372,11 +374,13 @@ func TestAnswerWaiver(t *testing.T) {
 			gh := &recorder{}
 			rig := newTestExecutor(gh, &testLog{})
 			rig.State = tc.st
-			m := state.Mention{Ref: state.Ref{Source: state.SourceIssueComment, ID: 77}, Author: bob, Text: "@rmc-bot waive " + tc.id, Waive: tc.id}
-			if err := rig.run().answerWaiver(context.Background(), m); err != nil {
+			m := state.Mention{Ref: state.Ref{Source: state.SourceIssueComment, ID: 77}, Author: bob, Text: "@rmc-bot waive " + tc.id,
+				Command: state.CommandWaive, Arg: tc.id, Allowed: tc.allowed}
+			if err := rig.run().answerCommand(context.Background(), m); err != nil {
 				t.Fatal(err)
 			}
-			checkEffects(t, gh, tc.want)
+			// A waive is claimed first, as every command is.
+			checkEffects(t, gh, "o/r#7:react", tc.want)
 		})
 	}
 }

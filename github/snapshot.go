@@ -49,7 +49,7 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, r
 	var incomplete []int // indexes of threads with more comments
 	for page := 1; ; page++ {
 		var q snapshotQuery
-		if err := c.gql.Query(ctx, &q, vars); err != nil {
+		if err := c.gql.Query(withOperation(ctx, gqlQuery), &q, vars); err != nil {
 			return snap, fmt.Errorf("read %s#%d (page %d): %w", repo, number, page, gqlError(err))
 		}
 		c.counts.cost.Add(int64(q.RateLimit.Cost))
@@ -199,7 +199,7 @@ func (c *Client) completeThreads(ctx context.Context, snap *snapshot.Snapshot, i
 
 func (c *Client) threadComments(ctx context.Context, ids []githubv4.ID, after *githubv4.String) ([]threadCommentsNode, error) {
 	var q threadCommentsQuery
-	if err := c.gql.Query(ctx, &q, map[string]any{"ids": ids, "pageSize": githubv4.Int(pageSize), "after": after}); err != nil {
+	if err := c.gql.Query(withOperation(ctx, gqlQuery), &q, map[string]any{"ids": ids, "pageSize": githubv4.Int(pageSize), "after": after}); err != nil {
 		return nil, gqlError(err)
 	}
 	c.counts.cost.Add(int64(q.RateLimit.Cost))

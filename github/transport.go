@@ -80,30 +80,59 @@ func (b cancelBody) Close() error {
 	return err
 }
 
+// gqlOperation is what a GraphQL request does. The adapter states it with
+// the call (withOperation) and the transport reads it, never the
+// document's text: whether a request writes and whether repeating it is
+// harmless are facts about the operation.
+type gqlOperation int
+
+const (
+	// gqlMutation is a write that must not be sent twice; a GraphQL
+	// request the adapter did not mark is read as one, the safe reading.
+	gqlMutation gqlOperation = iota
+	gqlQuery
+	// gqlRepeatableMutation is a write whose repetition changes nothing
+	// (resolving or reopening a thread).
+	gqlRepeatableMutation
+)
+
+type gqlOperationKey struct{}
+
+// withOperation marks ctx's GraphQL request as op.
+func withOperation(ctx context.Context, op gqlOperation) context.Context {
+	return context.WithValue(ctx, gqlOperationKey{}, op)
+}
+
+// operation is the kind r's GraphQL request was marked with.
+func operation(r *http.Request) gqlOperation {
+	op, _ := r.Context().Value(gqlOperationKey{}).(gqlOperation)
+	return op
+}
+
 // idempotent reports whether repeating a write is harmless: edits, deletes,
 // reactions (GitHub answers 200 for an existing one), statuses (the latest
-// wins), review requests, and resolving a thread.
-func idempotent(r *http.Request, body []byte) bool {
+// wins), review requests, and a repeatable GraphQL mutation.
+func idempotent(r *http.Request) bool {
 	switch {
 	case r.Method == http.MethodPatch, r.Method == http.MethodPut, r.Method == http.MethodDelete:
 		return true
 	case strings.HasSuffix(r.URL.Path, "/reactions"), strings.Contains(r.URL.Path, "/statuses/"), strings.HasSuffix(r.URL.Path, "/requested_reviewers"):
 		return true
 	case strings.HasSuffix(r.URL.Path, "/graphql"):
-		return bytes.Contains(body, []byte("resolveReviewThread")) || !bytes.Contains(body, []byte(`"query":"mutation`))
+		return operation(r) == gqlRepeatableMutation
 	}
 	return false
 }
 
-// isWrite reports whether a request changes GitHub. GraphQL posts are writes
-// only when they are mutations.
-func isWrite(r *http.Request, body []byte) bool {
+// isWrite reports whether a request changes GitHub. A GraphQL post is a
+// write unless it was marked a query.
+func isWrite(r *http.Request) bool {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		return false
 	}
 	if strings.HasSuffix(r.URL.Path, "/graphql") {
-		return bytes.Contains(body, []byte(`"query":"mutation`))
+		return operation(r) != gqlQuery
 	}
 	return true
 }
@@ -113,7 +142,7 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	write := isWrite(r, body)
+	write := isWrite(r)
 	if write && t.writes != nil {
 		if err := t.writes.Wait(r.Context()); err != nil {
 			return nil, fmt.Errorf("%w: %w", errPacing, err)
@@ -121,7 +150,7 @@ func (t *retryTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	// A repeatable write retries like a read; a create does not, since its
 	// lost response may hide an applied write (the adapter checks first).
-	retryable := !write || idempotent(r, body)
+	retryable := !write || idempotent(r)
 	for attempt := 1; ; attempt++ {
 		resp, cancel, err := t.try(r, body, write)
 		if err != nil && r.Context().Err() != nil {

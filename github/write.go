@@ -125,7 +125,7 @@ func (c *Client) UnresolveThread(ctx context.Context, threadID string) error {
 }
 
 func (c *Client) mutateThread(ctx context.Context, verb, threadID string, m any, input githubv4.Input) error {
-	if err := c.gql.Mutate(ctx, m, input, nil); err != nil {
+	if err := c.gql.Mutate(withOperation(ctx, gqlRepeatableMutation), m, input, nil); err != nil {
 		return fmt.Errorf("%s review thread %s: %w", verb, threadID, gqlError(err))
 	}
 	return nil
@@ -144,16 +144,24 @@ func (c *Client) EditReviewComment(ctx context.Context, repo snapshot.Repo, id i
 }
 
 // Status returns the latest commit status of a context on sha; found is
-// false when there is none.
-func (c *Client) Status(ctx context.Context, repo snapshot.Repo, sha, context string) (s snapshot.Status, found bool, err error) {
-	combined, _, err := c.rest.Repositories.GetCombinedStatus(ctx, repo.Owner, repo.Name, sha, &gogithub.ListOptions{PerPage: 100})
-	if err != nil {
-		return s, false, wrap(scopeRead, fmt.Sprintf("read statuses of %s@%.7s", repo, sha), err)
-	}
-	for _, st := range combined.Statuses {
-		if st.GetContext() == context {
-			return snapshot.Status{Context: context, State: st.GetState(), Description: st.GetDescription(), TargetURL: st.GetTargetURL()}, true, nil
+// false when there is none. The combined status lists the newest status of
+// each context a page at a time, so a busy commit's gate may sit on a later
+// page: every page is read until the context is found.
+func (c *Client) Status(ctx context.Context, repo snapshot.Repo, sha, statusContext string) (s snapshot.Status, found bool, err error) {
+	opt := &gogithub.ListOptions{PerPage: 100}
+	for {
+		combined, resp, err := c.rest.Repositories.GetCombinedStatus(ctx, repo.Owner, repo.Name, sha, opt)
+		if err != nil {
+			return s, false, wrap(scopeRead, fmt.Sprintf("read statuses of %s@%.7s (page %d)", repo, sha, max(opt.Page, 1)), err)
 		}
+		for _, st := range combined.Statuses {
+			if st.GetContext() == statusContext {
+				return snapshot.Status{Context: statusContext, State: st.GetState(), Description: st.GetDescription(), TargetURL: st.GetTargetURL()}, true, nil
+			}
+		}
+		if resp.NextPage == 0 {
+			return s, false, nil
+		}
+		opt.Page = resp.NextPage
 	}
-	return s, false, nil
 }

@@ -10,31 +10,39 @@ import (
 	"github.com/review-my-code-bot/rmc/state"
 )
 
-// Commands are read by rules: the whole request is the command's word.
+// Commands are read by rules: the whole request is the command's word,
+// and its argument.
 func TestParseCommand(t *testing.T) {
 	t.Parallel()
-	for text, want := range map[string]state.Command{
-		"pause":               state.CommandPause,
-		"  Pause. ":           state.CommandPause,
-		"RESUME!":             state.CommandResume,
-		"summary":             state.CommandSummary,
-		"resolve":             state.CommandResolve,
-		"configuration":       state.CommandConfiguration,
-		"config":              state.CommandConfiguration,
-		"help":                state.CommandHelp,
-		"help me with this":   "",
-		"pause?":              "",
-		"please pause":        "",
-		"resolve f-123456":    "",
-		"why did you pause":   "",
-		"pause\nand then why": "",
-		"":                    "",
-		"full review":         "", // a review request, not a command
-		"waive f-abcdef12":    "", // a waive has its own field
+	for text, want := range map[string]struct {
+		c   state.Command
+		arg string
+	}{
+		"pause":                {c: state.CommandPause},
+		"  Pause. ":            {c: state.CommandPause},
+		"RESUME!":              {c: state.CommandResume},
+		"summary":              {c: state.CommandSummary},
+		"resolve":              {c: state.CommandResolve},
+		"configuration":        {c: state.CommandConfiguration},
+		"config":               {c: state.CommandConfiguration},
+		"help":                 {c: state.CommandHelp},
+		"waive f-abcdef12":     {c: state.CommandWaive, arg: "f-abcdef12"},
+		"Waive F-ABCDEF12.":    {c: state.CommandWaive, arg: "f-abcdef12"},
+		"waive":                {},
+		"waive f-12345":        {}, // too short an id
+		"waive f-abcdef12 now": {},
+		"help me with this":    {},
+		"pause?":               {},
+		"please pause":         {},
+		"resolve f-123456":     {},
+		"why did you pause":    {},
+		"pause\nand then why":  {},
+		"":                     {},
+		"full review":          {}, // a review request, not a command
 	} {
-		got, ok := state.ParseCommand(text)
-		if got != want || ok != (want != "") {
-			t.Errorf("ParseCommand(%q) = %q, %v; want %q", text, got, ok, want)
+		got, arg, ok := state.ParseCommand(text)
+		if got != want.c || arg != want.arg || ok != (want.c != "") {
+			t.Errorf("ParseCommand(%q) = %q, %q, %v; want %q, %q", text, got, arg, ok, want.c, want.arg)
 		}
 	}
 }
@@ -158,8 +166,9 @@ func FuzzParseCommand(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		c, ok := state.ParseCommand(text)
-		if ok != slices.Contains(state.Commands, c) || (ok && len(strings.Fields(strings.TrimRight(strings.TrimSpace(text), ".!"))) != 1) {
+		c, arg, ok := state.ParseCommand(text)
+		_, registered := state.LookupCommand(c)
+		if ok != registered || (ok && len(strings.Fields(strings.TrimRight(strings.TrimSpace(text), ".!"))) != 1+len(strings.Fields(arg))) {
 			t.Errorf("ParseCommand(%q) = %q, %v", text, c, ok)
 		}
 	})

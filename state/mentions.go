@@ -2,9 +2,7 @@ package state
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/review-my-code-bot/rmc/mention"
@@ -56,20 +54,17 @@ type Mention struct {
 	// Trusted is set when the author may ask for work: a collaborator,
 	// owner or member, or the pull request's author.
 	Trusted bool
-	// Waive is the finding id of a "waive <id>" command; "" for anything
-	// else. It is a maintainer's decision, never the model's work.
-	Waive string
+	// Arg is the command's argument (a waive's finding id); "" for a
+	// command that takes none, and for anything else.
+	Arg string
 	// Edited is set when someone other than the author edited the comment.
 	Edited bool
-	// Command is the command the mention gives ("" for a request, a
-	// question or a waive); Allowed is set on a resolve command that
-	// counts (a maintainer's).
+	// Command is the registered command the mention gives ("" for a
+	// request or a question); Allowed is set when the command counts: its
+	// author is one its Who allows, and it is unedited.
 	Command Command
 	Allowed bool
 }
-
-// waiveCommand is "waive <finding id>", the whole of what is asked.
-var waiveCommand = regexp.MustCompile(`(?i)^\s*waive\s+(f-[0-9a-f]{6,16})\s*[.!]?\s*$`)
 
 // ThreadRef locates a review thread.
 type ThreadRef struct {
@@ -92,33 +87,14 @@ const (
 	HandledDismissed Handling = "dismissed"
 )
 
-// waive applies a waive command: a maintainer's (write access, not the
-// PR's author) own, unedited comment waives the finding. A login whose
-// permission Options.Writers does not hold is listed for the caller to
-// look up (Waivers), as for a resolution.
-func (d *deriver) waive(m Mention) {
-	ok, known := d.entitled(&m.Author)
-	switch {
-	case m.Edited:
-	case ok:
-		d.st.Waived[m.Waive] = true
-	case !known:
-		d.st.waivers = append(d.st.waivers, m.Author.Login)
-	}
-}
-
 // mentions collects developer comments addressed to the bot.
 func (d *deriver) mentions(snap snapshot.Snapshot) {
 	add := func(m Mention) {
 		if d.isBot(m.Author) || m.Author.IsBot {
 			return // the bot never answers itself; other bots are ignored
 		}
-		if w := waiveCommand.FindStringSubmatch(m.Text); w != nil && m.Ref.Source == SourceIssueComment {
-			m.Waive = strings.ToLower(w[1])
-			d.waive(m)
-		}
-		if c, ok := ParseCommand(m.Text); ok && m.Ref.Source == SourceIssueComment {
-			m.Command = c
+		if c, arg, ok := ParseCommand(m.Text); ok && m.Ref.Source == SourceIssueComment {
+			m.Command, m.Arg = c, arg
 		}
 		m.Handled = d.handled[m.Ref]
 		if m.Handled == "" {

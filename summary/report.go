@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/event"
 	"github.com/review-my-code-bot/rmc/execution"
@@ -40,7 +39,7 @@ type Report struct {
 	Total    llm.Usage
 	// Config is the run's effective configuration; ConfigFile what the
 	// snapshot read of .github/rmc.yml.
-	Config     config.Config
+	Config     Settings
 	ConfigFile snapshot.ConfigFile
 	// Learnings is the learnings issue as the run read it; Learned what
 	// the run recorded and did there.
@@ -179,7 +178,7 @@ func (r Report) tasksMarkdown(b *strings.Builder) {
 	}
 	if r.Total.Requests > 0 {
 		cost := ""
-		if p := r.Config.ModelPrices; p != nil {
+		if p := r.Config.Prices; p != nil {
 			cost = fmt.Sprintf("$%.4f at the configured model_prices", r.Total.Cost(*p))
 		}
 		fmt.Fprintf(b, "| | **run** | one session, %d model calls | %s | **%d / %d / %d** |\n", r.Total.Requests, cost, r.Total.PromptTokens, r.Total.CachedTokens, r.Total.CompletionTokens)

@@ -18,14 +18,19 @@ import (
 
 // settingsConfig is the inputs' defaults under a config file with a bad
 // key, a language the bot has no fixed texts in and a glob with markup.
-func settingsConfig(t *testing.T) config.Config {
+func settingsConfig(t *testing.T) summary.Settings {
 	t.Helper()
 	defs := config.Defaults()
 	cfg, err := config.Load(func(name string) string { return defs[name] }, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cfg.WithFile(".github/rmc.yml", "problem_score_threshold: 7\nlanguage: Klingon\nbogus_key: <b>1</b>\nignore_paths:\n  - docs/**\n  - \"a|b`<c>`\"\n")
+	cfg = cfg.WithFile(".github/rmc.yml", "problem_score_threshold: 7\nlanguage: Klingon\nbogus_key: <b>1</b>\nignore_paths:\n  - docs/**\n  - \"a|b`<c>`\"\n")
+	out := summary.Settings{Problems: cfg.File.Problems, Language: cfg.Language, Prices: cfg.ModelPrices}
+	for _, s := range cfg.Settings() {
+		out.Effective = append(out.Effective, summary.Setting{Key: s.Key, Value: s.Value, Source: summary.Source(s.Source)})
+	}
+	return out
 }
 
 // resolved is a blocking finding on a thread, resolved by someone.

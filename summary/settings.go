@@ -4,9 +4,38 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/execution"
+	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// Settings is what the summary shows of the run's configuration.
+type Settings struct {
+	// Effective are the keys of .github/rmc.yml, in order, with the value
+	// each has and where it came from.
+	Effective []Setting
+	// Problems are what reading the file found wrong; a setting with a
+	// problem was left out.
+	Problems []string
+	Language string      // "" = English
+	Prices   *llm.Prices // nil = not set: the summary shows no cost
+}
+
+// Setting is one effective setting.
+type Setting struct {
+	Key, Value string
+	Source     Source
+}
+
+// Source is where a setting's value came from.
+type Source string
+
+// The sources, as the settings table names them; a value from the file is
+// shown as the file's name.
+const (
+	FromDefault Source = "default"
+	FromInput   Source = "input"
+	FromFile    Source = "file"
 )
 
 // settingsMarkdown shows the effective settings and where each came from.
@@ -18,9 +47,9 @@ func (r Report) settingsMarkdown(b *strings.Builder) {
 	if cf.ChangedByPR {
 		fmt.Fprintf(b, "⚠️ This pull request changes `%s`: it is reviewed under the base branch's version; the change applies once merged.\n\n", cf.Name())
 	}
-	if n := len(r.Config.File.Problems); n > 0 {
+	if n := len(r.Config.Problems); n > 0 {
 		fmt.Fprintf(b, "❌ **%d problem(s) in `%s`** — these settings were ignored:\n\n", n, cf.Name())
-		for _, p := range r.Config.File.Problems {
+		for _, p := range r.Config.Problems {
 			fmt.Fprintf(b, "- %s\n", mdEscape(p))
 		}
 		b.WriteString("\n")
@@ -53,9 +82,9 @@ func (r Report) settingsTable(b *strings.Builder) {
 		fmt.Fprintf(b, "Read `%s` at the base commit `%.7s`.\n\n", cf.Path, r.PR.BaseSHA)
 	}
 	b.WriteString("| Setting | Value | From |\n|---|---|---|\n")
-	for _, s := range r.Config.Settings() {
+	for _, s := range r.Config.Effective {
 		from := string(s.Source)
-		if s.Source == config.SourceFile {
+		if s.Source == FromFile {
 			from = "`" + cf.Name() + "`"
 		}
 		fmt.Fprintf(b, "| `%s` | %s | %s |\n", s.Key, mdEscape(strings.ReplaceAll(s.Value, "`", "'")), from)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/app"
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/outcome"
 )
 
 func TestConnect(t *testing.T) {
@@ -58,7 +59,7 @@ func TestPlanThroughTheRealConnector(t *testing.T) {
 	var out bytes.Buffer
 	env := app.Env{Getenv: func(k string) string { return vars[k] }, Stdout: &out}
 	code := app.Main(context.Background(), env, gitHub, []string{"plan", "--repo", "o/r", "--pr", fmt.Sprint(pr.Number)})
-	if code != app.ExitOK || !strings.Contains(out.String(), "[question]") {
+	if code != outcome.ExitOK || !strings.Contains(out.String(), "[question]") {
 		t.Errorf("exit %d, output:\n%s", code, out.String())
 	}
 	if f.WriteCount() != 0 {

@@ -18,7 +18,11 @@ import (
 	"github.com/review-my-code-bot/rmc/github"
 )
 
-func main() {
+func main() { os.Exit(run()) }
+
+// run is the action, its exit code returned so that its deferred stop runs
+// before main exits.
+func run() int {
 	// A huge pull request's diff is most of the heap for the whole run, so
 	// the default GOGC of 100 would let the heap grow to twice it between
 	// collections. Half that headroom keeps the peak (and the runner's
@@ -30,7 +34,7 @@ func main() {
 	// between writes.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	os.Exit(app.Main(ctx, app.OSEnv(), gitHub, os.Args[1:]))
+	return app.Main(ctx, app.OSEnv(), gitHub, os.Args[1:])
 }
 
 // gitHub is the real GitHub: package github's webhook parser and client.

@@ -97,20 +97,25 @@ func parseArgs(args []string, stdout, stderr io.Writer, tty bool, getenv func(st
 	return opts, 0, true
 }
 
-func main() {
+func main() { os.Exit(run()) }
+
+// run is the demo, its exit code returned so that its deferred stop runs
+// before main exits.
+func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	fd := int(os.Stdout.Fd())
 	tty := term.IsTerminal(fd)
 	opts, code, ok := parseArgs(os.Args[1:], os.Stdout, os.Stderr, tty, os.Getenv)
 	if !ok {
-		os.Exit(code)
+		return code
 	}
 	if w, _, err := term.GetSize(fd); tty && err == nil && w >= 60 {
 		opts.width = min(w, 100)
 	}
 	if err := demo(ctx, os.Stdout, opts); err != nil {
 		fmt.Fprintf(os.Stderr, "demo: %s\n", strings.TrimSpace(clean(err.Error())))
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/review-my-code-bot/rmc/app"
 	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/outcome"
 )
 
 // transcript prints what a person would see on GitHub after each run, read
@@ -99,7 +100,7 @@ func (t *transcript) reply(th fakegithub.Thread, c fakegithub.ReviewComment) {
 // there were.
 func (t *transcript) run(eventName string, j job) int {
 	verdict := t.st.green("the job succeeds")
-	if j.code != app.ExitOK {
+	if j.code != outcome.ExitOK {
 		verdict = t.st.red(fmt.Sprintf("the job fails (exit %d)", j.code))
 	}
 	t.print("", t.st.dim("→ the workflow runs on "+eventName+": ")+verdict)

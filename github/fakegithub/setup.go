@@ -226,6 +226,17 @@ func (s *Server) SetContents(repo, ref, path, content string) {
 	s.ensureRepo(repo).contents[ref+"\x00"+strings.Trim(path, "/")] = content
 }
 
+// AddStatus seeds a commit status on sha by creator, as a status posted
+// through the API would be (newest last).
+func (s *Server) AddStatus(repo, sha, creator string, st Status) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.ensureRepo(repo)
+	id, now := s.newID(), s.tick()
+	st.ID, st.NodeID, st.SHA, st.Creator, st.CreatedAt, st.UpdatedAt = id, "SC_"+strconv.FormatInt(id, 10), sha, creator, now, now
+	r.statuses = append(r.statuses, &st)
+}
+
 // SetCompare registers what GET /repos/{o}/{r}/compare/{base}...{head}
 // answers.
 func (s *Server) SetCompare(repo, base, head string, files []File) {

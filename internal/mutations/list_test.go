@@ -19,9 +19,10 @@ const (
 	more      section = "more"
 	quadratic section = "quadratic"
 	since     section = "since"
+	survivors section = "survivors"
 )
 
-var sections = []section{issue, more, quadratic, since}
+var sections = []section{issue, more, quadratic, since, survivors}
 
 var list = []mutation{
 	// The issue's seventeen: the blocking threshold, the author-resolved
@@ -55,10 +56,10 @@ var list = []mutation{
 		Old: "if !f.Open() || f.Block.Category == CategoryCheck", New: "if f.Block.Category == CategoryCheck", Tests: "TestVerifyFixes"},
 	{ID: "M13", Section: issue, What: "no bound on the fixes one run verifies", File: "execution/verify.go",
 		Old: "|| checked == maxVerify {", New: "|| checked == -maxVerify {", Tests: "TestVerifyFixes"},
-	{ID: "M14", Section: issue, What: "a waiver that does not count is answered as done", File: "execution/runlevel.go",
-		Old: "case r.State.Waived[m.Waive]:", New: "case true:", Tests: "TestAnswerWaiver"},
-	{ID: "M15", Section: issue, What: "a waiver of a finding that still has its thread is carried out", File: "execution/runlevel.go",
-		Old: "case !gone:", New: "case false && !gone:", Tests: "TestAnswerWaiver"},
+	{ID: "M14", Section: issue, What: "a waiver that does not count is answered as done", File: "state/command_waive.go",
+		Old: "case a.State.Waived[a.Mention.Arg]:", New: "case true:", Tests: "TestWaiveAnswer"},
+	{ID: "M15", Section: issue, What: "a waiver of a finding that still has its thread is carried out", File: "state/command_waive.go",
+		Old: "case !gone:", New: "case false && !gone:", Tests: "TestWaiveAnswer"},
 	{ID: "M16", Section: issue, What: "a claim exactly its lease old still holds", File: "execution/claim.go",
 		Old: "c.Age >= lease", New: "c.Age > lease", Tests: "TestClaimLease"},
 	{ID: "M17", Section: issue, What: "the run's own claim counts as another run's", File: "execution/claim.go",
@@ -122,4 +123,50 @@ var list = []mutation{
 		Old: "e.BaseURL = base", New: "e.BaseURL = \"\"", Tests: "TestAnotherEndpointIsNeverServedFromTheCache|TestCacheKeyCoversWhatChangesAResult"},
 	{ID: "B4", Section: since, What: "bench --resume asks every judge call of a kept result again, not only the failed ones", File: "bench/run.go",
 		Old: "if v.Err != \"\" {\n\t\t\tfailed = append(failed, i)", New: "if v.Err != \"\" || len(v.Reasoning) >= 0 {\n\t\t\tfailed = append(failed, i)", Tests: "TestResumeRedoesExactlyTheFailures"},
+	// Issue 37: the three mutations that survived every unit test, and
+	// guards of the code that issue changed.
+	{ID: "V1", Section: survivors, What: "a score-9 blocking finding is deferred as out of scope", File: "execution/dispute.go",
+		Old: "case f.Block.Score >= 9:", New: "case f.Block.Score >= 10:", Tests: "TestDecideOutOfScope"},
+	{ID: "V2", Section: survivors, What: "a reply on a waived finding starts a dispute", File: "detector/plan.go",
+		Old: `if len(f.PendingReplies) == 0 || f.WaivedBy != "" {`, New: "if len(f.PendingReplies) == 0 {", Tests: "TestNoDisputeOnAWaivedFinding"},
+	{ID: "V3", Section: survivors, What: "an HTTP 413 \"maximum context length\" is not read as a context refusal", File: "llm/errors.go",
+		Old: "if e.status != http.StatusBadRequest && e.status != http.StatusRequestEntityTooLarge {", New: "if e.status != http.StatusBadRequest {", Tests: "TestContextRefusalByStatusAndMessage"},
+	{ID: "V4", Section: survivors, What: "a commit's statuses are read from the first page only", File: "github/write.go",
+		Old: "opt.Page = resp.NextPage", New: "return s, false, nil", Tests: "TestStatusReadsEveryPage"},
+	{ID: "V5", Section: survivors, What: "a thread's resolution is not paced as a write", File: "github/transport.go",
+		Old: "return operation(r) != gqlQuery", New: "return operation(r) == gqlMutation", Tests: "TestWriteAndRetryByOperation"},
+	{ID: "V6", Section: survivors, What: "every GraphQL mutation is retried", File: "github/transport.go",
+		Old: "return operation(r) == gqlRepeatableMutation", New: "return true", Tests: "TestWriteAndRetryByOperation"},
+	{ID: "V7", Section: survivors, What: "a bot and a user with the same login are one account", File: "snapshot/snapshot.go",
+		Old: `a.Login != "" && a.IsBot == b.IsBot &&`, New: `a.Login != "" &&`, Tests: "TestActor"},
+	{ID: "V8", Section: survivors, What: "GraphQL's Bot type does not make a bot", File: "snapshot/snapshot.go",
+		Old: `isBot := typename == "Bot"`, New: "isBot := false", Tests: "TestActor"},
+	{ID: "V9", Section: survivors, What: "a repository name with a slash is accepted", File: "snapshot/snapshot.go",
+		Old: ` || strings.Contains(name, "/")`, New: "", Tests: "TestParseRepo"},
+	{ID: "V10", Section: survivors, What: "the write role is not a maintainer's", File: "snapshot/snapshot.go",
+		Old: "|| r == RoleWrite }", New: "}", Tests: "TestRoleWrites"},
+	{ID: "V11", Section: survivors, What: "a contributor may ask the bot for work", File: "snapshot/snapshot.go",
+		Old: `case "OWNER", "MEMBER", "COLLABORATOR":`, New: `case "OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR":`, Tests: "TestCommentTrusted"},
+	{ID: "V13", Section: survivors, What: "a maintainers' command counts from anyone who may ask", File: "state/commands.go",
+		Old: "			if !entitled {", New: "			if false && !entitled {", Tests: "TestCommands"},
+	{ID: "V14", Section: survivors, What: "an edited command is applied", File: "state/commands.go",
+		Old: "if !ok || m.Edited || !m.Trusted {", New: "if !ok || !m.Trusted {", Tests: "TestCommands"},
+	{ID: "V15", Section: survivors, What: "a command someone else's role does not allow is answered as done", File: "execution/commands.go",
+		Old: "	case !m.Allowed:", New: "	case !m.Allowed && false:", Tests: "TestAThrowawayCommandNeedsOneFile"},
+	{ID: "V16", Section: survivors, What: "the nearest known name is suggested however far it is", File: "config/nearest.go",
+		Old: "best, bestDist := \"\", max(2, len(name)/3)+1", New: "best, bestDist := \"\", 1<<30", Tests: "TestNearest|TestNearestBoundary"},
+	{ID: "V17", Section: survivors, What: "a known input is reported as unknown", File: "config/nearest.go",
+		Old: "		if slices.Contains(names, name) {", New: "		if false {", Tests: "TestUnknownInputs"},
+	{ID: "V18", Section: survivors, What: "a manual review's blocking findings fail the job", File: "outcome/outcome.go",
+		Old: "lines = append(lines, Line{false, fmt.Sprintf(\"%d open blocking finding(s); this run's review was manual", New: "code = ExitFailed\n\t\tlines = append(lines, Line{false, fmt.Sprintf(\"%d open blocking finding(s); this run's review was manual", Tests: "TestExit"},
+	{ID: "V19", Section: survivors, What: "a pending gate after a failed task is reported twice", File: "outcome/outcome.go",
+		Old: "case o.Gated && o.Gate.State == gate.Pending && res.Failed() == 0:", New: "case o.Gated && o.Gate.State == gate.Pending:", Tests: "TestExit"},
+	{ID: "V20", Section: survivors, What: "a login's permission is asked again on every derive", File: "state/permissions.go",
+		Old: "	if r, known := p.roles[key]; known {", New: "	if r, known := p.roles[key]; known && false {", Tests: "TestPermissionsDerive"},
+	{ID: "V21", Section: survivors, What: "a kind's declared screening is not what its task hands the model", File: "detector/plan.go",
+		Old: "return Screening{Text: pr.Title + \"\\n\" + pr.Body}", New: "return Screening{Text: pr.Title}", Tests: "TestEveryKindDeclaresItsScreening"},
+	{ID: "V22", Section: survivors, What: "a flag the verifying model dismissed is still reported", File: "execution/screen.go",
+		Old: "	if !out.Injection {\n		return \"\"", New: "	if false {\n		return \"\"", Tests: "TestScreener"},
+	{ID: "V12", Section: survivors, What: "a configured login is a bot whatever the token's account is", File: "snapshot/write.go",
+		Old: "a.IsBot = viewer.IsBot", New: "a.IsBot = true", Tests: "TestBotIdentity"},
 }

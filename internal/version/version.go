@@ -1,5 +1,6 @@
-// Package version says which build of the companion binaries (demo,
-// bench, reviews-for-agent) is running.
+// Package version says which build is running: the action (rmc) and the
+// companion binaries (demo, bench, reviews-for-agent) share this one
+// mechanism.
 package version
 
 import "runtime/debug"

@@ -1,0 +1,50 @@
+package state
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/sanitize"
+)
+
+// CommandResolve is a maintainer's waiver of every open finding posted
+// before it.
+const CommandResolve Command = "resolve"
+
+func init() {
+	RegisterCommand(CommandSpec{Name: CommandResolve, Who: Maintainers, Order: 40,
+		Help:    "resolve all my open findings: they are recorded as your waivers and stop holding the merge gate",
+		Refused: "My findings keep holding the merge gate until they are fixed, disputed in their thread, or resolved by a maintainer.",
+		Apply:   resolveAll,
+		Answer:  answerResolve,
+	})
+}
+
+// resolveAll waives every open finding posted before the command.
+func resolveAll(st *State, m Mention) {
+	for _, f := range st.Findings {
+		if !f.Open() || f.Thread.Comments[0].CreatedAt.After(m.CreatedAt) {
+			continue
+		}
+		if _, done := st.WaivedBy[f.Block.ID]; !done {
+			st.WaivedBy[f.Block.ID] = Waiver{FindingID: f.Block.ID, By: m.Author.Login, Command: m.Ref}
+		}
+	}
+}
+
+// answerResolve names the findings the command waived.
+func answerResolve(a Answering) Answer {
+	ids := a.State.ResolvedBy(a.Mention.Ref)
+	if len(ids) == 0 {
+		return Answer{Result: rmcoc.CommandDone, Text: fmt.Sprintf("ℹ️ %s: none of my findings was open, so there was nothing to resolve.", a.By)}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "✅ %s resolved %d open finding(s) of mine. They are recorded as %s's waivers and no longer hold the merge gate:\n", a.By, len(ids), a.By)
+	for _, f := range a.State.Findings {
+		if w, ok := a.State.WaivedBy[f.Block.ID]; ok && w.Command == a.Mention.Ref {
+			fmt.Fprintf(&b, "\n- %s %s (%s)", sanitize.Code(f.Block.ID), a.ModelLine(f.Block.Title), sanitize.Code(f.Thread.Path))
+		}
+	}
+	return Answer{Result: rmcoc.CommandDone, Text: b.String(), FindingIDs: ids}
+}
