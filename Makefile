@@ -7,7 +7,7 @@ STATICCHECK_VERSION := v0.8.2
 EXHAUSTIVE_VERSION := v0.17.1
 # the packages with goroutines or locks of their own (and the fakes they
 # run against): make test runs their tests again under the race detector
-RACE_PKGS := ./app/... ./bench/... ./cmd/reviews-for-agent/... ./github/fakegithub/... \
+RACE_PKGS := ./app/... ./benchmark/... ./cmd/reviews-for-agent/... ./github/fakegithub/... \
 	./inbox/... ./llm/... ./reviewsforagent/... ./workspace/...
 export PATH := $(TOOLS_BIN):$(PATH)
 

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/review-my-code-bot/rmc/bench"
+	"github.com/review-my-code-bot/rmc/benchmark"
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
@@ -34,17 +34,17 @@ func fenced(text, source string) string {
 // oracle is a scripted endpoint whose reviewer reports exactly the golden
 // issues of the set's PRs (the local set's when none is given) in pass 1,
 // and whose judge matches a finding that carries a golden comment's text.
-func oracle(t *testing.T, sets ...bench.Set) *fakellm.Server {
+func oracle(t *testing.T, sets ...benchmark.Set) *fakellm.Server {
 	t.Helper()
-	var cases []bench.Case
-	for _, set := range append(sets, bench.NewLocal()) {
+	var cases []benchmark.Case
+	for _, set := range append(sets, benchmark.NewLocal()) {
 		cs, err := set.Cases(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
 		cases = append(cases, cs...)
 	}
-	golden := map[string][]bench.Golden{}
+	golden := map[string][]benchmark.Golden{}
 	for _, c := range cases {
 		golden[fmt.Sprintf("%s/%s#%d", c.Ref.Owner, c.Ref.Name, c.Ref.Number)] = c.Golden
 	}
@@ -86,7 +86,7 @@ func runCmd(t *testing.T, getenv func(string) string, args ...string) (int, stri
 // the golden comments the core profile counts.
 func localTotals(t *testing.T) (prs, planted, core int) {
 	t.Helper()
-	cases, err := bench.NewLocal().Cases(context.Background())
+	cases, err := benchmark.NewLocal().Cases(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func localTotals(t *testing.T) (prs, planted, core int) {
 			planted++
 		}
 		for _, g := range c.Golden {
-			if bench.Core.Includes(g.Category) {
+			if benchmark.Core.Includes(g.Category) {
 				core++
 			}
 		}
@@ -124,7 +124,7 @@ func TestLocalSetEndToEnd(t *testing.T) {
 	if n := strings.Count(stderr, "\n"); n != prs || strings.Contains(stderr, "\r") {
 		t.Errorf("progress on a non-terminal: %d lines\n%q", n, stderr)
 	}
-	var res bench.Results
+	var res benchmark.Results
 	data, err := os.ReadFile(filepath.Join(out, "results.json"))
 	if err == nil {
 		err = json.Unmarshal(data, &res)
@@ -178,7 +178,7 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Errorf("--help: exit %d\n%s%s", code, stdout, stderr)
 	}
 	code, stdout, _ = runCmd(t, env(nil), "--dry-run", "--only", "go-ledger#1")
-	if board, _ := bench.PublishedLeaderboard(); code != exitOK || !strings.Contains(stdout, "Judge "+board.JudgeOpenRouter+":") {
+	if board, _ := benchmark.PublishedLeaderboard(); code != exitOK || !strings.Contains(stdout, "Judge "+board.JudgeOpenRouter+":") {
 		t.Errorf("the default judge on OpenRouter: exit %d\n%s", code, stdout)
 	}
 	code, stdout, _ = runCmd(t, env(nil), "--version")
@@ -238,7 +238,7 @@ func TestJudgeOnItsOwnEndpoint(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
-	board, _ := bench.PublishedLeaderboard()
+	board, _ := benchmark.PublishedLeaderboard()
 	for _, r := range reviewer.Requests() {
 		if r.Model != "local-model" {
 			t.Errorf("the reviewer's endpoint got a request for %q", r.Model)
@@ -324,8 +324,8 @@ func TestProgressBarOnlyOnATerminal(t *testing.T) {
 	t.Parallel()
 	var term bytes.Buffer
 	p := &progress{w: &term, tty: true}
-	p.update(1, 4, &bench.PRResult{PR: "local/go-ledger#1"})
-	p.update(4, 4, &bench.PRResult{PR: "local/go-ledger#2\x1b[2J", Error: "load: gone"})
+	p.update(1, 4, &benchmark.PRResult{PR: "local/go-ledger#1"})
+	p.update(4, 4, &benchmark.PRResult{PR: "local/go-ledger#2\x1b[2J", Error: "load: gone"})
 	p.done()
 	want := "\r\033[K[#######.......................] 1/4 local/go-ledger#1\r\033[K[##############################] 4/4 local/go-ledger#2 [2J\n"
 	if term.String() != want {
@@ -333,7 +333,7 @@ func TestProgressBarOnlyOnATerminal(t *testing.T) {
 	}
 	var log bytes.Buffer
 	p = &progress{w: &log}
-	p.update(1, 2, &bench.PRResult{PR: "local/go-ledger#1", Error: "review: \x1b]0;pwned\x07endpoint unavailable"})
+	p.update(1, 2, &benchmark.PRResult{PR: "local/go-ledger#1", Error: "review: \x1b]0;pwned\x07endpoint unavailable"})
 	p.done()
 	if got := log.String(); got != "[1/2] local/go-ledger#1: failed: review: ]0;pwned endpoint unavailable\n" {
 		t.Errorf("log output %q", got)
@@ -352,19 +352,19 @@ func TestPublicSetThroughTheCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range bench.CRBFiles {
+	for _, name := range benchmark.CRBFiles {
 		content := "[]"
 		if name == "grafana.json" {
 			content = string(sample)
 		}
-		gh.SetContents(bench.CRBRepo, commit, bench.CRBGoldenDir+"/"+name, content)
+		gh.SetContents(benchmark.CRBRepo, commit, benchmark.CRBGoldenDir+"/"+name, content)
 	}
-	for _, path := range []string{bench.UpstreamExtractFile, bench.UpstreamJudgeFile} {
+	for _, path := range []string{benchmark.UpstreamExtractFile, benchmark.UpstreamJudgeFile} {
 		data, err := os.ReadFile(filepath.Join("../../bench/testdata/crb/upstream", filepath.Base(path)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		gh.SetContents(bench.CRBRepo, commit, path, string(data))
+		gh.SetContents(benchmark.CRBRepo, commit, path, string(data))
 	}
 	unified, err := os.ReadFile("../../bench/testdata/crb/prs/metrics-7.diff")
 	if err != nil {
@@ -379,7 +379,7 @@ func TestPublicSetThroughTheCommand(t *testing.T) {
 	if code != exitOK || stdout != "acme-bench/metrics#7\tgrafana\t2 golden\tScrape: retry failed targets\n" {
 		t.Fatalf("--list: exit %d\n%s%s", code, stdout, stderr)
 	}
-	set := &bench.CRB{Commit: commit, CacheDir: cache}
+	set := &benchmark.CRB{Commit: commit, CacheDir: cache}
 	m := oracle(t, set)
 	vars["LLM_API_KEY"] = m.APIKey()
 	out := t.TempDir()
