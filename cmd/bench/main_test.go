@@ -348,7 +348,7 @@ func TestPublicSetThroughTheCommand(t *testing.T) {
 	gh := fakegithub.New()
 	t.Cleanup(gh.Close)
 	gh.AddToken("ghp_cmdtest", fakegithub.Identity{Login: "bench-user", Kind: fakegithub.TokenPAT})
-	sample, err := os.ReadFile("../../bench/testdata/crb/golden_comments/metrics.json")
+	sample, err := os.ReadFile("../../benchmark/testdata/crb/golden_comments/metrics.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,13 +360,13 @@ func TestPublicSetThroughTheCommand(t *testing.T) {
 		gh.SetContents(benchmark.CRBRepo, commit, benchmark.CRBGoldenDir+"/"+name, content)
 	}
 	for _, path := range []string{benchmark.UpstreamExtractFile, benchmark.UpstreamJudgeFile} {
-		data, err := os.ReadFile(filepath.Join("../../bench/testdata/crb/upstream", filepath.Base(path)))
+		data, err := os.ReadFile(filepath.Join("../../benchmark/testdata/crb/upstream", filepath.Base(path)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		gh.SetContents(benchmark.CRBRepo, commit, path, string(data))
 	}
-	unified, err := os.ReadFile("../../bench/testdata/crb/prs/metrics-7.diff")
+	unified, err := os.ReadFile("../../benchmark/testdata/crb/prs/metrics-7.diff")
 	if err != nil {
 		t.Fatal(err)
 	}
