@@ -9,11 +9,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/benchmark"
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/internal/golden"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
 
@@ -394,4 +396,26 @@ func TestPublicSetThroughTheCommand(t *testing.T) {
 		strings.Contains(string(md), "prompts are") || !strings.Contains(string(md), "prompts: withmartian/code-review-benchmark@"+commit) {
 		t.Errorf("report.md of a partial crb run with another judge:\n%s", md)
 	}
+}
+
+var dryRunTotals = regexp.MustCompile(`(?m)^Model \S+: about (\d+) calls, (\d+) prompt tokens \((\d+) of them cached\).*\nJudge \S+: about (\d+) calls`)
+
+// The local set's size and its dry run's estimate in docs/bench.md are
+// what the set and bench --dry-run hold now (-update rewrites them).
+func TestDocsLocalSet(t *testing.T) {
+	t.Parallel()
+	prs, planted, _ := localTotals(t)
+	code, stdout, stderr := runCmd(t, env(nil), "--dry-run", "--cache", t.TempDir())
+	m := dryRunTotals.FindStringSubmatch(stdout)
+	if code != exitOK || m == nil {
+		t.Fatalf("bench --dry-run: exit %d, no totals\n%s%s", code, stdout, stderr)
+	}
+	kilo := func(s string) string {
+		n, _ := strconv.Atoi(s)
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+	got := fmt.Sprintf("The local set has %d pull requests, %d of them clean. A dry run of it (`bench --dry-run`)\n"+
+		"estimates about %s model calls and %s prompt tokens (%s of them cached) for the reviews, and\nabout %s judge calls.\n",
+		prs, prs-planted, m[1], kilo(m[2]), kilo(m[3]), m[4])
+	golden.AssertBlock(t, "../../docs/bench.md", "local-set: go run ./cmd/bench --dry-run", got)
 }

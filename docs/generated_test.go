@@ -1,0 +1,68 @@
+package docs
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/internal/golden"
+)
+
+var blockBegin = regexp.MustCompile(`<!-- begin (.+?) -->\n`)
+
+// testSources is the text of every test file of the module.
+func testSources(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules") && path != ".." {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, "_test.go") {
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			b.Write(raw)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// Every generated block in the README and docs/ (numbers, tables,
+// transcripts a command prints) is closed, and named by a test that checks
+// it with golden.AssertBlock: a block nobody checks would go stale.
+func TestGeneratedBlocksAreChecked(t *testing.T) {
+	t.Parallel()
+	sources := testSources(t)
+	keys := 0
+	for _, page := range pages(t) {
+		text := readFile(t, page)
+		for _, m := range blockBegin.FindAllStringSubmatch(text, -1) {
+			keys++
+			key := m[1]
+			if _, end := golden.BlockMarkers(key); !strings.Contains(text, end) {
+				t.Errorf("%s: the block %q has no end marker", page, key)
+			}
+			if strings.Count(text, m[0]) > 1 {
+				t.Errorf("%s: the block %q begins twice", page, key)
+			}
+			if !strings.Contains(sources, `"`+key+`"`) {
+				t.Errorf("%s: no test checks the block %q (golden.AssertBlock with that key)", page, key)
+			}
+		}
+	}
+	if keys < 5 {
+		t.Errorf("found %d generated blocks: the test no longer reads them", keys)
+	}
+}
