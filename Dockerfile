@@ -17,7 +17,7 @@ COPY . .
 ARG VERSION=dev
 ARG TARGETOS=linux
 ARG TARGETARCH
-RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH go build -trimpath -ldflags="-s -w -X github.com/review-my-code-bot/rmc/app.Version=${VERSION}" -o /out/rmc ./cmd/action
+RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH go build -trimpath -ldflags="-s -w -X github.com/review-my-code-bot/rmc/internal/version.set=${VERSION}" -o /out/rmc ./cmd/action
 
 FROM scratch
 # GHCR links the package to the repository named by the source label. A fork

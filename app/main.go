@@ -11,11 +11,9 @@ import (
 
 	"github.com/review-my-code-bot/rmc/config"
 	"github.com/review-my-code-bot/rmc/event"
+	"github.com/review-my-code-bot/rmc/internal/version"
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
-
-// Version is set at build time with -ldflags "-X .../app.Version=v1.2.3".
-var Version = "dev"
 
 const usage = `review-my-code-bot (rmc) %s
 
@@ -44,13 +42,13 @@ func Main(ctx context.Context, env Env, gh Connector, args []string) int {
 		env.errLog().Print("the demo is its own command: in a clone of the repository, run: go run ./cmd/demo")
 		return ExitUsage
 	case "version", "--version", "-version":
-		consoleLog(env).Print("rmc " + Version)
+		consoleLog(env).Print(version.Line("rmc"))
 		return ExitOK
 	case "help", "-h", "-help", "--help":
-		consoleLog(env).Print(fmt.Sprintf(usage, Version))
+		consoleLog(env).Print(fmt.Sprintf(usage, version.String()))
 		return ExitOK
 	}
-	env.errLog().Print(fmt.Sprintf("unknown command %q\n\n"+usage, args[0], Version))
+	env.errLog().Print(fmt.Sprintf("unknown command %q\n\n"+usage, args[0], version.String()))
 	return ExitUsage
 }
 

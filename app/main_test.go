@@ -10,6 +10,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/app"
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/internal/version"
 )
 
 func envOf(vars map[string]string, out *bytes.Buffer) app.Env {
@@ -105,8 +106,8 @@ func TestCommandLineConventions(t *testing.T) {
 		stderr    string
 		notStdout string
 	}{
-		"--version":      {code: app.ExitOK, stdout: "rmc " + app.Version},
-		"version":        {code: app.ExitOK, stdout: "rmc " + app.Version},
+		"--version":      {code: app.ExitOK, stdout: version.Line("rmc")},
+		"version":        {code: app.ExitOK, stdout: version.Line("rmc")},
 		"--help":         {code: app.ExitOK, stdout: "rmc plan --repo OWNER/NAME --pr N"},
 		"-h":             {code: app.ExitOK, stdout: "rmc plan --repo OWNER/NAME --pr N"},
 		"plan --help":    {code: app.ExitOK, stdout: "Usage: rmc plan --repo OWNER/NAME --pr N", notStdout: "flag: help requested"},

@@ -63,7 +63,10 @@ type config struct {
 func parse(args []string, stdout, stderr io.Writer, board benchmark.Leaderboard) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// The flag package would print a usage error and the whole usage; run
+	// prints the error alone on stderr, and the usage goes to stdout only
+	// when it is asked for.
+	fs.SetOutput(io.Discard)
 	fs.StringVar(&c.set, "set", "local", "the benchmark set: local (shipped with rmc, no GitHub access) or crb (Code Review Bench, read through the GitHub API)")
 	fs.StringVar(&c.model, "model", defaultModel, "the model to review with, as named at the endpoint")
 	fs.StringVar(&c.baseURL, "base-url", llm.DefaultBaseURL, "the OpenAI-compatible endpoint of the model")
@@ -86,15 +89,16 @@ func parse(args []string, stdout, stderr io.Writer, board benchmark.Leaderboard)
 	fs.IntVar(&c.retries, "max-review-retries", defaults.Retries, "retries of a failed review pass, as the action's max_review_retries")
 	fs.StringVar(&c.cache, "cache", "", "cache for the crb set's data and for each PR's result (default: the user cache directory, rmc-bench)")
 	fs.StringVar(&c.commit, "crb-commit", benchmark.DefaultCRBCommit, "commit of "+benchmark.CRBRepo+" whose golden comments and prompts are used")
-	fs.BoolVar(&c.version, "version", false, "print the version and exit")
-	fs.Usage = func() {
+	fs.BoolVar(&c.version, "version", false, "print the version and exit (also: bench version; bench help is --help)")
+	fs.Usage = func() {}
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(stdout)
 		fmt.Fprintln(stdout, "Usage: bench [flags]\n\nThe model's API key is read from LLM_API_KEY, else OPENROUTER_API_KEY; the judge's from "+judgeKeyVar+
 			" (default: the model's key when the judge uses the model's endpoint); the crb set reads GitHub with GITHUB_TOKEN.\n\nFlags:")
 		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
 		return c, err
+	} else if err != nil {
+		return c, fmt.Errorf("%w (bench --help lists the flags)", err)
 	}
 	if err := c.check(fs); err != nil {
 		return c, err
@@ -161,7 +165,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintln(stderr, "bench:", err)
 		return exitFailure
 	}
-	c, err := parse(args, stdout, stderr, board)
+	c, err := parse(version.Words(args), stdout, stderr, board)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
@@ -170,7 +174,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return exitUsage
 	}
 	if c.version {
-		fmt.Fprintln(stdout, "bench", version.String())
+		fmt.Fprintln(stdout, version.Line("bench"))
 		return exitOK
 	}
 	set, err := openSet(c, getenv)

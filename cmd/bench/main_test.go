@@ -16,6 +16,7 @@ import (
 	"github.com/review-my-code-bot/rmc/benchmark"
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
 	"github.com/review-my-code-bot/rmc/internal/golden"
+	"github.com/review-my-code-bot/rmc/internal/version"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
 
@@ -183,9 +184,15 @@ func TestHelpAndVersion(t *testing.T) {
 	if board, _ := benchmark.PublishedLeaderboard(); code != exitOK || !strings.Contains(stdout, "Judge "+board.JudgeOpenRouter+":") {
 		t.Errorf("the default judge on OpenRouter: exit %d\n%s", code, stdout)
 	}
-	code, stdout, _ = runCmd(t, env(nil), "--version")
-	if code != exitOK || !strings.HasPrefix(stdout, "bench ") {
-		t.Errorf("--version: exit %d %q", code, stdout)
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		code, stdout, _ = runCmd(t, env(nil), args...)
+		if code != exitOK || stdout != version.Line("bench")+"\n" {
+			t.Errorf("%s: exit %d %q", args[0], code, stdout)
+		}
+	}
+	code, stdout, _ = runCmd(t, env(nil), "help")
+	if code != exitOK || !strings.Contains(stdout, "-judge-base-url") {
+		t.Errorf("help: exit %d\n%s", code, stdout)
 	}
 }
 
