@@ -114,4 +114,6 @@ var list = []mutation{
 		Old: "check passes on `%.7s`: %s\", sanitize.Name(r.Check.Name), rt.HeadSHA,", New: "check passes: %s\", sanitize.Name(r.Check.Name),", Tests: "TestReviewRunnerResolvesAPassingCheck"},
 	{ID: "N5", Section: since, What: "a passing check leaves its open finding open", File: "execution/checks.go",
 		Old: "case r.Verdict == review.CheckPass && open != nil:", New: "case r.Verdict == review.CheckPass && open != nil && false:", Tests: "TestReviewRunnerResolvesAPassingCheck"},
+	{ID: "N6", Section: since, What: "the local review page starts with nowhere to keep the comments", File: "reviewsforagent/run.go",
+		Old: "\tcase inbox:", New: "\tcase inbox || true:", Tests: "TestDestination"},
 }
