@@ -66,3 +66,13 @@ func TestGeneratedBlocksAreChecked(t *testing.T) {
 		t.Errorf("found %d generated blocks: the test no longer reads them", keys)
 	}
 }
+
+// The Go the README asks for is go.mod's.
+func TestReadmeGoVersion(t *testing.T) {
+	t.Parallel()
+	mod := regexp.MustCompile(`(?m)^go (\d+\.\d+)(?:\.\d+)?$`).FindStringSubmatch(readFile(t, "../go.mod"))
+	said := regexp.MustCompile(`\(Go (\d+\.\d+) or newer\)`).FindStringSubmatch(readFile(t, "../README.md"))
+	if mod == nil || said == nil || mod[1] != said[1] {
+		t.Errorf("the README asks for Go %v, go.mod says %v", said, mod)
+	}
+}
