@@ -76,3 +76,32 @@ func TestReadmeGoVersion(t *testing.T) {
 		t.Errorf("the README asks for Go %v, go.mod says %v", said, mod)
 	}
 }
+
+// The versions the pages name are the ones the build pins: the tools in
+// the Makefile, the vendored diff2html in its README.
+func TestDocsPinnedVersions(t *testing.T) {
+	t.Parallel()
+	makefile := readFile(t, "../Makefile")
+	vendor := readFile(t, "../reviewsforagent/web/vendor/README.md")
+	find := func(re, text, where string) string {
+		m := regexp.MustCompile(re).FindStringSubmatch(text)
+		if m == nil {
+			t.Fatalf("%s has no %s", where, re)
+		}
+		return m[1]
+	}
+	staticcheck := find(`(?m)^# staticcheck (\S+)$`, makefile, "Makefile")
+	exhaustive := find(`(?m)^EXHAUSTIVE_VERSION := (\S+)$`, makefile, "Makefile")
+	diff2html := find("`diff2html@([0-9.]+)`", vendor, "the vendor README")
+	dev, local := readFile(t, "development.md"), readFile(t, "local-review.md")
+	for what, c := range map[string]struct{ got, want string }{
+		"development.md: staticcheck": {find(`staticcheck.? pinned to one version \((\S+)\)`, dev, "development.md"), staticcheck},
+		"development.md: exhaustive":  {find(`exhaustive.? pinned to one version \((\S+)\)`, dev, "development.md"), exhaustive},
+		"development.md: diff2html":   {find("`diff2html` ([0-9.]+)", dev, "development.md"), diff2html},
+		"local-review.md: diff2html":  {find(`diff2html\s+([0-9.]+) is vendored`, local, "local-review.md"), diff2html},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s %s, the build pins %s", what, c.got, c.want)
+		}
+	}
+}
