@@ -7,14 +7,14 @@ STATICCHECK_VERSION := v0.8.2
 EXHAUSTIVE_VERSION := v0.17.1
 # the packages with goroutines or locks of their own (and the fakes they
 # run against): make test runs their tests again under the race detector
-RACE_PKGS := ./app/... ./bench/... ./cmd/reviews-for-agent/... ./github/fakegithub/... \
+RACE_PKGS := ./app/... ./benchmark/... ./cmd/reviews-for-agent/... ./github/fakegithub/... \
 	./inbox/... ./llm/... ./reviewsforagent/... ./workspace/...
 export PATH := $(TOOLS_BIN):$(PATH)
 
 # make with no target lists the targets.
 .DEFAULT_GOAL := help
 
-.PHONY: help test short vet staticcheck exhaustive unit race mutations bench-once cross lint tools demo build sizes image-check bench fuzz
+.PHONY: help tools-check test short vet staticcheck exhaustive unit race mutations bench-once cross lint tools demo build sizes image-check bench fuzz
 
 ## help: this list: each target and what it does
 help:
@@ -26,7 +26,7 @@ help:
 ## tests and the slow end-to-end ones, and internal/shape: no production function over 60
 ## lines or cyclomatic complexity 20), the concurrent packages under -race, every mutation
 ## in docs/mutations.md caught, every benchmark once, Windows build of the companion, workflow lint
-test: vet staticcheck exhaustive unit race mutations bench-once cross lint
+test: tools-check vet staticcheck exhaustive unit race mutations bench-once cross lint
 
 ## short: the inner loop while working: every test but the browser tests and the slow
 ## end-to-end ones (go test -short ./...)
@@ -38,7 +38,7 @@ vet:
 	$(GO) vet ./...
 
 ## staticcheck: the pinned version that make tools installs into bin/
-staticcheck:
+staticcheck: tools-check
 	staticcheck ./...
 
 ## exhaustive: every switch over one of the module's enums (or another module's) lists each
@@ -46,7 +46,7 @@ staticcheck:
 ## until each switch says what it does with it (//exhaustive:ignore, with the reason, on a
 ## switch that takes only a few of reflect's kinds); the pinned version that make tools
 ## installs into bin/
-exhaustive:
+exhaustive: tools-check
 	exhaustive ./...
 
 ## unit: every test of every package, the browser and slow end-to-end ones included
@@ -72,8 +72,13 @@ bench-once:
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 1x ./...
 
 ## lint: actionlint over this repository's workflows and the example workflows
-lint:
+lint: tools-check
 	actionlint .github/workflows/*.yml examples/*.yml
+
+## tools-check: name each tool make test needs and lacks, with how to get it (make test runs
+## it first)
+tools-check:
+	@GO="$(GO)" ./scripts/tools.sh --check "$(TOOLS_BIN)" $(ACTIONLINT_VERSION) $(STATICCHECK_VERSION) $(EXHAUSTIVE_VERSION)
 
 ## tools: what the tests need beyond Go (Debian/Ubuntu): chromium, actionlint, staticcheck,
 ## exhaustive; tools already on PATH are used as they are (staticcheck and exhaustive only at

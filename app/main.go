@@ -43,7 +43,7 @@ func Main(ctx context.Context, env Env, gh Connector, args []string) int {
 		env.errLog().Print("the demo is its own command: in a clone of the repository, run: go run ./cmd/demo")
 		return outcome.ExitUsage
 	case "version", "--version", "-version":
-		consoleLog(env).Print("rmc " + version.String())
+		consoleLog(env).Print(version.Line("rmc"))
 		return outcome.ExitOK
 	case "help", "-h", "-help", "--help":
 		consoleLog(env).Print(fmt.Sprintf(usage, version.String()))

@@ -107,8 +107,8 @@ func TestCommandLineConventions(t *testing.T) {
 		stderr    string
 		notStdout string
 	}{
-		"--version":      {code: outcome.ExitOK, stdout: "rmc " + version.String()},
-		"version":        {code: outcome.ExitOK, stdout: "rmc " + version.String()},
+		"--version":      {code: outcome.ExitOK, stdout: version.Line("rmc")},
+		"version":        {code: outcome.ExitOK, stdout: version.Line("rmc")},
 		"--help":         {code: outcome.ExitOK, stdout: "rmc plan --repo OWNER/NAME --pr N"},
 		"-h":             {code: outcome.ExitOK, stdout: "rmc plan --repo OWNER/NAME --pr N"},
 		"plan --help":    {code: outcome.ExitOK, stdout: "Usage: rmc plan --repo OWNER/NAME --pr N", notStdout: "flag: help requested"},

@@ -92,7 +92,9 @@ func Run(ctx context.Context, o RunOptions) error {
 		fmt.Fprintf(out, "No uncommitted changes in %s against %s: nothing to review.\n", changes.Root, changes.Base)
 		return nil
 	}
-	announce(out, changes, o.Store)
+	if err := announce(out, changes, o.Store); err != nil {
+		return err
+	}
 	ln, err := Listen(o.Port, o.StrictPort)
 	if err != nil {
 		return err
@@ -126,16 +128,35 @@ func Run(ctx context.Context, o RunOptions) error {
 	return shutdown(srv, served, base, out)
 }
 
+// ErrNowhereToWrite is returned by Run when neither the repository nor an
+// inbox can keep a submission: a page whose comments would be lost is not
+// started.
+var ErrNowhereToWrite = errors.New("nowhere to keep the comments")
+
 // announce says what is up for review, and where comments will go when the
-// repository cannot take a submission.
-func announce(out io.Writer, changes Changes, store *inbox.Store) {
+// repository cannot take a submission; with no inbox either, it refuses.
+func announce(out io.Writer, changes Changes, store *inbox.Store) error {
+	note, err := destination(changes.Root, writable(changes.Root), store != nil)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(out, "Reviewing %d changed %s in %s against %s.\n", len(changes.Files), plural(len(changes.Files), "file", "files"), changes.Root, changes.Base)
-	if err := writable(changes.Root); err != nil {
-		where := "nowhere: submitting will fail"
-		if store != nil {
-			where = "to the inbox only"
-		}
-		fmt.Fprintf(out, "Note: %s cannot be written (%v): your comments will go %s, not to %s/.\n", changes.Root, err, where, OutputDir)
+	if note != "" {
+		fmt.Fprintln(out, note)
+	}
+	return nil
+}
+
+// destination says where a submission can go, given whether the
+// repository can be written (repoErr) and whether there is an inbox.
+func destination(root string, repoErr error, inbox bool) (note string, err error) {
+	switch {
+	case repoErr == nil:
+		return "", nil
+	case inbox:
+		return fmt.Sprintf("Note: %s cannot be written (%v), so submitted comments are kept in the inbox only, not in %s/.", root, repoErr, OutputDir), nil
+	default:
+		return "", fmt.Errorf("%w: %s cannot be written (%v) and there is no inbox", ErrNowhereToWrite, root, repoErr)
 	}
 }
 

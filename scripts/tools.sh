@@ -3,7 +3,16 @@
 # the browser test, actionlint for the workflow lint, staticcheck and
 # exhaustive for the static checks.
 #
-#   scripts/tools.sh BIN_DIR ACTIONLINT_VERSION STATICCHECK_VERSION EXHAUSTIVE_VERSION
+#   scripts/tools.sh [--check] BIN_DIR ACTIONLINT_VERSION STATICCHECK_VERSION EXHAUSTIVE_VERSION
+#
+# --check installs nothing: it names each tool make test needs and lacks,
+# and how to get it (make test runs it first, so a missing tool is named
+# before a long run rather than failing in the middle of it).
+#
+# apt-get waits for the package lock another apt-get or dpkg holds (an
+# unattended upgrade, another install) instead of failing at once: up to
+# RMC_APT_LOCK_WAIT seconds (default 600), asking again every
+# RMC_APT_LOCK_POLL seconds (default 10).
 #
 # staticcheck and exhaustive are pinned: one on PATH at another version is
 # not used, since each release adds checks and the tree is kept clean for
@@ -13,6 +22,11 @@
 # through sudo when there is one, and otherwise is told what is missing and
 # how to install it, instead of failing on a command that is not there.
 set -euo pipefail
+check=
+if [ "${1:-}" = --check ]; then
+	check=1
+	shift
+fi
 bin=${1:?bin directory}
 actionlint_version=${2:?actionlint version}
 staticcheck_version=${3:?staticcheck version}
@@ -22,8 +36,38 @@ missing=()
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
+# apt_get runs apt-get (through sudo when not root), waiting while another
+# package manager holds the lock; any other failure fails at once.
+apt_get() {
+	local waited=0 poll=${RMC_APT_LOCK_POLL:-10} limit=${RMC_APT_LOCK_WAIT:-600} err rc
+	err=$(mktemp)
+	while :; do
+		rc=0
+		"${sudo[@]}" apt-get -o DPkg::Lock::Timeout="$poll" "$@" 2>"$err" || rc=$?
+		cat "$err" >&2
+		if [ "$rc" = 0 ]; then
+			rm -f "$err"
+			return 0
+		fi
+		if ! grep -qE 'Could not get lock|Unable to acquire the dpkg frontend lock|Unable to lock' "$err" || [ "$waited" -ge "$limit" ]; then
+			rm -f "$err"
+			return "$rc"
+		fi
+		echo "apt-get: another package manager holds the lock; waiting (${waited}s of ${limit}s)" >&2
+		sleep "$poll"
+		waited=$((waited + (poll > 0 ? poll : 1)))
+	done
+}
+
 if have chromium || have chromium-browser; then
 	:
+elif [ -n "$check" ]; then
+	# Outside CI the browser tests skip themselves without chromium.
+	if [ -n "${CI:-}" ]; then
+		missing+=("chromium (the browser test): run make tools (apt-get install --no-install-recommends chromium)")
+	else
+		echo "note: chromium is not installed, so the browser tests will be skipped (make tools installs it)" >&2
+	fi
 elif ! have apt-get; then
 	missing+=("chromium (the browser test): this is not a Debian or Ubuntu system; install Chromium with the system's package manager so that 'chromium' is on PATH")
 else
@@ -37,8 +81,8 @@ else
 	fi
 	if [ "$(id -u)" = 0 ] || [ ${#sudo[@]} -gt 0 ]; then
 		echo "installing chromium (apt-get, no recommended packages)"
-		"${sudo[@]}" apt-get update -qq
-		"${sudo[@]}" apt-get install -y -qq --no-install-recommends chromium
+		apt_get update -qq
+		apt_get install -y -qq --no-install-recommends chromium
 	fi
 fi
 
@@ -46,6 +90,8 @@ if [ -x "$bin/actionlint" ] || have actionlint; then
 	:
 elif ! have "$go"; then
 	missing+=("actionlint (the workflow lint): Go is not on PATH to install it")
+elif [ -n "$check" ]; then
+	missing+=("actionlint (the workflow lint): run make tools (it installs the pinned version into $bin)")
 else
 	echo "installing actionlint $actionlint_version into $bin"
 	GOBIN=$bin "$go" install "github.com/rhysd/actionlint/cmd/actionlint@$actionlint_version"
@@ -57,6 +103,8 @@ if [ -x "$bin/staticcheck" ] && "$bin/staticcheck" -version | grep -qF "(${stati
 	:
 elif ! have "$go"; then
 	missing+=("staticcheck (the static checks): Go is not on PATH to install it")
+elif [ -n "$check" ]; then
+	missing+=("staticcheck (the static checks): run make tools (it installs the pinned version into $bin)")
 else
 	echo "installing staticcheck $staticcheck_version into $bin"
 	GOBIN=$bin "$go" install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
@@ -69,13 +117,19 @@ if [ -x "$bin/exhaustive" ] && have "$go" &&
 	:
 elif ! have "$go"; then
 	missing+=("exhaustive (the switch checks): Go is not on PATH to install it")
+elif [ -n "$check" ]; then
+	missing+=("exhaustive (the switch checks): run make tools (it installs the pinned version into $bin)")
 else
 	echo "installing exhaustive $exhaustive_version into $bin"
 	GOBIN=$bin "$go" install "github.com/nishanths/exhaustive/cmd/exhaustive@$exhaustive_version"
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then
-	echo "make tools: missing:" >&2
+	if [ -n "$check" ]; then
+		echo "make test needs tools that are not installed:" >&2
+	else
+		echo "make tools: missing:" >&2
+	fi
 	printf '  - %s\n' "${missing[@]}" >&2
 	exit 1
 fi

@@ -37,7 +37,7 @@ func TestReleaseOneGoVersion(t *testing.T) {
 	if toolchain == nil {
 		t.Fatal("go.mod has no toolchain line (toolchain goX.Y.Z)")
 	}
-	from := regexp.MustCompile(`(?m)^FROM (?:--platform=\S+ )?golang:(\S+?)(?:-\w+)?(?: AS \w+)?$`).FindStringSubmatch(readFile(t, "../../Dockerfile"))
+	from := regexp.MustCompile(`(?m)^FROM (?:--platform=\S+ )?golang:(\d+\.\d+\.\d+)-\w+(?:@sha256:[0-9a-f]{64})? AS build$`).FindStringSubmatch(readFile(t, "../../Dockerfile"))
 	if from == nil || from[1] != toolchain[1] {
 		t.Errorf("Dockerfile builds with golang:%v, go.mod's toolchain is go%s", from, toolchain[1])
 	}
@@ -58,7 +58,8 @@ func TestReleaseImageLabels(t *testing.T) {
 	}
 	rel := readFile(t, "../../.github/workflows/release.yml")
 	for _, want := range []string{"platforms: linux/amd64,linux/arm64", `scripts/pin-image.sh "$IMAGE" "$DIGEST"`, "DIGEST: ${{ steps.build.outputs.digest }}",
-		"SOURCE=${{ github.server_url }}/${{ github.repository }}"} {
+		"SOURCE=${{ github.server_url }}/${{ github.repository }}",
+		"scripts/pin-builder.sh"} {
 		if !strings.Contains(rel, want) {
 			t.Errorf("release workflow lacks %q", want)
 		}
@@ -100,6 +101,52 @@ func TestReleasePinScript(t *testing.T) {
 	} {
 		if out, err := exec.Command("bash", script, bad[0], bad[1], file).CombinedOutput(); err == nil {
 			t.Errorf("%s: pin-image.sh accepted %q %q:\n%s", name, bad[0], bad[1], out)
+		}
+	}
+}
+
+// The Go builder is pinned by digest with scripts/pin-builder.sh: it
+// rewrites the build stage's FROM line, and only that line, to the tag
+// plus the digest, replaces an earlier digest, and refuses anything else.
+func TestReleasePinBuilderScript(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	orig := readFile(t, "../../Dockerfile")
+	from := regexp.MustCompile(`(?m)^FROM --platform=\$BUILDPLATFORM (golang:\S+?)(?:@sha256:[0-9a-f]{64})? AS build$`)
+	m := from.FindStringSubmatch(orig)
+	if m == nil {
+		t.Fatal("the Dockerfile has no build stage FROM golang:… AS build")
+	}
+	file := filepath.Join(t.TempDir(), "Dockerfile")
+	if err := os.WriteFile(file, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script, _ := filepath.Abs("../../scripts/pin-builder.sh")
+	for _, digest := range []string{"sha256:" + strings.Repeat("0123456789abcdef", 4), "sha256:" + strings.Repeat("fedcba9876543210", 4)} {
+		if out, err := exec.Command("bash", script, digest, file).CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		want := from.ReplaceAllString(orig, "FROM --platform=$$BUILDPLATFORM "+m[1]+"@"+digest+" AS build")
+		if got := readFile(t, file); got != want || want == orig {
+			t.Errorf("pinned with %s, the Dockerfile's build stage is:\n%s", digest, from.FindString(got))
+		}
+	}
+	for name, bad := range map[string]string{
+		"a tag, not a digest":  "1.26.8",
+		"short digest":         "sha256:0123",
+		"upper-case digest":    "sha256:" + strings.Repeat("0123456789ABCDEF", 4),
+		"sed syntax in digest": "sha256:" + strings.Repeat("0123456789abcdef", 4) + "#",
+	} {
+		if err := os.WriteFile(file, []byte(orig), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command("bash", script, bad, file).CombinedOutput(); err == nil {
+			t.Errorf("%s: pin-builder.sh accepted %q:\n%s", name, bad, out)
+		}
+		if readFile(t, file) != orig {
+			t.Errorf("%s: pin-builder.sh refused %q but changed the Dockerfile", name, bad)
 		}
 	}
 }

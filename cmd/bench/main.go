@@ -29,8 +29,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/review-my-code-bot/rmc/bench"
-	"github.com/review-my-code-bot/rmc/bench/scripted"
+	"github.com/review-my-code-bot/rmc/benchmark"
+	"github.com/review-my-code-bot/rmc/benchmark/scripted"
 	"github.com/review-my-code-bot/rmc/github"
 	"github.com/review-my-code-bot/rmc/internal/version"
 	"github.com/review-my-code-bot/rmc/llm"
@@ -66,18 +66,21 @@ type config struct {
 	provider                                                                                providerFlags
 }
 
-func parse(args []string, stdout, stderr io.Writer, board bench.Leaderboard) (config, error) {
+func parse(args []string, stdout, stderr io.Writer, board benchmark.Leaderboard) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// The flag package would print a usage error and the whole usage; run
+	// prints the error alone on stderr, and the usage goes to stdout only
+	// when it is asked for.
+	fs.SetOutput(io.Discard)
 	fs.StringVar(&c.set, "set", "local", "the benchmark set: local (shipped with rmc, no GitHub access) or crb (Code Review Bench, read through the GitHub API)")
 	fs.StringVar(&c.model, "model", defaultModel, "the model to review with, as named at the endpoint")
 	fs.StringVar(&c.baseURL, "base-url", llm.DefaultBaseURL, "the OpenAI-compatible endpoint of the model")
 	fs.StringVar(&c.judgeModel, "judge-model", "", fmt.Sprintf("the model that extracts and judges the findings (default: the leaderboard's judge, %s on OpenRouter, %s elsewhere)", board.JudgeOpenRouter, board.Judge))
 	fs.StringVar(&c.judgeBaseURL, "judge-base-url", "", "the judge's OpenAI-compatible endpoint (default: --base-url); its key is read from "+judgeKeyVar)
 	fs.BoolVar(&c.noExtract, "no-extract", false, "skip the extraction step: judge each finding as one candidate (the report then does not rank the run beside the leaderboard)")
-	fs.StringVar(&c.rules, "rules", string(bench.PinnedRules), "the benchmark's rule set to score with: pinned (its commit 012d682, the leaderboard's) or head (duplicate groups and category profiles, as upstream scores since)")
-	fs.StringVar(&c.profile, "profile", string(bench.Core), "which golden categories count under --rules head: strict, core or all")
+	fs.StringVar(&c.rules, "rules", string(benchmark.PinnedRules), "the benchmark's rule set to score with: pinned (its commit 012d682, the leaderboard's) or head (duplicate groups and category profiles, as upstream scores since)")
+	fs.StringVar(&c.profile, "profile", string(benchmark.Core), "which golden categories count under --rules head: strict, core or all")
 	fs.StringVar(&c.only, "only", "", "only this repository (e.g. go-ledger, sentry) or PR (owner/name#N or its URL)")
 	fs.IntVar(&c.limit, "limit", 0, "at most this many PRs (0: all)")
 	fs.IntVar(&c.concurrency, "concurrency", 2, "PRs reviewed at once")
@@ -95,16 +98,17 @@ func parse(args []string, stdout, stderr io.Writer, board bench.Leaderboard) (co
 	fs.IntVar(&c.blocking, "blocking-threshold", 0, "the action's blocking_score_threshold (default: the problem threshold)")
 	fs.IntVar(&c.retries, "max-review-retries", defaults.Retries, "retries of a failed review pass, as the action's max_review_retries")
 	fs.StringVar(&c.cache, "cache", "", "cache for the crb set's data and for each PR's result (default: the user cache directory, rmc-bench)")
-	fs.StringVar(&c.commit, "crb-commit", bench.DefaultCRBCommit, "commit of "+bench.CRBRepo+" whose golden comments and prompts are used")
-	fs.BoolVar(&c.version, "version", false, "print the version and exit")
-	fs.Usage = func() {
+	fs.StringVar(&c.commit, "crb-commit", benchmark.DefaultCRBCommit, "commit of "+benchmark.CRBRepo+" whose golden comments and prompts are used")
+	fs.BoolVar(&c.version, "version", false, "print the version and exit (also: bench version; bench help is --help)")
+	fs.Usage = func() {}
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(stdout)
 		fmt.Fprintln(stdout, "Usage: bench [flags]\n\nThe model's API key is read from LLM_API_KEY, else OPENROUTER_API_KEY; the judge's from "+judgeKeyVar+
 			" (default: the model's key when the judge uses the model's endpoint); the crb set reads GitHub with GITHUB_TOKEN.\n\nFlags:")
 		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
 		return c, err
+	} else if err != nil {
+		return c, fmt.Errorf("%w (bench --help lists the flags)", err)
 	}
 	if err := c.check(fs); err != nil {
 		return c, err
@@ -129,7 +133,7 @@ func (c *config) check(fs *flag.FlagSet) error {
 	if c.set != "local" && c.set != "crb" {
 		problems = append(problems, fmt.Sprintf("--set %q is not local or crb", c.set))
 	}
-	if _, err := bench.ParseProfile(c.profile); err != nil {
+	if _, err := benchmark.ParseProfile(c.profile); err != nil {
 		problems = append(problems, "--"+err.Error())
 	}
 	problems = append(problems, c.checkModes()...)
@@ -164,7 +168,7 @@ func (c *config) check(fs *flag.FlagSet) error {
 // against --resume, --scripted on the local set.
 func (c *config) checkModes() []string {
 	var problems []string
-	if _, err := bench.ParseRules(c.rules); err != nil {
+	if _, err := benchmark.ParseRules(c.rules); err != nil {
 		problems = append(problems, "--"+err.Error())
 	}
 	if c.fresh && c.resume {
@@ -176,23 +180,23 @@ func (c *config) checkModes() []string {
 	return problems
 }
 
-func optionalPrices(s string) (*bench.Prices, error) {
+func optionalPrices(s string) (*benchmark.Prices, error) {
 	if s == "" {
 		return nil, nil
 	}
-	p, err := bench.ParsePrices(s)
+	p, err := benchmark.ParsePrices(s)
 	return &p, err
 }
 
 // run is the command, with its environment passed in so that tests run it
 // in parallel without touching the process's own.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string, tty bool) int {
-	board, err := bench.PublishedLeaderboard()
+	board, err := benchmark.PublishedLeaderboard()
 	if err != nil {
 		fmt.Fprintln(stderr, "bench:", err)
 		return exitFailure
 	}
-	c, err := parse(args, stdout, stderr, board)
+	c, err := parse(version.Words(args), stdout, stderr, board)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
@@ -201,7 +205,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return exitUsage
 	}
 	if c.version {
-		fmt.Fprintln(stdout, "bench", version.String())
+		fmt.Fprintln(stdout, version.Line("bench"))
 		return exitOK
 	}
 	set, err := openSet(c, getenv)
@@ -233,30 +237,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	bar := &progress{w: stderr, tty: tty}
 	opt.Progress = bar.update
-	res, err := bench.Run(ctx, opt)
+	res, err := benchmark.Run(ctx, opt)
 	bar.done()
 	return finish(ctx, res, err, c, board, stdout, stderr)
 }
 
 // options builds the run's clients and settings; a bad setting is a usage
 // error, reported before any model call.
-func options(c config, set bench.Set, getenv func(string) string, stderr io.Writer) (bench.Options, int) {
-	usage := func(format string, args ...any) (bench.Options, int) {
+func options(c config, set benchmark.Set, getenv func(string) string, stderr io.Writer) (benchmark.Options, int) {
+	usage := func(format string, args ...any) (benchmark.Options, int) {
 		fmt.Fprintf(stderr, "bench: "+format+"\n", args...)
-		return bench.Options{}, exitUsage
+		return benchmark.Options{}, exitUsage
 	}
 	key, judgeKey := keys(c, getenv)
-	profile, _ := bench.ParseProfile(c.profile)
-	rules, _ := bench.ParseRules(c.rules)
+	profile, _ := benchmark.ParseProfile(c.profile)
+	rules, _ := benchmark.ParseRules(c.rules)
 	engine := review.DefaultSettings()
 	engine.ProblemThreshold, engine.BlockingThreshold, engine.Retries = c.problem, c.blocking, c.retries
 	engine.ContextTokens = c.provider.contextTokens
 	model, judgeAt := c.endpoints()
-	opt := bench.Options{Set: set, Model: c.model, JudgeModel: c.judgeModel, Method: bench.Method{Extract: !c.noExtract},
+	opt := benchmark.Options{Set: set, Model: c.model, JudgeModel: c.judgeModel, Method: benchmark.Method{Extract: !c.noExtract},
 		Engine: engine, Rules: rules, Profile: profile, Concurrency: c.concurrency, Only: c.only, Limit: c.limit, Resume: c.resume,
 		ModelEndpoint: model, JudgeEndpoint: judgeAt, Example: c.scripted}
 	if dir, err := cacheDir(c); err == nil && !c.scripted {
-		opt.Cache = &bench.ResultCache{Dir: dir, Refresh: c.fresh}
+		opt.Cache = &benchmark.ResultCache{Dir: dir, Refresh: c.fresh}
 	}
 	if c.dryRun {
 		return opt, exitOK // a dry run calls no model: no client, no key
@@ -275,7 +279,7 @@ func options(c config, set bench.Set, getenv func(string) string, stderr io.Writ
 	if err != nil {
 		return usage("--judge-base-url: %v", err)
 	}
-	opt.Judge = bench.ModelJudge{Client: judge}
+	opt.Judge = benchmark.ModelJudge{Client: judge}
 	opt.Warnings = func() []string {
 		return append(prefixed("model", opt.Client.Warnings()), prefixed("judge", judge.Warnings())...)
 	}
@@ -306,7 +310,7 @@ func prefixed(who string, warnings []string) []string {
 
 // startScripted serves the built-in scripted model for the set and points
 // the model and the judge at it, with its key.
-func startScripted(ctx context.Context, c *config, set bench.Set, getenv *func(string) string) (stop func(), err error) {
+func startScripted(ctx context.Context, c *config, set benchmark.Set, getenv *func(string) string) (stop func(), err error) {
 	cases, err := set.Cases(ctx)
 	if err != nil {
 		return nil, err
@@ -343,10 +347,10 @@ func checkWritable(dir string) error {
 	return os.Remove(name)
 }
 
-func dryRun(ctx context.Context, opt bench.Options, c config, stdout, stderr io.Writer) int {
-	plan, err := bench.DryRun(ctx, opt)
+func dryRun(ctx context.Context, opt benchmark.Options, c config, stdout, stderr io.Writer) int {
+	plan, err := benchmark.DryRun(ctx, opt)
 	if err != nil {
-		fmt.Fprintln(stderr, "bench:", bench.OneLine(err.Error(), 2000))
+		fmt.Fprintln(stderr, "bench:", benchmark.OneLine(err.Error(), 2000))
 		return exitFailure
 	}
 	mp, _ := optionalPrices(c.prices)
@@ -357,7 +361,7 @@ func dryRun(ctx context.Context, opt bench.Options, c config, stdout, stderr io.
 
 // finish prints and writes what the run finished, also after an
 // interruption, and picks the exit code.
-func finish(ctx context.Context, res *bench.Results, err error, c config, board bench.Leaderboard, stdout, stderr io.Writer) int {
+func finish(ctx context.Context, res *benchmark.Results, err error, c config, board benchmark.Leaderboard, stdout, stderr io.Writer) int {
 	if res != nil && res.Failed < len(res.PRs) {
 		res.Table(stdout)
 		if werr := res.Write(c.out, board); werr != nil {
@@ -367,7 +371,7 @@ func finish(ctx context.Context, res *bench.Results, err error, c config, board 
 		fmt.Fprintf(stdout, "\nWrote %s and %s.\n", filepath.Join(c.out, "results.json"), filepath.Join(c.out, "report.md"))
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "bench:", bench.OneLine(err.Error(), 2000))
+		fmt.Fprintln(stderr, "bench:", benchmark.OneLine(err.Error(), 2000))
 		if ctx.Err() != nil {
 			return exitInterrupted
 		}
@@ -391,15 +395,15 @@ func cacheDir(c config) (string, error) {
 	return filepath.Join(dir, "rmc-bench"), nil
 }
 
-func openSet(c config, getenv func(string) string) (bench.Set, error) {
+func openSet(c config, getenv func(string) string) (benchmark.Set, error) {
 	if c.set == "local" {
-		return bench.NewLocal(), nil
+		return benchmark.NewLocal(), nil
 	}
 	cache, err := cacheDir(c)
 	if err != nil {
 		return nil, err
 	}
-	return &bench.CRB{Commit: c.commit, CacheDir: cache, NewClient: func() (bench.GitHub, error) {
+	return &benchmark.CRB{Commit: c.commit, CacheDir: cache, NewClient: func() (benchmark.GitHub, error) {
 		token := getenv("GITHUB_TOKEN")
 		if token == "" {
 			return nil, errors.New("GITHUB_TOKEN is not set: the crb set reads the benchmark's golden comments and PRs through the GitHub API (any token that can read public repositories will do); once cached, runs need none")
@@ -408,17 +412,17 @@ func openSet(c config, getenv func(string) string) (bench.Set, error) {
 	}}, nil
 }
 
-func list(ctx context.Context, set bench.Set, c config, stdout, stderr io.Writer) int {
+func list(ctx context.Context, set benchmark.Set, c config, stdout, stderr io.Writer) int {
 	cases, err := set.Cases(ctx)
 	if err == nil && (c.only != "" || c.limit > 0) {
-		cases, err = bench.Filter(cases, c.only, c.limit)
+		cases, err = benchmark.Filter(cases, c.only, c.limit)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "bench:", err)
 		return exitFailure
 	}
 	for _, cs := range cases {
-		fmt.Fprintf(stdout, "%s\t%s\t%d golden\t%s\n", cs.Ref, cs.Repo, len(cs.Golden), bench.OneLine(cs.Title, 120))
+		fmt.Fprintf(stdout, "%s\t%s\t%d golden\t%s\n", cs.Ref, cs.Repo, len(cs.Golden), benchmark.OneLine(cs.Title, 120))
 	}
 	return exitOK
 }
@@ -433,7 +437,7 @@ type progress struct {
 
 const barWidth = 30
 
-func (p *progress) update(done, total int, pr *bench.PRResult) {
+func (p *progress) update(done, total int, pr *benchmark.PRResult) {
 	status := fmt.Sprintf("%d finding(s), TP %d FP %d FN %d", len(pr.Candidates), pr.Counts.TP, pr.Counts.FP, pr.Counts.FN)
 	switch {
 	case pr.Error != "":
@@ -444,11 +448,11 @@ func (p *progress) update(done, total int, pr *bench.PRResult) {
 		status += fmt.Sprintf("; %d failed judge call(s) scored as no match", pr.FailedCalls())
 	}
 	if !p.tty {
-		fmt.Fprintf(p.w, "[%d/%d] %s: %s\n", done, total, pr.PR, bench.OneLine(status, 300))
+		fmt.Fprintf(p.w, "[%d/%d] %s: %s\n", done, total, pr.PR, benchmark.OneLine(status, 300))
 		return
 	}
 	n := done * barWidth / total
-	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d %s", strings.Repeat("#", n), strings.Repeat(".", barWidth-n), done, total, bench.OneLine(pr.PR, 60))
+	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d %s", strings.Repeat("#", n), strings.Repeat(".", barWidth-n), done, total, benchmark.OneLine(pr.PR, 60))
 	p.drawn = true
 }
 

@@ -9,11 +9,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/review-my-code-bot/rmc/bench"
+	"github.com/review-my-code-bot/rmc/benchmark"
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/internal/golden"
+	"github.com/review-my-code-bot/rmc/internal/version"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
 
@@ -34,23 +37,23 @@ func fenced(text, source string) string {
 // oracle is a scripted endpoint whose reviewer reports exactly the golden
 // issues of the set's PRs (the local set's when none is given) in pass 1,
 // and whose judge matches a finding that carries a golden comment's text.
-func oracle(t *testing.T, sets ...bench.Set) *fakellm.Server {
+func oracle(t *testing.T, sets ...benchmark.Set) *fakellm.Server {
 	t.Helper()
 	return oracleAt(t, fakellm.Config{APIKey: "sk-bench-test"}, sets...)
 }
 
 // oracleAt is oracle on a server that behaves as cfg says.
-func oracleAt(t *testing.T, cfg fakellm.Config, sets ...bench.Set) *fakellm.Server {
+func oracleAt(t *testing.T, cfg fakellm.Config, sets ...benchmark.Set) *fakellm.Server {
 	t.Helper()
-	var cases []bench.Case
-	for _, set := range append(sets, bench.NewLocal()) {
+	var cases []benchmark.Case
+	for _, set := range append(sets, benchmark.NewLocal()) {
 		cs, err := set.Cases(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
 		cases = append(cases, cs...)
 	}
-	golden := map[string][]bench.Golden{}
+	golden := map[string][]benchmark.Golden{}
 	for _, c := range cases {
 		golden[fmt.Sprintf("%s/%s#%d", c.Ref.Owner, c.Ref.Name, c.Ref.Number)] = c.Golden
 	}
@@ -110,7 +113,7 @@ func runCmd(t *testing.T, getenv func(string) string, args ...string) (int, stri
 // their golden comments (the pinned rules count every one).
 func localTotals(t *testing.T) (prs, planted, golden int) {
 	t.Helper()
-	cases, err := bench.NewLocal().Cases(context.Background())
+	cases, err := benchmark.NewLocal().Cases(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +147,7 @@ func TestLocalSetEndToEnd(t *testing.T) {
 	if n := strings.Count(stderr, "\n"); n != prs || strings.Contains(stderr, "\r") {
 		t.Errorf("progress on a non-terminal: %d lines\n%q", n, stderr)
 	}
-	var res bench.Results
+	var res benchmark.Results
 	data, err := os.ReadFile(filepath.Join(out, "results.json"))
 	if err == nil {
 		err = json.Unmarshal(data, &res)
@@ -198,12 +201,18 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Errorf("--help: exit %d\n%s%s", code, stdout, stderr)
 	}
 	code, stdout, _ = runCmd(t, env(nil), "--dry-run", "--only", "go-ledger#1")
-	if board, _ := bench.PublishedLeaderboard(); code != exitOK || !strings.Contains(stdout, "Judge "+board.JudgeOpenRouter+":") {
+	if board, _ := benchmark.PublishedLeaderboard(); code != exitOK || !strings.Contains(stdout, "Judge "+board.JudgeOpenRouter+":") {
 		t.Errorf("the default judge on OpenRouter: exit %d\n%s", code, stdout)
 	}
-	code, stdout, _ = runCmd(t, env(nil), "--version")
-	if code != exitOK || !strings.HasPrefix(stdout, "bench ") {
-		t.Errorf("--version: exit %d %q", code, stdout)
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		code, stdout, _ = runCmd(t, env(nil), args...)
+		if code != exitOK || stdout != version.Line("bench")+"\n" {
+			t.Errorf("%s: exit %d %q", args[0], code, stdout)
+		}
+	}
+	code, stdout, _ = runCmd(t, env(nil), "help")
+	if code != exitOK || !strings.Contains(stdout, "-judge-base-url") {
+		t.Errorf("help: exit %d\n%s", code, stdout)
 	}
 }
 
@@ -258,7 +267,7 @@ func TestJudgeOnItsOwnEndpoint(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
-	board, _ := bench.PublishedLeaderboard()
+	board, _ := benchmark.PublishedLeaderboard()
 	for _, r := range reviewer.Requests() {
 		if r.Model != "local-model" {
 			t.Errorf("the reviewer's endpoint got a request for %q", r.Model)
@@ -357,8 +366,8 @@ func TestProgressBarOnlyOnATerminal(t *testing.T) {
 	t.Parallel()
 	var term bytes.Buffer
 	p := &progress{w: &term, tty: true}
-	p.update(1, 4, &bench.PRResult{PR: "local/go-ledger#1"})
-	p.update(4, 4, &bench.PRResult{PR: "local/go-ledger#2\x1b[2J", Error: "load: gone"})
+	p.update(1, 4, &benchmark.PRResult{PR: "local/go-ledger#1"})
+	p.update(4, 4, &benchmark.PRResult{PR: "local/go-ledger#2\x1b[2J", Error: "load: gone"})
 	p.done()
 	want := "\r\033[K[#######.......................] 1/4 local/go-ledger#1\r\033[K[##############################] 4/4 local/go-ledger#2 [2J\n"
 	if term.String() != want {
@@ -366,7 +375,7 @@ func TestProgressBarOnlyOnATerminal(t *testing.T) {
 	}
 	var log bytes.Buffer
 	p = &progress{w: &log}
-	p.update(1, 2, &bench.PRResult{PR: "local/go-ledger#1", ReviewError: "review: \x1b]0;pwned\x07endpoint unavailable", Counts: bench.Counts{FN: 2}})
+	p.update(1, 2, &benchmark.PRResult{PR: "local/go-ledger#1", ReviewError: "review: \x1b]0;pwned\x07endpoint unavailable", Counts: benchmark.Counts{FN: 2}})
 	p.done()
 	if got := log.String(); got != "[1/2] local/go-ledger#1: review failed, scored as no comments (FN 2): review: ]0;pwned endpoint unavailable\n" {
 		t.Errorf("log output %q", got)
@@ -381,25 +390,25 @@ func TestPublicSetThroughTheCommand(t *testing.T) {
 	gh := fakegithub.New()
 	t.Cleanup(gh.Close)
 	gh.AddToken("ghp_cmdtest", fakegithub.Identity{Login: "bench-user", Kind: fakegithub.TokenPAT})
-	sample, err := os.ReadFile("../../bench/testdata/crb/golden_comments/metrics.json")
+	sample, err := os.ReadFile("../../benchmark/testdata/crb/golden_comments/metrics.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range bench.CRBFiles {
+	for _, name := range benchmark.CRBFiles {
 		content := "[]"
 		if name == "grafana.json" {
 			content = string(sample)
 		}
-		gh.SetContents(bench.CRBRepo, commit, bench.CRBGoldenDir+"/"+name, content)
+		gh.SetContents(benchmark.CRBRepo, commit, benchmark.CRBGoldenDir+"/"+name, content)
 	}
-	for _, path := range []string{bench.UpstreamExtractFile, bench.UpstreamJudgeFile} {
-		data, err := os.ReadFile(filepath.Join("../../bench/testdata/crb/upstream", filepath.Base(path)))
+	for _, path := range []string{benchmark.UpstreamExtractFile, benchmark.UpstreamJudgeFile} {
+		data, err := os.ReadFile(filepath.Join("../../benchmark/testdata/crb/upstream", filepath.Base(path)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		gh.SetContents(bench.CRBRepo, commit, path, string(data))
+		gh.SetContents(benchmark.CRBRepo, commit, path, string(data))
 	}
-	unified, err := os.ReadFile("../../bench/testdata/crb/prs/metrics-7.diff")
+	unified, err := os.ReadFile("../../benchmark/testdata/crb/prs/metrics-7.diff")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,7 +421,7 @@ func TestPublicSetThroughTheCommand(t *testing.T) {
 	if code != exitOK || stdout != "acme-bench/metrics#7\tgrafana\t2 golden\tScrape: retry failed targets\n" {
 		t.Fatalf("--list: exit %d\n%s%s", code, stdout, stderr)
 	}
-	set := &bench.CRB{Commit: commit, CacheDir: cache}
+	set := &benchmark.CRB{Commit: commit, CacheDir: cache}
 	m := oracle(t, set)
 	vars["LLM_API_KEY"] = m.APIKey()
 	out := t.TempDir()
@@ -430,4 +439,26 @@ func TestPublicSetThroughTheCommand(t *testing.T) {
 		!strings.Contains(string(md), "prompts: withmartian/code-review-benchmark@"+commit) {
 		t.Errorf("report.md of a partial crb run with another judge:\n%s", md)
 	}
+}
+
+var dryRunTotals = regexp.MustCompile(`(?m)^Model \S+: about (\d+) calls, (\d+) prompt tokens \((\d+) of them cached\).*\nJudge \S+: about (\d+) calls`)
+
+// The local set's size and its dry run's estimate in docs/bench.md are
+// what the set and bench --dry-run hold now (-update rewrites them).
+func TestDocsLocalSet(t *testing.T) {
+	t.Parallel()
+	prs, planted, _ := localTotals(t)
+	code, stdout, stderr := runCmd(t, env(nil), "--dry-run", "--cache", t.TempDir())
+	m := dryRunTotals.FindStringSubmatch(stdout)
+	if code != exitOK || m == nil {
+		t.Fatalf("bench --dry-run: exit %d, no totals\n%s%s", code, stdout, stderr)
+	}
+	kilo := func(s string) string {
+		n, _ := strconv.Atoi(s)
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+	got := fmt.Sprintf("The local set has %d pull requests, %d of them clean. A dry run of it (`bench --dry-run`)\n"+
+		"estimates about %s model calls and %s prompt tokens (%s of them cached) for the reviews, and\nabout %s judge calls.\n",
+		prs, prs-planted, m[1], kilo(m[2]), kilo(m[3]), m[4])
+	golden.AssertBlock(t, "../../docs/bench.md", "local-set: go run ./cmd/bench --dry-run", got)
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/review-my-code-bot/rmc/bench"
+	"github.com/review-my-code-bot/rmc/benchmark"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/review"
 )
@@ -85,13 +85,13 @@ func jsonObject(s string) (map[string]json.RawMessage, error) {
 }
 
 // endpoints are the model's and the judge's settings.
-func (c config) endpoints() (model, judge bench.Endpoint) {
+func (c config) endpoints() (model, judge benchmark.Endpoint) {
 	p := c.provider
-	model = bench.Endpoint{BaseURL: c.baseURL, Model: c.model, Timeout: p.timeout, ContextTokens: p.contextTokens,
+	model = benchmark.Endpoint{BaseURL: c.baseURL, Model: c.model, Timeout: p.timeout, ContextTokens: p.contextTokens,
 		MaxOutputTokens: p.maxOutput, ReasoningEffort: p.effort, ExtraBody: p.body, ExtraHeaders: p.headers, MaxRetryWait: p.retryWait}
 	// The judge and the extraction run at temperature 0, as upstream's
 	// do, unless the judge model refuses temperature.
-	judge = bench.Endpoint{BaseURL: c.judgeBaseURL, Model: c.judgeModel, Timeout: p.judgeTimeout, ReasoningEffort: p.judgeEffort,
-		Temperature: bench.JudgeTemperature(c.judgeModel), ExtraBody: p.judgeBody, MaxRetryWait: p.retryWait}
+	judge = benchmark.Endpoint{BaseURL: c.judgeBaseURL, Model: c.judgeModel, Timeout: p.judgeTimeout, ReasoningEffort: p.judgeEffort,
+		Temperature: benchmark.JudgeTemperature(c.judgeModel), ExtraBody: p.judgeBody, MaxRetryWait: p.retryWait}
 	return model, judge
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/review-my-code-bot/rmc/bench"
+	"github.com/review-my-code-bot/rmc/benchmark"
 	"github.com/review-my-code-bot/rmc/internal/golden"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
@@ -175,9 +175,9 @@ func TestLongRetryAfterIsWaitedOut(t *testing.T) {
 	}
 }
 
-func board(t *testing.T) bench.Leaderboard {
+func board(t *testing.T) benchmark.Leaderboard {
 	t.Helper()
-	b, err := bench.PublishedLeaderboard()
+	b, err := benchmark.PublishedLeaderboard()
 	if err != nil {
 		t.Fatal(err)
 	}

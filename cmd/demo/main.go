@@ -43,8 +43,8 @@ Flags:
                  set), always, or never (default auto)
   --brief        leave out small print and the job summaries of the later runs
   --log          also print the action's own log of each run, as plain text
-  --version      print the version
-  -h, --help     show this help
+  --version      print the version (also: demo version)
+  -h, --help     show this help (also: demo help)
 `
 
 // options are the command line's choices.
@@ -70,7 +70,7 @@ func parseArgs(args []string, stdout, stderr io.Writer, tty bool, getenv func(st
 		fmt.Fprintf(stderr, "demo: "+format+"\n\n%s", append(a, usage)...)
 		return options{}, 2, false
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(version.Words(args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage)
 			return options{}, 0, false
@@ -81,7 +81,7 @@ func parseArgs(args []string, stdout, stderr io.Writer, tty bool, getenv func(st
 		return fail("unexpected argument %q: the demo takes only flags", clean(fs.Arg(0)))
 	}
 	if *showVersion {
-		fmt.Fprintln(stdout, "review-my-code-bot demo", version.String())
+		fmt.Fprintln(stdout, version.Line("demo"))
 		return options{}, 0, false
 	}
 	opts := options{brief: *brief, log: *showLog, width: 80}

@@ -101,7 +101,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		fmt.Fprint(c.stdout, usage)
 		return exitOK
 	case "version", "--version", "-version":
-		fmt.Fprintln(c.stdout, "reviews-for-agent", version.String())
+		fmt.Fprintln(c.stdout, version.Line("reviews-for-agent"))
 		return exitOK
 	case "start":
 		return c.start(ctx, args[1:])

@@ -186,3 +186,43 @@ func TestStartServesUntilStopped(t *testing.T) {
 		}
 	}
 }
+
+// start in a repository it cannot write, with an inbox it cannot open,
+// says so in plain sentences and starts nothing: comments submitted there
+// would be lost. (Root writes anywhere, so this runs as another user, as
+// .ci/run's second pass does.)
+func TestStartRefusesWhenNothingCanBeWritten(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() == 0 {
+		t.Skip("root can write to a read-only directory")
+	}
+	dir := gitRepo(t)
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	notADir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notADir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, stdout, stderr := testCLI(t, map[string]string{"RFA_STORE": filepath.Join(notADir, "reviews.jsonl")})
+	// A server that starts anyway is stopped as soon as it says so, and
+	// the test fails on what it printed.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil && !strings.Contains(stdout.String(), "Listening") {
+			time.Sleep(20 * time.Millisecond)
+		}
+		cancel()
+	}()
+	code := c.run(ctx, []string{"start", "--no-open", "--port", "0", "--dir", dir})
+	if code != exitFailure || strings.Contains(stdout.String(), "Listening") {
+		t.Fatalf("exit %d, want %d and no server\nstdout: %s\nstderr: %s", code, exitFailure, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{"the review will not be in the inbox", "cannot be written", "no review page was started", "pass --store"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+}

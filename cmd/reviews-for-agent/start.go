@@ -60,8 +60,11 @@ func (c *cli) start(ctx context.Context, args []string) int {
 	}
 	if err := reviewsforagent.Run(ctx, opts); err != nil {
 		fmt.Fprintln(c.stderr, "reviews-for-agent:", err)
-		if errors.Is(err, reviewsforagent.ErrNotARepo) {
+		switch {
+		case errors.Is(err, reviewsforagent.ErrNotARepo):
 			fmt.Fprintln(c.stderr, "Run it inside a git work tree, or pass --dir.")
+		case errors.Is(err, reviewsforagent.ErrNowhereToWrite):
+			fmt.Fprintln(c.stderr, "Comments you submitted would be lost, so no review page was started. Make the repository writable, or pass --store with a file you can write.")
 		}
 		if ctx.Err() != nil {
 			return exitInterrupted

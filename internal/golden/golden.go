@@ -53,6 +53,22 @@ func BlockMarkers(key string) (begin, end string) {
 	return fmt.Sprintf(blockBegin, key), fmt.Sprintf(blockEnd, key)
 }
 
+// Block is the text of the block named key in the document at path.
+func Block(t testing.TB, path, key string) string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read %s: %v", path, err)
+	}
+	begin, end := BlockMarkers(key)
+	_, rest, ok1 := strings.Cut(string(raw), begin)
+	block, _, ok2 := strings.Cut(rest, end)
+	if !ok1 || !ok2 {
+		t.Fatalf("%s has no block between %q and %q", path, begin, end)
+	}
+	return block
+}
+
 // AssertBlock compares got with the block named key in the document at
 // path (a README or a page of docs/), or rewrites the block with -update.
 // A document pins what a command prints the way testdata/ does, so a

@@ -115,13 +115,13 @@ var list = []mutation{
 		Old: "check passes on `%.7s`: %s\", sanitize.Name(r.Check.Name), rt.HeadSHA,", New: "check passes: %s\", sanitize.Name(r.Check.Name),", Tests: "TestReviewRunnerResolvesAPassingCheck"},
 	{ID: "N5", Section: since, What: "a passing check leaves its open finding open", File: "execution/checks.go",
 		Old: "case r.Verdict == review.CheckPass && open != nil:", New: "case r.Verdict == review.CheckPass && open != nil && false:", Tests: "TestReviewRunnerResolvesAPassingCheck"},
-	{ID: "B1", Section: since, What: "bench leaves a PR whose review failed out of the scores (upstream scores it as a review with no comments)", File: "bench/results.go",
+	{ID: "B1", Section: since, What: "bench leaves a PR whose review failed out of the scores (upstream scores it as a review with no comments)", File: "benchmark/results.go",
 		Old: "\t\tif pr.Error != \"\" {\n\t\t\tr.Failed++", New: "\t\tif pr.Error != \"\" || pr.ReviewError != \"\" {\n\t\t\tr.Failed++", Tests: "TestScoresAsUpstream"},
-	{ID: "B2", Section: since, What: "bench reads a judge's \"match\": \"yes\" as no match (upstream takes Python's truth)", File: "bench/judge.go",
+	{ID: "B2", Section: since, What: "bench reads a judge's \"match\": \"yes\" as no match (upstream takes Python's truth)", File: "benchmark/judge.go",
 		Old: "case string:\n\t\treturn x != \"\"", New: "case string:\n\t\treturn false", Tests: "TestScoresAsUpstream|TestParseVerdict"},
-	{ID: "B3", Section: since, What: "bench keeps results by model name only: another endpoint reuses them", File: "bench/endpoint.go",
+	{ID: "B3", Section: since, What: "bench keeps results by model name only: another endpoint reuses them", File: "benchmark/endpoint.go",
 		Old: "e.BaseURL = base", New: "e.BaseURL = \"\"", Tests: "TestAnotherEndpointIsNeverServedFromTheCache|TestCacheKeyCoversWhatChangesAResult"},
-	{ID: "B4", Section: since, What: "bench --resume asks every judge call of a kept result again, not only the failed ones", File: "bench/run.go",
+	{ID: "B4", Section: since, What: "bench --resume asks every judge call of a kept result again, not only the failed ones", File: "benchmark/run.go",
 		Old: "if v.Err != \"\" {\n\t\t\tfailed = append(failed, i)", New: "if v.Err != \"\" || len(v.Reasoning) >= 0 {\n\t\t\tfailed = append(failed, i)", Tests: "TestResumeRedoesExactlyTheFailures"},
 	// Issue 37: the three mutations that survived every unit test, and
 	// guards of the code that issue changed.
@@ -169,4 +169,6 @@ var list = []mutation{
 		Old: "	if !out.Injection {\n		return \"\"", New: "	if false {\n		return \"\"", Tests: "TestScreener"},
 	{ID: "V12", Section: survivors, What: "a configured login is a bot whatever the token's account is", File: "snapshot/write.go",
 		Old: "a.IsBot = viewer.IsBot", New: "a.IsBot = true", Tests: "TestBotIdentity"},
+	{ID: "N6", Section: since, What: "the local review page starts with nowhere to keep the comments", File: "reviewsforagent/run.go",
+		Old: "\tcase inbox:", New: "\tcase inbox || true:", Tests: "TestDestination"},
 }

@@ -1,11 +1,11 @@
-// Package version says which build is running: the action (rmc) and the
-// companion binaries (demo, bench, reviews-for-agent) share this one
-// mechanism.
+// Package version says which build of a binary is running, in one format
+// for all of them (the action, demo, bench, reviews-for-agent), and gives
+// each the same words for help and version.
 package version
 
 import "runtime/debug"
 
-// set is the version given at build time:
+// set is the version given at build time (the release image's build does):
 // -ldflags "-X github.com/review-my-code-bot/rmc/internal/version.set=v1.2.3".
 var set = ""
 
@@ -19,4 +19,23 @@ func String() string {
 		return info.Main.Version
 	}
 	return "(devel)"
+}
+
+// Line is what every binary prints for --version: its name and the
+// version, "bench v1.2.3".
+func Line(name string) string { return name + " " + String() }
+
+// Words lets the words help and version, given alone, stand for --help
+// and --version, so `bench version` and `demo help` work as
+// `reviews-for-agent version` does.
+func Words(args []string) []string {
+	if len(args) == 1 {
+		switch args[0] {
+		case "help":
+			return []string{"--help"}
+		case "version":
+			return []string{"--version"}
+		}
+	}
+	return args
 }

@@ -10,7 +10,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/review-my-code-bot/rmc/bench"
+	"github.com/review-my-code-bot/rmc/benchmark"
 	"github.com/review-my-code-bot/rmc/llm/fakellm"
 )
 
@@ -31,8 +31,8 @@ var (
 // finding; the extraction keeps each comment as one issue; the judge
 // matches a candidate that carries the golden comment's text. The caller
 // closes the server.
-func Start(cases []bench.Case) *fakellm.Server {
-	golden := map[string][]bench.Golden{}
+func Start(cases []benchmark.Case) *fakellm.Server {
+	golden := map[string][]benchmark.Golden{}
 	for _, c := range cases {
 		golden[fmt.Sprintf("%s/%s#%d", c.Ref.Owner, c.Ref.Name, c.Ref.Number)] = c.Golden
 	}
@@ -48,7 +48,7 @@ func Start(cases []bench.Case) *fakellm.Server {
 	return s
 }
 
-func review(r fakellm.Request, golden map[string][]bench.Golden) fakellm.Reply {
+func review(r fakellm.Request, golden map[string][]benchmark.Golden) fakellm.Reply {
 	system := r.Messages[0].Content
 	repo, pr := repoLine.FindStringSubmatch(system), prLine.FindStringSubmatch(system)
 	pass := passLine.FindStringSubmatch(r.LastUser())

@@ -1,4 +1,4 @@
-// Package bench scores the review engine against pull requests whose real
+// Package benchmark scores the review engine against pull requests whose real
 // problems are known: it runs the same engine the action runs (its passes,
 // prompts, thresholds, chunking and deduplication) on each PR of a set, and
 // then follows the open Code Review Bench's offline pipeline
@@ -16,7 +16,7 @@
 // are the local one embedded here and the public one read through the
 // GitHub API and cached on disk (crb.go); each PR's result is kept by PR,
 // model and settings (cache.go), so a run resumes.
-package bench
+package benchmark
 
 import (
 	"bytes"
