@@ -346,11 +346,7 @@ func (p Pipeline) execute(ctx context.Context, r *runRecord) (execution.Result, 
 func (p Pipeline) executionConfig(r *runRecord) execution.Config {
 	c := r.cfg
 	return execution.Config{GitHub: r.reads, Snap: r.snap, State: r.st, Model: c.Model, Secrets: r.secrets(), Log: p.Log,
-		Options: execution.Options{Review: c.Review, Language: c.Language, Learnings: r.learnings,
-			ManualStartComment: c.ManualStartComment, ManualEndComment: c.ManualEndComment,
-			NotifyAgent: c.NotifyAgent, EnableHumanEscalation: c.EnableHumanEscalation, HumanReviewers: c.HumanReviewers,
-			Lease: c.ReviewTimeout, RunID: p.RunID,
-			Settings: r.report.Settings(), WalkthroughDiagram: c.WalkthroughDiagram, Checks: c.Checks}, Permissions: r.states}
+		Options: execution.Options{Run: c.Run, Learnings: r.learnings, Lease: c.ReviewTimeout, RunID: p.RunID, Settings: r.report.Settings()}, Permissions: r.states}
 }
 
 // startSession opens the run's model session when anything needs it. A

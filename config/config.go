@@ -13,6 +13,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/review"
+	"github.com/review-my-code-bot/rmc/settings"
 )
 
 // DefaultBaseURL is the model client's default endpoint (OpenRouter's
@@ -29,28 +30,20 @@ type Config struct {
 	BaseURL     string
 	Model       string
 
-	// Review are the review's settings: review.DefaultSettings, under the
-	// inputs and the repository's file (thresholds, ignore_paths, passes,
-	// max_inline_comments, max_run_tokens, max_review_retries,
-	// model_context_tokens).
-	Review        review.Settings
+	// Run are the settings the run's tasks receive whole (the review's
+	// settings, language, comments, escalation, checks...).
+	settings.Run
 	ReviewTimeout time.Duration
 
-	EnableWeb             bool
-	EnableHumanEscalation bool
-	HumanReviewers        []string
-	Debug                 bool
+	EnableWeb bool
+	Debug     bool
 
 	InjectionDetection bool
 	InjectionModel     string
 
-	ManualStartComment bool
-	ManualEndComment   bool
-
-	Handles     []string // "@review-my-code-bot", "@rmc-bot"
-	BotLogin    string   // "" = detect
-	DryRun      bool
-	NotifyAgent string // handle of the PR's coding agent, e.g. "@claude"
+	Handles  []string // "@review-my-code-bot", "@rmc-bot"
+	BotLogin string   // "" = detect
+	DryRun   bool
 	// NoticeUnauthorized tells people without access, once, why their
 	// mention is not acted on.
 	NoticeUnauthorized bool
@@ -61,13 +54,9 @@ type Config struct {
 	// Settings a repository may also set in .github/rmc.yml (file.go).
 	Instructions     string            // for every review
 	PathInstructions []PathInstruction // for the files matching a glob
-	Language         string            // "" = English
 	// Walkthrough posts the sticky walkthrough comment with automatic
-	// reviews; WalkthroughDiagram lets it carry a sequence diagram.
-	Walkthrough, WalkthroughDiagram bool
-	// Checks are the repository's checks, evaluated by every automatic
-	// review.
-	Checks []review.Check
+	// reviews.
+	Walkthrough bool
 
 	// Model client settings (inputs only; model.go).
 	ModelTimeout    time.Duration              // one model request; 0 = the client's default
@@ -95,7 +84,9 @@ var (
 // every problem at once. needLLM is false for modes that never call a model.
 func Load(get func(name string) string, needLLM bool) (Config, error) {
 	p := parser{get: get}
-	c := Config{input: map[string]string{}, Review: review.DefaultSettings(),
+	c := Config{input: map[string]string{}, Run: settings.Run{Review: review.DefaultSettings(),
+		ManualStartComment: p.boolean("review_manual_trigger_enable_start_comment"),
+		ManualEndComment:   p.boolean("review_manual_trigger_enable_end_comment")},
 		GitHubToken:        p.str("github_token"),
 		BaseURL:            strings.TrimRight(p.str("llm_base_url"), "/"),
 		Model:              p.str("model"),
@@ -103,8 +94,6 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 		Debug:              p.boolean("debug_logging"),
 		InjectionDetection: p.boolean("injection_detection_enabled"),
 		InjectionModel:     p.str("injection_verification_model"),
-		ManualStartComment: p.boolean("review_manual_trigger_enable_start_comment"),
-		ManualEndComment:   p.boolean("review_manual_trigger_enable_end_comment"),
 		BotLogin:           p.str("bot_login"),
 		DryRun:             p.boolean("dry_run"),
 		NoticeUnauthorized: p.boolean("notice_unauthorized"),

@@ -17,6 +17,7 @@ import (
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
+	"github.com/review-my-code-bot/rmc/settings"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -220,7 +221,7 @@ func thresholds(problem, blocking int) review.Settings {
 func newTestExecutor(gh *recorder, log *testLog) *testRig {
 	return &testRig{Config{
 		GitHub:  gh,
-		Options: Options{Review: thresholds(6, 8)},
+		Options: Options{Run: settings.Run{Review: thresholds(6, 8)}},
 		Snap:    testSnapshot(),
 		State:   state.State{Bot: testBot, Failures: map[string]int{}, Notified: map[int64]bool{}},
 		Model:   "test-model",

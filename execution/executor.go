@@ -21,6 +21,7 @@ import (
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/review"
+	"github.com/review-my-code-bot/rmc/settings"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -166,16 +167,9 @@ func New(cfg Config) (*Executor, error) {
 
 // Options are the inputs execution honours.
 type Options struct {
-	// Review are the review's settings, as the configuration gives them:
-	// the review engine takes them whole, and the run's other model work
-	// keeps to their token ceiling (max_run_tokens).
-	Review                review.Settings
-	Language              string // what the bot writes in; "" = English
-	ManualStartComment    bool
-	ManualEndComment      bool
-	NotifyAgent           string // e.g. "@claude"; "" = nobody
-	EnableHumanEscalation bool
-	HumanReviewers        []string
+	// Run are the run's typed settings, as the configuration gives them,
+	// received whole.
+	settings.Run
 	// Learnings are the repository's; those matching the PR's files drop
 	// the new findings they match.
 	Learnings state.Learnings
@@ -188,11 +182,6 @@ type Options struct {
 	// RunID is the workflow run (GITHUB_RUN_ID): a placeholder names it,
 	// so a re-run of the same run takes its own claims over at once.
 	RunID string
-	// Checks are the repository's checks (base branch), evaluated by
-	// every automatic review.
-	Checks []review.Check
-	// WalkthroughDiagram lets the walkthrough carry a sequence diagram.
-	WalkthroughDiagram bool
 	// Settings is the table of effective settings and where each came
 	// from, the answer to a configuration command.
 	Settings string

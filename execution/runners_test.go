@@ -14,6 +14,7 @@ import (
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/settings"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -399,9 +400,9 @@ func TestReviewRunner(t *testing.T) {
 		notices int
 		wantErr bool
 	}{
-		"manual: one review, the status comment before and after": {rt: manual, opts: Options{ManualStartComment: true, ManualEndComment: true},
+		"manual: one review, the status comment before and after": {rt: manual, opts: Options{Run: settings.Run{ManualStartComment: true, ManualEndComment: true}},
 			wantOps: []string{"create-comment", "create-review-COMMENT", "edit-comment 9001"}},
-		"automatic with a blocking finding: changes requested, the agent told once": {rt: auto, opts: Options{NotifyAgent: "@claude"},
+		"automatic with a blocking finding: changes requested, the agent told once": {rt: auto, opts: Options{Run: settings.Run{NotifyAgent: "@claude"}},
 			wantOps: []string{"create-review-REQUEST_CHANGES"}, notices: 1},
 		"own pull request: the same review as a comment": {rt: auto, refuse: map[snapshot.ReviewEvent]error{snapshot.ReviewEventRequestChanges: own},
 			wantOps: []string{"create-review-REQUEST_CHANGES", "create-review-COMMENT"}},
@@ -458,7 +459,7 @@ func TestReviewRunner(t *testing.T) {
 func TestReviewRunnerUsesTheSettings(t *testing.T) {
 	t.Parallel()
 	finding := `{"findings":[{"path":"src/cache.go","line":43,"side":"right","start_line":0,"title":"Panics on a nil cache","explanation":"Callers pass nil.","score":8,"category":"bug","suggestion":""}]}`
-	opts := Options{Review: thresholds(7, 9)}
+	opts := Options{Run: settings.Run{Review: thresholds(7, 9)}}
 	opts.Review.Passes = []string{"security"}
 	sess := &fakeSession{answers: []string{finding}}
 	r, gh, _ := reviewRig(t, opts, sess)
@@ -639,7 +640,7 @@ func TestReviewRunnerResolvesAPassingCheck(t *testing.T) {
 	} {
 		t.Run(verdict, func(t *testing.T) {
 			t.Parallel()
-			opts := Options{Review: thresholds(6, 8), Checks: []review.Check{{Name: "no panics", Mode: review.CheckError}}}
+			opts := Options{Run: settings.Run{Review: thresholds(6, 8), Checks: []review.Check{{Name: "no panics", Mode: review.CheckError}}}}
 			answer := `{"results":[{"name":"no panics","result":"` + verdict + `","reason":"put returns on a nil cache.","locations":[]}]}`
 			r, _, _ := reviewRig(t, opts, &fakeSession{answers: []string{none, none, none, answer}})
 			open := blockingFinding(prevSHA, nil)

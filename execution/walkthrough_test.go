@@ -9,6 +9,7 @@ import (
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/settings"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -74,11 +75,11 @@ func TestWalkthroughCeiling(t *testing.T) {
 	sess := &usedSession{used: llm.Usage{PromptTokens: 900, CompletionTokens: 100}}
 	capped := review.DefaultSettings()
 	capped.MaxRunTokens = 1_500
-	w := newWalkthroughRunner(&run{Session: sess, Options: Options{Review: capped}})
+	w := newWalkthroughRunner(&run{Session: sess, Options: Options{Run: settings.Run{Review: capped}}})
 	if !w.ceiling.Over(501) || w.ceiling.Over(500) {
 		t.Errorf("with 1,000 of 1,500 tokens spent: over 501 %v, over 500 %v", w.ceiling.Over(501), w.ceiling.Over(500))
 	}
-	w = newWalkthroughRunner(&run{Session: sess, Options: Options{Review: review.DefaultSettings()}})
+	w = newWalkthroughRunner(&run{Session: sess, Options: Options{Run: settings.Run{Review: review.DefaultSettings()}}})
 	if w.ceiling.Over(1 << 30) {
 		t.Error("max_run_tokens 0 stopped the walkthrough")
 	}
