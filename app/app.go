@@ -294,7 +294,7 @@ func (p Pipeline) plan(ctx context.Context, r *runRecord) {
 		classifier = mention.Rules{}
 	}
 	r.plan = detector.Build(detector.Input{Event: r.ev, PR: r.snap.PR, State: r.st, Quiet: !r.cfg.NoticeUnauthorized, Walkthrough: r.cfg.Walkthrough,
-		Intents: detector.Classify(ctx, classifier, trustedOnly(r.st.Pending()))})
+		Intents: detector.Classify(ctx, classifier, r.st.Pending())})
 	r.report = summary.Report{Repo: r.repo, Event: r.ev, PR: r.snap.PR, Bot: r.bot, State: r.st, Plan: r.plan, Counts: p.GitHub.Counts(),
 		Comments: len(r.snap.IssueComments), Threads: len(r.snap.Threads), Config: reportSettings(r.cfg), ConfigFile: r.snap.Config, Learnings: r.learnings}
 	p.Log.Group("Plan")
@@ -494,18 +494,6 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 		}
 	}
 	return v, n, g.p.GitHub.SetStatus(ctx, g.snap.Repo, g.snap.PR.HeadSHA, want)
-}
-
-// trustedOnly keeps the mentions the bot may act on: classifying the others
-// would spend model calls on requests it will not take.
-func trustedOnly(ms []state.Mention) []state.Mention {
-	var out []state.Mention
-	for _, m := range ms {
-		if m.Trusted {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // writeOutputs writes the action's outputs from the run's outcome.

@@ -84,7 +84,7 @@ func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *run
 		paths[i] = f.Path
 	}
 	_, learned := execution.Applicable(ls, paths)
-	system, err := execution.SystemPrompt(snap, files, execution.Rules{Source: src, Text: text, Instructions: repoInstructions(cfg, files), Language: cfg.Language, Learnings: learned})
+	system, err := execution.SystemPrompt(snap, files, execution.Rules{Source: src, Text: text, Instructions: cfg.InstructionsFor(paths), Language: cfg.Language, Learnings: learned})
 	if err != nil {
 		return nil, prompts.SystemPrompt{}, err
 	}

@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/review-my-code-bot/rmc/config"
-	"github.com/review-my-code-bot/rmc/glob"
 	"github.com/review-my-code-bot/rmc/outcome"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/summary"
@@ -41,25 +39,6 @@ func applyConfigFile(log *Log, cfg config.Config, snap snapshot.Snapshot) (confi
 func configFailure(snap snapshot.Snapshot, cfg config.Config) failure {
 	return failure{code: outcome.ExitUsage, title: fmt.Sprintf("Invalid %s on the base branch: the run did nothing", snap.Config.Name()), problems: cfg.File.Problems,
 		hint: "A bad threshold, ignore_paths, passes or max_run_tokens would change what gates the merge, so the run stops. Fix the file on the base branch (its keys are described in the action's docs/inputs.md and in rmc.schema.json)."}
-}
-
-// repoInstructions are the config file's instructions and those of its
-// path_instructions whose glob matches a changed file.
-func repoInstructions(cfg config.Config, files []snapshot.ChangedFile) string {
-	parts := []string{}
-	if cfg.Instructions != "" {
-		parts = append(parts, cfg.Instructions)
-	}
-	for _, pi := range cfg.PathInstructions {
-		g, err := glob.Compile(pi.Path)
-		if err != nil {
-			continue // WithFile already reported it
-		}
-		if slices.ContainsFunc(files, func(f snapshot.ChangedFile) bool { return g.Match(f.Path) }) {
-			parts = append(parts, fmt.Sprintf("For files matching %s:\n%s", pi.Path, pi.Instructions))
-		}
-	}
-	return strings.Join(parts, "\n\n")
 }
 
 // reportSettings is what the job summary shows of the run's settings.

@@ -218,3 +218,23 @@ func BenchmarkWithFile(b *testing.B) {
 		}
 	}
 }
+
+// A review gets the file's instructions, and those of each
+// path_instructions entry whose glob matches a changed path.
+func TestInstructionsFor(t *testing.T) {
+	t.Parallel()
+	c := loaded(t, nil).WithFile(".github/rmc.yml", "instructions: Prefer small functions.\npath_instructions:\n  - {path: \"db/**\", instructions: Migrations are reversible.}\n  - {path: \"*.md\", instructions: Docs are prose.}\n")
+	for name, tc := range map[string]struct {
+		paths []string
+		want  string
+	}{
+		"a match":       {paths: []string{"db/m/001.sql", "main.go"}, want: "Prefer small functions.\n\nFor files matching db/**:\nMigrations are reversible."},
+		"two matches":   {paths: []string{"README.md", "db/x.sql"}, want: "Prefer small functions.\n\nFor files matching db/**:\nMigrations are reversible.\n\nFor files matching *.md:\nDocs are prose."},
+		"no match":      {paths: []string{"main.go"}, want: "Prefer small functions."},
+		"nothing given": {want: "Prefer small functions."},
+	} {
+		if got := c.InstructionsFor(tc.paths); got != tc.want {
+			t.Errorf("%s: %q, want %q", name, got, tc.want)
+		}
+	}
+}

@@ -253,3 +253,23 @@ func showChecks(c Config) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// InstructionsFor is the guidance a review of these changed paths gets:
+// the file's instructions, and those of its path_instructions whose glob
+// matches one of them.
+func (c Config) InstructionsFor(paths []string) string {
+	parts := []string{}
+	if c.Instructions != "" {
+		parts = append(parts, c.Instructions)
+	}
+	for _, pi := range c.PathInstructions {
+		g, err := glob.Compile(pi.Path)
+		if err != nil {
+			continue // WithFile already reported it
+		}
+		if slices.ContainsFunc(paths, g.Match) {
+			parts = append(parts, fmt.Sprintf("For files matching %s:\n%s", pi.Path, pi.Instructions))
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}

@@ -249,13 +249,15 @@ type Input struct {
 	Walkthrough bool
 }
 
-// Classify decides the intent of every pending mention. A classifier error
-// falls back to the rule-based one, so a flaky model never loses a request.
+// Classify decides the intent of every pending mention the bot may act on:
+// a command needs none, and classifying an untrusted mention would spend a
+// model call on a request the bot will not take. A classifier error falls
+// back to the rule-based one, so a flaky model never loses a request.
 func Classify(ctx context.Context, c mention.Classifier, pending []state.Mention) map[state.Ref]mention.Intent {
 	out := make(map[state.Ref]mention.Intent, len(pending))
 	for _, m := range pending {
-		if m.Command != "" {
-			continue // a command, not a request for model work
+		if m.Command != "" || !m.Trusted {
+			continue // a command, or someone the bot refuses
 		}
 		intent, err := c.Classify(ctx, m.Text)
 		if err != nil || !known(intent) {
