@@ -170,7 +170,7 @@ var list = []mutation{
 	{ID: "V23", Section: survivors, What: "an outsider's mention is read by the model", File: "detector/plan.go",
 		Old: "if m.Command != \"\" || !m.Trusted {", New: "if m.Command != \"\" {", Tests: "TestClassifyReadsOnlyTrustedRequests"},
 	{ID: "V24", Section: survivors, What: "every path instruction applies whatever the pull request changes", File: "config/keys.go",
-		Old: "if slices.ContainsFunc(paths, g.Match) {", New: "if true {", Tests: "TestInstructionsFor"},
+		Old: "if slices.ContainsFunc(paths, g.Match) {", New: "if _ = g; true {", Tests: "TestInstructionsFor"},
 	{ID: "V12", Section: survivors, What: "a configured login is a bot whatever the token's account is", File: "snapshot/write.go",
 		Old: "a.IsBot = viewer.IsBot", New: "a.IsBot = true", Tests: "TestBotIdentity"},
 	{ID: "N6", Section: since, What: "the local review page starts with nowhere to keep the comments", File: "reviewsforagent/run.go",
