@@ -17,21 +17,27 @@ type windowed struct {
 	scripted
 	window  int
 	refused int
-	cur     string
+}
+
+// sub is the view of a windowed model over one chunk.
+type sub struct {
+	w     *windowed
+	block string
 }
 
 func (w *windowed) Sub(block string) llm.JSONAsker {
-	w.blocks = append(w.blocks, block)
-	w.cur = block
-	return w
+	w.scripted.Sub(block)
+	return sub{w, block}
 }
 
-func (w *windowed) AskSchema(ctx context.Context, label llm.Label, prompt string, schema *llm.Schema) (llm.Reply, error) {
-	if len(w.cur) > w.window {
-		w.refused++
+func (s sub) AskSchema(ctx context.Context, label llm.Label, prompt string, schema *llm.Schema) (llm.Reply, error) {
+	if len(s.block) > s.w.window {
+		s.w.mu.Lock()
+		s.w.refused++
+		s.w.mu.Unlock()
 		return llm.Reply{}, fmt.Errorf("%w: %w: maximum context length", llm.ErrRejected, llm.ErrContextLength)
 	}
-	return w.scripted.AskSchema(ctx, label, prompt, schema)
+	return s.w.scripted.AskSchema(ctx, label, prompt, schema)
 }
 
 // bigFile is one added file of n lines in a single hunk.
