@@ -90,6 +90,9 @@ func (r *reviewer) run(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				if r.halted() {
+					continue // the feeder may have handed it over as the review stopped
+				}
 				slots[i] = r.chunk(ctx, jobs[i], i+1, len(jobs))
 				if slots[i].err != nil {
 					r.fail(slots[i].err)
