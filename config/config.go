@@ -32,7 +32,7 @@ type Config struct {
 	// Review are the review's settings: review.DefaultSettings, under the
 	// inputs and the repository's file (thresholds, ignore_paths, passes,
 	// max_inline_comments, max_run_tokens, max_review_retries,
-	// model_context_tokens).
+	// review_concurrency, model_context_tokens).
 	Review        review.Settings
 	ReviewTimeout time.Duration
 
@@ -114,6 +114,7 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 	p.modelSettings(&c)
 	c.ReviewTimeout = time.Duration(p.intIn("review_timeout_minutes", 1, 360)) * time.Minute
 	c.Review.Retries = p.intIn("max_review_retries", 0, 5)
+	c.Review.Concurrency = p.intIn("review_concurrency", 1, review.MaxConcurrency)
 	p.escalation(&c)
 	p.tunables(&c)
 	c.settle(&p)
