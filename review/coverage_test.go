@@ -55,7 +55,9 @@ func bigFile(t *testing.T, path string, n int) diff.File {
 	return fs[0]
 }
 
-var lineRef = regexp.MustCompile(`R(\d+)\s`)
+// lineRef is a new-side line of a rendered chunk: its number, then " " or
+// "+".
+var lineRef = regexp.MustCompile(`(?m)^(\d+)[ +]`)
 
 // seenLines is every new-side line number a list of chunks shows.
 func seenLines(blocks []string) map[int]int {
@@ -147,6 +149,9 @@ func TestContextRefusalTooSmall(t *testing.T) {
 	}
 }
 
+// diffLine is a changed line as a chunk renders it.
+var diffLine = regexp.MustCompile(`(?m)^\d+[+-]`)
+
 // Each pass prompt lists what earlier requests found (place and title) and
 // never carries a diff; the chunk is the only diff a request holds.
 func TestPromptsCarryFoundNotDiffs(t *testing.T) {
@@ -159,7 +164,7 @@ func TestPromptsCarryFoundNotDiffs(t *testing.T) {
 		t.Errorf("prompts:\n%s\n---\n%s", s.prompts[0], s.prompts[1])
 	}
 	for _, p := range s.prompts {
-		if strings.Contains(p, "| +") {
+		if diffLine.MatchString(p) {
 			t.Errorf("a pass prompt carries diff lines: %q", p)
 		}
 	}

@@ -299,7 +299,7 @@ func TestChunkSplitsLargeDiffs(t *testing.T) {
 		if len(c) > 50_000 {
 			t.Errorf("chunk of %d chars exceeds the budget", len(c))
 		}
-		total += strings.Count(c, "| +line")
+		total += strings.Count(c, "+line ")
 	}
 	if len(chunks) < 4 || total != 8000 {
 		t.Errorf("%d chunks holding %d lines, want every one of 8000 lines across several chunks", len(chunks), total)

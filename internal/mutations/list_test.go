@@ -131,6 +131,8 @@ var list = []mutation{
 		Old: "case limited && waits < maxRateWaits:", New: "case limited && waits < 0:", Tests: "TestRateLimitSlowsTheReview"},
 	{ID: "P4", Section: since, What: "a 429 leaves as many requests in flight", File: "review/throttle.go",
 		Old: "t.limit, t.ok = max(1, t.limit/2), 0", New: "t.ok = 0", Tests: "TestThrottleLimit"},
+	{ID: "P6", Section: since, What: "a deleted line is shown to the model with the new file's number", File: "review/chunk.go",
+		Old: "if l.Kind == diff.Delete {", New: "if l.Kind == diff.Add {", Tests: "TestRenderedNumbersAnchor"},
 	{ID: "P5", Section: since, What: "a review that did not read every file reports review_status clean", File: "outcome/outcome.go",
 		Old: "case !r.Covered():", New: "case false:", Tests: "TestSetReview"},
 	// Issue 37: the three mutations that survived every unit test, and
