@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,6 +34,7 @@ type bigPRResult struct {
 	mostInFlight                   int     // the most requests the model answered at once
 	wall                           time.Duration
 	run                            run
+	requests                       []fakellm.Request
 }
 
 // bigPR is how a big PR is reviewed: the model's latency, and
@@ -49,6 +51,11 @@ func reviewBigPR(tb testing.TB, lines int, how bigPR) bigPRResult {
 	w := newWorld(tb)
 	w.llm = fakellm.New(fakellm.Config{APIKey: "sk-e2e-test-key", ContextTokens: 200_000, Latency: how.latency})
 	tb.Cleanup(w.llm.Close)
+	return reviewBigPRIn(tb, w, lines, how)
+}
+
+// reviewBigPRIn is reviewBigPR in w, whose model is set up.
+func reviewBigPRIn(tb testing.TB, w *world, lines int, how bigPR) bigPRResult {
 	w.llm.SetDefault(fakellm.Reply{JSON: map[string]any{"findings": []finding{}}})
 	w.scriptWalkthrough()
 	w.inputs["model_context_tokens"] = "200000"
@@ -70,7 +77,8 @@ func reviewBigPR(tb testing.TB, lines int, how bigPR) bigPRResult {
 		tb.Fatalf("%d lines: exit %d\n%s", lines, r.code, r.log)
 	}
 	cachedEnough, later := 0, 0
-	for i, q := range w.llm.Requests() {
+	res.requests = w.llm.Requests()
+	for i, q := range res.requests {
 		if q.Status != 200 {
 			res.refused++
 			continue
@@ -206,5 +214,43 @@ func TestBigPRFitsTheWindow(t *testing.T) {
 	// make it a hundred).
 	if ratio := float64(big.prompt) / float64(small.prompt); ratio > 14 {
 		t.Errorf("prompt tokens grew %.1f times for 10 times the lines (%d → %d)", ratio, small.prompt, big.prompt)
+	}
+}
+
+// reviewRequests are what the review's requests asked, each its chunk and
+// its pass prompt, sorted: the same set whatever order they were sent in.
+func reviewRequests(tb testing.TB, reqs []fakellm.Request) []string {
+	var out []string
+	for _, q := range reqs {
+		if strings.Contains(q.LastUser(), "# Task: review pass ") {
+			if len(q.Messages) != 3 {
+				tb.Fatalf("a review request of %d messages, want the system prompt, the chunk and the pass", len(q.Messages))
+			}
+			out = append(out, q.Messages[1].Content+"\x00"+q.LastUser())
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// The built action reviews a big PR's chunks side by side, never more than
+// review_concurrency at once, and sends exactly what it sends one chunk at
+// a time.
+func TestBigPRChunksAtOnce(t *testing.T) {
+	t.Parallel()
+	one := reviewBigPR(t, 8_000, bigPR{concurrency: "1"})
+	w := newWorld(t)
+	w.llm = fakellm.New(fakellm.Config{APIKey: "sk-e2e-test-key", ContextTokens: 200_000, Latency: 300 * time.Millisecond})
+	t.Cleanup(w.llm.Close)
+	three := reviewBigPRIn(t, w, 8_000, bigPR{concurrency: "3"})
+	if one.chunks < 4 || three.chunks != one.chunks || one.mostInFlight != 1 || three.mostInFlight != 3 {
+		t.Fatalf("%d chunks (%d one at a time); at most %d requests in flight one at a time, %d three at once",
+			three.chunks, one.chunks, one.mostInFlight, three.mostInFlight)
+	}
+	if got, want := reviewRequests(t, w.llm.Requests()), reviewRequests(t, one.requests); !slices.Equal(got, want) {
+		t.Errorf("three at once sent %d review requests that differ from the %d sent one at a time", len(got), len(want))
+	}
+	if three.run.outputs["review_status"] != "clean" || !strings.Contains(three.run.summary, "reviewed: no open blocking findings") {
+		t.Errorf("outputs %v\n%s", three.run.outputs, three.run.summary)
 	}
 }
