@@ -122,7 +122,7 @@ func rounds(chunks, concurrency int) int {
 }
 
 var (
-	benchLatency     = flag.Duration("bigpr.latency", 200*time.Millisecond, "BenchmarkBigPR: how long the scripted model takes to answer a call")
+	benchLatency     = flag.Duration("bigpr.latency", time.Second, "BenchmarkBigPR: how long the scripted model takes to answer a call")
 	benchConcurrency = flag.Int("bigpr.concurrency", 0, "BenchmarkBigPR: review_concurrency (0 = action.yml's default)")
 )
 
