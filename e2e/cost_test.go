@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,13 +10,8 @@ import (
 	"github.com/review-my-code-bot/rmc/internal/golden"
 )
 
-// costPage is the page whose table TestCostTable keeps; costBegin and
-// costEnd mark the generated part.
-const (
-	costPage  = "../docs/cost.md"
-	costBegin = "<!-- begin cost-table: go test ./e2e -run TestCostTable -update -->\n"
-	costEnd   = "<!-- end cost-table -->\n"
-)
+// costBlock names the block of docs/cost.md TestCostTable keeps.
+const costBlock = "cost-table: go test ./e2e -run TestCostTable -update"
 
 // callTime is the model's time per call the table's wall times assume.
 const callTime = 20 * time.Second
@@ -32,26 +26,7 @@ func TestCostTable(t *testing.T) {
 		t.Skip("reviews PRs of up to 200k lines")
 	}
 	t.Parallel()
-	raw, err := os.ReadFile(costPage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := string(raw)
-	i, j := strings.Index(page, costBegin), strings.Index(page, costEnd)
-	if i < 0 || j < i {
-		t.Fatalf("%s has no %q … %q block", costPage, costBegin, costEnd)
-	}
-	got := costTable(t, defaultConcurrency(t))
-	if golden.Updating() {
-		page = page[:i+len(costBegin)] + got + page[j:]
-		if err := os.WriteFile(costPage, []byte(page), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if want := page[i+len(costBegin) : j]; got != want {
-		t.Errorf("%s's cost table is not what the code costs now (go test ./e2e -run TestCostTable -update writes it)\n--- now ---\n%s--- on the page ---\n%s", costPage, got, want)
-	}
+	golden.AssertBlock(t, "../docs/cost.md", costBlock, costTable(t, defaultConcurrency(t)))
 }
 
 // costTable renders what reviews of 1k to 200k changed lines cost.
