@@ -240,7 +240,7 @@ func TestBigPRChunksAtOnce(t *testing.T) {
 	t.Parallel()
 	one := reviewBigPR(t, 8_000, bigPR{concurrency: "1"})
 	w := newWorld(t)
-	w.llm = fakellm.New(fakellm.Config{APIKey: "sk-e2e-test-key", ContextTokens: 200_000, Latency: 300 * time.Millisecond})
+	w.llm = fakellm.New(fakellm.Config{APIKey: "sk-e2e-test-key", ContextTokens: 200_000, Latency: time.Second}) // long enough that three requests overlap on a loaded machine
 	t.Cleanup(w.llm.Close)
 	three := reviewBigPRIn(t, w, 8_000, bigPR{concurrency: "3"})
 	if one.chunks < 4 || three.chunks != one.chunks || one.mostInFlight != 1 || three.mostInFlight != 3 {
