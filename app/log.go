@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/sethvargo/go-githubactions"
 )
@@ -24,6 +25,9 @@ type Log struct {
 	gha    *githubactions.Action
 	getenv func(string) string
 	out    io.Writer
+	// mu keeps lines whole and warnings in order when several model calls
+	// (a review's chunks side by side) report at once.
+	mu sync.Mutex
 	// warnings keeps every warning of the run for the job summary: a rate
 	// limit or a missing permission must be seen there, not only in the log.
 	warnings []string
@@ -35,7 +39,11 @@ func newLog(env Env) *Log {
 
 // emit prints one line. The write's error is not acted on: there is nowhere
 // left to report it.
-func (l *Log) emit(line string) { fmt.Fprintln(l.out, line) }
+func (l *Log) emit(line string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintln(l.out, line)
+}
 
 // command issues a workflow command with msg as its data.
 func (l *Log) command(name, msg string) {
@@ -65,7 +73,9 @@ func (l *Log) Errorf(format string, args ...any) { l.command("error", fmt.Sprint
 // Warningf prints a warning annotation and keeps it for the summary.
 func (l *Log) Warningf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
+	l.mu.Lock()
 	l.warnings = append(l.warnings, msg)
+	l.mu.Unlock()
 	l.command("warning", msg)
 }
 
@@ -79,7 +89,11 @@ func (l *Log) EndGroup() { l.command("endgroup", "") }
 func (l *Log) AddMask(secret string) { l.command("add-mask", secret) }
 
 // Warnings returns the run's warnings so far.
-func (l *Log) Warnings() []string { return l.warnings }
+func (l *Log) Warnings() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.warnings...)
+}
 
 // Summary appends markdown to the job summary.
 func (l *Log) Summary(md string) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -208,5 +209,31 @@ func BenchmarkLogText(b *testing.B) {
 				logText(s)
 			}
 		})
+	}
+}
+
+// The model client warns from the review's workers, side by side: every
+// warning is kept and every line printed whole.
+func TestLogWarningsFromWorkers(t *testing.T) {
+	t.Parallel()
+	l, out := testLog(t, nil)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.Warningf("warning %d", i)
+			_ = l.Warnings()
+		}()
+	}
+	wg.Wait()
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(l.Warnings()) != 8 || len(lines) != 8 {
+		t.Fatalf("%d warnings kept, %d lines printed:\n%s", len(l.Warnings()), len(lines), out.String())
+	}
+	for _, line := range lines {
+		if !strings.HasPrefix(line, "::warning::warning ") {
+			t.Errorf("a broken line: %q", line)
+		}
 	}
 }

@@ -103,6 +103,7 @@ func Load(get func(name string) string, needLLM bool) (Config, error) {
 	p.modelSettings(&c)
 	c.ReviewTimeout = time.Duration(p.intIn("review_timeout_minutes", 1, 360)) * time.Minute
 	c.Review.Retries = p.intIn("max_review_retries", 0, 5)
+	c.Review.Concurrency = p.intIn("review_concurrency", 1, review.MaxConcurrency)
 	p.escalation(&c)
 	p.tunables(&c)
 	c.settle(&p)

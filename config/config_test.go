@@ -22,8 +22,8 @@ func TestLoadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Review.ProblemThreshold != 5 || c.Review.BlockingThreshold != 5 || c.ReviewTimeout != 40*time.Minute || c.Review.Retries != 1 {
-		t.Errorf("thresholds/timeouts: %+v", c)
+	if c.Review.ProblemThreshold != 5 || c.Review.BlockingThreshold != 5 || c.ReviewTimeout != 40*time.Minute || c.Review.Retries != 1 || c.Review.Concurrency != 4 {
+		t.Errorf("thresholds/timeouts/concurrency: %+v", c)
 	}
 	if c.BaseURL != DefaultBaseURL || c.Model == "" || c.InjectionModel != c.Model {
 		t.Errorf("llm: %+v", c)
@@ -101,7 +101,19 @@ func TestLoad(t *testing.T) {
 		}},
 		"malformed ignore_paths, each named": {in: map[string]string{"ignore_paths": "src/[ab.go, docs/**, *.{png"}, wantErr: []string{`ignore_paths: "src/[ab.go" is not a valid glob`, `ignore_paths: "*.{png" is not a valid glob`}},
 		"negated ignore_paths":               {in: map[string]string{"ignore_paths": "!docs/keep.md"}, wantErr: []string{"ignore_paths", "negation (!) is not supported"}},
-		"every error at once":                {in: map[string]string{"problem_score_threshold": "0", "enable_web": "x", "review_timeout_minutes": "0"}, wantErr: []string{"problem_score_threshold", "enable_web", "review_timeout_minutes"}},
+		"review_concurrency at its bounds": {in: map[string]string{"review_concurrency": "16"}, check: func(t *testing.T, c Config) {
+			if c.Review.Concurrency != 16 {
+				t.Errorf("concurrency = %d", c.Review.Concurrency)
+			}
+		}},
+		"review_concurrency one": {in: map[string]string{"review_concurrency": "1"}, check: func(t *testing.T, c Config) {
+			if c.Review.Concurrency != 1 {
+				t.Errorf("concurrency = %d", c.Review.Concurrency)
+			}
+		}},
+		"review_concurrency 0":  {in: map[string]string{"review_concurrency": "0"}, wantErr: []string{`review_concurrency: "0" must be a whole number from 1 to 16`}},
+		"review_concurrency 17": {in: map[string]string{"review_concurrency": "17"}, wantErr: []string{"review_concurrency", "from 1 to 16"}},
+		"every error at once":   {in: map[string]string{"problem_score_threshold": "0", "enable_web": "x", "review_timeout_minutes": "0"}, wantErr: []string{"problem_score_threshold", "enable_web", "review_timeout_minutes"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

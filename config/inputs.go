@@ -44,6 +44,7 @@ var Inputs = []Input{
 	{Name: "blocking_score_threshold", Kind: KindInteger, Doc: "Findings scoring at or above this (1-10) block the merge; empty = .github/rmc.yml, else problem_score_threshold."},
 	{Name: "review_timeout_minutes", Kind: KindInteger, Default: "40", Doc: "Overall deadline for the run's LLM work, in minutes."},
 	{Name: "max_review_retries", Kind: KindInteger, Default: strconv.Itoa(review.DefaultSettings().Retries), Doc: "How often a failed review pass is retried."},
+	{Name: "review_concurrency", Kind: KindInteger, Default: strconv.Itoa(review.DefaultConcurrency), Doc: "How many chunks of a big diff are reviewed at once (1-16); the passes over one chunk go in order. A rate limit (429) lowers it for the rest of the run."},
 	{Name: "enable_web", Kind: KindBoolean, Default: "false", Doc: "Let the model fetch public web pages."},
 	{Name: "enable_human_escalation", Kind: KindBoolean, Default: "false", Doc: "Escalate disputes the bot cannot settle to human_reviewers."},
 	{Name: "human_reviewers", Kind: KindList, Doc: "Comma-separated logins to escalate disputes to."},

@@ -57,3 +57,42 @@ func TestMaxRunTokensPostsAPartialReview(t *testing.T) {
 		t.Errorf("summary:\n%s", r.summary)
 	}
 }
+
+// A review the ceiling cut short is never clean: with nothing blocking in
+// what it read, review_status is partial, and the log does not call it a
+// full review.
+func TestPartialReviewIsNotClean(t *testing.T) {
+	t.Parallel()
+	for name, findings := range map[string][]finding{
+		"nothing found":          nil,
+		"nothing blocking found": {bug(5, "Map grows without bound", 6)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			setup := func() *world {
+				w := newWorld(t)
+				w.push("1111111111111111111111111111111111111111", patchV1)
+				w.inputs["blocking_score_threshold"] = "8"
+				w.scriptReview(true, findings...)
+				return w
+			}
+			calib := setup()
+			calib.run(calib.prEvent("opened"))
+			var pass1 int
+			for _, req := range calib.llm.Requests() {
+				if strings.Contains(req.LastUser(), "# Task: review pass 1 of 3") {
+					pass1 = req.Usage.PromptTokens + req.Usage.CompletionTokens
+				}
+			}
+			w := setup()
+			w.inputs["max_run_tokens"] = strconv.Itoa(pass1 + 50) // pass 1, not pass 2
+			r := w.run(w.prEvent("opened"))
+			if r.outputs["review_status"] != "partial" || r.outputs["issues_found"] != strconv.Itoa(len(findings)) || r.code != 1 || w.gate() != "pending" {
+				t.Fatalf("exit %d, outputs %v, gate %q\n%s", r.code, r.outputs, w.gate(), r.log)
+			}
+			if !strings.Contains(r.summary, "posted partial review") || strings.Contains(r.summary, "(full review)") {
+				t.Errorf("summary:\n%s", r.summary)
+			}
+		})
+	}
+}

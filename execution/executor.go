@@ -213,6 +213,20 @@ type Outcome struct {
 	Warned bool
 }
 
+// Covered reports whether a review read every file it had to: some pass
+// missed none (the ceiling stopped none), and GitHub sent a diff for each.
+func (o Outcome) Covered() bool {
+	if len(o.Unreviewed) > 0 {
+		return false
+	}
+	for _, sk := range o.Skipped {
+		if sk.Unreadable {
+			return false
+		}
+	}
+	return true
+}
+
 // Result is what the run did.
 type Result struct {
 	Outcomes []Outcome

@@ -100,6 +100,11 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task, rt *detector.Re
 	o.ReviewID, o.Findings, o.Blocking = id, len(res.Findings), res.Blocking()
 	o.Skipped, o.Unreviewed, o.Checks = res.Skipped, res.Unreviewed, res.Checks
 	o.Note = fmt.Sprintf("posted review %d: %d finding(s), %d blocking (%s)", id, o.Findings, o.Blocking, sc.note)
+	if res.Partial != nil {
+		// The scope's note says what the review set out to read ("full
+		// review"); beside the partial note it would say the opposite.
+		o.Note = fmt.Sprintf("posted partial review %d: %d finding(s), %d blocking (planned: %s; %d file(s) left for the next run)", id, o.Findings, o.Blocking, sc.note, len(res.Unreviewed))
+	}
 	if note := suppressedNote(res.Suppressed); note != "" {
 		o.Note += "; " + note
 	}

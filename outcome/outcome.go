@@ -23,11 +23,13 @@ const (
 // review.
 type ReviewStatus string
 
-// The review statuses.
+// The review statuses. Only a review that read every file it had to is
+// clean or findings.
 const (
 	ReviewSkipped  ReviewStatus = "skipped"
 	ReviewClean    ReviewStatus = "clean"
 	ReviewFindings ReviewStatus = "findings"
+	ReviewPartial  ReviewStatus = "partial"
 	ReviewBlocking ReviewStatus = "blocking"
 	ReviewFailed   ReviewStatus = "failed"
 )
@@ -38,10 +40,11 @@ var ReviewStatuses = []struct {
 	Status ReviewStatus
 	Doc    string
 }{
-	{ReviewClean, "the review found nothing"},
-	{ReviewBlocking, "the review found blocking problems"},
-	{ReviewFindings, "the review found problems, none blocking"},
-	{ReviewSkipped, "no review ran"},
+	{ReviewClean, "the review read every file it had to and found nothing"},
+	{ReviewBlocking, "the review found blocking problems, whether or not it read every file"},
+	{ReviewFindings, "the review read every file it had to and found problems, none blocking"},
+	{ReviewPartial, "the review did not read every file it had to (max_run_tokens stopped it, or GitHub sends no diff for a file that large) and found nothing blocking in the rest; issues_found counts what it posted, and the merge gate stays pending until a run reads the rest. Never clean while the review's coverage is partial"},
+	{ReviewSkipped, "no review ran: nothing to review, or another run holds this head's review"},
 	{ReviewFailed, "a task failed, or the run could not start"},
 }
 
@@ -98,6 +101,8 @@ func (o *Outcome) SetReview(res execution.Result) {
 		o.ReviewStatus = ReviewFailed
 	case r.Blocking > 0:
 		o.ReviewStatus, o.IssuesFound = ReviewBlocking, r.Findings
+	case !r.Covered():
+		o.ReviewStatus, o.IssuesFound = ReviewPartial, r.Findings
 	case r.Findings > 0:
 		o.ReviewStatus, o.IssuesFound = ReviewFindings, r.Findings
 	default:

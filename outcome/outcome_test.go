@@ -8,6 +8,7 @@ import (
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/execution"
 	"github.com/review-my-code-bot/rmc/gate"
+	"github.com/review-my-code-bot/rmc/review"
 )
 
 var question = execution.Outcome{Task: detector.Task{Key: "question-x", Work: &detector.QuestionTask{}}, Findings: 7}
@@ -28,12 +29,17 @@ func TestSetReview(t *testing.T) {
 		issues int
 		gated  bool
 	}{
-		"no review":           {execution.Result{Outcomes: []execution.Outcome{question}}, ReviewSkipped, 0, true},
-		"held by another run": {withReview(execution.Outcome{Claimed: true}), ReviewSkipped, 0, false},
-		"failed":              {withReview(execution.Outcome{Err: errors.New("boom"), Findings: 2}), ReviewFailed, 0, true},
-		"blocking":            {withReview(execution.Outcome{Findings: 3, Blocking: 1}), ReviewBlocking, 3, true},
-		"findings":            {withReview(execution.Outcome{Findings: 2}), ReviewFindings, 2, true},
-		"clean":               {withReview(execution.Outcome{}), ReviewClean, 0, true},
+		"no review":                       {execution.Result{Outcomes: []execution.Outcome{question}}, ReviewSkipped, 0, true},
+		"held by another run":             {withReview(execution.Outcome{Claimed: true}), ReviewSkipped, 0, false},
+		"failed":                          {withReview(execution.Outcome{Err: errors.New("boom"), Findings: 2}), ReviewFailed, 0, true},
+		"blocking":                        {withReview(execution.Outcome{Findings: 3, Blocking: 1}), ReviewBlocking, 3, true},
+		"findings":                        {withReview(execution.Outcome{Findings: 2}), ReviewFindings, 2, true},
+		"clean":                           {withReview(execution.Outcome{}), ReviewClean, 0, true},
+		"partial, nothing found":          {withReview(execution.Outcome{Unreviewed: []string{"b.go"}}), ReviewPartial, 0, true},
+		"partial, findings":               {withReview(execution.Outcome{Findings: 2, Unreviewed: []string{"b.go"}}), ReviewPartial, 2, true},
+		"partial and blocking":            {withReview(execution.Outcome{Findings: 2, Blocking: 1, Unreviewed: []string{"b.go"}}), ReviewBlocking, 2, true},
+		"a file GitHub sends no diff for": {withReview(execution.Outcome{Skipped: []review.Skip{{Path: "huge.sql", Unreadable: true}}}), ReviewPartial, 0, true},
+		"a file skipped by a rule":        {withReview(execution.Outcome{Skipped: []review.Skip{{Path: "vendor/x.go", Why: "vendored"}}}), ReviewClean, 0, true},
 	} {
 		out := Outcome{ReviewStatus: ReviewSkipped, Gated: true}
 		out.SetReview(tc.res)
@@ -93,7 +99,7 @@ func TestOutputs(t *testing.T) {
 	if v := Outputs[3].Value(Outcome{}); v != "false" {
 		t.Errorf("has_blocking_issues with none = %q", v)
 	}
-	if doc := Outputs[0].Doc; doc != "What the run's review concluded: clean, blocking, findings, skipped, or failed." {
+	if doc := Outputs[0].Doc; doc != "What the run's review concluded: clean, blocking, findings, partial, skipped, or failed." {
 		t.Errorf("review_status's doc: %q", doc)
 	}
 }

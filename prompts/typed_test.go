@@ -36,9 +36,9 @@ var (
 		Thread: &Thread{Path: "a.go", Line: 4, DiffHunk: "@@ -1 +1 @@"}}
 	fullPass = ReviewPassData{Pass: Pass{N: 2, Name: "structure", Focus: "contracts"}, Chunk: 1, Chunks: 2,
 		Found: []Found{{Path: "a.go", Line: 3, Title: "nil map"}}, Problem: 5, Blocking: 8}
-	fullChunk       = ReviewChunkData{Chunk: 1, Chunks: 2, Diff: "R1 +x"}
+	fullChunk       = ReviewChunkData{Chunk: 1, Chunks: 2, Diff: "1+x"}
 	fullVerify      = VerifyFixData{Path: "a.go", Line: 5, Body: "finding", Head: "1234567"}
-	fullChecks      = ChecksData{Checks: []CheckPrompt{{Name: "auth", Instructions: "every handler checks auth", Files: []string{"a.go"}}}, Diff: "R1 +x", Truncated: true}
+	fullChecks      = ChecksData{Checks: []CheckPrompt{{Name: "auth", Instructions: "every handler checks auth", Files: []string{"a.go"}}}, Diff: "1+x", Truncated: true}
 	fullWalkthrough = WalkthroughData{Files: []string{"a.go (modified, +1 -0)"}, Diff: "+x", Truncated: true, Diagram: true}
 	fullSystem      = SystemData{Repo: "o/r", Author: "alice", HeadRef: "h", BaseRef: "main", HeadShort: "1234567", TitleAndBody: "t\n\nb",
 		Number: 7, Files: []string{"a.go (modified, +1 -0)"}, FilesTruncated: true, Rules: "r", RulesSource: "AGENTS.md",

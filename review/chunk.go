@@ -8,12 +8,18 @@ import (
 	"github.com/review-my-code-bot/rmc/diff"
 )
 
-// render writes hunks of a file with explicit line numbers, so the model
-// can name exactly the line (and side) a finding sits on:
+// render writes hunks of a file with each line's number in front of its
+// mark, so the model can name exactly the line (and side) a finding sits
+// on: the new file's number before " " and "+", the old file's before "-".
 //
-//	L12 R13 |  unchanged line
-//	    R14 | +added line
-//	L13     | -deleted line
+//	13 unchanged line
+//	14+added line
+//	13-deleted line
+//
+// One number a line, and no padding: the gutter of both numbers, padded,
+// made the diff half as long again; this one adds a few characters, and
+// what the model reads off a line is still that line's own number, never
+// one it has to count to.
 func render(w io.Writer, f *diff.File, hunks []diff.Hunk) {
 	fmt.Fprintf(w, "### %s (%s)\n", f.Path(), f.Status)
 	for _, h := range hunks {
@@ -24,15 +30,13 @@ func render(w io.Writer, f *diff.File, hunks []diff.Hunk) {
 	}
 }
 
+// renderLine writes one line: its number on its side, its mark, its text.
 func renderLine(w io.Writer, l diff.Line) {
-	left, right := "", ""
-	if l.OldLine > 0 {
-		left = fmt.Sprintf("L%d", l.OldLine)
+	n := l.NewLine
+	if l.Kind == diff.Delete {
+		n = l.OldLine
 	}
-	if l.NewLine > 0 {
-		right = fmt.Sprintf("R%d", l.NewLine)
-	}
-	fmt.Fprintf(w, "%-6s %-6s| %c%s\n", left, right, l.Kind.Marker(), l.Text)
+	fmt.Fprintf(w, "%d%c%s\n", n, l.Kind.Marker(), l.Text)
 }
 
 // counter counts what is written to it: the size of a rendering, without

@@ -17,21 +17,27 @@ type windowed struct {
 	scripted
 	window  int
 	refused int
-	cur     string
+}
+
+// sub is the view of a windowed model over one chunk.
+type sub struct {
+	w     *windowed
+	block string
 }
 
 func (w *windowed) Sub(block string) llm.JSONAsker {
-	w.blocks = append(w.blocks, block)
-	w.cur = block
-	return w
+	w.scripted.Sub(block)
+	return sub{w, block}
 }
 
-func (w *windowed) AskSchema(ctx context.Context, label llm.Label, prompt string, schema *llm.Schema) (llm.Reply, error) {
-	if len(w.cur) > w.window {
-		w.refused++
+func (s sub) AskSchema(ctx context.Context, label llm.Label, prompt string, schema *llm.Schema) (llm.Reply, error) {
+	if len(s.block) > s.w.window {
+		s.w.mu.Lock()
+		s.w.refused++
+		s.w.mu.Unlock()
 		return llm.Reply{}, fmt.Errorf("%w: %w: maximum context length", llm.ErrRejected, llm.ErrContextLength)
 	}
-	return w.scripted.AskSchema(ctx, label, prompt, schema)
+	return s.w.scripted.AskSchema(ctx, label, prompt, schema)
 }
 
 // bigFile is one added file of n lines in a single hunk.
@@ -49,7 +55,9 @@ func bigFile(t *testing.T, path string, n int) diff.File {
 	return fs[0]
 }
 
-var lineRef = regexp.MustCompile(`R(\d+)\s`)
+// lineRef is a new-side line of a rendered chunk: its number, then " " or
+// "+".
+var lineRef = regexp.MustCompile(`(?m)^(\d+)[ +]`)
 
 // seenLines is every new-side line number a list of chunks shows.
 func seenLines(blocks []string) map[int]int {
@@ -141,6 +149,9 @@ func TestContextRefusalTooSmall(t *testing.T) {
 	}
 }
 
+// diffLine is a changed line as a chunk renders it.
+var diffLine = regexp.MustCompile(`(?m)^\d+[+-]`)
+
 // Each pass prompt lists what earlier requests found (place and title) and
 // never carries a diff; the chunk is the only diff a request holds.
 func TestPromptsCarryFoundNotDiffs(t *testing.T) {
@@ -153,7 +164,7 @@ func TestPromptsCarryFoundNotDiffs(t *testing.T) {
 		t.Errorf("prompts:\n%s\n---\n%s", s.prompts[0], s.prompts[1])
 	}
 	for _, p := range s.prompts {
-		if strings.Contains(p, "| +") {
+		if diffLine.MatchString(p) {
 			t.Errorf("a pass prompt carries diff lines: %q", p)
 		}
 	}

@@ -37,6 +37,8 @@ type Options struct {
 	// Task is the plan task's key the review works for: it labels the
 	// model calls, so their usage is the task's.
 	Task string
+	// clock paces the pauses after a rate limit; nil = the real one.
+	clock clock
 }
 
 // Input is what a review reads.
@@ -123,9 +125,12 @@ func Passes() []Pass {
 }
 
 // Run reviews files: every chunk of the diff (ChunkBudget of the model's
-// window) through each enabled pass, chunk by chunk, so the passes over one
-// chunk share it as a cached prefix. Each request carries the stable prefix, one chunk, and the titles
-// and places of what earlier requests found; never their diffs. known holds
+// window) through each enabled pass, the passes over one chunk in order so
+// they share it as a cached prefix, and up to Settings.Concurrency chunks
+// at once. Each request carries the stable prefix, one chunk, and the
+// titles and places of what the earlier passes over that chunk found;
+// never their diffs. The result does not depend on which request finished
+// first. known holds
 // fingerprints of findings already posted on the PR: those are not
 // reported again.
 func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]bool) (Result, error) {

@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/llm"
 )
 
-// scripted answers each pass with the findings listed for it.
+// scripted answers each pass with the findings listed for it. It is safe
+// for the review's concurrent workers.
 type scripted struct {
 	byPass  map[int][]Finding
+	mu      sync.Mutex
 	blocks  []string // the chunks passed to Sub, in order
 	prompts []string
 	labels  []llm.Label
@@ -22,11 +25,15 @@ type scripted struct {
 
 // Sub records the chunk; the passes over it are asked of s itself.
 func (s *scripted) Sub(block string) llm.JSONAsker {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.blocks = append(s.blocks, block)
 	return s
 }
 
 func (s *scripted) AskSchema(_ context.Context, label llm.Label, prompt string, _ *llm.Schema) (llm.Reply, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.prompts = append(s.prompts, prompt)
 	s.labels = append(s.labels, label)
 	var n int
@@ -292,7 +299,7 @@ func TestChunkSplitsLargeDiffs(t *testing.T) {
 		if len(c) > 50_000 {
 			t.Errorf("chunk of %d chars exceeds the budget", len(c))
 		}
-		total += strings.Count(c, "| +line")
+		total += strings.Count(c, "+line ")
 	}
 	if len(chunks) < 4 || total != 8000 {
 		t.Errorf("%d chunks holding %d lines, want every one of 8000 lines across several chunks", len(chunks), total)
@@ -305,11 +312,14 @@ type flaky struct {
 	fail int
 }
 
-func (f *flaky) Sub(block string) llm.JSONAsker { f.blocks = append(f.blocks, block); return f }
+func (f *flaky) Sub(block string) llm.JSONAsker { f.scripted.Sub(block); return f }
 
 func (f *flaky) AskSchema(ctx context.Context, label llm.Label, prompt string, schema *llm.Schema) (llm.Reply, error) {
-	if f.fail > 0 {
-		f.fail--
+	f.mu.Lock()
+	failing := f.fail > 0
+	f.fail--
+	f.mu.Unlock()
+	if failing {
 		return llm.Reply{}, fmt.Errorf("pass failed")
 	}
 	return f.scripted.AskSchema(ctx, label, prompt, schema)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/llm"
@@ -18,28 +20,50 @@ type job struct {
 	from  int
 }
 
-// reviewer is one review's working state.
-type reviewer struct {
-	s       Asker
-	opt     Options
-	passes  []Pass
-	ceiling Ceiling
-	byPath  map[string]*diff.File
-	focus   map[string]bool
-	known   map[string]bool
-	seen    map[string]bool
-	learned []learnedMatcher
+// answered is what one pass said about one chunk.
+type answered struct {
+	pass Pass
+	out  passAnswer
+}
 
-	units []unit
-	queue []job
-	done  map[int]uint // unit id → bit set of the pass indexes that saw it
-	last  int          // tokens the latest request cost, for the ceiling
-	res   Result
+// slot is what the passes over one of the review's chunks (and the pieces
+// it was split into) answered, in the order they were asked.
+type slot struct {
+	answers []answered
+	err     error
+}
+
+// reviewer is one review's working state. The workers that review chunks
+// side by side share units, done, res.Chunks and the ceiling's accounts
+// under mu; findings are taken into res only after every worker is done,
+// in chunk order.
+type reviewer struct {
+	s        Asker
+	opt      Options
+	passes   []Pass
+	ceiling  Ceiling
+	throttle *throttle
+	byPath   map[string]*diff.File
+	focus    map[string]bool
+	known    map[string]bool
+	seen     map[string]bool
+	learned  []learnedMatcher
+
+	mu       sync.Mutex
+	units    []unit
+	queue    []job
+	done     map[int]uint // unit id → bit set of the pass indexes that saw it
+	last     int          // tokens the latest request cost, for the ceiling
+	inflight int          // tokens reserved by requests under way, for the ceiling
+	stopped  bool         // the ceiling stopped the review
+	failed   error        // the first failure, which stops the other workers
+	res      Result
 }
 
 func newReviewer(s Asker, opt Options, anchor []diff.File, known map[string]bool) *reviewer {
 	r := &reviewer{s: s, opt: opt, passes: opt.Settings.EnabledPasses(), ceiling: opt.Settings.Ceiling(opt.Spent), byPath: map[string]*diff.File{}, focus: map[string]bool{},
-		known: known, seen: map[string]bool{}, learned: compileLearnings(opt.Learnings), done: map[int]uint{}}
+		known: known, seen: map[string]bool{}, learned: compileLearnings(opt.Learnings), done: map[int]uint{},
+		throttle: newThrottle(opt.Settings.Concurrency, opt.clock)}
 	for i := range anchor {
 		r.byPath[anchor[i].Path()] = &anchor[i]
 	}
@@ -49,77 +73,210 @@ func newReviewer(s Asker, opt Options, anchor []diff.File, known map[string]bool
 // errStopped ends the review early, for the ceiling: what was found stays.
 var errStopped = errors.New("stopped at the ceiling")
 
-// run works through the queue, a chunk at a time, every pass over it.
+// run reviews the queue's chunks, up to Settings.Concurrency at once. The
+// answers of each chunk's passes wait in the chunk's slot and are taken in
+// chunk order once every worker is done, so which findings are kept, which
+// duplicate wins and the order of equal scores do not depend on which
+// request finished first. The first failure stops the other workers.
 func (r *reviewer) run(ctx context.Context) error {
-	for n := 0; len(r.queue) > 0; n++ {
-		j := r.queue[0]
-		r.queue = r.queue[1:]
-		r.res.Chunks++
-		err := r.review(ctx, j, n+1, n+1+len(r.queue))
-		if errors.Is(err, errStopped) {
-			return nil
+	jobs := r.queue
+	slots := make([]slot, len(jobs))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(r.opt.Settings.Concurrency, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if r.halted() {
+					continue // the feeder may have handed it over as the review stopped
+				}
+				slots[i] = r.chunk(ctx, jobs[i], i+1, len(jobs))
+				if slots[i].err != nil {
+					r.fail(slots[i].err)
+					cancel()
+				}
+			}
+		}()
+	}
+	for i := range jobs {
+		if r.halted() {
+			break
 		}
-		if err != nil {
-			return err
+		select {
+		case next <- i:
+		case <-ctx.Done():
 		}
 	}
-	return nil
+	close(next)
+	wg.Wait()
+	for _, s := range slots {
+		for _, a := range s.answers {
+			r.keep(a.out, a.pass)
+		}
+	}
+	if r.failed == nil && ctx.Err() != nil {
+		return fmt.Errorf("review stopped: %w", ctx.Err())
+	}
+	return r.failed
 }
 
-// review runs the passes from j.from on over one chunk. A chunk the
-// model's window refuses is split, and its halves go first in the queue
-// with the passes still owed.
-func (r *reviewer) review(ctx context.Context, j job, part, parts int) error {
-	block, err := prompts.ReviewChunk(prompts.ReviewChunkData{Chunk: part, Chunks: parts, Diff: j.chunk.text(r.units)})
+// fail records the review's first failure.
+func (r *reviewer) fail(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.failed == nil {
+		r.failed = err
+	}
+}
+
+// halted reports whether no further chunk should start.
+func (r *reviewer) halted() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stopped || r.failed != nil
+}
+
+// chunk reviews one chunk of the queue, part of parts: every pass over it
+// in order, and over the pieces it is split into when the model's window
+// refuses it, each piece in turn.
+func (r *reviewer) chunk(ctx context.Context, j job, part, parts int) slot {
+	var s slot
+	todo := []job{j}
+	for len(todo) > 0 {
+		pieces, err := r.review(ctx, todo[0], part, parts, &s)
+		if errors.Is(err, errStopped) {
+			break
+		}
+		if err != nil {
+			s.err = err
+			break
+		}
+		todo = append(pieces, todo[1:]...)
+	}
+	return s
+}
+
+// review runs the passes from j.from on over one chunk, adding their
+// answers to s. A chunk the model's window refuses is split: its pieces
+// are returned, owing the passes still to run.
+func (r *reviewer) review(ctx context.Context, j job, part, parts int, s *slot) ([]job, error) {
+	block, err := prompts.ReviewChunk(prompts.ReviewChunkData{Chunk: part, Chunks: parts, Diff: r.text(j.chunk)})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	asker := r.s.Sub(block)
 	for p := j.from; p < len(r.passes); p++ {
 		pass := r.passes[p]
 		prompt, err := prompts.ReviewPass(prompts.ReviewPassData{Pass: prompts.Pass{N: pass.N, Name: pass.Name, Focus: pass.Focus},
-			Chunk: part, Chunks: parts, Found: r.found(), Problem: r.opt.Settings.ProblemThreshold, Blocking: r.opt.Settings.BlockingThreshold})
+			Chunk: part, Chunks: parts, Found: r.found(s.answers), Problem: r.opt.Settings.ProblemThreshold, Blocking: r.opt.Settings.BlockingThreshold})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		spent, over := r.ceiling.over(max(r.last, (r.opt.PrefixChars+len(block)+len(prompt))/4))
-		if over {
-			r.res.Partial = &Partial{Max: r.ceiling.Max, Spent: spent, StoppedAt: fmt.Sprintf("pass %d (%s), part %d of %d", pass.N, pass.Name, part, parts)}
-			return errStopped
+		held, err := r.reserve((r.opt.PrefixChars+len(block)+len(prompt))/4, fmt.Sprintf("pass %d (%s), part %d of %d", pass.N, pass.Name, part, parts))
+		if err != nil {
+			return nil, err
 		}
-		out, err := r.ask(ctx, asker, pass, prompt)
-		if r.ceiling.Spent != nil {
-			r.last = tokens(r.ceiling.Spent()) - spent
-		}
+		out, used, err := r.ask(ctx, asker, pass, prompt)
+		r.settle(held, used)
 		if errors.Is(err, llm.ErrContextLength) {
-			if halves, ok := r.split(j.chunk, p); ok {
-				r.queue = append(halves, r.queue...)
-				return nil
+			if pieces, ok := r.split(j.chunk, p); ok {
+				return pieces, nil
 			}
 		}
 		if err != nil {
-			return fmt.Errorf("review pass %d (%s), chunk %d of %d: %w", pass.N, pass.Name, part, parts, err)
+			return nil, fmt.Errorf("review pass %d (%s), chunk %d of %d: %w", pass.N, pass.Name, part, parts, err)
 		}
-		for _, id := range j.chunk {
-			r.done[id] |= 1 << p
-		}
-		r.keep(out, pass)
+		r.saw(j.chunk, p)
+		s.answers = append(s.answers, answered{pass: pass, out: out})
 	}
-	return nil
+	return nil, nil
 }
 
-// ask asks one pass, retrying a failure other than the window's.
-func (r *reviewer) ask(ctx context.Context, asker llm.JSONAsker, pass Pass, prompt string) (passAnswer, error) {
+// text renders a chunk, counting it among the review's chunks.
+func (r *reviewer) text(c chunk) string {
+	r.mu.Lock()
+	us := make([]unit, len(c))
+	for i, id := range c {
+		us[i] = r.units[id]
+	}
+	r.res.Chunks++
+	r.mu.Unlock()
+	var b strings.Builder
+	for _, u := range us {
+		u.write(&b)
+	}
+	return b.String()
+}
+
+// saw marks a chunk's units as seen by pass index p.
+func (r *reviewer) saw(c chunk, p int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, id := range c {
+		r.done[id] |= 1 << p
+	}
+}
+
+// reserve holds room under the ceiling for a request of about est tokens
+// (or, once one answered, what the latest cost), besides what the requests
+// under way hold, or stops the review when there is none; at names the
+// request for the partial review's note.
+func (r *reviewer) reserve(est int, at string) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopped {
+		return 0, errStopped
+	}
+	next := max(r.last, est)
+	spent, over := r.ceiling.over(next + r.inflight)
+	if over {
+		r.stopped = true
+		r.res.Partial = &Partial{Max: r.ceiling.Max, Spent: spent, StoppedAt: at}
+		return 0, errStopped
+	}
+	r.inflight += next
+	return next, nil
+}
+
+// settle gives back a request's reservation, used being what it cost.
+func (r *reviewer) settle(held, used int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.inflight -= held
+	r.last = used
+}
+
+// maxRateWaits bounds the pauses one request waits out after a 429
+// before the review fails with it: about nine minutes of pauses.
+const maxRateWaits = 12
+
+// ask asks one pass, retrying a failure other than the window's; a 429
+// pauses the whole review (see throttle) and is asked again without
+// spending a retry. used is the tokens every attempt cost.
+func (r *reviewer) ask(ctx context.Context, asker llm.JSONAsker, pass Pass, prompt string) (out passAnswer, used int, err error) {
 	label := llm.Label{Task: r.opt.Task, Step: fmt.Sprintf("pass %d", pass.N)}
-	var out passAnswer
-	var err error
-	for try := 0; try <= r.opt.Settings.Retries; try++ {
-		out, _, err = llm.AskJSON[passAnswer](ctx, asker, label, prompt)
-		if err == nil || ctx.Err() != nil || errors.Is(err, llm.ErrContextLength) {
-			break
+	for try, waits := 0, 0; try <= r.opt.Settings.Retries; {
+		if err := r.throttle.acquire(ctx); err != nil {
+			return out, used, fmt.Errorf("wait to ask %s: %w", label, err)
+		}
+		var reply llm.Reply
+		out, reply, err = llm.AskJSON[passAnswer](ctx, asker, label, prompt)
+		limited := errors.Is(err, llm.ErrRateLimited)
+		r.throttle.release(limited)
+		used += tokens(reply.Usage)
+		switch {
+		case err == nil || ctx.Err() != nil || errors.Is(err, llm.ErrContextLength):
+			return out, used, err
+		case limited && waits < maxRateWaits:
+			waits++
+		default:
+			try++
 		}
 	}
-	return out, err
+	return out, used, err
 }
 
 // split cuts a refused chunk in two: by its units, or a lone unit by its
@@ -129,6 +286,8 @@ func (r *reviewer) split(c chunk, p int) ([]job, bool) {
 		mid := len(c) / 2
 		return []job{{chunk: c[:mid:mid], from: p}, {chunk: c[mid:], from: p}}, true
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	parts, ok := split(r.units[c[0]], c[0])
 	if !ok {
 		return nil, false
@@ -141,12 +300,20 @@ func (r *reviewer) split(c chunk, p int) ([]job, bool) {
 	return jobs, true
 }
 
-// found lists what this review found so far, for the next request: where
-// and what, never the diff it came from.
-func (r *reviewer) found() []prompts.Found {
+// found lists what the earlier passes over this chunk found, for the next
+// pass: where and what, never the diff it came from. Only the chunk's own
+// passes are listed, so a request's prompt does not depend on which other
+// chunks finished first.
+func (r *reviewer) found(prev []answered) []prompts.Found {
 	var out []prompts.Found
-	for _, f := range r.res.Findings {
-		out = append(out, prompts.Found{Path: f.Path, Line: f.Line, Title: f.Title})
+	seen := map[string]bool{}
+	for _, a := range prev {
+		for _, raw := range a.out.Findings {
+			f := raw.finding()
+			if keep(&f, r.opt.Settings, r.byPath, r.focus, r.known, seen) {
+				out = append(out, prompts.Found{Path: f.Path, Line: f.Line, Title: f.Title})
+			}
+		}
 	}
 	return out
 }

@@ -37,14 +37,27 @@ type Settings struct {
 	// MaxRunTokens (max_run_tokens) is the prompt + completion tokens the
 	// whole run may spend (see Ceiling); 0 = no ceiling.
 	MaxRunTokens int
+	// Concurrency (review_concurrency, 1 to MaxConcurrency) is how many
+	// chunks are reviewed at once; the passes over one chunk always go in
+	// order.
+	Concurrency int
 }
+
+// DefaultConcurrency and MaxConcurrency bound review_concurrency: four
+// requests at once sit well inside the rate limits of a paid tier at every
+// provider we know, and a 429 lowers it for the run (see throttle).
+const (
+	DefaultConcurrency = 4
+	MaxConcurrency     = 16
+)
 
 // DefaultSettings are the defaults of every setting: problem threshold 5,
 // blocking at the problem threshold, every pass, 30 inline comments, one
-// retry, the model client's default window, no ceiling, nothing ignored.
+// retry, the model client's default window, no ceiling, nothing ignored,
+// DefaultConcurrency chunks at once.
 func DefaultSettings() Settings {
 	return Settings{ProblemThreshold: 5, BlockingThreshold: 5, Passes: PassNames(), MaxInline: 30, Retries: 1,
-		ContextTokens: llm.DefaultContextTokens}
+		ContextTokens: llm.DefaultContextTokens, Concurrency: DefaultConcurrency}
 }
 
 // PassNames are the passes' names, in their fixed order: what
@@ -91,6 +104,9 @@ func (s Settings) Check() error {
 	}
 	if s.MaxInline < 0 || s.Retries < 0 || s.ContextTokens < 0 || s.MaxRunTokens < 0 {
 		errs = append(errs, "a count is negative")
+	}
+	if s.Concurrency < 1 || s.Concurrency > MaxConcurrency {
+		errs = append(errs, fmt.Sprintf("concurrency %d is not from 1 to %d", s.Concurrency, MaxConcurrency))
 	}
 	if len(s.EnabledPasses()) == 0 {
 		errs = append(errs, fmt.Sprintf("no pass is enabled (passes %q; use %s)", s.Passes, strings.Join(PassNames(), ", ")))

@@ -57,14 +57,22 @@ type metered struct {
 	per, spent int
 }
 
-func (m *metered) Sub(block string) llm.JSONAsker { m.blocks = append(m.blocks, block); return m }
+func (m *metered) Sub(block string) llm.JSONAsker { m.scripted.Sub(block); return m }
 
+// AskSchema answers as scripted does, with the tokens spent in the reply's
+// usage as the session reports them.
 func (m *metered) AskSchema(ctx context.Context, label llm.Label, prompt string, schema *llm.Schema) (llm.Reply, error) {
+	m.mu.Lock()
 	m.spent += m.per
-	return m.scripted.AskSchema(ctx, label, prompt, schema)
+	m.mu.Unlock()
+	reply, err := m.scripted.AskSchema(ctx, label, prompt, schema)
+	reply.Usage = llm.Usage{PromptTokens: m.per * 3 / 4, CompletionTokens: m.per - m.per*3/4}
+	return reply, err
 }
 
 func (m *metered) usage() llm.Usage {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	return llm.Usage{PromptTokens: m.spent * 3 / 4, CompletionTokens: m.spent - m.spent*3/4}
 }
 
@@ -98,8 +106,9 @@ func TestCeilingStopsBetweenChunks(t *testing.T) {
 	t.Parallel()
 	m := &metered{scripted: scripted{byPass: map[int][]Finding{}}, per: 10_000}
 	files := []diff.File{bigFile(t, "a.go", 60), bigFile(t, "b.go", 60), bigFile(t, "c.go", 60)}
-	// The smallest window: chunks of 2,000 characters, a file each.
-	opt := Options{Settings: settings(func(s *Settings) { s.ContextTokens, s.MaxRunTokens = 1024, 15_000 }), Spent: m.usage}
+	// The smallest window: chunks of 2,000 characters, a file each; one
+	// chunk at a time, so the stop falls at one place.
+	opt := Options{Settings: settings(func(s *Settings) { s.ContextTokens, s.MaxRunTokens, s.Concurrency = 1024, 15_000, 1 }), Spent: m.usage}
 	r, err := Run(context.Background(), m, Input{Anchor: files}, opt, nil)
 	if err != nil {
 		t.Fatal(err)

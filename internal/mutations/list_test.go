@@ -123,6 +123,18 @@ var list = []mutation{
 		Old: "e.BaseURL = base", New: "e.BaseURL = \"\"", Tests: "TestAnotherEndpointIsNeverServedFromTheCache|TestCacheKeyCoversWhatChangesAResult"},
 	{ID: "B4", Section: since, What: "bench --resume asks every judge call of a kept result again, not only the failed ones", File: "benchmark/run.go",
 		Old: "if v.Err != \"\" {\n\t\t\tfailed = append(failed, i)", New: "if v.Err != \"\" || len(v.Reasoning) >= 0 {\n\t\t\tfailed = append(failed, i)", Tests: "TestResumeRedoesExactlyTheFailures"},
+	{ID: "P1", Section: since, What: "chunks reviewed side by side are taken in the order they finished, not the diff's", File: "review/reviewer.go",
+		Old: "for _, s := range slots {", New: "for _, s := range append(slots[len(slots)-1:], slots[:len(slots)-1]...) {", Tests: "TestConcurrentResultIsDeterministic"},
+	{ID: "P2", Section: since, What: "requests under way do not count against max_run_tokens", File: "review/reviewer.go",
+		Old: "r.ceiling.over(next + r.inflight)", New: "r.ceiling.over(next)", Tests: "TestCeilingCountsRequestsInFlight"},
+	{ID: "P3", Section: since, What: "a 429 spends one of the pass's retries instead of pausing the review", File: "review/reviewer.go",
+		Old: "case limited && waits < maxRateWaits:", New: "case limited && waits < 0:", Tests: "TestRateLimitSlowsTheReview"},
+	{ID: "P4", Section: since, What: "a 429 leaves as many requests in flight", File: "review/throttle.go",
+		Old: "t.limit, t.ok = max(1, t.limit/2), 0", New: "t.ok = 0", Tests: "TestThrottleLimit"},
+	{ID: "P6", Section: since, What: "a deleted line is shown to the model with the new file's number", File: "review/chunk.go",
+		Old: "if l.Kind == diff.Delete {", New: "if l.Kind == diff.Add {", Tests: "TestRenderedNumbersAnchor"},
+	{ID: "P5", Section: since, What: "a review that did not read every file reports review_status clean", File: "outcome/outcome.go",
+		Old: "case !r.Covered():", New: "case false:", Tests: "TestSetReview"},
 	// Issue 37: the three mutations that survived every unit test, and
 	// guards of the code that issue changed.
 	{ID: "V1", Section: survivors, What: "a score-9 blocking finding is deferred as out of scope", File: "execution/dispute.go",

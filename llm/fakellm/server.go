@@ -39,6 +39,9 @@ type Config struct {
 	ContextTokens int
 	// Provider makes the server behave like that provider (see Provider).
 	Provider Provider
+	// Latency holds every answer back this long, as a model takes time to
+	// answer, so a test can measure what calls side by side save.
+	Latency time.Duration
 }
 
 // Server is a running fake. Create it with New and Close it when done.
@@ -60,6 +63,9 @@ type Server struct {
 	cache  map[[32]byte]struct{}
 	tokens map[string]bool // thought signatures and reasoning details issued
 	seq    int
+	// inflight and mostInFlight count the requests being answered now and
+	// the most at any one time.
+	inflight, mostInFlight int
 }
 
 var _ http.Handler = (*Server)(nil)
@@ -198,9 +204,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.Status = status
 		return
 	}
+	defer s.enter()()
 	if f := s.nextFault(); f != nil {
 		if status, done := s.applyFault(w, r, *f); done {
 			rec.Status = status
+			return
+		}
+	}
+	if s.cfg.Latency > 0 {
+		if f := (Fault{Delay: s.cfg.Latency}); !s.wait(r, f) {
 			return
 		}
 	}
@@ -252,14 +264,8 @@ func (s *Server) nextFault() *Fault {
 
 // applyFault carries out f and reports whether it answered the request.
 func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, f Fault) (int, bool) {
-	if f.Delay > 0 {
-		t := time.NewTimer(f.Delay)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			return 0, true // the client gave up; nobody reads an answer
-		}
+	if !s.wait(r, f) {
+		return 0, true // the client gave up; nobody reads an answer
 	}
 	if f.Body == "" && f.Status == 0 {
 		return 0, false
@@ -418,4 +424,39 @@ func writeError(w http.ResponseWriter, e APIError, h http.Header) int {
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(body)
 	return status
+}
+
+// wait holds the request for f.Delay; false when the client gave up first.
+func (s *Server) wait(r *http.Request, f Fault) bool {
+	if f.Delay <= 0 {
+		return true
+	}
+	t := time.NewTimer(f.Delay)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
+// enter counts a request in flight until the function it returns is called.
+func (s *Server) enter() func() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.inflight++
+	s.mostInFlight = max(s.mostInFlight, s.inflight)
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.inflight--
+	}
+}
+
+// MostInFlight is the most requests the server was answering at one time.
+func (s *Server) MostInFlight() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mostInFlight
 }
