@@ -9,11 +9,11 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// requestSchemaJSON is the chat completions request body as OpenAI's API
-// reference documents it, written here from that reference: the fields a
-// request may carry and their types.
+// requestSchemaJSON is CreateChatCompletionRequest from OpenAI's published
+// OpenAPI description, with the schemas it refers to (see
+// testdata/openai/SOURCE.md for the commit and how it was extracted).
 //
-//go:embed chat_completions_request.schema.json
+//go:embed testdata/openai/create_chat_completion_request.json
 var requestSchemaJSON []byte
 
 var requestSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
