@@ -43,19 +43,18 @@ import (
 // Defaults for zero Options fields.
 const (
 	DefaultBaseURL        = "https://openrouter.ai/api/v1"
-	DefaultRequestTimeout = 3 * time.Minute
-	DefaultMaxRetries     = 3
-	DefaultRetryBaseDelay = time.Second
-	DefaultMaxRetryDelay  = time.Minute
-	DefaultMaxToolRounds  = 25
-	DefaultMaxToolOutput  = 20000
+	defaultRequestTimeout = 3 * time.Minute
+	defaultMaxRetries     = 3
+	defaultRetryBaseDelay = time.Second
+	defaultMaxRetryDelay  = time.Minute
+	// defaultRateLimitBudget is the run's wait for rate limits when
+	// Options.RateLimitBudget is zero.
+	defaultRateLimitBudget = 15 * time.Minute
+	defaultMaxToolRounds   = 25
+	defaultMaxToolOutput   = 20000
 	// DefaultContextTokens is the window assumed when Options.ContextTokens
 	// is zero: what current hosted models offer at least.
 	DefaultContextTokens = 128000
-	// DefaultAzureAPIVersion is the api-version sent to an Azure OpenAI
-	// deployment URL that names none: the latest generally available one
-	// Azure documents for chat completions with tools.
-	DefaultAzureAPIVersion = "2024-10-21"
 )
 
 // Options configure a Client. Zero values take the defaults above.
@@ -75,17 +74,32 @@ type Options struct {
 	// caller's context bounds the whole call, retries included.
 	RequestTimeout time.Duration
 	// MaxRetries is how many times a failed attempt (429, 5xx, network
-	// error, timeout) is retried. Zero means DefaultMaxRetries; negative
+	// error, timeout) is retried. Zero means defaultMaxRetries; negative
 	// means no retries.
 	MaxRetries int
 	// RetryBaseDelay is the first backoff; it doubles on each retry.
 	RetryBaseDelay time.Duration
-	// MaxRetryDelay caps the backoff. A pause the endpoint asks for
-	// (Retry-After, retry-after-ms, Gemini's RetryInfo) is honoured up to
-	// what is left of the caller's deadline; without a deadline, up to
-	// MaxRetryDelay. A longer one fails the call at once with
-	// ErrRateLimited rather than holding the run.
+	// MaxRetryDelay caps the exponential backoff between retries.
 	MaxRetryDelay time.Duration
+	// RateLimitBudget is how long the client may wait on rate limits in
+	// all, over every call of the run (zero: defaultRateLimitBudget). A
+	// pause the endpoint asks for (Retry-After, retry-after-ms, OpenAI's
+	// and Groq's x-ratelimit-reset-*, Anthropic's
+	// anthropic-ratelimit-*-reset, Gemini's RetryInfo) is waited out while
+	// the budget and the caller's deadline allow; past either, the call
+	// fails at once with ErrRateLimited. Usage.RateLimitWait says how long
+	// each call waited.
+	RateLimitBudget time.Duration
+
+	// Provider names the provider family whose differences the client
+	// follows (see ProviderNames); "" detects it from BaseURL.
+	Provider string
+	// Stream sends requests with stream: true and reads the answer as
+	// server-sent events; nil streams where the provider documents it.
+	// A model that only answers a streamed request always streams. While
+	// streaming, RequestTimeout bounds the silence between two events,
+	// not the whole answer.
+	Stream *bool
 
 	MaxToolRounds int // tool-call rounds per Ask before answering is forced
 	MaxToolOutput int // characters of one tool result kept; the rest is cut
@@ -136,7 +150,9 @@ type Options struct {
 // Client is a configured endpoint. It is safe for concurrent use.
 type Client struct {
 	http      *http.Client
-	endpoint  string      // {BaseURL}/chat/completions, with Azure's api-version
+	prov      *provider
+	stream    bool        // requests are streamed
+	endpoint  string      // {BaseURL}/chat/completions, in the provider's form
 	header    http.Header // sent with every request: auth, attribution, ExtraHeaders
 	opts      Options
 	extraBody map[string]json.RawMessage // compacted ExtraBody
@@ -147,6 +163,11 @@ type Client struct {
 	promptJSON atomic.Bool
 	// noTools latches once the endpoint refuses tool definitions.
 	noTools atomic.Bool
+	// window is the context window in tokens; it only goes down, when the
+	// endpoint is found to cut prompts to a smaller one.
+	window atomic.Int64
+	// waited is the time spent waiting on rate limits, for the budget.
+	waited atomic.Int64
 
 	warnMu   sync.Mutex
 	warned   map[warning]bool
@@ -179,38 +200,34 @@ func New(opts Options) (*Client, error) {
 	}
 	hc.CheckRedirect = sameOriginRedirects(base, hc.CheckRedirect)
 
-	az := azureOf(base)
+	prov, err := providerNamed(opts.Provider, base)
+	if err != nil {
+		return nil, fmt.Errorf("llm: invalid options: %w", err) // withDefaults checked it already
+	}
 	c := &Client{
 		http:        &hc,
-		header:      requestHeader(opts, az),
+		prov:        prov,
+		stream:      prov.streams(opts.Model, opts.Stream),
+		endpoint:    prov.chatURL(base),
+		header:      requestHeader(opts, prov),
 		opts:        opts,
 		extraBody:   compactBody(opts.ExtraBody),
 		breakpoints: cachesAtBreakpoints(opts.Model),
 	}
-	endpoint := *base
-	endpoint.RawQuery = ""
-	endpoint = *endpoint.JoinPath("chat", "completions")
-	if az.deployment {
-		endpoint.RawQuery = url.Values{"api-version": {az.apiVersion}}.Encode()
-	}
-	c.endpoint = endpoint.String()
+	c.window.Store(int64(opts.ContextTokens))
 	c.promptJSON.Store(opts.PromptJSON)
 	return c, nil
 }
 
 // requestHeader is the header of every request.
-func requestHeader(opts Options, az azure) http.Header {
+func requestHeader(opts Options, prov *provider) http.Header {
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
-	switch {
-	case opts.APIKey == "":
-		// Local servers run without a key; an empty bearer token would
-		// only make some of them answer 401.
-	case az.host:
-		h.Set("api-key", opts.APIKey) // Azure OpenAI's key header
-	default:
-		h.Set("Authorization", "Bearer "+opts.APIKey)
+	// Local servers run without a key; an empty bearer token would only
+	// make some of them answer 401.
+	if opts.APIKey != "" {
+		prov.setKey(h, opts.APIKey)
 	}
 	if opts.Referer != "" {
 		h.Set("HTTP-Referer", opts.Referer)
@@ -225,8 +242,9 @@ func requestHeader(opts Options, az azure) http.Header {
 }
 
 // ContextTokens is the model's context window the client keeps every
-// request under (Options.ContextTokens, or DefaultContextTokens).
-func (c *Client) ContextTokens() int { return c.opts.ContextTokens }
+// request under: Options.ContextTokens (or DefaultContextTokens), lowered
+// for the rest of the run when the endpoint is found to cut prompts.
+func (c *Client) ContextTokens() int { return int(c.window.Load()) }
 
 // EstimateTokens is the client's conservative token estimate of text: one
 // token per 3 bytes, rounded up. Real tokenizers average about 4 bytes a
@@ -291,7 +309,7 @@ func withDefaults(o Options) (Options, error) {
 		o.BaseURL = DefaultBaseURL
 	}
 	var errs []error
-	if err := checkBaseURL(o.BaseURL); err != nil {
+	if err := checkBaseURL(o.BaseURL, o.Provider); err != nil {
 		errs = append(errs, err)
 	}
 	errs = append(errs, CheckExtras(o)...)
@@ -313,8 +331,9 @@ func withDefaults(o Options) (Options, error) {
 }
 
 // checkBaseURL refuses a base URL that is not an absolute http(s) URL, that
-// carries credentials, or that names an Azure endpoint wrongly.
-func checkBaseURL(raw string) error {
+// carries credentials, or that its provider does not serve (an Azure URL
+// of neither documented form), and an unknown provider name.
+func checkBaseURL(raw, providerName string) error {
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil:
@@ -325,7 +344,11 @@ func checkBaseURL(raw string) error {
 		// Credentials in the URL would end up in transport errors.
 		return fmt.Errorf("BaseURL must not carry credentials; pass the key as APIKey")
 	}
-	return checkAzure(u)
+	p, err := providerNamed(providerName, u)
+	if err != nil {
+		return err
+	}
+	return p.check(u)
 }
 
 // checkFields checks the text options: the reasoning effort, the key, the
@@ -357,7 +380,7 @@ func checkNotNegative(o Options) []error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"RequestTimeout", o.RequestTimeout}, {"RetryBaseDelay", o.RetryBaseDelay}, {"MaxRetryDelay", o.MaxRetryDelay}} {
+	}{{"RequestTimeout", o.RequestTimeout}, {"RetryBaseDelay", o.RetryBaseDelay}, {"MaxRetryDelay", o.MaxRetryDelay}, {"RateLimitBudget", o.RateLimitBudget}} {
 		if d.v < 0 {
 			errs = append(errs, fmt.Errorf("%s %v is negative", d.name, d.v))
 		}
@@ -376,15 +399,16 @@ func checkNotNegative(o Options) []error {
 // fillDefaults sets each limit left at zero to its default; a negative
 // MaxRetries means no retries.
 func fillDefaults(o Options) Options {
-	o.RequestTimeout = orDefault(o.RequestTimeout, DefaultRequestTimeout)
-	o.RetryBaseDelay = orDefault(o.RetryBaseDelay, DefaultRetryBaseDelay)
-	o.MaxRetryDelay = orDefault(o.MaxRetryDelay, DefaultMaxRetryDelay)
-	o.MaxToolRounds = orDefault(o.MaxToolRounds, DefaultMaxToolRounds)
-	o.MaxToolOutput = orDefault(o.MaxToolOutput, DefaultMaxToolOutput)
+	o.RequestTimeout = orDefault(o.RequestTimeout, defaultRequestTimeout)
+	o.RetryBaseDelay = orDefault(o.RetryBaseDelay, defaultRetryBaseDelay)
+	o.MaxRetryDelay = orDefault(o.MaxRetryDelay, defaultMaxRetryDelay)
+	o.RateLimitBudget = orDefault(o.RateLimitBudget, defaultRateLimitBudget)
+	o.MaxToolRounds = orDefault(o.MaxToolRounds, defaultMaxToolRounds)
+	o.MaxToolOutput = orDefault(o.MaxToolOutput, defaultMaxToolOutput)
 	o.ContextTokens = orDefault(o.ContextTokens, DefaultContextTokens)
 	switch {
 	case o.MaxRetries == 0:
-		o.MaxRetries = DefaultMaxRetries
+		o.MaxRetries = defaultMaxRetries
 	case o.MaxRetries < 0:
 		o.MaxRetries = 0
 	}

@@ -54,8 +54,8 @@ func TestNewAppliesDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := c.opts
-	if o.BaseURL != DefaultBaseURL || o.MaxToolRounds != DefaultMaxToolRounds || o.MaxToolOutput != DefaultMaxToolOutput ||
-		o.RequestTimeout != DefaultRequestTimeout || o.MaxRetryDelay != DefaultMaxRetryDelay || o.MaxRetries != 0 {
+	if o.BaseURL != DefaultBaseURL || o.MaxToolRounds != defaultMaxToolRounds || o.MaxToolOutput != defaultMaxToolOutput ||
+		o.RequestTimeout != defaultRequestTimeout || o.MaxRetryDelay != defaultMaxRetryDelay || o.MaxRetries != 0 {
 		t.Errorf("options after defaults = %+v", o)
 	}
 }

@@ -5,67 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
 )
-
-// azure is what a BaseURL says about Azure OpenAI.
-type azure struct {
-	host bool // an Azure OpenAI or AI Foundry resource: the key goes in api-key
-	// deployment: a classic deployment URL,
-	// https://NAME.openai.azure.com/openai/deployments/DEPLOYMENT, which
-	// needs the api-version query parameter.
-	deployment bool
-	apiVersion string
-}
-
-var azureHosts = []string{".openai.azure.com", ".cognitiveservices.azure.com", ".services.ai.azure.com"}
-
-// azureDeploymentPath is a classic deployment URL's path.
-var azureDeploymentPath = regexp.MustCompile(`^/openai/deployments/[^/]+/?$`)
-
-func azureOf(u *url.URL) azure {
-	host := strings.ToLower(u.Hostname())
-	var a azure
-	a.host = slices.ContainsFunc(azureHosts, func(s string) bool { return strings.HasSuffix(host, s) })
-	if a.host && azureDeploymentPath.MatchString(u.Path) {
-		a.deployment = true
-		a.apiVersion = u.Query().Get("api-version")
-		if a.apiVersion == "" {
-			a.apiVersion = DefaultAzureAPIVersion
-		}
-	}
-	return a
-}
-
-// azureForms is the message for an Azure URL the client cannot use.
-const azureForms = "for Azure OpenAI use https://NAME.openai.azure.com/openai/v1 (any model; model is the deployment name) " +
-	"or https://NAME.openai.azure.com/openai/deployments/DEPLOYMENT, optionally with ?api-version=VERSION (default " + DefaultAzureAPIVersion + ")"
-
-// checkAzure refuses a query on any URL but an Azure deployment URL's
-// api-version, and an Azure URL of neither documented form.
-func checkAzure(u *url.URL) error {
-	a := azureOf(u)
-	path := strings.TrimRight(u.Path, "/")
-	switch {
-	case a.host && strings.HasSuffix(path, "/chat/completions"):
-		return fmt.Errorf("BaseURL %q must not end in /chat/completions: %s", u.Redacted(), azureForms)
-	case a.host && !a.deployment && path != "/openai/v1":
-		return fmt.Errorf("BaseURL %q is an Azure host but not an API root: %s", u.Redacted(), azureForms)
-	case u.RawQuery == "":
-		return nil
-	case !a.deployment:
-		return fmt.Errorf("BaseURL must not carry a query (only an Azure deployment URL may, for api-version)")
-	}
-	for k := range u.Query() {
-		if k != "api-version" {
-			return fmt.Errorf("BaseURL query parameter %q is not used; an Azure deployment URL takes only api-version", k)
-		}
-	}
-	return nil
-}
 
 // reservedBody are the request members the client sets itself; ExtraBody
 // may not set them, since a wrong one would break the tool loop or the

@@ -131,8 +131,9 @@ func classify(err error, timedOut bool, key string) failure {
 }
 
 // classifyStatus sorts an HTTP error answer by what its body says first
-// and by its status second: a moderation 403 is not a bad key, and
-// llama.cpp's 500 for tools without --jinja is not worth a retry.
+// and by its status second: a moderation 403 is not a bad key, llama.cpp's
+// 500 for tools without --jinja and Ollama's 500 for a prompt over its
+// window are not worth a retry.
 func classifyStatus(e *statusError, key string) failure {
 	f := failure{err: &Error{Status: e.status, Detail: apiDetail(e, key)}, header: e.header, wait: e.retryDelay, waitOK: e.retryDelayOK}
 	switch s := e.status; {
@@ -141,6 +142,8 @@ func classifyStatus(e *statusError, key string) failure {
 	case toolsRefused(e) != "":
 		f.err.Kind, f.err.cause = ErrRejected, ErrToolsUnsupported
 		f.err.Detail += "; " + toolsRefused(e)
+	case tooLong(e):
+		f.err.Kind, f.err.cause = ErrRejected, ErrContextLength
 	case s == http.StatusUnauthorized || s == http.StatusForbidden:
 		f.err.Kind = ErrAuth
 	case s == http.StatusTooManyRequests:
@@ -149,9 +152,6 @@ func classifyStatus(e *statusError, key string) failure {
 		f.err.Kind, f.retryable = ErrUnavailable, true
 	default:
 		f.err.Kind = ErrRejected
-		if tooLong(e) {
-			f.err.cause = ErrContextLength
-		}
 	}
 	return f
 }
@@ -166,47 +166,45 @@ func moderated(e *statusError) bool {
 	return e.status == http.StatusBadRequest && e.code == "content_filter"
 }
 
-// toolsRefusals are the documented error messages of servers that refuse
-// tool definitions, and the setting that makes each accept them.
-var toolsRefusals = []struct{ phrase, fix string }{
-	{"--enable-auto-tool-choice", "vLLM serves tools only when started with --enable-auto-tool-choice and a --tool-call-parser for the model"},
-	{"requires --jinja", "llama.cpp's llama-server serves tools only when started with --jinja"},
-	{"unsupported param: tool_choice", "llama.cpp's llama-server serves tools only when started with --jinja"},
-	{"does not support tools", "this Ollama model has no tool support; pick a model whose page lists the tools capability"},
-	{"no endpoints found that support tool use", "no OpenRouter provider of this model supports tool use; pick another model"},
-}
-
 // toolsRefused returns the setting that enables tools when e is a server
-// refusing them, else "".
+// refusing them, in any provider family's words, else "".
 func toolsRefused(e *statusError) string {
 	if e.status != http.StatusBadRequest && e.status != http.StatusNotFound && e.status < 500 {
 		return ""
 	}
 	msg := strings.ToLower(e.msg)
-	for _, r := range toolsRefusals {
-		if strings.Contains(msg, r.phrase) {
-			return r.fix
+	for _, p := range families() {
+		for _, r := range p.toolsRefusals {
+			if strings.Contains(msg, r.phrase) {
+				return r.fix
+			}
 		}
 	}
 	return ""
 }
 
-// contextPhrases are how providers document a prompt over the window:
-// OpenAI's code, and the messages of OpenAI, OpenRouter and vLLM
-// ("maximum context length"), Anthropic ("prompt is too long"), Gemini
-// ("exceeds the maximum number of tokens") and llama.cpp ("exceeds the
-// available context size").
-var contextPhrases = []string{"context_length_exceeded", "maximum context length", "prompt is too long", "exceeds the maximum number of tokens", "exceeds the available context size", "exceed_context_size"}
-
-// tooLong reports a refusal of a prompt longer than the model's window.
+// tooLong reports a refusal of a prompt longer than the model's window, in
+// any provider family's words (its message, code or type), with a status
+// a refusal comes with: 400, 413, TGI's 422, Ollama's 500 (or a 200 whose
+// body is an error, as LM Studio sends).
 func tooLong(e *statusError) bool {
-	if e.status != http.StatusBadRequest && e.status != http.StatusRequestEntityTooLarge {
+	switch e.status {
+	case http.StatusOK, http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity, http.StatusInternalServerError:
+	default:
 		return false
 	}
-	text := strings.ToLower(e.code + " " + e.msg)
-	for _, p := range contextPhrases {
-		if strings.Contains(text, p) {
-			return true
+	return contextWording(e.code + " " + e.apiError.status + " " + e.msg)
+}
+
+// contextWording reports text saying, in any provider family's words,
+// that a prompt is longer than the window.
+func contextWording(text string) bool {
+	text = strings.ToLower(text)
+	for _, p := range families() {
+		for _, phrase := range p.contextPhrases {
+			if strings.Contains(text, phrase) {
+				return true
+			}
 		}
 	}
 	return false
