@@ -168,6 +168,9 @@ type Client struct {
 	window atomic.Int64
 	// waited is the time spent waiting on rate limits, for the budget.
 	waited atomic.Int64
+	// cutChecked latches once a request was large enough to tell whether
+	// the endpoint cuts prompts (see Session.account).
+	cutChecked atomic.Bool
 
 	warnMu   sync.Mutex
 	warned   map[warning]bool

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 )
 
 // The model's assistant messages go back in the next request of the turn
@@ -183,17 +184,26 @@ func echoFunction(raw json.RawMessage, f functionCall) (json.RawMessage, error) 
 }
 
 // withCallIDs gives every tool call of msg an id: the server's, or one
-// made up for this turn when the server sent none, so that each tool
-// message can name the call it answers.
+// made up for this turn when the server sent none (or sent one twice), so
+// that each tool message can name the call it answers. A made-up id is 9
+// characters [a-zA-Z0-9], the one form every provider accepts: a Mistral
+// chat template refuses any other.
 func withCallIDs(msg responseMessage, round int) responseMessage {
 	calls := append([]toolCall(nil), msg.ToolCalls...)
 	seen := map[string]bool{}
 	for i := range calls {
 		if calls[i].ID == "" || seen[calls[i].ID] {
-			calls[i].ID = fmt.Sprintf("call_rmc_%d_%d", round, i)
+			calls[i].ID = madeUpCallID(round, i)
 		}
 		seen[calls[i].ID] = true
 	}
 	msg.ToolCalls = calls
 	return msg
+}
+
+// madeUpCallID is "rmc", then the round and the call's index, 3 base-36
+// digits each: 9 characters, unique in a turn of up to 46,656 rounds of as
+// many calls.
+func madeUpCallID(round, i int) string {
+	return fmt.Sprintf("rmc%03s%03s", strconv.FormatInt(int64(round%46656), 36), strconv.FormatInt(int64(i%46656), 36))
 }

@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"testing"
 	"time"
@@ -92,3 +93,53 @@ func checkBodiesAtEnd(t testing.TB, f *fakellm.Server) {
 		}
 	})
 }
+
+// streamTransport serves each request with h in a goroutine and returns
+// the response as soon as its header is written, so that a streamed
+// answer reaches the client event by event, paced as the handler writes
+// it (inproc.Transport returns an answer whole). Like inproc, it needs no
+// socket, so it runs in a synctest bubble.
+type streamTransport struct{ h http.Handler }
+
+func (t streamTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	pr, pw := io.Pipe()
+	w := &pipeWriter{header: http.Header{}, body: pw, ready: make(chan struct{})}
+	req := r.Clone(r.Context())
+	req.RequestURI = r.URL.RequestURI()
+	go func() {
+		defer pw.Close()
+		t.h.ServeHTTP(w, req)
+		w.WriteHeader(http.StatusOK) // a handler that wrote nothing
+	}()
+	select {
+	case <-w.ready:
+	case <-r.Context().Done():
+		pr.Close()
+		return nil, r.Context().Err()
+	}
+	return &http.Response{StatusCode: w.status, Header: w.sent, Body: pr, Request: r}, nil
+}
+
+type pipeWriter struct {
+	header, sent http.Header
+	body         *io.PipeWriter
+	status       int
+	ready        chan struct{}
+}
+
+func (w *pipeWriter) Header() http.Header { return w.header }
+
+func (w *pipeWriter) WriteHeader(status int) {
+	if w.status != 0 {
+		return
+	}
+	w.status, w.sent = status, w.header.Clone()
+	close(w.ready)
+}
+
+func (w *pipeWriter) Write(b []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(b)
+}
+
+func (w *pipeWriter) Flush() {}

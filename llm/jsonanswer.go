@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -82,7 +83,7 @@ func (s *Session) askJSON(ctx context.Context, t *turn, prompt string, schema *S
 		if err != nil {
 			return err
 		}
-		clean := stripFences(text)
+		clean := answerJSON(text)
 		if perr = schema.Validate(clean); perr == nil {
 			t.reply.Text = clean
 			return nil
@@ -100,6 +101,39 @@ func rejectsResponseFormat(err error) bool {
 	}
 	d := strings.ToLower(e.Detail)
 	return strings.Contains(d, "response_format") || strings.Contains(d, "json_schema") || strings.Contains(d, "structured output")
+}
+
+// reasoningBlock is a reasoning block some models put before the answer
+// in its text: gpt-oss's <reasoning>, DeepSeek-R1's and Qwen's <think>.
+var reasoningBlock = regexp.MustCompile(`(?is)<(reasoning|think|thinking)>.*?</(?:reasoning|think|thinking)>`)
+
+// maxJSONStarts bounds how many places answerJSON tries a value from.
+const maxJSONStarts = 256
+
+// answerJSON is the JSON value in a model's answer: the answer itself, the
+// body of its first code fence, or, after reasoning (a reasoning block, or
+// prose as gpt-oss writes it before the JSON), the value that runs to the
+// end of the text from the earliest { or [ it can. The schema check that
+// follows decides whether it is the answer.
+func answerJSON(text string) string {
+	text = strings.TrimSpace(reasoningBlock.ReplaceAllString(text, ""))
+	clean := stripFences(text)
+	if json.Valid([]byte(clean)) {
+		return clean
+	}
+	tries := 0
+	for i := 0; i < len(text) && tries < maxJSONStarts; i++ {
+		if text[i] != '{' && text[i] != '[' {
+			continue
+		}
+		tries++
+		dec := json.NewDecoder(strings.NewReader(text[i:]))
+		var v json.RawMessage
+		if dec.Decode(&v) == nil && strings.TrimSpace(text[i+int(dec.InputOffset()):]) == "" {
+			return string(v)
+		}
+	}
+	return clean
 }
 
 // stripFences returns the body of the first ``` fenced block in text, or

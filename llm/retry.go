@@ -17,47 +17,59 @@ import (
 
 // complete makes one chat completion call, retrying transient failures
 // (429, 5xx, 408, network errors, attempts the per-request timeout ended,
-// an error the provider marks retryable inside a 200, and a generation
-// that failed midway). The loop owns timeouts, backoff and Retry-After
-// together: a timeout is exactly the failure a retry cures, and a
-// Retry-After is waited out between attempts, under the caller's context
-// only, so a pause longer than what is left of one attempt's timeout
-// still ends in a retry.
-func (c *Client) complete(ctx context.Context, req *chatRequest) (*chatResponse, error) {
+// an error the provider marks retryable inside a 200, a completion without
+// choices, and a generation that failed midway). The loop owns timeouts,
+// backoff and rate-limit pauses together: a timeout is exactly the failure
+// a retry cures, and a pause is waited out between attempts, under the
+// caller's context only, so a pause longer than what is left of one
+// attempt's timeout still ends in a retry. waited is the time spent
+// waiting after 429s.
+func (c *Client) complete(ctx context.Context, req *chatRequest) (res *chatResponse, waited time.Duration, err error) {
 	body, err := c.encodeRequest(req)
 	if err != nil {
-		return nil, &Error{Kind: ErrRejected, Detail: redact(err.Error(), c.opts.APIKey), cause: err}
+		return nil, 0, &Error{Kind: ErrRejected, Detail: redact(err.Error(), c.opts.APIKey), cause: err}
 	}
 	for attempt := 1; ; attempt++ {
 		res, last, err := c.attempt(ctx, body, attempt)
 		if err != nil || last == nil {
-			return res, err
+			return res, waited, err
 		}
 		if !last.retryable || attempt > c.opts.MaxRetries {
-			return nil, last.err
+			return nil, waited, last.err
 		}
 		wait, why := c.retryWait(ctx, *last, attempt)
 		if why != "" {
 			last.err.Detail += "; " + why
-			return nil, last.err
+			return nil, waited, last.err
+		}
+		limited := errors.Is(last.err, ErrRateLimited)
+		if limited {
+			c.waited.Add(int64(wait))
 		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, fmt.Errorf("chat completion with %s stopped while waiting to retry: %w (last attempt: %w)", c.opts.Model, ctx.Err(), last.err)
+			return nil, waited, fmt.Errorf("chat completion with %s stopped while waiting to retry: %w (last attempt: %w)", c.opts.Model, ctx.Err(), last.err)
 		case <-t.C:
+		}
+		if limited {
+			waited += wait
 		}
 	}
 }
 
 // attempt makes one request. It returns the completion, or the failure
-// to retry or report, or the caller's context's error.
+// to retry or report, or the caller's context's error. RequestTimeout
+// ends an attempt that was silent that long: from the request to the
+// answer, or between two events of a streamed answer.
 func (c *Client) attempt(ctx context.Context, body []byte, attempt int) (*chatResponse, *failure, error) {
-	actx, cancel := context.WithTimeout(ctx, c.opts.RequestTimeout)
-	res, err := c.send(actx, body)
-	timedOut := err != nil && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded)
-	cancel()
+	actx, cancel := context.WithCancelCause(ctx)
+	idle := time.AfterFunc(c.opts.RequestTimeout, func() { cancel(errSilent) })
+	res, err := c.send(actx, body, func() { idle.Reset(c.opts.RequestTimeout) })
+	idle.Stop()
+	timedOut := err != nil && ctx.Err() == nil && errors.Is(context.Cause(actx), errSilent)
+	cancel(nil)
 	if err == nil {
 		f := c.checkCompletion(res)
 		if f == nil {
@@ -72,10 +84,17 @@ func (c *Client) attempt(ctx context.Context, body []byte, attempt int) (*chatRe
 	last := classify(err, timedOut, c.opts.APIKey)
 	last.err.Attempts = attempt
 	if timedOut {
-		last.err.Detail = fmt.Sprintf("no answer within the %v per-request timeout (model_timeout)", c.opts.RequestTimeout)
+		what := "no answer within"
+		if c.stream {
+			what = "the streamed answer was silent for"
+		}
+		last.err.Detail = fmt.Sprintf("%s the %v per-request timeout (model_timeout)", what, c.opts.RequestTimeout)
 	}
 	return nil, &last, nil
 }
+
+// errSilent is the cause of an attempt ended by RequestTimeout.
+var errSilent = errors.New("the endpoint was silent for the per-request timeout")
 
 // encodeRequest encodes req once for every attempt, with Options.ExtraBody
 // merged in. HTML characters are left unescaped: prompts are full of code
@@ -88,6 +107,17 @@ func (c *Client) encodeRequest(req *chatRequest) ([]byte, error) {
 		return nil, fmt.Errorf("encode the chat completion request for %s: %w", req.Model, err)
 	}
 	b := bytes.TrimRight(buf.Bytes(), "\n")
+	if c.prov.adjust != nil {
+		var members map[string]json.RawMessage
+		if err := json.Unmarshal(b, &members); err != nil {
+			return nil, fmt.Errorf("adjust the request for %s: %w", c.prov.name, err)
+		}
+		c.prov.adjust(req.Model, members)
+		var err error
+		if b, err = marshalText(members); err != nil {
+			return nil, fmt.Errorf("adjust the request for %s: %w", c.prov.name, err)
+		}
+	}
 	if len(c.extraBody) == 0 {
 		return b, nil
 	}
@@ -110,7 +140,9 @@ func (c *Client) checkCompletion(res *chatResponse) *failure {
 	if len(res.Choices) == 0 {
 		e := bytes.TrimSpace(res.Error)
 		if len(e) == 0 || string(e) == "null" {
-			return &failure{err: &Error{Kind: ErrBadResponse, Status: http.StatusOK, Detail: fmt.Sprintf("completion %q has no choices", string(res.ID))}}
+			// Seen under load from gateways and local servers; the next
+			// attempt usually answers.
+			return &failure{err: &Error{Kind: ErrBadResponse, Status: http.StatusOK, Detail: fmt.Sprintf("completion %q has no choices", plainWords(string(res.ID)))}, retryable: true}
 		}
 		return c.errorIn200(parseErrorBody([]byte(`{"error":`+string(e)+`}`)), "the endpoint answered HTTP 200 with an error instead of a completion")
 	}
@@ -134,6 +166,10 @@ func (c *Client) errorIn200(info apiError, what string) *failure {
 	if info.msg != "" {
 		detail += ": " + info.msg
 	}
+	if contextWording(info.code + " " + info.status + " " + info.msg) {
+		// LM Studio refuses a prompt over its window inside a 200.
+		return &failure{err: &Error{Kind: ErrRejected, Status: http.StatusOK, Detail: redact(detail, c.opts.APIKey), cause: ErrContextLength}}
+	}
 	if info.numCode >= 400 && info.numCode < 600 {
 		f := classifyStatus(&statusError{status: info.numCode, apiError: info}, c.opts.APIKey)
 		f.err.Status = http.StatusOK
@@ -151,34 +187,55 @@ func orNull(raw json.RawMessage) string {
 }
 
 // retryWait is the pause before retry number attempt, or why there is
-// none. A pause the endpoint asks for (retry-after-ms, Retry-After, or
-// Gemini's RetryInfo in the body) is honoured up to what is left of the
-// caller's deadline, or up to MaxRetryDelay when the caller set none;
-// otherwise the client backs off exponentially with jitter, so parallel
-// runs do not retry in lockstep.
+// none. A pause the endpoint asks for (see askedWait) is honoured while
+// the run's rate-limit budget and the caller's deadline allow; otherwise
+// the client backs off exponentially with jitter, so parallel runs do not
+// retry in lockstep. A backoff after a 429 is charged to the budget too.
 func (c *Client) retryWait(ctx context.Context, f failure, attempt int) (time.Duration, string) {
-	d, asked := retryafter.Parse(f.header, time.Now())
-	if !asked && f.waitOK {
-		d, asked = f.wait, true
+	d, asked := askedWait(f, time.Now())
+	if !asked {
+		d = c.opts.RetryBaseDelay << min(attempt-1, 20)
+		if d <= 0 || d > c.opts.MaxRetryDelay {
+			d = c.opts.MaxRetryDelay
+		}
+		d = d/2 + rand.N(d/2+1)
 	}
 	dl, hasDeadline := ctx.Deadline()
+	left := c.opts.RateLimitBudget - time.Duration(c.waited.Load())
 	switch {
 	case asked && hasDeadline && time.Until(dl) < d:
 		return 0, fmt.Sprintf("the endpoint asks to wait %v, which would pass the deadline (in %v)", d.Round(time.Second), time.Until(dl).Round(time.Second))
-	case asked && !hasDeadline && d > c.opts.MaxRetryDelay:
-		return 0, fmt.Sprintf("the endpoint asks to wait %v, more than the %v allowed", d.Round(time.Second), c.opts.MaxRetryDelay)
-	case asked:
-		return d, ""
-	}
-	d = c.opts.RetryBaseDelay << min(attempt-1, 20)
-	if d <= 0 || d > c.opts.MaxRetryDelay {
-		d = c.opts.MaxRetryDelay
-	}
-	d = d/2 + rand.N(d/2+1)
-	if hasDeadline && time.Until(dl) < d {
+	case hasDeadline && time.Until(dl) < d:
 		// Sleeping into the deadline would only trade a clear error for a
 		// vague one later.
 		return 0, fmt.Sprintf("the next retry (in %v) would pass the deadline", d.Round(time.Millisecond))
+	case f.err != nil && errors.Is(f.err, ErrRateLimited) && d > left:
+		return 0, fmt.Sprintf("waiting %v more would pass the run's %v budget for rate limits (%v waited so far)",
+			d.Round(time.Second), c.opts.RateLimitBudget, time.Duration(c.waited.Load()).Round(time.Second))
 	}
 	return d, ""
+}
+
+// askedWait is the pause the endpoint asked for: retry-after-ms or
+// Retry-After, else Gemini's RetryInfo in the body, else the latest reset
+// any provider family's rate-limit headers give (x-ratelimit-reset-*,
+// anthropic-ratelimit-*-reset).
+func askedWait(f failure, now time.Time) (time.Duration, bool) {
+	if d, ok := retryafter.Parse(f.header, now); ok {
+		return d, true
+	}
+	if f.waitOK {
+		return f.wait, true
+	}
+	var d time.Duration
+	found := false
+	for _, p := range families() {
+		if p.resetAfter == nil {
+			continue
+		}
+		if r, ok := p.resetAfter(f.header, now); ok {
+			d, found = max(d, r), true
+		}
+	}
+	return d, found
 }

@@ -71,10 +71,15 @@ func TestRetriesTransientFailures(t *testing.T) {
 			faults:       []fakellm.Fault{{Body: `{"id":"gen-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"The first half of"},"finish_reason":"error","error":{"code":502,"message":"Upstream stream ended"}}]}`}},
 			wantRequests: 2,
 		},
-		"no choices is a bad response": {
+		"no choices is retried": {
 			faults:       []fakellm.Fault{{Body: `{"id":"x","object":"chat.completion","choices":[]}`}},
+			wantRequests: 2,
+		},
+		"no choices on every attempt is a bad response": {
+			faults:       []fakellm.Fault{{Body: `{"id":"x","object":"chat.completion","choices":[]}`}, {Body: `{"id":"y","object":"chat.completion","choices":[]}`}},
+			maxRetries:   1,
 			wantErr:      ErrBadResponse,
-			wantRequests: 1,
+			wantRequests: 2,
 		},
 	}
 	for name, tc := range tests {
@@ -120,6 +125,24 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 		"retry-after-ms":       {fault: fakellm.Fault{Status: 429, RetryAfterMS: "150", RetryAfter: "30"}, wait: 150 * time.Millisecond},
 		"503 with Retry-After": {fault: fakellm.Fault{Status: 503, RetryAfter: "0.2"}, wait: 200 * time.Millisecond},
 		"a long Retry-After":   {fault: fakellm.Fault{Status: 429, RetryAfter: "4"}, wait: 4 * time.Second},
+		// Over MaxRetryDelay (5s here) and under the run's budget.
+		"two minutes of Retry-After": {fault: fakellm.Fault{Status: 429, RetryAfter: "120"}, wait: 2 * time.Minute},
+		// https://platform.openai.com/docs/guides/rate-limits#rate-limits-in-headers:
+		// the limit used up is the one whose remaining count is 0.
+		"OpenAI: x-ratelimit-reset-tokens of the spent limit": {fault: fakellm.Fault{Status: 429, Header: map[string]string{
+			"x-ratelimit-remaining-requests": "59", "x-ratelimit-reset-requests": "6m0s",
+			"x-ratelimit-remaining-tokens": "0", "x-ratelimit-reset-tokens": "20ms"}}, wait: 20 * time.Millisecond},
+		// https://console.groq.com/docs/rate-limits: the same headers, fractions of seconds.
+		"Groq: x-ratelimit-reset-requests": {fault: fakellm.Fault{Status: 429, Header: map[string]string{
+			"x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "2m59.56s",
+			"x-ratelimit-remaining-tokens": "5000", "x-ratelimit-reset-tokens": "7.66s"}}, wait: 2*time.Minute + 59560*time.Millisecond},
+		"neither limit said to be spent: the later reset": {fault: fakellm.Fault{Status: 429, Header: map[string]string{
+			"x-ratelimit-reset-requests": "1s", "x-ratelimit-reset-tokens": "3s"}}, wait: 3 * time.Second},
+		// https://docs.anthropic.com/en/api/rate-limits#response-headers: RFC 3339
+		// times (synctest's clock starts at 2000-01-01T00:00:00Z).
+		"Anthropic: anthropic-ratelimit-input-tokens-reset": {fault: fakellm.Fault{Status: 429, Header: map[string]string{
+			"anthropic-ratelimit-input-tokens-remaining": "0", "anthropic-ratelimit-input-tokens-reset": "2000-01-01T00:00:45Z",
+			"anthropic-ratelimit-requests-remaining": "40", "anthropic-ratelimit-requests-reset": "2000-01-01T00:00:50Z"}}, wait: 45 * time.Second},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -129,12 +152,16 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 			f.InjectNext(1, tc.fault)
 			synctest.Test(t, func(t *testing.T) {
 				c := newInProcessClient(t, f, nil)
-				if _, err := c.NewSession("", nil).Ask(t.Context(), Label{Task: "q"}, "question"); err != nil {
+				reply, err := c.NewSession("", nil).Ask(t.Context(), Label{Task: "q"}, "question")
+				if err != nil {
 					t.Fatalf("Ask: %v", err)
 				}
 				reqs := f.Requests()
 				if len(reqs) != 2 {
 					t.Fatalf("requests = %d, want 2", len(reqs))
+				}
+				if tc.fault.Status == http.StatusTooManyRequests && reply.Usage.RateLimitWait != tc.wait {
+					t.Errorf("Usage.RateLimitWait = %v, want %v", reply.Usage.RateLimitWait, tc.wait)
 				}
 				// retry-after-ms wins over Retry-After: the 30 s must not be used.
 				if gap := reqs[1].Time.Sub(reqs[0].Time); gap != tc.wait {
@@ -152,8 +179,8 @@ func TestRetryAfterBeyondLimits(t *testing.T) {
 		deadline   time.Duration // caller's; 0: none
 		wantDetail string
 	}{
-		"longer than MaxRetryDelay":  {retryAfter: "120", wantDetail: "asks to wait 2m0s, more than the 5s allowed"},
-		"past the caller's deadline": {retryAfter: "3", deadline: 2 * time.Second, wantDetail: "would pass the deadline"},
+		"longer than the run's budget": {retryAfter: "1200", wantDetail: "waiting 20m0s more would pass the run's 15m0s budget for rate limits (0s waited so far)"},
+		"past the caller's deadline":   {retryAfter: "3", deadline: 2 * time.Second, wantDetail: "would pass the deadline"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -183,6 +210,32 @@ func TestRetryAfterBeyondLimits(t *testing.T) {
 			})
 		})
 	}
+}
+
+// The budget for rate-limit waits is the run's, not one call's: a second
+// call that would pass it fails at once, saying how long the run waited.
+func TestRateLimitBudgetIsRunWide(t *testing.T) {
+	t.Parallel()
+	f := newFake(t, fakellm.Config{})
+	f.SetDefault(fakellm.Reply{Text: "answer"})
+	f.InjectNext(1, fakellm.Fault{Status: 429, RetryAfter: "40"})
+	synctest.Test(t, func(t *testing.T) {
+		c := newInProcessClient(t, f, func(o *Options) { o.RateLimitBudget = time.Minute })
+		s := c.NewSession("", nil)
+		first, err := s.Ask(t.Context(), Label{Task: "a"}, "question")
+		if err != nil || first.Usage.RateLimitWait != 40*time.Second {
+			t.Fatalf("first Ask = %v after waiting %v; want the answer after 40s", err, first.Usage.RateLimitWait)
+		}
+		f.InjectNext(1, fakellm.Fault{Status: 429, RetryAfter: "40"})
+		start := time.Now()
+		_, err = s.Ask(t.Context(), Label{Task: "b"}, "question")
+		if !errors.Is(err, ErrRateLimited) || !strings.Contains(err.Error(), "would pass the run's 1m0s budget for rate limits (40s waited so far)") || time.Since(start) != 0 {
+			t.Fatalf("second Ask error = %v after %v; want ErrRateLimited at once, naming the budget", err, time.Since(start))
+		}
+		if got := s.Usage().RateLimitWait; got != 40*time.Second {
+			t.Errorf("session's RateLimitWait = %v, want 40s", got)
+		}
+	})
 }
 
 func TestAuthErrorsHideTheKey(t *testing.T) {

@@ -290,11 +290,13 @@ const requestOverhead = 256
 // less room for the answer (MaxOutputTokens, or a quarter of the window
 // up to 8,192 tokens).
 func (c *Client) promptBudget() int {
+	window := c.ContextTokens()
 	reserve := c.opts.MaxOutputTokens
-	if reserve == 0 {
-		reserve = min(c.opts.ContextTokens/4, 8192)
+	if reserve == 0 || reserve >= window {
+		// A window lowered under max_output_tokens still takes a prompt.
+		reserve = min(window/4, 8192)
 	}
-	return c.opts.ContextTokens - reserve
+	return window - reserve
 }
 
 // call makes one completion request, the prefix and the turn's messages,
@@ -306,42 +308,53 @@ func (s *Session) call(ctx context.Context, t *turn, rf *responseFormat, toolCho
 	if est, budget := estimateTokens(size), s.client.promptBudget(); est > budget {
 		return responseMessage{}, &Error{Kind: ErrRejected, cause: ErrContextLength, Detail: fmt.Sprintf(
 			"not sent: the request would be about %d tokens (%d bytes at 3 a token), over the %d-token window less room for the answer (%d)",
-			est, size, s.client.opts.ContextTokens, budget)}
+			est, size, s.client.ContextTokens(), budget)}
 	}
 	msgs := append(append(make([]message, 0, len(s.prefix)+len(t.msgs)), s.prefix...), t.msgs...)
 	req := &chatRequest{Model: s.client.opts.Model, Messages: msgs, ResponseFormat: rf,
 		ReasoningEffort: s.client.opts.ReasoningEffort, MaxCompletionTokens: s.client.opts.MaxOutputTokens, Temperature: s.client.opts.Temperature}
+	if s.client.stream {
+		req.Stream, req.StreamOptions = true, &streamOptions{IncludeUsage: true}
+	}
 	if len(s.defs) > 0 && !s.client.noTools.Load() {
 		// tool_choice without tools is a 400 at OpenAI.
 		req.Tools = s.defs
 		req.ToolChoice = toolChoice
 	}
-	res, err := s.client.complete(ctx, req)
+	res, waited, err := s.client.complete(ctx, req)
+	t.reply.Usage.RateLimitWait += waited
 	if err != nil && req.Tools != nil && errors.Is(err, ErrToolsUnsupported) {
 		s.client.noTools.Store(true)
 		s.client.warn(warnNoTools, fmt.Sprintf("the model endpoint refused tool definitions, so the model reviews from the prompt alone, without reading files: %v", err))
 		req.Tools, req.ToolChoice = nil, ""
-		res, err = s.client.complete(ctx, req)
+		res, waited, err = s.client.complete(ctx, req)
+		t.reply.Usage.RateLimitWait += waited
 	}
 	if err != nil {
 		return responseMessage{}, err
 	}
-	s.account(t, res.Usage, size)
+	if err := s.account(t, res.Usage, size); err != nil {
+		return responseMessage{}, err
+	}
 	choice := res.Choices[0]
 	switch choice.FinishReason {
 	case "length":
 		return choice.Message, &Error{Kind: ErrBadResponse, Detail: "the answer was cut off at the token limit (finish_reason \"length\"; raise max_output_tokens)"}
 	case "content_filter":
-		return choice.Message, &Error{Kind: ErrBadResponse, Detail: "the answer was withheld by the provider's content filter"}
+		return choice.Message, &Error{Kind: ErrRejected, cause: ErrModeration, Detail: filterDetail(choice)}
 	}
 	return choice.Message, nil
 }
 
-// account adds a request's usage to the turn, and warns once when the
-// endpoint counted far fewer prompt tokens than size bytes can hold: it
-// cut the prompt to fit a small window (Ollama's default context does so
-// without an error).
-func (s *Session) account(t *turn, u usage, size int) {
+// account adds a request's usage to the turn. On the first request large
+// enough to tell, it checks that the endpoint counted the prompt it was
+// sent: one that counts far fewer tokens cut the prompt to a smaller
+// window than the model has (Ollama's default context does so without an
+// error). Then the client's window is lowered to what was counted for the
+// rest of the run, one warning says how to raise the server's, and the
+// call fails with ErrContextLength, so a caller that can send less (a
+// review chunk) splits it.
+func (s *Session) account(t *turn, u usage, size int) error {
 	t.reply.Usage = t.reply.Usage.Add(Usage{
 		Requests:         1,
 		PromptTokens:     int(u.PromptTokens),
@@ -349,11 +362,39 @@ func (s *Session) account(t *turn, u usage, size int) {
 		CacheWriteTokens: u.cacheWrites(),
 		CompletionTokens: int(u.CompletionTokens),
 	})
-	// 8 bytes a token is beyond any tokenizer on prose or code.
-	if p := int(u.PromptTokens); p > 0 && size > 8*1024 && p < size/8 {
-		s.client.warn(warnTruncated, fmt.Sprintf("the model endpoint counted %d prompt tokens for a %d-byte request: it cuts prompts to a smaller context window than the model has, "+
-			"so the model sees only part of each prompt. Ollama: start the server with OLLAMA_CONTEXT_LENGTH set to the model's window (or set num_ctx in a Modelfile); "+
-			"llama.cpp: raise --ctx-size; then set model_context_tokens to match", p, size))
+	p := int(u.PromptTokens)
+	if p <= 0 || size < cutCheckBytes || s.client.cutChecked.Swap(true) || !cutPrompt(p, size) {
+		return nil
+	}
+	s.client.lowerWindow(p)
+	s.client.warn(warnTruncated, fmt.Sprintf("the model endpoint counted %d prompt tokens for a %d-byte request: it cuts prompts to a smaller context window than the model has, "+
+		"so the window is lowered to %d tokens for this run and long prompts are split. Ollama: start the server with OLLAMA_CONTEXT_LENGTH set to the model's window (or set num_ctx in a Modelfile); "+
+		"llama.cpp: raise --ctx-size; then set model_context_tokens to match", p, size, p))
+	return &Error{Kind: ErrRejected, cause: ErrContextLength, Detail: fmt.Sprintf(
+		"the endpoint cut the prompt: it counted %d tokens of a %d-byte request; not used", p, size)}
+}
+
+// cutCheckBytes is the smallest request whose count tells a cut: below
+// it, tokenizers differ too much.
+const cutCheckBytes = 4096
+
+// cutPrompt reports a prompt count too small for a request of size bytes:
+// more than 5 bytes a token (beyond any tokenizer on code or prose), or a
+// count that is exactly a power-of-two window (Ollama keeps exactly
+// num_ctx tokens: 2048, 4096, 8192...) with more than 4 bytes a token.
+func cutPrompt(p, size int) bool {
+	pow2 := p >= 1024 && p&(p-1) == 0
+	return p*5 < size || pow2 && p*4 < size
+}
+
+// lowerWindow lowers the client's context window to n tokens, never
+// raising it.
+func (c *Client) lowerWindow(n int) {
+	for {
+		cur := c.window.Load()
+		if int64(n) >= cur || c.window.CompareAndSwap(cur, int64(n)) {
+			return
+		}
 	}
 }
 

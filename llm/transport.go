@@ -89,15 +89,19 @@ func port(u *url.URL) string {
 	return "80"
 }
 
-// send makes one attempt: it posts body and decodes the answer. Errors are
-// transport errors as net/http returns them, *statusError, *badBodyError
-// or *redirectError; classify sorts them.
-func (c *Client) send(ctx context.Context, body []byte) (*chatResponse, error) {
+// send makes one attempt: it posts body and decodes the answer, streamed
+// or not. touch is called as a streamed answer arrives, for the
+// inactivity timeout. Errors are transport errors as net/http returns
+// them, *statusError, *badBodyError or *redirectError; classify sorts them.
+func (c *Client) send(ctx context.Context, body []byte, touch func()) (*chatResponse, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("build request to %s: %w", c.endpoint, err)
 	}
 	req.Header = c.header.Clone()
+	if c.stream {
+		req.Header.Set("Accept", "text/event-stream")
+	}
 	res, err := c.http.Do(req)
 	if err != nil {
 		return nil, err
@@ -110,6 +114,12 @@ func (c *Client) send(ctx context.Context, body []byte) (*chatResponse, error) {
 		}
 		return nil, &statusError{status: res.StatusCode, header: res.Header, apiError: parseErrorBody(raw)}
 	}
+	ct, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type"))
+	if ct == "text/event-stream" {
+		// Only a streamed request gets one; a server that ignores stream
+		// answers JSON, read below.
+		return readStream(res.Body, touch)
+	}
 	raw, err := io.ReadAll(io.LimitReader(res.Body, maxResponseBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("read the completion: %w", err)
@@ -121,7 +131,6 @@ func (c *Client) send(ctx context.Context, body []byte) (*chatResponse, error) {
 	if err := json.Unmarshal(raw, &out); err != nil {
 		// The content type is only reported, not enforced: some servers
 		// send completions as text/plain.
-		ct, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type"))
 		return nil, &badBodyError{fmt.Errorf("the answer (HTTP %d, %s) is not a chat completion: %w", res.StatusCode, orNone(ct), err)}
 	}
 	return &out, nil

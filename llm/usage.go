@@ -1,6 +1,9 @@
 package llm
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Usage counts tokens as the provider reported them.
 type Usage struct {
@@ -11,6 +14,9 @@ type Usage struct {
 	// bills them above the input price); included in PromptTokens.
 	CacheWriteTokens int
 	CompletionTokens int
+	// RateLimitWait is the time spent waiting for the endpoint's rate
+	// limits before retrying.
+	RateLimitWait time.Duration
 }
 
 // Add returns the sum of u and o.
@@ -21,6 +27,7 @@ func (u Usage) Add(o Usage) Usage {
 		CachedTokens:     u.CachedTokens + o.CachedTokens,
 		CacheWriteTokens: u.CacheWriteTokens + o.CacheWriteTokens,
 		CompletionTokens: u.CompletionTokens + o.CompletionTokens,
+		RateLimitWait:    u.RateLimitWait + o.RateLimitWait,
 	}
 }
 

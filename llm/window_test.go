@@ -141,7 +141,7 @@ func TestEcho(t *testing.T) {
 		},
 		"missing id, type and role repaired; object arguments made a string": {
 			sent: `{"tool_calls":[{"function":{"name":"f","arguments":{"a":1}}}],"reasoning_details":[{"type":"reasoning.encrypted","data":"x"}]}`,
-			want: `{"role":"assistant","tool_calls":[{"id":"call_rmc_0_0","function":{"name":"f","arguments":"{\"a\":1}"},"type":"function"}],"reasoning_details":[{"type":"reasoning.encrypted","data":"x"}]}`,
+			want: `{"role":"assistant","tool_calls":[{"id":"rmc000000","function":{"name":"f","arguments":"{\"a\":1}"},"type":"function"}],"reasoning_details":[{"type":"reasoning.encrypted","data":"x"}]}`,
 		},
 		"an answer without content gets empty content": {
 			sent: `{"role":"assistant","reasoning":"r"}`,

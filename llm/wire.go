@@ -28,6 +28,10 @@ type chatRequest struct {
 	ReasoningEffort     string   `json:"reasoning_effort,omitempty"`
 	MaxCompletionTokens int      `json:"max_completion_tokens,omitempty"`
 	Temperature         *float64 `json:"temperature,omitempty"`
+	// Stream asks for server-sent events (see stream.go), with the usage
+	// in the last one.
+	Stream        bool           `json:"stream,omitempty"`
+	StreamOptions *streamOptions `json:"stream_options,omitempty"`
 }
 
 // message is one request message. Content is omitted only when empty,
@@ -174,6 +178,10 @@ type choice struct {
 	// Error is OpenRouter's error of a generation that failed midway
 	// (finish_reason "error").
 	Error json.RawMessage `json:"error"`
+	// ContentFilterResults (Azure OpenAI) and NativeFinishReason
+	// (OpenRouter) say why a content filter stopped the answer.
+	ContentFilterResults map[string]json.RawMessage `json:"content_filter_results"`
+	NativeFinishReason   looseString                `json:"native_finish_reason"`
 }
 
 type responseMessage struct {

@@ -52,6 +52,15 @@ const (
 	Ollama Provider = "ollama"
 	// NoCallIDs is a compatible server that sends tool calls without ids.
 	NoCallIDs Provider = "no-call-ids"
+	// MistralTemplate is a server (vLLM, llama.cpp) running a Mistral
+	// model's chat template that sends tool calls without ids and, as
+	// mistral_common validates them, refuses a request whose tool call ids
+	// are not 9 characters [a-zA-Z0-9], with vLLM's error body.
+	MistralTemplate Provider = "mistral-template"
+	// DashScopeQwQ is Alibaba Cloud Model Studio serving QwQ, which
+	// answers only a streamed request: any other is a 400
+	// (https://www.alibabacloud.com/help/en/model-studio/deep-thinking).
+	DashScopeQwQ Provider = "dashscope-qwq"
 	// Azure is Azure OpenAI: a classic deployment path
 	// /openai/deployments/{deployment}/chat/completions with a required
 	// api-version query parameter, or the v1 path /openai/v1/chat/completions;
@@ -129,8 +138,36 @@ func (s *Server) refuse(w http.ResponseWriter, rec *Request) (int, bool) {
 			return writeError(w, APIError{Status: http.StatusBadRequest, Message: fmt.Sprintf(
 				"fakellm (openrouter): messages[%d] has tool calls without the reasoning_details they came with", i)}, nil), true
 		}
+	case MistralTemplate:
+		if id, bad := badMistralID(rec); bad {
+			return rawError(w, http.StatusBadRequest, fmt.Sprintf(`{"object":"error","message":%q,"type":"BadRequestError","param":null,"code":400}`,
+				"Tool call id was "+id+" but must be a-z, A-Z, 0-9, with a length of 9.")), true
+		}
+	case DashScopeQwQ:
+		if !rec.Stream {
+			return rawError(w, http.StatusBadRequest, `{"error":{"code":"invalid_parameter_error","param":null,"message":"This model only support stream mode, please enable the stream parameter to access the model. ","type":"invalid_request_error"},"id":"chatcmpl-qwq1","request_id":"qwq1"}`), true
+		}
 	}
 	return 0, false
+}
+
+// mistralID is the tool call id mistral_common accepts.
+var mistralID = regexp.MustCompile(`^[a-zA-Z0-9]{9}$`)
+
+// badMistralID finds a tool call id, on an assistant message or a tool
+// message, that a Mistral template refuses.
+func badMistralID(rec *Request) (string, bool) {
+	for _, m := range rec.Messages {
+		for _, c := range m.ToolCalls {
+			if !mistralID.MatchString(c.ID) {
+				return c.ID, true
+			}
+		}
+		if m.Role == "tool" && !mistralID.MatchString(m.ToolCallID) {
+			return m.ToolCallID, true
+		}
+	}
+	return "", false
 }
 
 // turnAssistant finds an assistant message with tool calls after the last
@@ -191,7 +228,7 @@ func (s *Server) decorate(msg *wireResponseMessage, id int) {
 		msg.Reasoning = &r
 		details := fmt.Sprintf(`[{"type":"reasoning.text","text":%q,"signature":"sig-%d","format":"anthropic-claude-v1","index":0}]`, r, id)
 		msg.ReasoningDetails = json.RawMessage(s.issue(details))
-	case NoCallIDs:
+	case NoCallIDs, MistralTemplate:
 		for i := range msg.ToolCalls {
 			msg.ToolCalls[i].ID = ""
 		}
@@ -213,7 +250,7 @@ func (s *Server) usageShape(prompt, cached, written, completion int) wireUsage {
 	case LiteLLMAnthropic:
 		u.PromptTokensDetails = &wirePromptDetails{CachedTokens: cached}
 		u.CacheReadInputTokens, u.CacheCreationInputTokens = &cached, &written
-	case Ollama, LlamaCppNoJinja, NoCallIDs:
+	case Ollama, LlamaCppNoJinja, NoCallIDs, MistralTemplate:
 		// No cache fields.
 	default:
 		u.PromptTokensDetails = &wirePromptDetails{CachedTokens: cached}
@@ -263,4 +300,50 @@ func AzureContentFilter() Fault {
 // AnthropicTooLong is Anthropic's context refusal as LiteLLM relays it.
 func AnthropicTooLong() Fault {
 	return Fault{Status: http.StatusBadRequest, Body: `{"error":{"message":"litellm.BadRequestError: AnthropicException - {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"prompt is too long: 210000 tokens > 200000 maximum\"}}","type":"invalid_request_error","param":null,"code":"400"}}`}
+}
+
+// AzureFilteredAnswer is Azure OpenAI's completion whose answer its
+// content filter withheld: finish_reason "content_filter" with the
+// categories in content_filter_results
+// (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter).
+func AzureFilteredAnswer() Fault {
+	return Fault{Body: `{"id":"chatcmpl-az1","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"finish_reason":"content_filter","message":{"role":"assistant","content":null},"content_filter_results":{"hate":{"filtered":false,"severity":"safe"},"self_harm":{"filtered":false,"severity":"safe"},"violence":{"filtered":true,"severity":"high"}}}],"usage":{"prompt_tokens":120,"completion_tokens":0,"total_tokens":120}}`}
+}
+
+// Context-length refusals in each local server's own words, as their
+// sources write them.
+
+// LMStudioTooLong is LM Studio's refusal of a prompt over the loaded
+// context length; inside a 200 when in200 (some versions answer so:
+// https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/2322).
+func LMStudioTooLong(in200 bool) Fault {
+	body := `{"error":"Trying to keep the first 9120 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input"}`
+	if in200 {
+		return Fault{Body: body}
+	}
+	return Fault{Status: http.StatusBadRequest, Body: body}
+}
+
+// LlamaCppTooLong is llama-server's 400 (tools/server/utils.hpp,
+// format_error_response for ERROR_TYPE_EXCEED_CONTEXT_SIZE).
+func LlamaCppTooLong() Fault {
+	return Fault{Status: http.StatusBadRequest, Body: `{"error":{"code":400,"message":"request (9120 tokens) exceeds the available context size (4096 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9120,"n_ctx":4096}}`}
+}
+
+// OllamaTooLong is Ollama's refusal with truncation off; some versions
+// answer it with a 500.
+func OllamaTooLong() Fault {
+	return Fault{Status: http.StatusInternalServerError, Body: `{"error":{"message":"the input length exceeds the context length","type":"api_error","param":null,"code":null}}`}
+}
+
+// VLLMTooLong is vLLM's 400 from the engine's input check
+// (vllm/v1/engine/processor.py, _validate_model_input).
+func VLLMTooLong() Fault {
+	return Fault{Status: http.StatusBadRequest, Body: `{"object":"error","message":"The decoder prompt (length 9120) is longer than the maximum model length of 4096. Make sure that ` + "`max_model_len`" + ` is no smaller than the number of text tokens.","type":"BadRequestError","param":null,"code":400}`}
+}
+
+// TGITooLong is Text Generation Inference's 422 validation error
+// (router/src/validation.rs).
+func TGITooLong() Fault {
+	return Fault{Status: http.StatusUnprocessableEntity, Body: "{\"error\":\"Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 9120 `inputs` tokens and 1024 `max_new_tokens`\",\"error_type\":\"validation\"}"}
 }

@@ -25,6 +25,10 @@ type Request struct {
 	Tools          []Tool
 	ToolChoice     string // "", "auto", "none", "required" or "function:NAME"
 	ResponseFormat *ResponseFormat
+	// Stream: the client asked for server-sent events; StreamUsage: with
+	// the usage in a last chunk (stream_options.include_usage).
+	Stream      bool
+	StreamUsage bool
 
 	// Usage is what the server reported; zero when it answered with an error.
 	Usage Usage
@@ -110,9 +114,11 @@ func decodeRequest(body []byte, rec *Request) error {
 		Messages []json.RawMessage `json:"messages"`
 	}
 	_ = json.Unmarshal(body, &raws)
-	if w.Stream {
-		return invalid("fakellm: stream=true is not supported")
+	if w.StreamOptions != nil && !w.Stream {
+		return invalid("The 'stream_options' parameter is only allowed when 'stream' is enabled.")
 	}
+	rec.Stream = w.Stream
+	rec.StreamUsage = w.StreamOptions != nil && w.StreamOptions.IncludeUsage
 	if w.Model == "" {
 		return invalid("you must provide a model parameter")
 	}

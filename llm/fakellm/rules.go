@@ -55,9 +55,17 @@ type Fault struct {
 	Message      string // error.message; a default per status when empty
 	RetryAfter   string // Retry-After header value, e.g. "1"
 	RetryAfterMS string // retry-after-ms header value, e.g. "150"
+	// Header holds more response headers, e.g. a provider's
+	// x-ratelimit-reset-tokens.
+	Header map[string]string
 	// Body answers 200 with this raw body instead of a completion, to test
 	// how a client copes with nonsense.
 	Body string
+	// StreamGap, for a streamed answer, pauses this long before each event
+	// after the first; StreamStall stops sending after the first event and
+	// holds the connection until the client gives up.
+	StreamGap   time.Duration
+	StreamStall bool
 }
 
 type ruleState struct {

@@ -205,11 +205,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.enter()()
+	var pace Fault
 	if f := s.nextFault(); f != nil {
 		if status, done := s.applyFault(w, r, *f); done {
 			rec.Status = status
 			return
 		}
+		pace = *f
 	}
 	if s.cfg.Latency > 0 {
 		if f := (Fault{Delay: s.cfg.Latency}); !s.wait(r, f) {
@@ -224,7 +226,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.Status = writeError(w, APIError{Status: http.StatusBadRequest, Message: "fakellm: not a chat completions request as OpenAI documents it: " + err.Error()}, nil)
 		return
 	}
-	rec.Status = s.answer(w, &rec)
+	rec.Status = s.answer(w, r, &rec, pace)
 }
 
 func (s *Server) checkAuth(w http.ResponseWriter, r *http.Request) (int, bool) {
@@ -277,6 +279,9 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, f Fault) (in
 	if f.RetryAfterMS != "" {
 		h.Set("retry-after-ms", f.RetryAfterMS)
 	}
+	for k, v := range f.Header {
+		h.Set(k, v)
+	}
 	if f.Body != "" {
 		for k, vs := range h {
 			w.Header()[k] = vs
@@ -308,7 +313,7 @@ func (s *Server) pick(rec Request) (*Rule, bool) {
 	return nil, false
 }
 
-func (s *Server) answer(w http.ResponseWriter, rec *Request) int {
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, rec *Request, pace Fault) int {
 	if status, done := s.refuse(w, rec); done {
 		return status
 	}
@@ -393,6 +398,9 @@ func (s *Server) answer(w http.ResponseWriter, rec *Request) int {
 		Model:   rec.Model,
 		Choices: []wireChoice{{Index: 0, Message: msg, FinishReason: finish}},
 		Usage:   s.usageShape(prompt, cached, written, completion),
+	}
+	if rec.Stream {
+		return s.writeStream(w, r, resp, rec.StreamUsage, pace)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)

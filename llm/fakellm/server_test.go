@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,7 +122,7 @@ func TestRequestValidation(t *testing.T) {
 			"tools": []any{map[string]any{"type": "function", "function": map[string]any{"name": "a b"}}}}, wantMsg: "must match"},
 		"schema without name": {body: map[string]any{"model": "m", "messages": []any{msg("user", "hi")},
 			"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{"schema": map[string]any{}}}}, wantMsg: "json_schema.name is required"},
-		"streaming": {body: map[string]any{"model": "m", "messages": []any{msg("user", "hi")}, "stream": true}, wantMsg: "stream=true"},
+		"stream_options without stream": {body: map[string]any{"model": "m", "messages": []any{msg("user", "hi")}, "stream_options": map[string]any{"include_usage": true}}, wantMsg: "only allowed when 'stream' is enabled"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -403,5 +404,80 @@ func TestProviderRefusals(t *testing.T) {
 				t.Errorf("HTTP %d %s\nwant %d with %s", res.StatusCode, b, tc.wantStatus, tc.wantBody)
 			}
 		})
+	}
+}
+
+// A streamed answer is the documented events: the role first, the text in
+// pieces, each tool call's head and then its arguments by index, the
+// finish reason, the usage when asked, and [DONE].
+func TestStreamedAnswer(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, Config{})
+	s.SetDefault(Reply{Text: "Looks fine.", ToolCalls: []ToolCall{Call("read_file", `{"path":"a.go"}`)}})
+	body := map[string]any{"model": "m", "messages": []any{msg("user", "hi")}, "stream": true, "stream_options": map[string]any{"include_usage": true}}
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest(http.MethodPost, s.BaseURL()+"/chat/completions", strings.NewReader(string(b)))
+	req.Header.Set("Authorization", "Bearer "+s.APIKey())
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	if ct := res.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	var text, args strings.Builder
+	var events []string
+	for _, line := range strings.Split(string(raw), "\n") {
+		data, ok := strings.CutPrefix(line, "data: ")
+		if !ok {
+			continue
+		}
+		if data == "[DONE]" {
+			events = append(events, "done")
+			continue
+		}
+		var c struct {
+			Choices []struct {
+				Delta struct {
+					Role      string `json:"role"`
+					Content   string `json:"content"`
+					ToolCalls []struct {
+						Index    int    `json:"index"`
+						ID       string `json:"id"`
+						Function struct {
+							Name      string `json:"name"`
+							Arguments string `json:"arguments"`
+						} `json:"function"`
+					} `json:"tool_calls"`
+				} `json:"delta"`
+				FinishReason *string `json:"finish_reason"`
+			} `json:"choices"`
+			Usage *struct {
+				PromptTokens int `json:"prompt_tokens"`
+			} `json:"usage"`
+		}
+		if err := json.Unmarshal([]byte(data), &c); err != nil {
+			t.Fatalf("event %q: %v", data, err)
+		}
+		switch {
+		case c.Usage != nil:
+			events = append(events, "usage")
+		case c.Choices[0].FinishReason != nil:
+			events = append(events, "finish:"+*c.Choices[0].FinishReason)
+		case c.Choices[0].Delta.Role != "":
+			events = append(events, "role")
+		case len(c.Choices[0].Delta.ToolCalls) > 0 && c.Choices[0].Delta.ToolCalls[0].ID != "":
+			events = append(events, "call:"+c.Choices[0].Delta.ToolCalls[0].Function.Name)
+		case len(c.Choices[0].Delta.ToolCalls) > 0:
+			args.WriteString(c.Choices[0].Delta.ToolCalls[0].Function.Arguments)
+		default:
+			text.WriteString(c.Choices[0].Delta.Content)
+		}
+	}
+	want := []string{"role", "call:read_file", "finish:tool_calls", "usage", "done"}
+	if !slices.Equal(events, want) || text.String() != "Looks fine." || args.String() != `{"path":"a.go"}` {
+		t.Errorf("events %v, text %q, arguments %q; want %v, %q, %q", events, text.String(), args.String(), want, "Looks fine.", `{"path":"a.go"}`)
 	}
 }

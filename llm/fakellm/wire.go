@@ -131,6 +131,9 @@ type wireRequest struct {
 	ToolChoice     json.RawMessage     `json:"tool_choice,omitempty"`
 	ResponseFormat *wireResponseFormat `json:"response_format,omitempty"`
 	Stream         bool                `json:"stream,omitempty"`
+	StreamOptions  *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options,omitempty"`
 }
 
 type wireResponseMessage struct {
