@@ -64,6 +64,8 @@ type Config struct {
 	MaxOutputTokens int                        // 0 = the provider's default
 	ExtraBody       map[string]json.RawMessage // merged into every request
 	ExtraHeaders    map[string]string          // sent with every request; secrets
+	Provider        string                     // llm_provider; "" = detected from the URL
+	Stream          *bool                      // llm_stream; nil = the provider's default
 	ModelPrices     *llm.Prices                // nil = not set
 	// Sources says where each of FileKeys' values came from.
 	Sources map[string]Source

@@ -39,6 +39,8 @@ var Inputs = []Input{
 	{Name: "llm_api_key", Kind: KindSecret, Doc: "API key for the OpenAI-compatible endpoint (alias: openrouter_api_key)."},
 	{Name: "openrouter_api_key", Kind: KindSecret, Doc: "API key for OpenRouter (rmc-oc's name; same as llm_api_key)."},
 	{Name: "llm_base_url", Kind: KindURL, Default: DefaultBaseURL, Doc: "Any OpenAI-compatible endpoint: OpenRouter, OpenAI, vLLM, Ollama."},
+	{Name: "llm_provider", Kind: KindString, Doc: "The provider family whose differences the client follows (openai, azure, anthropic, gemini, mistral, openrouter, ollama, vllm, ...; see docs/providers.md). Empty = detected from llm_base_url."},
+	{Name: "llm_stream", Kind: KindBoolean, Doc: "Stream model answers (true) or not (false); a stalled stream times out after model_timeout of silence. Empty = where the provider documents it; a stream-only model always streams."},
 	{Name: "model", Kind: KindString, Default: "anthropic/claude-sonnet-4.5", Doc: "Model name at the endpoint."},
 	{Name: "problem_score_threshold", Kind: KindInteger, Doc: "Findings scoring below this (1-10) are dropped; empty = .github/rmc.yml, else 5."},
 	{Name: "blocking_score_threshold", Kind: KindInteger, Doc: "Findings scoring at or above this (1-10) block the merge; empty = .github/rmc.yml, else problem_score_threshold."},

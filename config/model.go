@@ -48,6 +48,15 @@ func (p *parser) modelSettings(c *Config) {
 	if window := c.Review.ContextTokens; c.MaxOutputTokens > 0 && window > 0 && c.MaxOutputTokens >= window {
 		p.fail("max_output_tokens (%d) must be less than model_context_tokens (%d): the window holds the prompt and the answer", c.MaxOutputTokens, window)
 	}
+	c.Provider = strings.ToLower(p.str("llm_provider"))
+	if c.Provider != "" && !slices.Contains(llm.ProviderNames(), c.Provider) {
+		p.fail("llm_provider: %q is not one of %s (or empty, to detect it from llm_base_url)", c.Provider, strings.Join(llm.ProviderNames(), ", "))
+		c.Provider = ""
+	}
+	if p.str("llm_stream") != "" {
+		on := p.boolean("llm_stream")
+		c.Stream = &on
+	}
 	c.ExtraBody = p.jsonObject("extra_body")
 	c.ExtraHeaders = p.headers("extra_headers")
 	inputNames := strings.NewReplacer("ExtraBody", "extra_body", "ExtraHeaders", "extra_headers",
@@ -174,5 +183,6 @@ func (c Config) Secrets() []string {
 func (c Config) LLMOptions(model string) llm.Options {
 	return llm.Options{BaseURL: c.BaseURL, APIKey: c.APIKey, Model: model,
 		RequestTimeout: c.ModelTimeout, ReasoningEffort: c.ReasoningEffort, MaxOutputTokens: c.MaxOutputTokens,
-		ContextTokens: c.Review.ContextTokens, ExtraBody: c.ExtraBody, ExtraHeaders: c.ExtraHeaders}
+		ContextTokens: c.Review.ContextTokens, ExtraBody: c.ExtraBody, ExtraHeaders: c.ExtraHeaders,
+		Provider: c.Provider, Stream: c.Stream}
 }

@@ -65,6 +65,18 @@ func TestModelSettings(t *testing.T) {
 		"prices without output":    {in: map[string]string{"model_prices": `{"input": 3}`}, wantErr: []string{`model_prices: "input" and "output" are required`}},
 		"prices negative":          {in: map[string]string{"model_prices": `{"input": -3, "output": 1}`}, wantErr: []string{"model_prices: input is -3"}},
 		"prices unknown key":       {in: map[string]string{"model_prices": `{"input": 3, "output": 1, "outptu": 2}`}, wantErr: []string{"model_prices", "unknown field"}},
+		"provider and stream": {in: map[string]string{"llm_provider": "Mistral", "llm_stream": "false"}, check: func(t *testing.T, c Config) {
+			if o := c.LLMOptions(c.Model); o.Provider != "mistral" || o.Stream == nil || *o.Stream {
+				t.Errorf("Provider %q, Stream %v; want mistral, false", o.Provider, o.Stream)
+			}
+		}},
+		"provider and stream unset": {check: func(t *testing.T, c Config) {
+			if o := c.LLMOptions(c.Model); o.Provider != "" || o.Stream != nil {
+				t.Errorf("Provider %q, Stream %v; want detection", o.Provider, o.Stream)
+			}
+		}},
+		"provider unknown":     {in: map[string]string{"llm_provider": "skynet"}, wantErr: []string{`llm_provider: "skynet" is not one of`, "openai-compatible", "ollama"}},
+		"stream not a boolean": {in: map[string]string{"llm_stream": "sometimes"}, wantErr: []string{`llm_stream: "sometimes" is not a boolean`}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -45,6 +45,15 @@ func TestAskJSON(t *testing.T) {
 		"wrong item type then valid":  {replies: []string{`{"verdict":"approve","issues":["a",2]}`, goodJSON}, wantRequests: 2, wantFixNote: `issues/items: type: 2`},
 		"extra text after JSON":       {replies: []string{goodJSON + " and more", goodJSON}, wantRequests: 2, wantFixNote: "extra text"},
 		"failing twice":               {replies: []string{"I think it looks fine.", "Still fine!"}, wantErr: ErrBadResponse, wantRequests: 2},
+		// gpt-oss writes its analysis before the answer when a server does
+		// not split the harmony channels
+		// (https://cookbook.openai.com/articles/openai-harmony); Amazon Bedrock
+		// returns it in <reasoning> tags
+		// (https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-openai.html).
+		"gpt-oss: reasoning text before the JSON":         {replies: []string{"We need to review the diff. It adds a map write without a lock {see line 5}. Output JSON.\n\n" + goodJSON}, wantRequests: 1},
+		"gpt-oss on Bedrock: <reasoning> before the JSON": {replies: []string{`<reasoning>The user wants {"verdict": ...}; the nil check is missing.</reasoning>` + goodJSON}, wantRequests: 1},
+		"<think> then a fenced answer":                    {replies: []string{"<think>Maybe ```approve```? No.</think>\n```json\n" + goodJSON + "\n```"}, wantRequests: 1},
+		"reasoning, then JSON the schema refuses":         {replies: []string{`Thinking it over. {"verdict":"maybe","issues":[]}`, goodJSON}, wantRequests: 2, wantFixNote: `enum: maybe`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -120,9 +120,20 @@ func providerCases() map[string]providerCase {
 			wantCalls: -1, wantWarning: "--jinja",
 			check: refusedOnce,
 		},
-		"Ollama: a prompt cut to the small default context is reported": {
+		// https://github.com/ollama/ollama/blob/main/docs/faq.md#how-can-i-specify-the-context-window-size:
+		// the default window is 4096 tokens and a longer prompt is cut, the
+		// usage counting what was kept.
+		"Ollama: a prompt cut to the default 4096-token window lowers the window, with one warning": {
 			cfg: fakellm.Config{Provider: fakellm.Ollama}, model: "qwen2.5-coder:14b",
 			chunk: strings.Repeat("+\tfmt.Println(\"a changed line of the diff\")\n", 1200), wantWarning: "OLLAMA_CONTEXT_LENGTH",
+			wantErr: ErrContextLength, wantText: "the endpoint cut the prompt: it counted 4096 tokens",
+			check: func(t *testing.T, f *fakellm.Server, _ []Reply) {
+				// The next request is measured against the lowered window:
+				// not sent, so a review splits its chunk instead.
+				if n := len(f.Requests()); n != 1 {
+					t.Errorf("%d requests, want 1: the first, whose count gave the cut away", n)
+				}
+			},
 		},
 		"a server without tool call ids: ids are made up and answered": {
 			cfg: fakellm.Config{Provider: fakellm.NoCallIDs}, model: "local-model",
@@ -187,6 +198,89 @@ func providerCases() map[string]providerCase {
 			faults: []fakellm.Fault{fakellm.AzureContentFilter()}, wantErr: ErrModeration, notErr: ErrAuth,
 			wantText: "content management policy",
 		},
+		// The rows of issue 35's table, each against the fake answering as the
+		// provider documents it.
+		//
+		// mistral_common's validation (vLLM and llama.cpp serve it with a
+		// Mistral model): https://github.com/mistralai/mistral-common, ids of 9
+		// characters [a-zA-Z0-9].
+		"a Mistral template without tool call ids: 9-character ids are made up": {
+			cfg: fakellm.Config{Provider: fakellm.MistralTemplate}, model: "mistralai/Devstral-Small-2505",
+			check: func(t *testing.T, f *fakellm.Server, _ []Reply) {
+				for _, r := range f.Requests() {
+					if r.Status != http.StatusOK {
+						t.Errorf("a request was refused (HTTP %d): %s", r.Status, r.Body)
+					}
+				}
+			},
+		},
+		// https://www.alibabacloud.com/help/en/model-studio/deep-thinking: QwQ
+		// answers only a streamed request.
+		"QwQ on DashScope: stream-only, streamed even when turned off": {
+			cfg: fakellm.Config{Provider: fakellm.DashScopeQwQ}, model: "qwq-plus",
+			base: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
+			opts: func(o *Options) { off := false; o.Stream = &off },
+			check: func(t *testing.T, f *fakellm.Server, _ []Reply) {
+				for _, r := range f.Requests() {
+					if !r.Stream || !r.StreamUsage || r.Status != http.StatusOK {
+						t.Fatalf("a request not streamed with usage (HTTP %d): %.200s", r.Status, r.Body)
+					}
+				}
+			},
+		},
+		"Gemini 3 streamed: thought signatures assembled and sent back": {
+			cfg: fakellm.Config{Provider: fakellm.Gemini}, model: "gemini-3-pro-preview",
+			opts: streamOn,
+		},
+		"DeepSeek streamed: reasoning_content assembled and sent back": {
+			cfg: fakellm.Config{Provider: fakellm.DeepSeek}, model: "deepseek-reasoner",
+			opts: streamOn,
+		},
+		"OpenRouter streamed: comments skipped, reasoning_details sent back": {
+			cfg: fakellm.Config{Provider: fakellm.OpenRouter}, model: "anthropic/claude-sonnet-4.5",
+			opts: streamOn,
+		},
+		// https://learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter:
+		// finish_reason content_filter, categories in content_filter_results.
+		"Azure: an answer its content filter withheld, in plain words": {
+			cfg: fakellm.Config{Provider: fakellm.Azure}, model: "gpt-4o",
+			base:   "https://contoso.openai.azure.com/openai/deployments/gpt-4o",
+			opts:   func(o *Options) { off := false; o.Stream = &off },
+			faults: []fakellm.Fault{fakellm.AzureFilteredAnswer()}, wantErr: ErrModeration, notErr: ErrAuth,
+			wantText: "the provider's content filter withheld the answer (finish_reason \"content_filter\"); the prompt or the answer was flagged, not the API key: violence (severity high)",
+		},
+		// https://lmstudio.ai/docs/app/api/endpoints/openai; the wording is LM
+		// Studio's (lmstudio-bug-tracker issues 237 and 546).
+		"LM Studio: its context refusal is a context-length error": {
+			cfg: fakellm.Config{}, model: "qwen2.5-coder-7b-instruct",
+			faults: []fakellm.Fault{fakellm.LMStudioTooLong(false)}, wantErr: ErrContextLength, wantText: "context length of only 4096 tokens",
+		},
+		"LM Studio: its context refusal inside a 200 too": {
+			cfg: fakellm.Config{}, model: "qwen2.5-coder-7b-instruct",
+			faults: []fakellm.Fault{fakellm.LMStudioTooLong(true)}, wantErr: ErrContextLength, wantText: "when context the overflows",
+		},
+		// https://github.com/ggml-org/llama.cpp/tree/master/tools/server: 400,
+		// type exceed_context_size_error.
+		"llama.cpp: exceed_context_size_error is a context-length error": {
+			cfg: fakellm.Config{}, model: "local",
+			faults: []fakellm.Fault{fakellm.LlamaCppTooLong()}, wantErr: ErrContextLength, wantText: "exceeds the available context size (4096 tokens)",
+		},
+		"Ollama with truncation off: its 500 is a context-length error, not retried": {
+			cfg: fakellm.Config{}, model: "qwen2.5-coder:14b",
+			faults: []fakellm.Fault{fakellm.OllamaTooLong()}, wantErr: ErrContextLength, notErr: ErrUnavailable, wantText: "the input length exceeds the context length",
+		},
+		// https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html:
+		// the engine's input check.
+		"vLLM: the decoder prompt longer than the model length": {
+			cfg: fakellm.Config{}, model: "Qwen/Qwen3-8B",
+			faults: []fakellm.Fault{fakellm.VLLMTooLong()}, wantErr: ErrContextLength, wantText: "longer than the maximum model length of 4096",
+		},
+		// https://huggingface.co/docs/text-generation-inference/messages_api: a
+		// 422 validation error.
+		"TGI: the 422 validation error is a context-length error": {
+			cfg: fakellm.Config{}, model: "tgi",
+			faults: []fakellm.Fault{fakellm.TGITooLong()}, wantErr: ErrContextLength, wantText: "must be <= 4096",
+		},
 		"LiteLLM: Anthropic's prompt-too-long is a context-length refusal": {
 			cfg: fakellm.Config{Provider: fakellm.LiteLLMAnthropic}, model: "claude-sonnet-4-5",
 			faults: []fakellm.Fault{fakellm.AnthropicTooLong()}, wantErr: ErrContextLength,
@@ -194,6 +288,8 @@ func providerCases() map[string]providerCase {
 		},
 	}
 }
+
+func streamOn(o *Options) { on := true; o.Stream = &on }
 
 func (tc providerCase) run(t *testing.T) {
 	tc.cfg.CacheMinTokens, tc.cfg.CacheBlockTokens = 64, 16
@@ -224,6 +320,12 @@ func (tc providerCase) run(t *testing.T) {
 		if tc.wantErr != nil {
 			if !errors.Is(err, tc.wantErr) || (tc.notErr != nil && errors.Is(err, tc.notErr)) || !strings.Contains(err.Error(), tc.wantText) {
 				t.Fatalf("Ask error = %v; want %v (not %v) saying %q", err, tc.wantErr, tc.notErr, tc.wantText)
+			}
+			if w := c.Warnings(); tc.wantWarning != "" && (len(w) != 1 || !strings.Contains(w[0], tc.wantWarning)) {
+				t.Errorf("warnings = %q, want one naming %q", w, tc.wantWarning)
+			}
+			if tc.check != nil {
+				tc.check(t, f, nil)
 			}
 			return
 		}

@@ -166,6 +166,8 @@ var endpoints = map[string]bool{
 	"/chat/completions":        true,
 	"/v1/chat/completions":     true,
 	"/api/v1/chat/completions": true,
+	// Alibaba Cloud Model Studio's OpenAI-compatible mode.
+	"/compatible-mode/v1/chat/completions": true,
 }
 
 // ServeHTTP implements the endpoint.
