@@ -7,6 +7,7 @@ package summary
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/event"
@@ -180,6 +181,9 @@ func (r Report) tasksMarkdown(b *strings.Builder) {
 		cost := ""
 		if p := r.Config.Prices; p != nil {
 			cost = fmt.Sprintf("$%.4f at the configured model_prices", r.Total.Cost(*p))
+		}
+		if w := r.Total.RateLimitWait; w > 0 {
+			cost = strings.TrimPrefix(cost+fmt.Sprintf("; waited %v for the model endpoint's rate limits", w.Round(time.Second)), "; ")
 		}
 		fmt.Fprintf(b, "| | **run** | one session, %d model calls | %s | **%d / %d / %d** |\n", r.Total.Requests, cost, r.Total.PromptTokens, r.Total.CachedTokens, r.Total.CompletionTokens)
 	}

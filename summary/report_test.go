@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/event"
@@ -119,7 +120,7 @@ func reports() map[string]struct {
 		{Task: manualTask, Findings: 2, Blocking: 1, ReviewID: 9002, Note: "posted review 9002: 2 finding(s), 1 blocking (full review)"},
 	}}
 	r.Usage = []llm.TaskUsage{{Label: llm.Label{Task: manualTask.Key, Step: "pass 1"}, Usage: llm.Usage{Requests: 1, PromptTokens: 100}}}
-	r.Total = llm.Usage{Requests: 3, PromptTokens: 300, CachedTokens: 0, CompletionTokens: 20}
+	r.Total = llm.Usage{Requests: 3, PromptTokens: 300, CachedTokens: 0, CompletionTokens: 20, RateLimitWait: 95 * time.Second}
 	r.Gate = &summary.Gate{Verdict: gate.Verdict{State: gate.Failure, Description: "1 open blocking finding(s): fix, or reply in the thread to dispute"}}
 	cases["executed_manual_blocking_not_gated"] = struct {
 		report summary.Report
