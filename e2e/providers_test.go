@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -14,7 +17,8 @@ import (
 // omits call ids still gets every tool result answered, and a small local
 // window is reported. (Azure is recognised by its host names, which a
 // loopback server cannot have; its URL forms and headers are tested in
-// package llm.)
+// package llm.) The rows of issue 35's table follow, each answered as the
+// provider's documentation (cited in package llm's tests) says.
 func TestProvidersReviewThroughTheBinary(t *testing.T) {
 	t.Parallel()
 	for name, tc := range map[string]struct {
@@ -23,34 +27,73 @@ func TestProvidersReviewThroughTheBinary(t *testing.T) {
 		inputs   map[string]string
 		tools    bool   // the model gets to call a tool
 		warning  string // a warning the log must hold
+		faults   []fakellm.Fault
+		// gptOSS answers pass 1 with reasoning text before the JSON.
+		gptOSS  bool
+		refused int    // requests answered with an error status, besides a refusal of tools
+		stream  bool   // every request asks for a stream
+		summary string // in the job summary
+		long    int    // extra lines that make the diff long enough to split
+		window  int    // the fake's context window (Ollama's cuts to it)
 	}{
-		"OpenAI":                      {fakellm.OpenAI, "gpt-4.1", nil, true, ""},
-		"Gemini 3 thought signatures": {fakellm.Gemini, "gemini-3-pro-preview", nil, true, ""},
-		"DeepSeek thinking":           {fakellm.DeepSeek, "deepseek-reasoner", nil, true, ""},
-		"OpenRouter, Claude":          {fakellm.OpenRouter, "anthropic/claude-sonnet-4.5", map[string]string{"model_prices": `{"input": 3, "cached": 0.3, "output": 15}`}, true, ""},
-		"OpenRouter reasoning":        {fakellm.OpenRouter, "openai/gpt-5", map[string]string{"reasoning_effort": "high"}, true, ""},
-		"LiteLLM, Claude":             {fakellm.LiteLLMAnthropic, "anthropic/claude-sonnet-4-5", nil, true, ""},
-		"vLLM without tool choice":    {fakellm.VLLMNoToolChoice, "Qwen/Qwen3-32B", nil, false, "--enable-auto-tool-choice"},
-		"llama.cpp without --jinja":   {fakellm.LlamaCppNoJinja, "local", nil, false, "--jinja"},
-		"no tool call ids":            {fakellm.NoCallIDs, "local", nil, true, ""},
+		"OpenAI":                                   {provider: fakellm.OpenAI, model: "gpt-4.1", tools: true},
+		"Gemini 3 thought signatures":              {provider: fakellm.Gemini, model: "gemini-3-pro-preview", tools: true},
+		"DeepSeek thinking":                        {provider: fakellm.DeepSeek, model: "deepseek-reasoner", tools: true},
+		"OpenRouter, Claude":                       {provider: fakellm.OpenRouter, model: "anthropic/claude-sonnet-4.5", inputs: map[string]string{"model_prices": `{"input": 3, "cached": 0.3, "output": 15}`}, tools: true},
+		"OpenRouter reasoning":                     {provider: fakellm.OpenRouter, model: "openai/gpt-5", inputs: map[string]string{"reasoning_effort": "high"}, tools: true},
+		"LiteLLM, Claude":                          {provider: fakellm.LiteLLMAnthropic, model: "anthropic/claude-sonnet-4-5", tools: true},
+		"vLLM without tool choice":                 {provider: fakellm.VLLMNoToolChoice, model: "Qwen/Qwen3-32B", tools: false, warning: "--enable-auto-tool-choice"},
+		"llama.cpp without --jinja":                {provider: fakellm.LlamaCppNoJinja, model: "local", tools: false, warning: "--jinja"},
+		"no tool call ids":                         {provider: fakellm.NoCallIDs, model: "local", tools: true},
+		"a Mistral template without tool call ids": {provider: fakellm.MistralTemplate, model: "mistralai/Devstral-Small-2505", tools: true},
+		// The fake is on loopback, so the provider is named, as a gateway's
+		// user would.
+		"QwQ on DashScope, stream-only": {provider: fakellm.DashScopeQwQ, model: "qwq-plus", inputs: map[string]string{"llm_provider": "dashscope"}, tools: true, stream: true},
+		"OpenRouter streamed":           {provider: fakellm.OpenRouter, model: "anthropic/claude-sonnet-4.5", inputs: map[string]string{"llm_stream": "true"}, tools: true, stream: true},
+		"Gemini 3 streamed":             {provider: fakellm.Gemini, model: "gemini-3-pro-preview", inputs: map[string]string{"llm_provider": "gemini"}, tools: true, stream: true},
+		"429 with only x-ratelimit-reset-tokens": {model: "gpt-4.1", tools: true, refused: 1, summary: "waited 1s for the model endpoint's rate limits",
+			faults: []fakellm.Fault{{Status: http.StatusTooManyRequests, Header: map[string]string{"x-ratelimit-remaining-tokens": "0", "x-ratelimit-reset-tokens": "1s", "x-ratelimit-reset-requests": "6m0s"}}}},
+		"200 with empty choices":             {model: "gpt-4.1", tools: true, faults: []fakellm.Fault{{Body: `{"id":"x","object":"chat.completion","choices":[]}`}}},
+		"content_filter, then an answer":     {model: "gpt-4o", tools: true, faults: []fakellm.Fault{fakellm.AzureFilteredAnswer()}},
+		"gpt-oss, reasoning before the JSON": {model: "openai/gpt-oss-120b", tools: true, gptOSS: true},
+		// A context refusal splits the chunk; the halves are answered.
+		"LM Studio's context refusal": {model: "qwen2.5-coder-7b-instruct", tools: true, refused: 1, long: 200, faults: []fakellm.Fault{fakellm.LMStudioTooLong(false)}},
+		// Ollama's window (8,192 tokens here: 4,096, its default, does not
+		// hold the review's instructions and tools at all) cuts the long
+		// diff's first request: the window is lowered, the chunk split, one
+		// warning.
+		"Ollama cutting prompts to its window": {provider: fakellm.Ollama, window: 8192, model: "qwen2.5-coder:14b", tools: true, long: 500, warning: "OLLAMA_CONTEXT_LENGTH"},
+		"llama.cpp's context refusal":          {model: "local", tools: true, refused: 1, long: 200, faults: []fakellm.Fault{fakellm.LlamaCppTooLong()}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
-			w.llm = fakellm.New(fakellm.Config{APIKey: "sk-e2e-test-key", Provider: tc.provider, CacheMinTokens: 64, CacheBlockTokens: 16})
+			w.llm = fakellm.New(fakellm.Config{APIKey: "sk-e2e-test-key", Provider: tc.provider, CacheMinTokens: 64, CacheBlockTokens: 16, ContextTokens: tc.window})
 			t.Cleanup(w.llm.Close)
+			for _, f := range tc.faults {
+				w.llm.InjectNext(1, f)
+			}
 			w.inputs["model"] = tc.model
 			for k, v := range tc.inputs {
 				w.inputs[k] = v
 			}
-			w.push("1111111111111111111111111111111111111111", patchV1)
+			patch := patchV1
+			if tc.long > 0 {
+				patch = longPatch(tc.long)
+			}
+			w.push("1111111111111111111111111111111111111111", patch)
 			toolRounds := 0
 			w.llm.AddRule(fakellm.Rule{Name: "pass 1", LastUser: "# Task: review pass 1 of 3", Respond: func(r fakellm.Request) fakellm.Reply {
 				if len(r.Tools) > 0 && r.LastRole() == "user" {
 					toolRounds++
 					return fakellm.Reply{ToolCalls: []fakellm.ToolCall{fakellm.Call("read_file", `{"path":"limiter/bucket.go"}`)}}
 				}
-				return fakellm.Reply{JSON: map[string]any{"findings": []finding{bug(5, "Unsynchronized map write", 9)}}}
+				answer := map[string]any{"findings": []finding{bug(5, "Unsynchronized map write", 9)}}
+				if tc.gptOSS {
+					b, _ := json.Marshal(answer)
+					return fakellm.Reply{Text: "We need to review the chunk. The map write in Take {line 5} is unsynchronized. Output the JSON.\n\n" + string(b)}
+				}
+				return fakellm.Reply{JSON: answer}
 			}})
 			w.llm.SetDefault(fakellm.Reply{JSON: map[string]any{"findings": []finding{}}})
 			r := w.run(w.prEvent("opened"))
@@ -69,12 +112,32 @@ func TestProvidersReviewThroughTheBinary(t *testing.T) {
 					refused++
 				}
 			}
-			if want := map[bool]int{true: 0, false: 1}[tc.tools]; refused != want {
+			if want := map[bool]int{true: 0, false: 1}[tc.tools] + tc.refused; refused != want {
 				t.Errorf("%d refused requests, want %d (a server that refuses tools is asked once with them, and not retried)", refused, want)
+			}
+			for _, q := range w.llm.Requests() {
+				if q.Stream != tc.stream && q.Status < 400 {
+					t.Errorf("a request with stream %v, want %v", q.Stream, tc.stream)
+					break
+				}
+			}
+			if tc.summary != "" && !strings.Contains(r.summary, tc.summary) {
+				t.Errorf("the summary does not say %q:\n%s", tc.summary, r.summary)
 			}
 			if _, ok := tc.inputs["model_prices"]; ok && !strings.Contains(r.summary, "at the configured model_prices") {
 				t.Errorf("the summary shows no cost:\n%s", r.summary)
 			}
 		})
 	}
+}
+
+// longPatch is patchV1 with n more lines, long enough for a review to
+// split it when the model's window refuses it.
+func longPatch(n int) string {
+	var b strings.Builder
+	b.WriteString(strings.Replace(patchV1, "+1,6", fmt.Sprintf("+1,%d", n+6), 1))
+	for i := range n {
+		fmt.Fprintf(&b, "\n+// note %03d: a comment line that makes the file long enough to split", i)
+	}
+	return b.String()
 }

@@ -333,7 +333,7 @@ func (s *Session) call(ctx context.Context, t *turn, rf *responseFormat, toolCho
 	if err != nil {
 		return responseMessage{}, err
 	}
-	if err := s.account(t, res.Usage, size); err != nil {
+	if err := s.account(t, res.Usage, size, promptText(msgs, req.Tools, rf)); err != nil {
 		return responseMessage{}, err
 	}
 	choice := res.Choices[0]
@@ -346,15 +346,35 @@ func (s *Session) call(ctx context.Context, t *turn, rf *responseFormat, toolCho
 	return choice.Message, nil
 }
 
+// promptText is the text a request's prompt is made of, in bytes: the
+// messages' contents and the tool definitions, which is what a server
+// counts tokens of (the request's JSON punctuation and escapes are not).
+func promptText(msgs []message, defs []toolDef, rf *responseFormat) int {
+	n := 0
+	for _, m := range msgs {
+		n += len(m.Content) + len(m.raw)
+		for _, c := range m.ToolCalls {
+			n += len(c.Function.Name) + len(c.Function.Arguments)
+		}
+	}
+	for _, d := range defs {
+		n += len(d.Function.Name) + len(d.Function.Description) + len(d.Function.Parameters)
+	}
+	if rf != nil && rf.JSONSchema != nil {
+		n += len(rf.JSONSchema.Schema)
+	}
+	return n
+}
+
 // account adds a request's usage to the turn. On the first request large
 // enough to tell, it checks that the endpoint counted the prompt it was
-// sent: one that counts far fewer tokens cut the prompt to a smaller
+// sent (text bytes of it): one that counts far fewer tokens cut the prompt to a smaller
 // window than the model has (Ollama's default context does so without an
 // error). Then the client's window is lowered to what was counted for the
 // rest of the run, one warning says how to raise the server's, and the
 // call fails with ErrContextLength, so a caller that can send less (a
 // review chunk) splits it.
-func (s *Session) account(t *turn, u usage, size int) error {
+func (s *Session) account(t *turn, u usage, size, text int) error {
 	t.reply.Usage = t.reply.Usage.Add(Usage{
 		Requests:         1,
 		PromptTokens:     int(u.PromptTokens),
@@ -363,22 +383,26 @@ func (s *Session) account(t *turn, u usage, size int) error {
 		CompletionTokens: int(u.CompletionTokens),
 	})
 	p := int(u.PromptTokens)
-	if p <= 0 || size < cutCheckBytes || s.client.cutChecked.Swap(true) || !cutPrompt(p, size) {
+	if p <= 0 || text < cutCheckBytes || s.client.cutChecked.Swap(true) || !cutPrompt(p, text) {
 		return nil
 	}
-	s.client.lowerWindow(p)
-	s.client.warn(warnTruncated, fmt.Sprintf("the model endpoint counted %d prompt tokens for a %d-byte request: it cuts prompts to a smaller context window than the model has, "+
-		"so the window is lowered to %d tokens for this run and long prompts are split. Ollama: start the server with OLLAMA_CONTEXT_LENGTH set to the model's window (or set num_ctx in a Modelfile); "+
-		"llama.cpp: raise --ctx-size; then set model_context_tokens to match", p, size, p))
+	// The server holds p tokens: at 3 bytes a token of text (as
+	// conservative as estimateTokens), that many bytes of text, which are
+	// size/text as many bytes of request, in the client's estimate.
+	window := p * size / text
+	s.client.lowerWindow(window)
+	s.client.warn(warnTruncated, fmt.Sprintf("the model endpoint counted %d prompt tokens for %d bytes of prompt text: it cuts prompts to a smaller context window than the model has, "+
+		"so the window is lowered to about %d tokens for this run and long prompts are split. Ollama: start the server with OLLAMA_CONTEXT_LENGTH set to the model's window (or set num_ctx in a Modelfile); "+
+		"llama.cpp: raise --ctx-size; then set model_context_tokens to match", p, text, p))
 	return &Error{Kind: ErrRejected, cause: ErrContextLength, Detail: fmt.Sprintf(
-		"the endpoint cut the prompt: it counted %d tokens of a %d-byte request; not used", p, size)}
+		"the endpoint cut the prompt: it counted %d tokens of %d bytes of prompt text; not used", p, text)}
 }
 
-// cutCheckBytes is the smallest request whose count tells a cut: below
+// cutCheckBytes is the least prompt text whose count tells a cut: below
 // it, tokenizers differ too much.
 const cutCheckBytes = 4096
 
-// cutPrompt reports a prompt count too small for a request of size bytes:
+// cutPrompt reports a prompt count p too small for size bytes of text:
 // more than 5 bytes a token (beyond any tokenizer on code or prose), or a
 // count that is exactly a power-of-two window (Ollama keeps exactly
 // num_ctx tokens: 2048, 4096, 8192...) with more than 4 bytes a token.

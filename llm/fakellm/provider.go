@@ -307,7 +307,7 @@ func AnthropicTooLong() Fault {
 // categories in content_filter_results
 // (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter).
 func AzureFilteredAnswer() Fault {
-	return Fault{Body: `{"id":"chatcmpl-az1","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"finish_reason":"content_filter","message":{"role":"assistant","content":null},"content_filter_results":{"hate":{"filtered":false,"severity":"safe"},"self_harm":{"filtered":false,"severity":"safe"},"violence":{"filtered":true,"severity":"high"}}}],"usage":{"prompt_tokens":120,"completion_tokens":0,"total_tokens":120}}`}
+	return Fault{Body: `{"id":"chatcmpl-az1","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"finish_reason":"content_filter","message":{"role":"assistant","content":null},"content_filter_results":{"hate":{"filtered":false,"severity":"safe"},"self_harm":{"filtered":false,"severity":"safe"},"violence":{"filtered":true,"severity":"high"}}}]}`}
 }
 
 // Context-length refusals in each local server's own words, as their
