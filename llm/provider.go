@@ -114,7 +114,7 @@ func providerNamed(name string, u *url.URL) (*provider, error) {
 	if p, ok := registry[name]; ok {
 		return p, nil
 	}
-	return nil, fmt.Errorf("Provider %q is not one of %s", name, strings.Join(ProviderNames(), ", "))
+	return nil, fmt.Errorf("provider %q (Options.Provider) is not one of %s", name, strings.Join(ProviderNames(), ", "))
 }
 
 // detect is the provider a base URL names by its host, or by a local
