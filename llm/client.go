@@ -249,11 +249,10 @@ func requestHeader(opts Options, prov *provider) http.Header {
 // for the rest of the run when the endpoint is found to cut prompts.
 func (c *Client) ContextTokens() int { return int(c.window.Load()) }
 
-// EstimateTokens is the client's conservative token estimate of text: one
-// token per 3 bytes, rounded up. Real tokenizers average about 4 bytes a
-// token on code and English, so text sized by this estimate fits.
-func (c *Client) EstimateTokens(text string) int { return estimateTokens(len(text)) }
-
+// estimateTokens is the client's conservative token estimate of a text of
+// so many bytes: one token per 3 bytes, rounded up. Real tokenizers average
+// about 4 bytes a token on code and English, so text sized by this
+// estimate fits.
 func estimateTokens(bytes int) int { return (bytes + 2) / 3 }
 
 // Warnings are the notices the client gave so far (see Options.Warn), in

@@ -36,11 +36,11 @@ var (
 	// is also an ErrRejected and never an ErrAuth: the key is fine, and the
 	// next prompt may pass.
 	ErrModeration = errors.New("flagged by the provider's moderation")
-	// ErrToolsUnsupported: the server or model refuses tool definitions
+	// errToolsUnsupported: the server or model refuses tool definitions
 	// (vLLM without --enable-auto-tool-choice, llama.cpp without --jinja,
 	// an Ollama model without tool support). It is also an ErrRejected.
 	// A Session answers it by going on without tools; see Client.Warnings.
-	ErrToolsUnsupported = errors.New("the endpoint does not accept tools")
+	errToolsUnsupported = errors.New("the endpoint does not accept tools")
 	// ErrBadResponse: the endpoint answered something unusable: not a chat
 	// completion, no choices, an empty answer, or JSON that does not match
 	// the schema even after one correction.
@@ -63,7 +63,7 @@ var _ error = (*Error)(nil)
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	if e.cause == ErrModeration || e.cause == ErrToolsUnsupported {
+	if e.cause == ErrModeration || e.cause == errToolsUnsupported {
 		// More telling than "request rejected", and still a rejection.
 		b.WriteString(e.cause.Error())
 	} else {
@@ -140,7 +140,7 @@ func classifyStatus(e *statusError, key string) failure {
 	case moderated(e):
 		f.err.Kind, f.err.cause = ErrRejected, ErrModeration
 	case toolsRefused(e) != "":
-		f.err.Kind, f.err.cause = ErrRejected, ErrToolsUnsupported
+		f.err.Kind, f.err.cause = ErrRejected, errToolsUnsupported
 		f.err.Detail += "; " + toolsRefused(e)
 	case tooLong(e):
 		f.err.Kind, f.err.cause = ErrRejected, ErrContextLength

@@ -323,7 +323,7 @@ func (s *Session) call(ctx context.Context, t *turn, rf *responseFormat, toolCho
 	}
 	res, waited, err := s.client.complete(ctx, req)
 	t.reply.Usage.RateLimitWait += waited
-	if err != nil && req.Tools != nil && errors.Is(err, ErrToolsUnsupported) {
+	if err != nil && req.Tools != nil && errors.Is(err, errToolsUnsupported) {
 		s.client.noTools.Store(true)
 		s.client.warn(warnNoTools, fmt.Sprintf("the model endpoint refused tool definitions, so the model reviews from the prompt alone, without reading files: %v", err))
 		req.Tools, req.ToolChoice = nil, ""
