@@ -45,8 +45,8 @@ func filterDetail(ch choice) string {
 }
 
 // notWords are the characters a relayed reason may not hold: markup,
-// mentions, links and control characters.
-var notWords = regexp.MustCompile(`[^\p{L}\p{N} ,.;:_'()/-]+`)
+// mentions, links (no ":" or "/"), control characters.
+var notWords = regexp.MustCompile(`[^\p{L}\p{N} ,.;_'-]+`)
 
 // plainWords is s with only letters, digits, spaces and light punctuation
 // kept, spaces collapsed and at most 200 characters.

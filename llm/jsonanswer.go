@@ -107,8 +107,12 @@ func rejectsResponseFormat(err error) bool {
 // in its text: gpt-oss's <reasoning>, DeepSeek-R1's and Qwen's <think>.
 var reasoningBlock = regexp.MustCompile(`(?is)<(reasoning|think|thinking)>.*?</(?:reasoning|think|thinking)>`)
 
-// maxJSONStarts bounds how many places answerJSON tries a value from.
-const maxJSONStarts = 256
+// maxJSONStarts bounds how many places answerJSON tries a value from, and
+// maxJSONScan the answer it looks through: each try may read to the end.
+const (
+	maxJSONStarts = 64
+	maxJSONScan   = 256 << 10
+)
 
 // answerJSON is the JSON value in a model's answer: the answer itself, the
 // body of its first code fence, or, after reasoning (a reasoning block, or
@@ -119,6 +123,9 @@ func answerJSON(text string) string {
 	text = strings.TrimSpace(reasoningBlock.ReplaceAllString(text, ""))
 	clean := stripFences(text)
 	if json.Valid([]byte(clean)) {
+		return clean
+	}
+	if len(text) > maxJSONScan {
 		return clean
 	}
 	tries := 0
