@@ -128,7 +128,7 @@ func (a *assembly) addChoice(raw json.RawMessage) error {
 	for _, m := range ms {
 		switch {
 		case isNull(m.value) || m.key == "index":
-		case m.key == "delta" || m.key == "message":
+		case m.key == "delta":
 			delta, err := objectMembers(m.value)
 			if err != nil {
 				return &badBodyError{fmt.Errorf("a streamed delta is not an object: %w", err)}
@@ -242,7 +242,11 @@ func (a *assembly) response() *chatResponse {
 		out.ID = looseString(strings.Trim(string(a.id), `"`))
 		return &out
 	}
-	choice := set(append([]member(nil), a.choice...), "message", encodeMembers(withoutIndexes(a.message)), false)
+	choice := append([]member(nil), a.choice...)
+	if a.message != nil || isNull(get(choice, "message")) {
+		// A server that sent its message whole instead of deltas keeps it.
+		choice = set(choice, "message", encodeMembers(withoutIndexes(a.message)), false)
+	}
 	resp := []member{{"choices", json.RawMessage("[" + string(encodeMembers(choice)) + "]")}}
 	if a.id != nil {
 		resp = append(resp, member{"id", a.id})
