@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -137,13 +138,18 @@ func detect(u *url.URL) *provider {
 	return genericProvider
 }
 
-// local reports a host that is this machine or a private network's: where
-// a self-hosted server's default port says what it is.
+// local reports a host that is this machine or a private network's (a
+// loopback or private address, a name without a dot such as a compose
+// service's, .local, .internal): where a self-hosted server's default
+// port says what it is.
 func local(host string) bool {
-	if host == "localhost" || strings.HasSuffix(host, ".local") || host == "host.docker.internal" {
+	if !strings.Contains(host, ".") || strings.HasSuffix(host, ".local") || strings.HasSuffix(host, ".internal") {
 		return true
 	}
-	return strings.HasPrefix(host, "127.") || strings.HasPrefix(host, "10.") || strings.HasPrefix(host, "192.168.") || host == "::1"
+	if ip := net.ParseIP(host); ip != nil {
+		return ip.IsLoopback() || ip.IsPrivate()
+	}
+	return false
 }
 
 // families is the generic provider and every registered one, in name

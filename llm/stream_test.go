@@ -165,16 +165,17 @@ func TestStreamDefaults(t *testing.T) {
 		set                   *bool
 		want                  bool
 	}{
-		"OpenRouter":                    {base: "https://openrouter.ai/api/v1", want: true},
-		"OpenAI":                        {base: "https://api.openai.com/v1", want: true},
-		"Mistral":                       {base: "https://api.mistral.ai/v1", want: true},
-		"an unknown server":             {base: "https://llm.example.com/v1"},
-		"an unknown server, asked":      {base: "https://llm.example.com/v1", set: &on, want: true},
-		"OpenAI, turned off":            {base: "https://api.openai.com/v1", set: &off},
-		"Ollama by its port":            {base: "http://localhost:11434/v1"},
-		"QwQ on DashScope, turned off":  {base: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", model: "qwq-plus", set: &off, want: true},
-		"Qwen on DashScope, turned off": {base: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", model: "qwen-plus", set: &off},
-		"named over the URL":            {base: "https://gateway.example.com/v1", provider: "anthropic", want: true},
+		"OpenRouter":                         {base: "https://openrouter.ai/api/v1", want: true},
+		"OpenAI":                             {base: "https://api.openai.com/v1", want: true},
+		"Mistral":                            {base: "https://api.mistral.ai/v1", want: true},
+		"an unknown server":                  {base: "https://llm.example.com/v1"},
+		"an unknown server, asked":           {base: "https://llm.example.com/v1", set: &on, want: true},
+		"OpenAI, turned off":                 {base: "https://api.openai.com/v1", set: &off},
+		"Ollama by its port":                 {base: "http://localhost:11434/v1"},
+		"vLLM by its port, named in compose": {base: "http://vllm:8000/v1"},
+		"QwQ on DashScope, turned off":       {base: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", model: "qwq-plus", set: &off, want: true},
+		"Qwen on DashScope, turned off":      {base: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", model: "qwen-plus", set: &off},
+		"named over the URL":                 {base: "https://gateway.example.com/v1", provider: "anthropic", want: true},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -205,5 +206,34 @@ func TestStreamRequestAnsweredWithJSON(t *testing.T) {
 	reply, err := c.NewSession("", nil).Ask(context.Background(), Label{Task: "q"}, "question")
 	if err != nil || reply.Text != "plain JSON" {
 		t.Fatalf("Ask = %q, %v", reply.Text, err)
+	}
+}
+
+// A base URL names its provider by host, or by a local server's default
+// port; llm_provider overrides it.
+func TestProviderDetection(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct{ base, name, want string }{
+		"OpenRouter":                 {base: "https://openrouter.ai/api/v1", want: "openrouter"},
+		"Azure AI Foundry":           {base: "https://x.services.ai.azure.com/openai/v1", want: "azure"},
+		"Mistral":                    {base: "https://api.mistral.ai/v1", want: "mistral"},
+		"Ollama on loopback":         {base: "http://127.0.0.1:11434/v1", want: "ollama"},
+		"LM Studio on a private LAN": {base: "http://192.168.1.20:1234/v1", want: "lmstudio"},
+		"vLLM as a compose service":  {base: "http://vllm:8000/v1", want: "vllm"},
+		"a public host on port 8000": {base: "https://llm.example.com:8000/v1", want: "openai-compatible"},
+		"named":                      {base: "https://gw.example.com/v1", name: "mistral", want: "mistral"},
+		"named generic over a host":  {base: "https://api.openai.com/v1", name: "openai-compatible", want: "openai-compatible"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c, err := New(Options{BaseURL: tc.base, APIKey: "k", Model: "m", Provider: tc.name})
+			if err != nil || c.prov.name != tc.want {
+				t.Fatalf("New = %v; provider %v, want %s", err, c, tc.want)
+			}
+		})
+	}
+	if _, err := New(Options{BaseURL: "https://x.example/v1", APIKey: "k", Model: "m", Provider: "skynet"}); err == nil || !strings.Contains(err.Error(), `provider "skynet" (Options.Provider) is not one of anthropic, azure`) {
+		t.Errorf("an unknown provider: %v", err)
 	}
 }
