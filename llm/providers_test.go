@@ -240,6 +240,43 @@ func providerCases() map[string]providerCase {
 			cfg: fakellm.Config{Provider: fakellm.OpenRouter}, model: "anthropic/claude-sonnet-4.5",
 			opts: streamOn,
 		},
+		// https://docs.mistral.ai/api/#tag/chat: the cap is max_tokens, and
+		// members it does not define are refused.
+		"Mistral API: the answer's cap goes as max_tokens": {
+			model: "devstral-medium-latest", base: "https://api.mistral.ai/v1",
+			opts: func(o *Options) { o.MaxOutputTokens = 1000 },
+			check: func(t *testing.T, f *fakellm.Server, _ []Reply) {
+				for _, r := range f.Requests() {
+					var body map[string]any
+					_ = json.Unmarshal(r.Body, &body)
+					if body["max_tokens"] != 1000.0 || body["max_completion_tokens"] != nil || body["stream"] != true {
+						t.Fatalf("max_tokens %v, max_completion_tokens %v, stream %v; want 1000, none, streamed", body["max_tokens"], body["max_completion_tokens"], body["stream"])
+					}
+				}
+			},
+		},
+		// https://platform.openai.com/docs/guides/reasoning: reasoning models
+		// take only the default temperature.
+		"OpenAI reasoning model: no temperature": {
+			model: "gpt-5", base: "https://api.openai.com/v1",
+			opts: func(o *Options) { zero := 0.0; o.Temperature = &zero },
+			check: func(t *testing.T, f *fakellm.Server, _ []Reply) {
+				for _, r := range f.Requests() {
+					if strings.Contains(string(r.Body), `"temperature"`) {
+						t.Fatalf("temperature sent to a reasoning model: %.200s", r.Body)
+					}
+				}
+			},
+		},
+		"OpenAI chat model: temperature kept": {
+			model: "gpt-4.1", base: "https://api.openai.com/v1",
+			opts: func(o *Options) { zero := 0.0; o.Temperature = &zero },
+			check: func(t *testing.T, f *fakellm.Server, _ []Reply) {
+				if !strings.Contains(string(f.Requests()[0].Body), `"temperature":0`) {
+					t.Fatalf("temperature not sent: %.300s", f.Requests()[0].Body)
+				}
+			},
+		},
 		// https://learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter:
 		// finish_reason content_filter, categories in content_filter_results.
 		"Azure: an answer its content filter withheld, in plain words": {
