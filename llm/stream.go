@@ -106,6 +106,11 @@ func (a *assembly) event(data string) (done bool, err error) {
 		a.errorBody = chunk.Error
 		return true, nil
 	}
+	if !isNull(chunk.Error) {
+		// OpenRouter's error midway, beside finish_reason "error": the
+		// choice's error, as a completion would carry it.
+		a.choice = set(a.choice, "error", chunk.Error, false)
+	}
 	for _, raw := range chunk.Choices {
 		if err := a.addChoice(raw); err != nil {
 			return false, err

@@ -85,6 +85,13 @@ func TestStreamEnds(t *testing.T) {
 			stream: "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"The change\"}}]}\n\ndata: {\"error\":{\"code\":502,\"message\":\"Upstream stream terminated\"}}\n\n",
 			check:  func(r *chatResponse) bool { return len(r.Choices) == 0 && strings.Contains(string(r.Error), "502") },
 		},
+		// https://openrouter.ai/docs/api-reference/errors#error-during-streaming
+		"OpenRouter's error midway, with finish_reason error": {
+			stream: "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"The change\"}}]}\n\ndata: {\"id\":\"g\",\"error\":{\"code\":502,\"message\":\"Provider disconnected\"},\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\"},\"finish_reason\":\"error\"}]}\n\n",
+			check: func(r *chatResponse) bool {
+				return r.Choices[0].FinishReason == "error" && strings.Contains(string(r.Choices[0].Error), "Provider disconnected")
+			},
+		},
 		"a chunk that is not JSON": {
 			stream:  "data: {\"choices\":[\n\n",
 			wantErr: errors.New("a streamed event is not a chat completion chunk"),
