@@ -48,9 +48,10 @@ func TestProvidersReviewThroughTheBinary(t *testing.T) {
 		"a Mistral template without tool call ids": {provider: fakellm.MistralTemplate, model: "mistralai/Devstral-Small-2505", tools: true},
 		// The fake is on loopback, so the provider is named, as a gateway's
 		// user would.
-		"QwQ on DashScope, stream-only": {provider: fakellm.DashScopeQwQ, model: "qwq-plus", inputs: map[string]string{"llm_provider": "dashscope"}, tools: true, stream: true},
-		"OpenRouter streamed":           {provider: fakellm.OpenRouter, model: "anthropic/claude-sonnet-4.5", inputs: map[string]string{"llm_stream": "true"}, tools: true, stream: true},
-		"Gemini 3 streamed":             {provider: fakellm.Gemini, model: "gemini-3-pro-preview", inputs: map[string]string{"llm_provider": "gemini"}, tools: true, stream: true},
+		"QwQ on DashScope, stream-only":            {provider: fakellm.DashScopeQwQ, model: "qwq-plus", inputs: map[string]string{"llm_provider": "dashscope"}, tools: true, stream: true},
+		"QwQ behind a gateway, provider not named": {provider: fakellm.DashScopeQwQ, model: "qwq-plus", tools: true, stream: true, refused: 1},
+		"OpenRouter streamed":                      {provider: fakellm.OpenRouter, model: "anthropic/claude-sonnet-4.5", inputs: map[string]string{"llm_stream": "true"}, tools: true, stream: true},
+		"Gemini 3 streamed":                        {provider: fakellm.Gemini, model: "gemini-3-pro-preview", inputs: map[string]string{"llm_provider": "gemini"}, tools: true, stream: true},
 		"429 with only x-ratelimit-reset-tokens": {model: "gpt-4.1", tools: true, refused: 1, summary: "waited 1s for the model endpoint's rate limits",
 			faults: []fakellm.Fault{{Status: http.StatusTooManyRequests, Header: map[string]string{"x-ratelimit-remaining-tokens": "0", "x-ratelimit-reset-tokens": "1s", "x-ratelimit-reset-requests": "6m0s"}}}},
 		"200 with empty choices":             {model: "gpt-4.1", tools: true, faults: []fakellm.Fault{{Body: `{"id":"x","object":"chat.completion","choices":[]}`}}},

@@ -151,7 +151,6 @@ type Options struct {
 type Client struct {
 	http      *http.Client
 	prov      *provider
-	stream    bool        // requests are streamed
 	endpoint  string      // {BaseURL}/chat/completions, in the provider's form
 	header    http.Header // sent with every request: auth, attribution, ExtraHeaders
 	opts      Options
@@ -163,6 +162,9 @@ type Client struct {
 	promptJSON atomic.Bool
 	// noTools latches once the endpoint refuses tool definitions.
 	noTools atomic.Bool
+	// stream: requests are streamed; it latches on once the endpoint
+	// answers that it only serves streamed requests.
+	stream atomic.Bool
 	// window is the context window in tokens; it only goes down, when the
 	// endpoint is found to cut prompts to a smaller one.
 	window atomic.Int64
@@ -210,7 +212,6 @@ func New(opts Options) (*Client, error) {
 	c := &Client{
 		http:        &hc,
 		prov:        prov,
-		stream:      prov.streams(opts.Model, opts.Stream),
 		endpoint:    prov.chatURL(base),
 		header:      requestHeader(opts, prov),
 		opts:        opts,
@@ -218,6 +219,7 @@ func New(opts Options) (*Client, error) {
 		breakpoints: cachesAtBreakpoints(opts.Model),
 	}
 	c.window.Store(int64(opts.ContextTokens))
+	c.stream.Store(prov.streams(opts.Model, opts.Stream))
 	c.promptJSON.Store(opts.PromptJSON)
 	return c, nil
 }

@@ -144,6 +144,8 @@ func classifyStatus(e *statusError, key string) failure {
 		f.err.Detail += "; " + toolsRefused(e)
 	case tooLong(e):
 		f.err.Kind, f.err.cause = ErrRejected, ErrContextLength
+	case streamRequired(e):
+		f.err.Kind, f.err.cause = ErrRejected, errStreamRequired
 	case s == http.StatusUnauthorized || s == http.StatusForbidden:
 		f.err.Kind = ErrAuth
 	case s == http.StatusTooManyRequests:
@@ -194,6 +196,32 @@ func tooLong(e *statusError) bool {
 		return false
 	}
 	return contextWording(e.code + " " + e.apiError.status + " " + e.msg)
+}
+
+// errStreamRequired: the endpoint answers only streamed requests. A
+// Session asks again with stream: true, and streams from then on.
+var errStreamRequired = errors.New("the endpoint answers only streamed requests")
+
+// streamRequired reports an endpoint that serves only streamed requests:
+// a provider family's refusal of a request without stream, or a gateway's
+// 524, Cloudflare's timeout of a request whose answer took over 100 s to
+// start (https://developers.cloudflare.com/support/troubleshooting/http-status-codes/cloudflare-5xx-errors/error-524/).
+func streamRequired(e *statusError) bool {
+	if e.status == 524 {
+		return true
+	}
+	if e.status != http.StatusBadRequest {
+		return false
+	}
+	msg := strings.ToLower(e.msg)
+	for _, p := range families() {
+		for _, phrase := range p.streamRefusals {
+			if strings.Contains(msg, phrase) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // contextWording reports text saying, in any provider family's words,

@@ -51,6 +51,9 @@ type provider struct {
 	// reports a model that only answers a streamed request.
 	stream     bool
 	streamOnly func(model string) bool
+	// streamRefusals are its messages (lower case) refusing a request
+	// without stream; the client then streams.
+	streamRefusals []string
 
 	// contextPhrases are the provider's wording (lower case) of a prompt
 	// longer than the window, in an error's message, type or code.

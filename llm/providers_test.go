@@ -228,6 +228,31 @@ func providerCases() map[string]providerCase {
 				}
 			},
 		},
+		// Behind a URL that hides DashScope, its refusal turns streaming on.
+		"QwQ behind a gateway: its refusal of a request without stream turns streaming on": {
+			cfg: fakellm.Config{Provider: fakellm.DashScopeQwQ}, model: "qwq-plus",
+			check: func(t *testing.T, f *fakellm.Server, _ []Reply) {
+				reqs := f.Requests()
+				if reqs[0].Stream || reqs[0].Status != http.StatusBadRequest {
+					t.Fatalf("first request stream %v, HTTP %d; want refused without stream", reqs[0].Stream, reqs[0].Status)
+				}
+				for _, r := range reqs[1:] {
+					if !r.Stream || r.Status != http.StatusOK {
+						t.Fatalf("a later request with stream %v, HTTP %d; want every one streamed", r.Stream, r.Status)
+					}
+				}
+			},
+		},
+		// https://developers.cloudflare.com/support/troubleshooting/http-status-codes/cloudflare-5xx-errors/error-524/:
+		// the gateway gave up on an answer that took over 100 s to start.
+		"a gateway's 524 after 100 s: asked again, streamed": {
+			model: "gpt-4.1", faults: []fakellm.Fault{{Status: 524, Body: "<html><title>A timeout occurred</title></html>"}},
+			check: func(t *testing.T, f *fakellm.Server, _ []Reply) {
+				if reqs := f.Requests(); reqs[0].Stream || !reqs[1].Stream {
+					t.Fatalf("streams %v then %v; want the retry streamed", reqs[0].Stream, reqs[1].Stream)
+				}
+			},
+		},
 		"Gemini 3 streamed: thought signatures assembled and sent back": {
 			cfg: fakellm.Config{Provider: fakellm.Gemini}, model: "gemini-3-pro-preview",
 			opts: streamOn,

@@ -85,7 +85,7 @@ func (c *Client) attempt(ctx context.Context, body []byte, attempt int) (*chatRe
 	last.err.Attempts = attempt
 	if timedOut {
 		what := "no answer within"
-		if c.stream {
+		if c.stream.Load() {
 			what = "the streamed answer was silent for"
 		}
 		last.err.Detail = fmt.Sprintf("%s the %v per-request timeout (model_timeout)", what, c.opts.RequestTimeout)

@@ -313,7 +313,7 @@ func (s *Session) call(ctx context.Context, t *turn, rf *responseFormat, toolCho
 	msgs := append(append(make([]message, 0, len(s.prefix)+len(t.msgs)), s.prefix...), t.msgs...)
 	req := &chatRequest{Model: s.client.opts.Model, Messages: msgs, ResponseFormat: rf,
 		ReasoningEffort: s.client.opts.ReasoningEffort, MaxCompletionTokens: s.client.opts.MaxOutputTokens, Temperature: s.client.opts.Temperature}
-	if s.client.stream {
+	if s.client.stream.Load() {
 		req.Stream, req.StreamOptions = true, &streamOptions{IncludeUsage: true}
 	}
 	if len(s.defs) > 0 && !s.client.noTools.Load() {
@@ -323,6 +323,14 @@ func (s *Session) call(ctx context.Context, t *turn, rf *responseFormat, toolCho
 	}
 	res, waited, err := s.client.complete(ctx, req)
 	t.reply.Usage.RateLimitWait += waited
+	if err != nil && !req.Stream && errors.Is(err, errStreamRequired) {
+		// The endpoint (or a gateway in front of it) serves only streamed
+		// requests: stream from now on.
+		s.client.stream.Store(true)
+		req.Stream, req.StreamOptions = true, &streamOptions{IncludeUsage: true}
+		res, waited, err = s.client.complete(ctx, req)
+		t.reply.Usage.RateLimitWait += waited
+	}
 	if err != nil && req.Tools != nil && errors.Is(err, errToolsUnsupported) {
 		s.client.noTools.Store(true)
 		s.client.warn(warnNoTools, fmt.Sprintf("the model endpoint refused tool definitions, so the model reviews from the prompt alone, without reading files: %v", err))

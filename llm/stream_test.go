@@ -195,8 +195,8 @@ func TestStreamDefaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.stream != tc.want {
-				t.Errorf("stream = %v, want %v (provider %s)", c.stream, tc.want, c.prov.name)
+			if c.stream.Load() != tc.want {
+				t.Errorf("stream = %v, want %v (provider %s)", c.stream.Load(), tc.want, c.prov.name)
 			}
 		})
 	}

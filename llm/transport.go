@@ -99,7 +99,7 @@ func (c *Client) send(ctx context.Context, body []byte, touch func()) (*chatResp
 		return nil, fmt.Errorf("build request to %s: %w", c.endpoint, err)
 	}
 	req.Header = c.header.Clone()
-	if c.stream {
+	if c.stream.Load() {
 		req.Header.Set("Accept", "text/event-stream")
 	}
 	res, err := c.http.Do(req)
