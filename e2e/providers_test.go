@@ -142,3 +142,40 @@ func longPatch(n int) string {
 	}
 	return b.String()
 }
+
+// A content filter's reason is the provider's text: through the binary it
+// reaches the log, the summary and GitHub only as plain words, never as a
+// mention, a link, markup or a workflow command.
+func TestContentFilterReasonRelayedAsWords(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.inputs["model"] = "gpt-4o"
+	w.push("1111111111111111111111111111111111111111", patchV1)
+	hostile := `{"id":"c","object":"chat.completion","choices":[{"index":0,"finish_reason":"content_filter","message":{"role":"assistant","content":null,` +
+		`"refusal":"@org/admins <img src=x onerror=alert(1)> [see](https://evil.example/x)"},` +
+		`"content_filter_results":{"@everyone\n::error::pwned-category":{"filtered":true,"severity":"high\r::warning::pwned-severity"}},` +
+		`"native_finish_reason":"##[error]pwned-native https://evil.example"}]}`
+	w.llm.InjectNext(50, fakellm.Fault{Body: hostile})
+	w.llm.SetDefault(fakellm.Reply{JSON: map[string]any{"findings": []finding{}}})
+	r := w.run(w.prEvent("opened"))
+	if !strings.Contains(r.log, "content filter withheld the answer") {
+		t.Fatalf("the log does not say the content filter withheld the answer:\n%s", r.log)
+	}
+	var published []string
+	for _, c := range w.gh.IssueComments(repoName, w.pr) {
+		published = append(published, c.Body)
+	}
+	for _, rv := range w.gh.Reviews(repoName, w.pr) {
+		published = append(published, rv.Body)
+	}
+	for where, text := range map[string]string{"log": r.log, "summary": r.summary, "GitHub": strings.Join(published, "\n")} {
+		for _, bad := range []string{"@everyone", "@org", "<img", "https://evil", "[see]", "pwned-category\n", "::error::pwned", "::warning::pwned", "##[error]"} {
+			if strings.Contains(text, bad) {
+				t.Errorf("the %s relays %q", where, bad)
+			}
+		}
+	}
+	if bad := injectedCommands(r.log); len(bad) > 0 {
+		t.Errorf("injected workflow commands: %q", bad)
+	}
+}

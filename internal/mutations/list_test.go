@@ -154,6 +154,8 @@ var list = []mutation{
 		Old: "if contextWording(info.code + \" \" + info.status + \" \" + info.msg) {", New: "if false {", Tests: "TestProviders"},
 	{ID: "C9", Section: since, What: "JSON after a model's reasoning is not found", File: "llm/jsonanswer.go",
 		Old: "if dec.Decode(&v) == nil && strings.TrimSpace(text[i+int(dec.InputOffset()):]) == \"\" {", New: "if dec.Decode(&v) == nil && false {", Tests: "TestAskJSON"},
+	{ID: "C10", Section: since, What: "a content filter's reason is relayed with its links, mentions and markup", File: "llm/filter.go",
+		Old: "s = strings.Join(strings.Fields(notWords.ReplaceAllString(s, \" \")), \" \")", New: "s = strings.Join(strings.Fields(s), \" \")", Tests: "TestFilterDetailRelaysOnlyWords"},
 	// Issue 37: the three mutations that survived every unit test, and
 	// guards of the code that issue changed.
 	{ID: "V1", Section: survivors, What: "a score-9 blocking finding is deferred as out of scope", File: "execution/dispute.go",
