@@ -375,12 +375,12 @@ func promptText(msgs []message, defs []toolDef, rf *responseFormat) int {
 }
 
 // account adds a request's usage to the turn. On the first request large
-// enough to tell, it checks that the endpoint counted the prompt it was
-// sent (text bytes of it): one that counts far fewer tokens cut the prompt to a smaller
+// enough to tell, it checks that the endpoint counted the prompt text it
+// was sent: one that counts far fewer tokens cut the prompt to a smaller
 // window than the model has (Ollama's default context does so without an
-// error). Then the client's window is lowered to what was counted for the
-// rest of the run, one warning says how to raise the server's, and the
-// call fails with ErrContextLength, so a caller that can send less (a
+// error). Then the client's window is lowered for the rest of the run to
+// what the endpoint kept, one warning says how to raise the server's, and
+// the call fails with ErrContextLength, so a caller that can send less (a
 // review chunk) splits it.
 func (s *Session) account(t *turn, u usage, size, text int) error {
 	t.reply.Usage = t.reply.Usage.Add(Usage{
@@ -401,7 +401,7 @@ func (s *Session) account(t *turn, u usage, size, text int) error {
 	s.client.lowerWindow(window)
 	s.client.warn(warnTruncated, fmt.Sprintf("the model endpoint counted %d prompt tokens for %d bytes of prompt text: it cuts prompts to a smaller context window than the model has, "+
 		"so the window is lowered to about %d tokens for this run and long prompts are split. Ollama: start the server with OLLAMA_CONTEXT_LENGTH set to the model's window (or set num_ctx in a Modelfile); "+
-		"llama.cpp: raise --ctx-size; then set model_context_tokens to match", p, text, p))
+		"llama.cpp: raise --ctx-size; then set model_context_tokens to match", p, text, window))
 	return &Error{Kind: ErrRejected, cause: ErrContextLength, Detail: fmt.Sprintf(
 		"the endpoint cut the prompt: it counted %d tokens of %d bytes of prompt text; not used", p, text)}
 }

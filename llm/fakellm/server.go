@@ -5,8 +5,9 @@
 // encoding/json only, so that a client tested against it is checked
 // against the documented behaviour and not against one SDK's types. It
 // checks requests the way the real API does (tool messages must answer
-// tool calls, and so on), answers by rules, injects failures, records every
-// request, and reports token usage with OpenAI-like prefix caching.
+// tool calls, and so on), answers by rules (as server-sent events when the
+// request streams), injects failures, records every request, and reports
+// token usage with OpenAI-like prefix caching.
 package fakellm
 
 import (
