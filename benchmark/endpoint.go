@@ -41,7 +41,9 @@ func (e Endpoint) Options(apiKey string, warn func(string)) llm.Options {
 	return llm.Options{BaseURL: e.BaseURL, APIKey: apiKey, Model: e.Model, PromptJSON: true,
 		RequestTimeout: e.Timeout, ContextTokens: e.ContextTokens, MaxOutputTokens: e.MaxOutputTokens,
 		ReasoningEffort: e.ReasoningEffort, Temperature: e.Temperature, ExtraBody: e.ExtraBody, ExtraHeaders: e.ExtraHeaders,
-		MaxRetries: e.MaxRetries, MaxRetryDelay: e.MaxRetryWait,
+		// A benchmark waits out each pause up to MaxRetryWait, however many
+		// it meets: no budget for the whole run.
+		MaxRetries: e.MaxRetries, MaxRetryDelay: e.MaxRetryWait, MaxRetryWait: e.MaxRetryWait, RateLimitBudget: -1,
 		Referer: "https://github.com/review-my-code-bot/rmc", Title: "review-my-code-bot bench", Warn: warn}
 }
 

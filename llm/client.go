@@ -43,7 +43,7 @@ import (
 // Defaults for zero Options fields.
 const (
 	DefaultBaseURL        = "https://openrouter.ai/api/v1"
-	defaultRequestTimeout = 3 * time.Minute
+	DefaultRequestTimeout = 3 * time.Minute
 	defaultMaxRetries     = 3
 	defaultRetryBaseDelay = time.Second
 	defaultMaxRetryDelay  = time.Minute
@@ -82,14 +82,17 @@ type Options struct {
 	// MaxRetryDelay caps the exponential backoff between retries.
 	MaxRetryDelay time.Duration
 	// RateLimitBudget is how long the client may wait on rate limits in
-	// all, over every call of the run (zero: defaultRateLimitBudget). A
-	// pause the endpoint asks for (Retry-After, retry-after-ms, OpenAI's
-	// and Groq's x-ratelimit-reset-*, Anthropic's
-	// anthropic-ratelimit-*-reset, Gemini's RetryInfo) is waited out while
-	// the budget and the caller's deadline allow; past either, the call
-	// fails at once with ErrRateLimited. Usage.RateLimitWait says how long
-	// each call waited.
+	// all, over every call of the run (zero: defaultRateLimitBudget;
+	// negative: no such budget). A pause the endpoint asks for
+	// (Retry-After, retry-after-ms, OpenAI's and Groq's x-ratelimit-reset-*,
+	// Anthropic's anthropic-ratelimit-*-reset, Gemini's RetryInfo) is
+	// waited out while the budget, MaxRetryWait and the caller's deadline
+	// allow; past any, the call fails at once with ErrRateLimited.
+	// Usage.RateLimitWait says how long each call waited.
 	RateLimitBudget time.Duration
+	// MaxRetryWait is the longest one pause the endpoint asks for that is
+	// waited out; zero means no limit but RateLimitBudget and the deadline.
+	MaxRetryWait time.Duration
 
 	// Provider names the provider family whose differences the client
 	// follows (see ProviderNames); "" detects it from BaseURL.
@@ -384,7 +387,7 @@ func checkNotNegative(o Options) []error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"RequestTimeout", o.RequestTimeout}, {"RetryBaseDelay", o.RetryBaseDelay}, {"MaxRetryDelay", o.MaxRetryDelay}, {"RateLimitBudget", o.RateLimitBudget}} {
+	}{{"RequestTimeout", o.RequestTimeout}, {"RetryBaseDelay", o.RetryBaseDelay}, {"MaxRetryDelay", o.MaxRetryDelay}, {"MaxRetryWait", o.MaxRetryWait}} {
 		if d.v < 0 {
 			errs = append(errs, fmt.Errorf("%s %v is negative", d.name, d.v))
 		}
@@ -403,7 +406,7 @@ func checkNotNegative(o Options) []error {
 // fillDefaults sets each limit left at zero to its default; a negative
 // MaxRetries means no retries.
 func fillDefaults(o Options) Options {
-	o.RequestTimeout = orDefault(o.RequestTimeout, defaultRequestTimeout)
+	o.RequestTimeout = orDefault(o.RequestTimeout, DefaultRequestTimeout)
 	o.RetryBaseDelay = orDefault(o.RetryBaseDelay, defaultRetryBaseDelay)
 	o.MaxRetryDelay = orDefault(o.MaxRetryDelay, defaultMaxRetryDelay)
 	o.RateLimitBudget = orDefault(o.RateLimitBudget, defaultRateLimitBudget)

@@ -55,7 +55,7 @@ func TestNewAppliesDefaults(t *testing.T) {
 	}
 	o := c.opts
 	if o.BaseURL != DefaultBaseURL || o.MaxToolRounds != defaultMaxToolRounds || o.MaxToolOutput != defaultMaxToolOutput ||
-		o.RequestTimeout != defaultRequestTimeout || o.MaxRetryDelay != defaultMaxRetryDelay || o.MaxRetries != 0 {
+		o.RequestTimeout != DefaultRequestTimeout || o.MaxRetryDelay != defaultMaxRetryDelay || o.MaxRetries != 0 {
 		t.Errorf("options after defaults = %+v", o)
 	}
 }

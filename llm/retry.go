@@ -209,7 +209,9 @@ func (c *Client) retryWait(ctx context.Context, f failure, attempt int) (time.Du
 		// Sleeping into the deadline would only trade a clear error for a
 		// vague one later.
 		return 0, fmt.Sprintf("the next retry (in %v) would pass the deadline", d.Round(time.Millisecond))
-	case f.err != nil && errors.Is(f.err, ErrRateLimited) && d > left:
+	case asked && c.opts.MaxRetryWait > 0 && d > c.opts.MaxRetryWait:
+		return 0, fmt.Sprintf("the endpoint asks to wait %v, more than the %v allowed", d.Round(time.Second), c.opts.MaxRetryWait)
+	case c.opts.RateLimitBudget > 0 && f.err != nil && errors.Is(f.err, ErrRateLimited) && d > left:
 		return 0, fmt.Sprintf("waiting %v more would pass the run's %v budget for rate limits (%v waited so far)",
 			d.Round(time.Second), c.opts.RateLimitBudget, time.Duration(c.waited.Load()).Round(time.Second))
 	}

@@ -119,8 +119,11 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
 		fault fakellm.Fault
+		opts  func(*Options)
 		wait  time.Duration
 	}{
+		// A benchmark sets no budget for the run: a 20-minute pause is waited.
+		"no budget":            {fault: fakellm.Fault{Status: 429, RetryAfter: "1200"}, opts: func(o *Options) { o.RateLimitBudget = -1 }, wait: 20 * time.Minute},
 		"Retry-After seconds":  {fault: fakellm.Fault{Status: 429, RetryAfter: "1"}, wait: time.Second},
 		"retry-after-ms":       {fault: fakellm.Fault{Status: 429, RetryAfterMS: "150", RetryAfter: "30"}, wait: 150 * time.Millisecond},
 		"503 with Retry-After": {fault: fakellm.Fault{Status: 503, RetryAfter: "0.2"}, wait: 200 * time.Millisecond},
@@ -151,7 +154,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 			f.SetDefault(fakellm.Reply{Text: "answer"})
 			f.InjectNext(1, tc.fault)
 			synctest.Test(t, func(t *testing.T) {
-				c := newInProcessClient(t, f, nil)
+				c := newInProcessClient(t, f, tc.opts)
 				reply, err := c.NewSession("", nil).Ask(t.Context(), Label{Task: "q"}, "question")
 				if err != nil {
 					t.Fatalf("Ask: %v", err)
@@ -177,8 +180,10 @@ func TestRetryAfterBeyondLimits(t *testing.T) {
 	tests := map[string]struct {
 		retryAfter string
 		deadline   time.Duration // caller's; 0: none
+		opts       func(*Options)
 		wantDetail string
 	}{
+		"longer than MaxRetryWait":     {retryAfter: "90", opts: func(o *Options) { o.MaxRetryWait = time.Minute }, wantDetail: "asks to wait 1m30s, more than the 1m0s allowed"},
 		"longer than the run's budget": {retryAfter: "1200", wantDetail: "waiting 20m0s more would pass the run's 15m0s budget for rate limits (0s waited so far)"},
 		"past the caller's deadline":   {retryAfter: "3", deadline: 2 * time.Second, wantDetail: "would pass the deadline"},
 	}
@@ -189,7 +194,7 @@ func TestRetryAfterBeyondLimits(t *testing.T) {
 			f.SetDefault(fakellm.Reply{Text: "answer"})
 			f.InjectNext(1, fakellm.Fault{Status: 429, RetryAfter: tc.retryAfter})
 			synctest.Test(t, func(t *testing.T) {
-				c := newInProcessClient(t, f, nil)
+				c := newInProcessClient(t, f, tc.opts)
 				ctx := t.Context()
 				if tc.deadline > 0 {
 					var cancel context.CancelFunc
