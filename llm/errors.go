@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -185,17 +186,28 @@ func toolsRefused(e *statusError) string {
 	return ""
 }
 
-// tooLong reports a refusal of a prompt longer than the model's window, in
-// any provider family's words (its message, code or type), with a status
-// a refusal comes with: 400, 413, TGI's 422, Ollama's 500 (or a 200 whose
-// body is an error, as LM Studio sends).
+// tooLong reports a refusal of a prompt longer than the model's window:
+// the wording of a provider family, with a status that family's refusal
+// comes with (see provider.contextStatuses).
 func tooLong(e *statusError) bool {
-	switch e.status {
-	case http.StatusOK, http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity, http.StatusInternalServerError:
-	default:
-		return false
+	return contextRefusal(e.status, e.code+" "+e.apiError.status+" "+e.msg)
+}
+
+// contextRefusal reports text, answered with status, that says in a
+// provider family's words that the prompt is longer than the window.
+func contextRefusal(status int, text string) bool {
+	text = strings.ToLower(text)
+	for _, p := range families() {
+		if !slices.Contains(p.refusalStatuses(), status) {
+			continue
+		}
+		for _, phrase := range p.contextPhrases {
+			if strings.Contains(text, phrase) {
+				return true
+			}
+		}
 	}
-	return contextWording(e.code + " " + e.apiError.status + " " + e.msg)
+	return false
 }
 
 // errStreamRequired: the endpoint answers only streamed requests. A
@@ -217,20 +229,6 @@ func streamRequired(e *statusError) bool {
 	for _, p := range families() {
 		for _, phrase := range p.streamRefusals {
 			if strings.Contains(msg, phrase) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// contextWording reports text saying, in any provider family's words,
-// that a prompt is longer than the window.
-func contextWording(text string) bool {
-	text = strings.ToLower(text)
-	for _, p := range families() {
-		for _, phrase := range p.contextPhrases {
-			if strings.Contains(text, phrase) {
 				return true
 			}
 		}

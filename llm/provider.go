@@ -56,8 +56,11 @@ type provider struct {
 	streamRefusals []string
 
 	// contextPhrases are the provider's wording (lower case) of a prompt
-	// longer than the window, in an error's message, type or code.
-	contextPhrases []string
+	// longer than the window, in an error's message, type or code, and
+	// contextStatuses the HTTP statuses that refusal comes with (nil: 400
+	// and 413); the same words with another status are not one.
+	contextPhrases  []string
+	contextStatuses []int
 	// toolsRefusals are its messages refusing tool definitions, each with
 	// the setting that enables them.
 	toolsRefusals []toolsRefusal
@@ -185,6 +188,17 @@ func (p *provider) check(u *url.URL) error {
 	}
 	return nil
 }
+
+// refusalStatuses are the statuses p's context refusal comes with.
+func (p *provider) refusalStatuses() []int {
+	if p.contextStatuses != nil {
+		return p.contextStatuses
+	}
+	return defaultRefusalStatuses
+}
+
+// defaultRefusalStatuses: a request refused (400), or too large (413).
+var defaultRefusalStatuses = []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge}
 
 // setKey puts key in p's header.
 func (p *provider) setKey(h http.Header, key string) {

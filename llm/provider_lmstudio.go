@@ -1,5 +1,7 @@
 package llm
 
+import "net/http"
+
 // LM Studio's local server (https://lmstudio.ai/docs/app/api/endpoints/openai),
 // default port 1234. A prompt over the loaded context length is refused in
 // its own words, with a 400 or, in some versions, inside a 200: "Trying to
@@ -10,8 +12,9 @@ package llm
 
 func init() {
 	register(&provider{
-		name:           "lmstudio",
-		port:           "1234",
-		contextPhrases: []string{"when context the overflows", "context size has been exceeded", "reached context length of"},
+		name:            "lmstudio",
+		port:            "1234",
+		contextStatuses: []int{http.StatusBadRequest, http.StatusOK},
+		contextPhrases:  []string{"when context the overflows", "context size has been exceeded", "reached context length of"},
 	})
 }

@@ -1,5 +1,7 @@
 package llm
 
+import "net/http"
+
 // Ollama's OpenAI compatibility (https://github.com/ollama/ollama/blob/main/docs/openai.md),
 // default port 11434. Ollama runs a model with a small context window
 // unless told otherwise (OLLAMA_CONTEXT_LENGTH, or num_ctx in a Modelfile)
@@ -12,9 +14,10 @@ package llm
 
 func init() {
 	register(&provider{
-		name:           "ollama",
-		port:           "11434",
-		contextPhrases: []string{"input length exceeds the context length"},
+		name:            "ollama",
+		port:            "11434",
+		contextStatuses: []int{http.StatusBadRequest, http.StatusInternalServerError},
+		contextPhrases:  []string{"input length exceeds the context length"},
 		toolsRefusals: []toolsRefusal{
 			{"does not support tools", "this Ollama model has no tool support; pick a model whose page lists the tools capability"},
 		},

@@ -1,5 +1,7 @@
 package llm
 
+import "net/http"
+
 // Hugging Face Text Generation Inference's Messages API
 // (https://huggingface.co/docs/text-generation-inference/messages_api).
 // A prompt over the window is a 422 validation error:
@@ -9,7 +11,8 @@ package llm
 
 func init() {
 	register(&provider{
-		name:           "tgi",
-		contextPhrases: []string{"`inputs` tokens + `max_new_tokens` must be", "`inputs` must have less than"},
+		name:            "tgi",
+		contextStatuses: []int{http.StatusUnprocessableEntity},
+		contextPhrases:  []string{"`inputs` tokens + `max_new_tokens` must be", "`inputs` must have less than"},
 	})
 }

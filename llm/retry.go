@@ -166,7 +166,7 @@ func (c *Client) errorIn200(info apiError, what string) *failure {
 	if info.msg != "" {
 		detail += ": " + info.msg
 	}
-	if contextWording(info.code + " " + info.status + " " + info.msg) {
+	if contextRefusal(http.StatusOK, info.code+" "+info.status+" "+info.msg) {
 		// LM Studio refuses a prompt over its window inside a 200.
 		return &failure{err: &Error{Kind: ErrRejected, Status: http.StatusOK, Detail: redact(detail, c.opts.APIKey), cause: ErrContextLength}}
 	}
