@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -79,17 +78,12 @@ func (e Endpoint) HeaderNames() []string {
 	return names
 }
 
-// openAIReasoning names OpenAI's reasoning models (o1, o3, o4-mini, the
-// GPT-5 family but its chat variants), with or without a router's
-// "openai/" prefix. They refuse a temperature other than their default.
-var openAIReasoning = regexp.MustCompile(`^(?:openai/)?(?:o[1-9](?:-|$)|gpt-5(?:[.-]|$))`)
-
 // JudgeTemperature is the temperature a judge is sent: 0, as upstream's
 // judge runs, or none for a model that refuses it (OpenAI's reasoning
-// models answer 400 to temperature 0, so every judge call would fail).
+// models answer 400 to temperature 0, so every judge call would fail); the
+// rule is the model client's.
 func JudgeTemperature(model string) *float64 {
-	m := strings.ToLower(strings.TrimSpace(model))
-	if openAIReasoning.MatchString(m) && !strings.Contains(m, "-chat") {
+	if llm.RefusesTemperature(model) {
 		return nil
 	}
 	zero := 0.0

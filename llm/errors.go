@@ -23,6 +23,10 @@ var (
 	// ErrRateLimited: the endpoint answered 429 on every attempt, or asked
 	// for a longer pause than the retry policy allows.
 	ErrRateLimited = errors.New("rate limited")
+	// ErrWaitRefused: with ErrRateLimited, the endpoint asked for a pause
+	// longer than the run allows (MaxRetryWait, the rate-limit budget, the
+	// deadline). A caller must not ask again sooner than asked: it fails.
+	ErrWaitRefused = errors.New("the pause the endpoint asks for is not allowed")
 	// ErrAuth: the endpoint refused the API key (401 or 403).
 	ErrAuth = errors.New("authentication failed")
 	// ErrRejected: the endpoint refused the request itself (400, 404, 413,
@@ -58,6 +62,9 @@ type Error struct {
 	Attempts int    // requests made, retries included
 	Detail   string // what the endpoint or transport said, API key removed
 	cause    error
+	// waitRefused: the client would not wait as long as the endpoint
+	// asked (ErrWaitRefused).
+	waitRefused bool
 }
 
 var _ error = (*Error)(nil)
@@ -87,10 +94,14 @@ func (e *Error) Error() string {
 
 // Unwrap exposes the kind and the underlying cause to errors.Is/As.
 func (e *Error) Unwrap() []error {
-	if e.cause == nil {
-		return []error{e.Kind}
+	errs := []error{e.Kind}
+	if e.cause != nil {
+		errs = append(errs, e.cause)
 	}
-	return []error{e.Kind, e.cause}
+	if e.waitRefused {
+		errs = append(errs, ErrWaitRefused)
+	}
+	return errs
 }
 
 // failure is one attempt's outcome, classified.

@@ -31,16 +31,24 @@ func init() {
 	})
 }
 
-// openAIAdjust drops temperature for a reasoning model (o1, o3, o4-mini,
-// gpt-5 but not gpt-5-chat), which refuses any value but the default:
-// https://platform.openai.com/docs/guides/reasoning.
+// openAIAdjust drops temperature for a reasoning model, which refuses any
+// value but the default.
 func openAIAdjust(model string, body map[string]json.RawMessage) {
-	m := strings.ToLower(model)
-	reasoning := strings.HasPrefix(m, "o1") || strings.HasPrefix(m, "o3") || strings.HasPrefix(m, "o4") ||
-		strings.HasPrefix(m, "gpt-5") && !strings.HasPrefix(m, "gpt-5-chat")
-	if reasoning {
+	if RefusesTemperature(model) {
 		delete(body, "temperature")
 	}
+}
+
+// RefusesTemperature reports an OpenAI reasoning model (o1, o3, o4-mini,
+// the GPT-5 family but its -chat models), with or without a router's
+// "openai/" prefix: it answers 400 to any temperature but its default
+// (https://platform.openai.com/docs/guides/reasoning). bench's judge reads
+// the same rule.
+func RefusesTemperature(model string) bool {
+	m := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(model)), "openai/")
+	reasoning := strings.HasPrefix(m, "o1") || strings.HasPrefix(m, "o3") || strings.HasPrefix(m, "o4") ||
+		strings.HasPrefix(m, "gpt-5")
+	return reasoning && !strings.Contains(m, "-chat")
 }
 
 // openAIResetAfter reads x-ratelimit-reset-requests and -tokens: the reset

@@ -40,6 +40,7 @@ func (c *Client) complete(ctx context.Context, req *chatRequest) (res *chatRespo
 		wait, why := c.retryWait(ctx, *last, attempt)
 		if why != "" {
 			last.err.Detail += "; " + why
+			last.err.waitRefused = true
 			return nil, waited, last.err
 		}
 		limited := errors.Is(last.err, ErrRateLimited)

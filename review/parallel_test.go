@@ -208,6 +208,8 @@ func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 type limited struct {
 	scripted
 	n int
+	// waitRefused: the client would not wait as long as the endpoint asked.
+	waitRefused bool
 }
 
 func (l *limited) Sub(block string) llm.JSONAsker { l.scripted.Sub(block); return l }
@@ -218,7 +220,11 @@ func (l *limited) AskSchema(ctx context.Context, label llm.Label, prompt string,
 	l.n--
 	l.mu.Unlock()
 	if refuse {
-		return llm.Reply{}, &llm.Error{Kind: llm.ErrRateLimited, Status: 429, Detail: "Rate limit reached for requests"}
+		err := error(&llm.Error{Kind: llm.ErrRateLimited, Status: 429, Detail: "Rate limit reached for requests"})
+		if l.waitRefused {
+			err = errors.Join(err, llm.ErrWaitRefused)
+		}
+		return llm.Reply{}, err
 	}
 	return l.scripted.AskSchema(ctx, label, prompt, schema)
 }
@@ -259,6 +265,21 @@ func TestRateLimitSlowsTheReview(t *testing.T) {
 				t.Errorf("pauses %s, want %s", got, tc.pauses)
 			}
 		})
+	}
+}
+
+// A 429 whose asked pause the client would not wait (longer than the
+// run allows) is not asked again sooner by the review's own pause: the
+// pass fails as the client said, with no pause.
+func TestRefusedWaitIsNotShortened(t *testing.T) {
+	t.Parallel()
+	m := &limited{scripted: scripted{byPass: map[int][]Finding{1: {f(13, "Key logged", 7)}}}, n: 1, waitRefused: true}
+	clk := &fakeClock{now: time.Unix(0, 0)}
+	opt := options(func(s *Settings) { s.Retries, s.Concurrency = 0, 1 })
+	opt.clock = clk
+	_, err := Run(context.Background(), m, Input{Anchor: files(t)}, opt, nil)
+	if !errors.Is(err, llm.ErrWaitRefused) || len(clk.pauses) != 0 {
+		t.Fatalf("err = %v after %d pauses, want the refused wait and no pause", err, len(clk.pauses))
 	}
 }
 

@@ -264,7 +264,9 @@ func (r *reviewer) ask(ctx context.Context, asker llm.JSONAsker, pass Pass, prom
 		}
 		var reply llm.Reply
 		out, reply, err = llm.AskJSON[passAnswer](ctx, asker, label, prompt)
-		limited := errors.Is(err, llm.ErrRateLimited)
+		// A pause the endpoint asked for and the client would not wait is
+		// not shortened here: the pass fails as the client said.
+		limited := errors.Is(err, llm.ErrRateLimited) && !errors.Is(err, llm.ErrWaitRefused)
 		r.throttle.release(limited)
 		used += tokens(reply.Usage)
 		switch {
