@@ -27,7 +27,9 @@ type CompactResult struct {
 
 // Compact rewrites the store with one line per record, dropping resolved
 // and cancelled reviews whose last change is older than the retention
-// window, and removes their diffs. Malformed lines are moved to
+// window, and removes their diffs. What it drops is noted in the
+// tombstone file (see Expired), so that a later look-up says "expired"
+// rather than "not found". Malformed lines are moved to
 // path+".malformed" rather than lost. The new file replaces the old one
 // atomically (a temporary file, synced, then renamed), under the lock.
 func (s *Store) Compact(ctx context.Context) (CompactResult, error) {
@@ -45,20 +47,24 @@ func (s *Store) Compact(ctx context.Context) (CompactResult, error) {
 }
 
 // expired reports whether retention drops r: a resolved or cancelled
-// review, or an open one whose page nobody ever opened, past the
-// retention window.
+// review past the retention window. An open review stays however old,
+// opened or not: an agent that asked for it may still be waiting, and a
+// person may still open it.
 func (s *Store) expired(r Record, now time.Time) bool {
-	if r.Status == StatusOpen && r.ViewedAt == nil && r.kind() == KindReview {
-		return now.Sub(r.CreatedAt) > s.retention
-	}
 	if !r.Status.terminal() {
 		return false
 	}
+	return now.Sub(lastChange(r)) > s.retention
+}
+
+// lastChange is when r last changed: its update, or its resolution when
+// that is later.
+func lastChange(r Record) time.Time {
 	at := r.UpdatedAt
 	if r.ResolvedAt != nil && r.ResolvedAt.After(at) {
 		at = *r.ResolvedAt
 	}
-	return now.Sub(at) > s.retention
+	return at
 }
 
 // worthCompacting reports whether a quarter or more of the store's lines
@@ -80,6 +86,7 @@ func (s *Store) compactLocked(snap *Snapshot) (CompactResult, error) {
 	res := CompactResult{BytesBefore: snap.size}
 	now := s.clock()
 	var out bytes.Buffer
+	var gone []Tombstone
 	live, open := map[string]bool{}, map[string]bool{}
 	for _, id := range snap.order {
 		e := snap.byID[id]
@@ -88,6 +95,7 @@ func (s *Store) compactLocked(snap *Snapshot) (CompactResult, error) {
 		}
 		if s.expired(e.rec, now) {
 			res.Dropped++
+			gone = append(gone, Tombstone{ID: id, Status: e.rec.Status, LastChange: lastChange(e.rec), DroppedAt: now})
 			continue
 		}
 		line, err := encodeWire(e.rec, e.sub)
@@ -103,6 +111,11 @@ func (s *Store) compactLocked(snap *Snapshot) (CompactResult, error) {
 			return res, err
 		}
 		res.SetAside = len(snap.Malformed)
+	}
+	// The tombstones go first: a crash between the two leaves a
+	// tombstone of a record still there, which Get never reads.
+	if err := s.bury(gone); err != nil {
+		return res, err
 	}
 	if err := atomicfile.Write(s.path, out.Bytes()); err != nil {
 		return res, fmt.Errorf("rewrite the review store %s: %w", s.path, err)

@@ -13,6 +13,10 @@ var (
 	ErrConflict     = errors.New("conflict")
 	ErrInvalidState = errors.New("invalid state")
 	ErrInvalidInput = errors.New("invalid input")
+	// ErrExpired is a review retention dropped: gone as a missing one is
+	// (errors.Is(err, ErrNotFound) holds too, and it exits with 3), but
+	// said as what it is.
+	ErrExpired = errors.New("expired")
 )
 
 // Error is a refused operation: what was asked (Op), of which review (ID),
@@ -33,6 +37,10 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Kind }
+
+// Is makes an expired review a missing one too, for callers that only ask
+// whether it is there.
+func (e *Error) Is(target error) bool { return e.Kind == ErrExpired && target == ErrNotFound }
 
 func fail(op, id string, kind error, reason string) error {
 	return &Error{Op: op, ID: id, Kind: kind, Reason: reason}
@@ -66,7 +74,8 @@ func ExitCode(err error) int {
 }
 
 // KindName names err's kind for a program to read: invalid_input,
-// not_found, conflict, invalid_state, or failure for anything else.
+// not_found, expired, conflict, invalid_state, or failure for anything
+// else.
 func KindName(err error) string {
 	switch ExitCode(err) {
 	case 0:
@@ -74,6 +83,9 @@ func KindName(err error) string {
 	case ExitInvalidInput:
 		return "invalid_input"
 	case ExitNotFound:
+		if errors.Is(err, ErrExpired) {
+			return "expired"
+		}
 		return "not_found"
 	case ExitConflict:
 		return "conflict"
@@ -92,6 +104,8 @@ func HTTPStatus(err error) int {
 		return http.StatusOK
 	case errors.Is(err, ErrInvalidInput):
 		return http.StatusBadRequest
+	case errors.Is(err, ErrExpired):
+		return http.StatusGone
 	case errors.Is(err, ErrNotFound):
 		return http.StatusNotFound
 	case errors.Is(err, ErrConflict), errors.Is(err, ErrInvalidState):

@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Claims hold for a lease, and open reviews nobody opened expire: an agent
-// or a person that went away does not hold the inbox up.
+// Claims hold for a lease: an agent that went away does not hold the
+// inbox up.
 
 // ClaimLease is how long a claim holds.
 func (s *Store) ClaimLease() time.Duration { return s.lease }
@@ -25,8 +25,7 @@ func (s *Store) expireClaims(snap *Snapshot) {
 	}
 }
 
-// MarkViewed records that the page of an open review was opened, once; it
-// keeps the review from expiring unopened.
+// MarkViewed records that the page of an open review was opened, once.
 func (s *Store) MarkViewed(ctx context.Context, id string) (Record, error) {
 	return s.update(ctx, "view", id, func(r Record) (Record, bool, error) {
 		if r.Status != StatusOpen || r.ViewedAt != nil {

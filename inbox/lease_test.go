@@ -2,6 +2,9 @@ package inbox
 
 import (
 	"context"
+	"errors"
+	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -80,10 +83,11 @@ func TestResolveForcedIsRecorded(t *testing.T) {
 	}
 }
 
-// Retention drops resolved reviews and open ones nobody opened once past
-// the window, with their stored diffs, and counts the diffs; an open
-// review whose page was opened stays.
-func TestRetentionOfUnopenedReviews(t *testing.T) {
+// Retention drops resolved and cancelled reviews once past the window,
+// with their stored diffs, and counts the diffs; an open review stays,
+// opened or not (an agent may still be waiting for it), and a dropped one
+// is then "expired", not "not found".
+func TestRetentionKeepsOpenReviews(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	clock := &fakeClock{now: time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)}
@@ -98,19 +102,62 @@ func TestRetentionOfUnopenedReviews(t *testing.T) {
 	}
 	resolved := reviewIn(t, s, StatusResolved)
 	submitted := reviewIn(t, s, StatusSubmitted)
+	cancelled := reviewIn(t, s, StatusCancelled)
 
 	res, err := s.Compact(ctx)
-	if err != nil || res.Dropped != 0 || res.Diffs != 4 || res.DiffsRemoved != 0 {
+	if err != nil || res.Dropped != 0 || res.Diffs != 5 || res.DiffsRemoved != 0 {
 		t.Fatalf("compaction within the window = %+v, %v", res, err)
 	}
 	clock.advance(49 * time.Hour)
 	res, err = s.Compact(ctx)
-	if err != nil || res.Dropped != 2 || res.Kept != 2 || res.Diffs != 2 || res.DiffsRemoved != 2 {
+	if err != nil || res.Dropped != 2 || res.Kept != 3 || res.Diffs != 3 || res.DiffsRemoved != 2 {
 		t.Fatalf("compaction past the window = %+v, %v", res, err)
 	}
-	for id, want := range map[string]bool{unopened.ID: false, opened.ID: true, resolved.ID: false, submitted.ID: true} {
+	for id, want := range map[string]bool{unopened.ID: true, opened.ID: true, resolved.ID: false, submitted.ID: true, cancelled.ID: false} {
 		if _, err := s.Get(ctx, id); (err == nil) != want {
 			t.Errorf("review %s kept = %v, want %v", id, err == nil, want)
 		}
+	}
+}
+
+// A review retention dropped is "expired" to every reader, with how it
+// ended; an id nobody had is "not found". Both count as missing.
+func TestDroppedReviewIsExpired(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clock := &fakeClock{now: time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)}
+	s := testStore(t, Options{Now: clock.Now, Retention: 48 * time.Hour})
+	resolved := reviewIn(t, s, StatusResolved)
+	clock.advance(49 * time.Hour)
+	if _, err := s.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	svc := &Service{Store: s}
+	tests := map[string]struct {
+		id       string
+		kind     string
+		status   int
+		contains string
+	}{
+		"dropped by retention": {id: resolved.ID, kind: "expired", status: http.StatusGone, contains: "expired: the review was resolved on 2026-01-02 and dropped by retention on 2026-01-04"},
+		"never there":          {id: "zzzzzzzz", kind: "not_found", status: http.StatusNotFound, contains: "not found: no such review"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for op, call := range map[string]func() error{
+				"store get":   func() error { _, err := s.Get(ctx, tc.id); return err },
+				"service get": func() error { _, err := svc.Get(ctx, tc.id); return err },
+				"claim":       func() error { _, err := svc.Claim(ctx, tc.id, "agent", false); return err },
+				"resolve":     func() error { _, err := svc.Resolve(ctx, tc.id, ResolveOptions{By: "agent"}); return err },
+			} {
+				err := call()
+				if !errors.Is(err, ErrNotFound) || KindName(err) != tc.kind || HTTPStatus(err) != tc.status || ExitCode(err) != ExitNotFound ||
+					!strings.Contains(err.Error(), tc.contains) {
+					t.Errorf("%s %s = %v (kind %s, HTTP %d, exit %d), want kind %s, HTTP %d, exit %d, saying %q",
+						op, tc.id, err, KindName(err), HTTPStatus(err), ExitCode(err), tc.kind, tc.status, ExitNotFound, tc.contains)
+				}
+			}
+		})
 	}
 }

@@ -65,8 +65,7 @@ type Record struct {
 	CreatedAt   time.Time  `json:"createdAt,omitzero"`
 	UpdatedAt   time.Time  `json:"updatedAt,omitzero"`
 	SubmittedAt *time.Time `json:"submittedAt,omitempty"`
-	// ViewedAt is when the page of an open review was first opened; an
-	// open review never opened expires after the retention window.
+	// ViewedAt is when the page of an open review was first opened.
 	ViewedAt   *time.Time `json:"viewedAt,omitempty"`
 	ResolvedAt *time.Time `json:"resolvedAt,omitempty"`
 

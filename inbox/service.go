@@ -277,6 +277,9 @@ func (s *Service) local(ctx context.Context, op, id string) (Record, error) {
 		return Record{}, fail(op, id, ErrInvalidInput, "not a review id: local reviews have ids like k3x9p2ma, GitHub findings gh:owner/repo#12:f-abc")
 	}
 	r, err := s.Store.Get(ctx, id)
+	if ie := (*Error)(nil); errors.As(err, &ie) && ie.Kind == ErrExpired {
+		return Record{}, fail(op, id, ErrExpired, ie.Reason)
+	}
 	if errors.Is(err, ErrNotFound) || (err == nil && r.kind() != KindReview) {
 		return Record{}, fail(op, id, ErrNotFound, "no such review in "+s.Store.Path())
 	}

@@ -129,7 +129,7 @@ func (s *Store) Get(ctx context.Context, id string) (Record, error) {
 	}
 	r, ok := snap.Get(id)
 	if !ok {
-		return Record{}, fail("get", id, ErrNotFound, "no such review in "+s.path)
+		return Record{}, s.missing("get", id)
 	}
 	return r, nil
 }
@@ -154,6 +154,38 @@ func (s *Store) Create(ctx context.Context, req Request, unified string) (Record
 		now := s.clock()
 		out = Record{V: FormatVersion, ID: id, Kind: KindReview, Status: StatusOpen, CreatedAt: now, UpdatedAt: now, Request: &req}
 		return s.append(snap, out)
+	})
+	return out, err
+}
+
+// Renew gives an open review a new diff to show and a new request (the
+// page's server and token among them), keeping its id and its draft: the
+// start command run again in the same repository goes on with the review
+// the person began, under the id it already printed, rather than making
+// another. A review no longer open is refused: its comments are in, or it
+// was withdrawn.
+func (s *Store) Renew(ctx context.Context, id string, req Request, unified string) (Record, error) {
+	var out Record
+	err := s.locked(ctx, func(snap *Snapshot) error {
+		cur, ok := snap.Get(id)
+		if !ok {
+			return s.missing("renew", id)
+		}
+		if cur.kind() != KindReview || cur.Status != StatusOpen {
+			return fail("renew", id, ErrInvalidState, "only an open review takes a new diff; this one is "+string(cur.Status))
+		}
+		sum := sha256.Sum256([]byte(unified))
+		req.DiffSHA256, req.DiffBytes = hex.EncodeToString(sum[:]), len(unified)
+		// The record's digest names the old diff until the line below is
+		// appended: a crash in between leaves a review whose diff reads as
+		// damaged, which the next start renews again.
+		if err := s.writeDiff(id, unified); err != nil {
+			return err
+		}
+		p := Record{V: FormatVersion, ID: id, Kind: cur.Kind, UpdatedAt: s.clock(), Request: &req}
+		cur.merge(p)
+		out = cur
+		return s.append(snap, p)
 	})
 	return out, err
 }
@@ -204,7 +236,10 @@ func (s *Store) update(ctx context.Context, op, id string, next func(Record) (Re
 	var out Record
 	err := s.locked(ctx, func(snap *Snapshot) error {
 		cur, ok := snap.Get(id)
-		if !ok || cur.kind() != KindReview {
+		if !ok {
+			return s.missing(op, id)
+		}
+		if cur.kind() != KindReview {
 			return fail(op, id, ErrNotFound, "no such review in "+s.path)
 		}
 		p, write, err := next(cur)

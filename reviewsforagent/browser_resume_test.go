@@ -72,6 +72,9 @@ func TestBrowserDraftSurvivesStop(t *testing.T) {
 	if !strings.Contains(out2.String(), "Your unsent comments from ") {
 		t.Errorf("the second start says nothing of the draft:\n%s", out2)
 	}
+	if first, second := recordedID(t, out.String()), recordedID(t, out2.String()); first != second {
+		t.Errorf("the second start is review %s, the first was %s: the id printed first went stale", second, first)
+	}
 	b.do(t, "load the second start", chromedp.Navigate(page2), chromedp.WaitVisible(chromedp.CSS(`.rfa-card`)))
 	if txt := get(t, b, "read the card", chromedp.Text(chromedp.CSS(`.rfa-card .rfa-card-body`))); !strings.Contains(txt, "Spell it out") {
 		t.Errorf("restored card = %q", txt)

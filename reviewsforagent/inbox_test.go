@@ -3,6 +3,7 @@ package reviewsforagent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -304,8 +305,8 @@ func TestRunRecordsInInbox(t *testing.T) {
 }
 
 // A server runs the store's retention when it starts, before it takes a
-// request; opening a review's page records it as opened, so it does not
-// expire unseen.
+// request: an open review stays, opened or not; a cancelled one past the
+// window goes. Its log never holds the token.
 func TestServeRunsRetention(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -324,6 +325,13 @@ func TestServeRunsRetention(t *testing.T) {
 	}
 	fresh, err := store.Create(ctx, inbox.Request{Root: t.TempDir(), Base: "HEAD", Files: []string{"x"}}, string(text))
 	if err != nil {
+		t.Fatal(err)
+	}
+	withdrawn, err := store.Create(ctx, inbox.Request{Root: t.TempDir(), Base: "HEAD", Files: []string{"x"}}, string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Cancel(ctx, withdrawn.ID); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(NewInboxServer(store, Options{Token: testToken}))
@@ -354,13 +362,19 @@ func TestServeRunsRetention(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Get(ctx, old.ID); err == nil {
-		t.Error("the review nobody opened outlived the retention window")
+	if _, err := store.Get(ctx, old.ID); err != nil {
+		t.Errorf("the open review nobody opened was dropped: %v", err)
 	}
 	if _, err := store.Get(ctx, fresh.ID); err != nil {
 		t.Errorf("the opened review was dropped: %v", err)
 	}
-	if !strings.Contains(out.String(), "kept 1 reviews, dropped 1; stored diffs: 1 kept, 1 removed.") {
+	if _, err := store.Get(ctx, withdrawn.ID); !errors.Is(err, inbox.ErrExpired) {
+		t.Errorf("the cancelled review past the window = %v, want expired", err)
+	}
+	if !strings.Contains(out.String(), "kept 2 reviews, dropped 1; stored diffs: 2 kept, 1 removed.") {
 		t.Errorf("output:\n%s", out)
+	}
+	if strings.Contains(out.String(), testToken) || strings.Contains(out.String(), "#token=") {
+		t.Errorf("the server's log holds its token:\n%s", out)
 	}
 }

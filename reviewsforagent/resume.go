@@ -13,9 +13,9 @@ import (
 
 // A person's unsent comments outlive the start command: stopping it (Ctrl+C),
 // a crash or a closed tab leaves the review open in the store with its
-// draft. The next start in the same repository takes the draft over into
-// its own review and withdraws the old one; only the page's "Discard
-// review" throws a draft away.
+// draft. The next start in the same repository goes on with that review,
+// its id and draft kept, over the diff as it is now; only the page's
+// "Discard review" throws a draft away.
 
 // unsentDraft finds the newest open review that start made in root and
 // that has a draft: its id and the draft, or "" when there is none.
@@ -44,27 +44,25 @@ func unsentDraft(ctx context.Context, store *inbox.Store, root string) (inbox.Re
 	return best, draft, nil
 }
 
-// adoptDraft moves the unsent draft of an earlier start in root, if any,
-// to the review id, and withdraws the earlier review. It reports what it
-// did on out; a failure loses nothing (the old review keeps its draft).
-func adoptDraft(ctx context.Context, store *inbox.Store, root, id string, out io.Writer) {
-	old, draft, err := unsentDraft(ctx, store, root)
+// resume renews the newest open review an earlier start in the repository
+// left with a draft, for req and the changes as they are now, and returns
+// its id; ok is false when there is none, or it could not be renewed (then
+// a new review is made and the old one keeps its draft).
+func resume(ctx context.Context, store *inbox.Store, changes Changes, req inbox.Request, out io.Writer) (id string, ok bool) {
+	old, _, err := unsentDraft(ctx, store, changes.Root)
 	if err != nil {
 		fmt.Fprintf(out, "Could not look for an unsent draft: %v\n", err)
-		return
+		return "", false
 	}
-	if old.ID == "" || old.ID == id {
-		return
+	if old.ID == "" {
+		return "", false
 	}
-	if err := store.SaveDraft(ctx, id, draft); err != nil {
-		fmt.Fprintf(out, "Could not bring back the unsent draft of review %s: %v\n", old.ID, err)
-		return
-	}
-	if _, err := store.Cancel(ctx, old.ID); err != nil {
-		fmt.Fprintf(out, "The unsent draft of review %s is on the page; withdrawing that review failed: %v\n", old.ID, err)
-		return
+	if _, err := store.Renew(ctx, old.ID, req, changes.Diff); err != nil {
+		fmt.Fprintf(out, "Could not go on with review %s, which holds unsent comments: %v\n", old.ID, err)
+		return "", false
 	}
 	fmt.Fprintf(out, "Your unsent comments from %s (review %s) are back on the page.\n", old.CreatedAt.Local().Format(time.DateTime), old.ID)
+	return old.ID, true
 }
 
 // keepOrCancel ends the start command's review when the person stops it

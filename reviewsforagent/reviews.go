@@ -79,18 +79,21 @@ func (s *Server) lookup(ctx context.Context, id string) (*review, error) {
 			return nil, err
 		}
 	}
-	s.cacheMu.Lock()
-	rv, ok := s.cache[id]
-	s.cacheMu.Unlock()
-	if ok {
-		return rv, nil
-	}
 	rec, err := s.store.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if rec.Request == nil {
 		return nil, &inbox.Error{Op: "show", ID: id, Kind: inbox.ErrNotFound, Reason: "not a local review"}
+	}
+	// Keyed by the diff's digest too: a start run again renews a review's
+	// diff under the same id (Store.Renew).
+	key := id + "@" + rec.Request.DiffSHA256
+	s.cacheMu.Lock()
+	rv, ok := s.cache[key]
+	s.cacheMu.Unlock()
+	if ok {
+		return rv, nil
 	}
 	unified, err := s.store.Diff(ctx, rec)
 	if err != nil {
@@ -102,7 +105,7 @@ func (s *Server) lookup(ctx context.Context, id string) (*review, error) {
 	}
 	rv = &review{id: id, changes: c, message: rec.Request.Message}
 	s.cacheMu.Lock()
-	s.cache[id] = rv
+	s.cache[key] = rv
 	s.cacheMu.Unlock()
 	return rv, nil
 }

@@ -160,19 +160,24 @@ func destination(root string, repoErr error, inbox bool) (note string, err error
 	}
 }
 
-// record enters the review in the inbox, taking over a draft an earlier
-// page left, and returns its id.
+// record enters the review in the inbox and returns its id. When an
+// earlier start in the same repository left an open review with unsent
+// comments, it goes on with that review, under the same id: an agent told
+// that id finds the review the person finishes.
 func record(ctx context.Context, o RunOptions, changes Changes, base, token string, out io.Writer) (string, error) {
 	req := requestOf(ctx, changes, o.Dir, nil, "", base)
 	req.Token = token
 	req.Origin = inbox.OriginStart
-	rec, err := o.Store.Create(ctx, req, changes.Diff)
-	if err != nil {
-		return "", err
+	id, ok := resume(ctx, o.Store, changes, req, out)
+	if !ok {
+		rec, err := o.Store.Create(ctx, req, changes.Diff)
+		if err != nil {
+			return "", err
+		}
+		id = rec.ID
 	}
-	adoptDraft(ctx, o.Store, changes.Root, rec.ID, out)
-	fmt.Fprintf(out, "Recorded as review %s in the inbox: once you submit, your agent reads it with `reviews-for-agent inbox get %s`.\n", rec.ID, rec.ID)
-	return rec.ID, nil
+	fmt.Fprintf(out, "Recorded as review %s in the inbox: once you submit, your agent reads it with `reviews-for-agent inbox get %s`.\n", id, id)
+	return id, nil
 }
 
 // invite tells the person where the page is, opening it for them when o

@@ -58,7 +58,10 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(out, "Serving the reviews in %s on %s\n", o.Store.Path(), WithToken(base+"/review", token))
+	// What it prints goes to a log file when request started it: the
+	// token stays in its own file, readable by the owner only.
+	fmt.Fprintf(out, "Serving the reviews in %s on %s/inbox; the token is in %s (`reviews-for-agent inbox get ID` prints a review's page with it).\n",
+		o.Store.Path(), base, tokenPath(o.Store))
 	if o.Ready != nil {
 		o.Ready(base)
 	}
@@ -96,9 +99,9 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	}
 }
 
-// retain runs the store's retention: resolved and cancelled reviews, and
-// open ones nobody opened, go once older than the retention window, with
-// their stored diffs. A failure is reported, not fatal: the store works,
+// retain runs the store's retention: resolved and cancelled reviews go
+// once older than the retention window, with their stored diffs; open
+// ones stay. A failure is reported, not fatal: the store works,
 // only larger.
 func retain(ctx context.Context, store *inbox.Store, out io.Writer) {
 	res, err := store.Compact(ctx)

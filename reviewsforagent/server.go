@@ -193,8 +193,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusForbidden, "this server only answers requests for localhost or 127.0.0.1 at its own port")
 		return
 	}
-	if origin := r.Header.Get("Origin"); r.Method != http.MethodGet && r.Method != http.MethodHead && origin != "" &&
-		origin != "http://localhost:"+port && origin != "http://127.0.0.1:"+port {
+	// Every method: a GET from another page's script carries an Origin
+	// too, and nothing of ours is meant to be read cross-origin.
+	if origin := r.Header.Get("Origin"); origin != "" && origin != "http://localhost:"+port && origin != "http://127.0.0.1:"+port {
 		fmt.Fprintf(s.log, "Rejected a %s from origin %q.\n", r.Method, origin)
 		jsonError(w, http.StatusForbidden, "cross-origin requests are not accepted")
 		return

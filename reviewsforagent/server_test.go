@@ -178,6 +178,15 @@ func TestServerRejectsForeignHostsAndOrigins(t *testing.T) {
 		"post, https origin":   {req: request{method: http.MethodPost, path: "/api/comments", header: map[string]string{"Origin": "https://localhost:" + p}, body: valid}, want: http.StatusForbidden},
 		"post, foreign host":   {req: request{method: http.MethodPost, path: "/api/comments", host: "attacker.example:" + p, body: valid}, want: http.StatusForbidden},
 		"put, foreign origin":  {req: request{method: http.MethodPut, path: "/api/draft", header: map[string]string{"Origin": "http://attacker.example"}, body: `{}`}, want: http.StatusForbidden},
+		// A page elsewhere that learnt the token must not read the diff,
+		// the draft or the health either: every method is checked.
+		"get diff, foreign origin":     {req: request{method: http.MethodGet, path: "/api/diff", header: map[string]string{"Origin": "http://attacker.example"}}, want: http.StatusForbidden},
+		"get draft, null origin":       {req: request{method: http.MethodGet, path: "/api/draft", header: map[string]string{"Origin": "null"}}, want: http.StatusForbidden},
+		"get health, other port":       {req: request{method: http.MethodGet, path: "/api/health", header: map[string]string{"Origin": "http://127.0.0.1:1"}}, want: http.StatusForbidden},
+		"get page, foreign origin":     {req: request{method: http.MethodGet, path: "/review", header: map[string]string{"Origin": "http://attacker.example"}}, want: http.StatusForbidden},
+		"head diff, foreign origin":    {req: request{method: http.MethodHead, path: "/api/diff", header: map[string]string{"Origin": "http://attacker.example"}}, want: http.StatusForbidden},
+		"get diff, own origin":         {req: request{method: http.MethodGet, path: "/api/diff", header: map[string]string{"Origin": "http://127.0.0.1:" + p}}, want: http.StatusOK},
+		"get diff, own origin by name": {req: request{method: http.MethodGet, path: "/api/diff", host: "localhost:" + p, header: map[string]string{"Origin": "http://localhost:" + p}}, want: http.StatusOK},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

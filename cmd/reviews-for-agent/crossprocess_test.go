@@ -154,6 +154,15 @@ func TestCrossProcessReview(t *testing.T) {
 	if !strings.Contains(out, "Resolved "+req.ID+": resolved by agent-1") {
 		t.Errorf("resolve: %s", out)
 	}
+	// The background server's log is a file other tools (and people) read:
+	// it names where the token is, never the token.
+	log, err := os.ReadFile(strings.TrimSuffix(store, ".jsonl") + "-server.log")
+	if err != nil || !strings.Contains(string(log), "Serving the reviews in "+store) {
+		t.Fatalf("server log: %v\n%s", err, log)
+	}
+	if strings.Contains(string(log), token) || strings.Contains(string(log), "#token=") {
+		t.Errorf("the server log holds the session token:\n%s", log)
+	}
 }
 
 // BenchmarkRequestProcess times the request command as an agent runs it,
