@@ -289,7 +289,19 @@ function makeBody(f, i) {
   body.className = 'd2h-file-diff rfa-vbody';
   body.dataset.rfaFile = String(i);
   const table = document.createElement('table');
-  table.className = 'rfa-vtable d2h-diff-table' + (state.view === 'side-by-side' ? ' rfa-split-table' : '');
+  const split = state.view === 'side-by-side';
+  table.className = 'rfa-vtable d2h-diff-table' + (split ? ' rfa-split-table' : '');
+  // A fixed table takes its columns' widths from its first row, which is
+  // often a hunk's head spanning three of them: the columns say their
+  // widths themselves, so the new side's numbers stay narrow and its code
+  // gets the half it needs.
+  const cols = document.createElement('colgroup');
+  (split ? ['num', 'code', 'num', 'code'] : ['nums', 'code']).forEach((k) => {
+    const col = document.createElement('col');
+    col.className = 'rfa-col-' + k;
+    cols.appendChild(col);
+  });
+  table.appendChild(cols);
   table.appendChild(document.createElement('tbody'));
   body.appendChild(table);
   f.body = body;
