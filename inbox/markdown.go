@@ -21,7 +21,11 @@ func ReviewMarkdown(r Record, files []diff.File) string {
 	}
 	doc := SubmissionMarkdown(sub, files)
 	title, rest, _ := strings.Cut(doc, "\n")
-	return title + "\n\n" + reviewHeader(r) + rest
+	doc = title + "\n\n" + reviewHeader(r) + rest
+	if r.Request != nil && r.Request.Reviewed != nil {
+		doc += ReviewedMarkdown(*r.Request.Reviewed)
+	}
+	return doc
 }
 
 // QuoteContext is how many lines around its quoted lines each line
@@ -40,7 +44,9 @@ func SubmissionMarkdown(sub agentmd.Submission, files []diff.File) string {
 func reviewHeader(r Record) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Review %s from the reviews-for-agent inbox", r.ID)
-	if q := r.Request; q != nil {
+	if q := r.Request; q != nil && q.Reviewed != nil {
+		b.WriteString(", of " + q.Reviewed.Phrase())
+	} else if q != nil {
 		against := oneLine(q.Base)
 		if q.Commit != "" {
 			against = strings.TrimSpace(against + " at commit " + q.Commit)

@@ -105,6 +105,9 @@ type Request struct {
 	// Token lets a browser into that server; the store is private to its
 	// owner, as the token is.
 	Token string `json:"token,omitempty"`
+	// Reviewed is what the diff is of: source, sides and blob ids. Absent
+	// in records written before it was kept.
+	Reviewed *Reviewed `json:"reviewed,omitempty"`
 	// DiffSHA256 and DiffBytes identify the diff kept beside the store.
 	DiffSHA256 string `json:"diffSha256"`
 	DiffBytes  int    `json:"diffBytes"`

@@ -31,12 +31,22 @@ func (s *Server) serveContext(w http.ResponseWriter, r *http.Request, rv *review
 		return
 	}
 	f := rv.changes.Files[i]
-	m := baseCommit.FindStringSubmatch(rv.changes.Base)
-	if f.Status == diff.Added || f.Binary || f.OldPath == "" || m == nil {
+	// The old side by its blob id, whatever the diff is of (a commit, a
+	// range, the index); else by the commit the description names.
+	var spec string
+	if sections := diff.SectionTexts(rv.changes.Diff); i < len(sections) {
+		if old, _ := blobIDs(sections[i]); old != "" {
+			spec = old
+		}
+	}
+	if m := baseCommit.FindStringSubmatch(rv.changes.Base); spec == "" && m != nil && f.OldPath != "" {
+		spec = m[1] + ":" + f.OldPath
+	}
+	if f.Status == diff.Added || f.Binary || f.OldPath == "" || spec == "" {
 		jsonError(w, http.StatusNotFound, "this file has no earlier version to show more of")
 		return
 	}
-	lines, err := blobLines(r.Context(), rv.changes.Root, m[1], f.OldPath, from, to)
+	lines, err := blobLines(r.Context(), rv.changes.Root, spec, from, to)
 	if err != nil {
 		jsonError(w, http.StatusNotFound, "the earlier version of "+f.OldPath+" cannot be read: "+err.Error())
 		return
@@ -46,9 +56,10 @@ func (s *Server) serveContext(w http.ResponseWriter, r *http.Request, rv *review
 	}{lines})
 }
 
-// blobLines returns lines from..to of path at commit rev.
-func blobLines(ctx context.Context, root, rev, path string, from, to int) ([]string, error) {
-	out, err := git(ctx, root, "cat-file", "blob", rev+":"+path)
+// blobLines returns lines from..to of the blob spec names: its id, or
+// commit:path.
+func blobLines(ctx context.Context, root, spec string, from, to int) ([]string, error) {
+	out, err := git(ctx, root, "cat-file", "blob", spec)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/inbox"
 )
 
 // OutputDir is where submissions are written, relative to the repository
@@ -32,6 +33,9 @@ type Changes struct {
 	// path, untracked files shown as added.
 	Diff  string
 	Files []diff.File // Files[i] is the i-th "diff --git" section of Diff
+	// Reviewed is what the diff is of, for the export; its Source is ""
+	// for changes not read by LoadSource.
+	Reviewed inbox.Reviewed
 }
 
 // NewChanges splits unified into its "diff --git" sections, parses each,
@@ -59,6 +63,9 @@ var ErrNotARepo = errors.New("not a git repository")
 var diffFlags = []string{
 	"--no-color", "--no-ext-diff", "--no-textconv",
 	"--src-prefix=a/", "--dst-prefix=b/", "--no-relative", "--find-renames",
+	// Whole blob ids in the index lines: the export names what was
+	// reviewed by them, and "expand context" reads the old blob by its id.
+	"--full-index",
 }
 
 // hex8 matches the 8 hex characters of a submission's name.
@@ -77,28 +84,7 @@ var pathspec = []string{"--", ":(top)",
 // empty tree before the first commit), and untracked files not ignored by
 // .gitignore, shown as added files.
 func LoadChanges(ctx context.Context, dir string) (Changes, error) {
-	if _, err := exec.LookPath("git"); err != nil {
-		return Changes{}, fmt.Errorf("find git: %w (install git and try again)", err)
-	}
-	root, err := repoRoot(ctx, dir)
-	if err != nil {
-		return Changes{}, err
-	}
-	base, desc, err := diffBase(ctx, root)
-	if err != nil {
-		return Changes{}, err
-	}
-	index, cleanup, err := untrackedIndex(ctx, root)
-	if err != nil {
-		return Changes{}, err
-	}
-	defer cleanup()
-	unified, err := gitEnv(ctx, root, []string{"GIT_INDEX_FILE=" + index},
-		append(append([]string{"-c", "core.quotePath=false", "diff"}, diffFlags...), append([]string{base}, pathspec...)...)...)
-	if err != nil {
-		return Changes{}, fmt.Errorf("diff %s against %s: %w", root, desc, err)
-	}
-	return sortedChanges(root, desc, unified)
+	return LoadSource(ctx, dir, Source{})
 }
 
 // repoRoot is the top-level directory of the work tree that holds dir.
@@ -166,6 +152,11 @@ func diffBase(ctx context.Context, root string) (rev, desc string, err error) {
 	if out, err := git(ctx, root, "rev-parse", "--verify", "--quiet", "--short", "HEAD^{commit}"); err == nil {
 		return "HEAD", "HEAD (" + strings.TrimSpace(out) + ")", nil
 	}
+	return emptyTree(ctx, root)
+}
+
+// emptyTree is the id of the empty tree and its description.
+func emptyTree(ctx context.Context, root string) (rev, desc string, err error) {
 	// Asking git for the empty tree's id, rather than hard-coding SHA-1's,
 	// keeps SHA-256 repositories working. Without -w nothing is written.
 	out, err := gitStdin(ctx, root, "", "hash-object", "-t", "tree", "--stdin")

@@ -125,8 +125,13 @@ func requestOf(ctx context.Context, c Changes, dir string, warnings []string, me
 		files = append(files, f.Path())
 	}
 	branch, commit := repoHead(ctx, c.Root)
-	return inbox.Request{Files: files, Warnings: warnings, Message: strings.TrimSpace(message), Cwd: cwd, Root: c.Root,
+	req := inbox.Request{Files: files, Warnings: warnings, Message: strings.TrimSpace(message), Cwd: cwd, Root: c.Root,
 		Branch: branch, Commit: commit, Base: c.Base, Server: server}
+	if c.Reviewed.Source != "" {
+		r := c.Reviewed
+		req.Reviewed = &r
+	}
+	return req
 }
 
 // repoHead names the checked-out branch and commit; either is "" when
@@ -159,12 +164,16 @@ func SelectFiles(c Changes, dir string, paths []string) (Changes, []string) {
 		}
 	}
 	sections := diff.SectionTexts(c.Diff)
-	out := Changes{Root: c.Root, Base: c.Base}
+	out := Changes{Root: c.Root, Base: c.Base, Reviewed: c.Reviewed}
+	out.Reviewed.Files = nil
 	var text strings.Builder
 	for i, f := range c.Files {
 		if keep[i] {
 			out.Files = append(out.Files, f)
 			text.WriteString(sections[i])
+			if i < len(c.Reviewed.Files) {
+				out.Reviewed.Files = append(out.Reviewed.Files, c.Reviewed.Files[i])
+			}
 		}
 	}
 	out.Diff = text.String()

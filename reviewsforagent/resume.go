@@ -17,9 +17,9 @@ import (
 // its id and draft kept, over the diff as it is now; only the page's
 // "Discard review" throws a draft away.
 
-// unsentDraft finds the newest open review that start made in root and
-// that has a draft: its id and the draft, or "" when there is none.
-func unsentDraft(ctx context.Context, store *inbox.Store, root string) (inbox.Record, []byte, error) {
+// unsentDraft finds the newest open review that start made in root, of
+// the same source (see sameSource), and that has a draft: its id and the draft, or "" when there is none.
+func unsentDraft(ctx context.Context, store *inbox.Store, root string, of *inbox.Reviewed) (inbox.Record, []byte, error) {
 	snap, err := store.Load(ctx)
 	if err != nil {
 		return inbox.Record{}, nil, err
@@ -27,7 +27,8 @@ func unsentDraft(ctx context.Context, store *inbox.Store, root string) (inbox.Re
 	var best inbox.Record
 	var draft []byte
 	for _, r := range snap.Records() {
-		if r.Status != inbox.StatusOpen || r.Request == nil || r.Request.Origin != inbox.OriginStart || r.Request.Root != root {
+		if r.Status != inbox.StatusOpen || r.Request == nil || r.Request.Origin != inbox.OriginStart || r.Request.Root != root ||
+			!sameSource(r.Request.Reviewed, of) {
 			continue
 		}
 		if !best.CreatedAt.IsZero() && !r.CreatedAt.After(best.CreatedAt) {
@@ -49,7 +50,7 @@ func unsentDraft(ctx context.Context, store *inbox.Store, root string) (inbox.Re
 // its id; ok is false when there is none, or it could not be renewed (then
 // a new review is made and the old one keeps its draft).
 func resume(ctx context.Context, store *inbox.Store, changes Changes, req inbox.Request, out io.Writer) (id string, ok bool) {
-	old, _, err := unsentDraft(ctx, store, changes.Root)
+	old, _, err := unsentDraft(ctx, store, changes.Root, req.Reviewed)
 	if err != nil {
 		fmt.Fprintf(out, "Could not look for an unsent draft: %v\n", err)
 		return "", false
@@ -92,4 +93,24 @@ func draftEmpty(b []byte) bool {
 	}
 	return (d.GlobalComment == nil || strings.TrimSpace(*d.GlobalComment) == "") && len(d.Comments) == 0 &&
 		(d.Form == nil || strings.TrimSpace(d.Form.Body) == "")
+}
+
+// sameSource reports whether two reviews are of the same changes, as the
+// person named them: the same source and the same refs (a commit, a
+// range, a base branch). A review recorded before sources were kept is of
+// the uncommitted changes.
+func sameSource(a, b *inbox.Reviewed) bool {
+	key := func(r *inbox.Reviewed) string {
+		if r == nil {
+			return string(inbox.DiffUncommitted)
+		}
+		k := string(r.Source)
+		for _, ref := range []*inbox.Ref{r.From, r.To} {
+			if ref != nil && r.Source != inbox.DiffUncommitted && r.Source != inbox.DiffStaged {
+				k += "|" + ref.Name
+			}
+		}
+		return k
+	}
+	return key(a) == key(b)
 }

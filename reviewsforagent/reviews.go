@@ -103,6 +103,9 @@ func (s *Server) lookup(ctx context.Context, id string) (*review, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the diff of review %s: %w", id, err)
 	}
+	if rec.Request.Reviewed != nil {
+		c.Reviewed = *rec.Request.Reviewed
+	}
 	rv = &review{id: id, changes: c, message: rec.Request.Message}
 	s.cacheMu.Lock()
 	s.cache[key] = rv
@@ -181,7 +184,7 @@ func filesMissing(id string, err error) string {
 // is told the files are missing. A review outside the store only has the
 // files, which must be written for the submission to count.
 func (s *Server) record(ctx context.Context, rv *review, norm agentmd.Submission) (*submitResult, error) {
-	jsonData, err := norm.MarshalIndent()
+	jsonData, err := exportJSON(norm, rv.changes.Reviewed)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +193,7 @@ func (s *Server) record(ctx context.Context, rv *review, norm agentmd.Submission
 		fmt.Fprintf(s.log, "Could not keep %s/ out of git through .git/info/exclude: %v\n", OutputDir, err)
 	}
 	if rv.id == "" || s.store == nil {
-		md := inbox.SubmissionMarkdown(norm, rv.changes.Files)
+		md := inbox.SubmissionMarkdown(norm, rv.changes.Files) + reviewedMarkdown(rv.changes.Reviewed)
 		if err := writeFiles(rv.changes.Root, planned, jsonData, []byte(md)); err != nil {
 			fmt.Fprintf(s.log, "Could not write the comments: %v\n", err)
 			return nil, fmt.Errorf("could not write the comments: %w", err)

@@ -54,6 +54,7 @@ func Listen(port int, strict bool) (net.Listener, error) {
 // RunOptions configure Run.
 type RunOptions struct {
 	Dir        string // any directory inside the repository
+	Source     Source // which changes; the uncommitted ones when zero
 	Port       int    // first port to try; see Listen
 	StrictPort bool   // fail rather than try the next port
 	Out        io.Writer
@@ -82,14 +83,18 @@ func Run(ctx context.Context, o RunOptions) error {
 	if out == nil {
 		out = io.Discard
 	}
-	changes, err := LoadChanges(ctx, o.Dir)
+	changes, err := LoadSource(ctx, o.Dir, o.Source)
 	if err != nil {
 		return err
 	}
 	if len(changes.Files) == 0 {
 		// Nothing to review is not a failure: say so and end, with no
 		// server and no browser to close.
-		fmt.Fprintf(out, "No uncommitted changes in %s against %s: nothing to review.\n", changes.Root, changes.Base)
+		if o.Source.Kind == "" || o.Source.Kind == inbox.DiffUncommitted {
+			fmt.Fprintf(out, "No uncommitted changes in %s against %s: nothing to review.\n", changes.Root, changes.Base)
+		} else {
+			fmt.Fprintf(out, "No changes in %s: %s is empty, nothing to review.\n", changes.Root, changes.Reviewed.Phrase())
+		}
 		return nil
 	}
 	if err := announce(out, changes, o.Store); err != nil {
@@ -140,7 +145,7 @@ func announce(out io.Writer, changes Changes, store *inbox.Store) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "Reviewing %d changed %s in %s against %s.\n", len(changes.Files), plural(len(changes.Files), "file", "files"), changes.Root, changes.Base)
+	fmt.Fprintf(out, "Reviewing %d changed %s in %s: %s.\n", len(changes.Files), plural(len(changes.Files), "file", "files"), changes.Root, changes.Reviewed.Phrase())
 	if note != "" {
 		fmt.Fprintln(out, note)
 	}

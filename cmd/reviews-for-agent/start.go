@@ -25,8 +25,11 @@ func (c *cli) start(ctx context.Context, args []string) int {
 	dir := fs.String("dir", ".", "a directory inside the git repository to review")
 	var sf storeFlags
 	sf.register(fs)
+	var df sourceFlags
+	df.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "Usage: reviews-for-agent start [--port N] [--no-open] [--dir DIR] [--store PATH]")
+		fmt.Fprintln(c.stderr, "Usage: reviews-for-agent start [--port N] [--no-open] [--dir DIR] [--store PATH]\n"+
+			"       [--commit REV | --range FROM..TO | --base BRANCH | --staged | --unstaged | --stdin]")
 		fs.PrintDefaults()
 	}
 	pos, code, ok := c.parseFlags(fs, args)
@@ -42,6 +45,11 @@ func (c *cli) start(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "reviews-for-agent start: --port %d is not a port number\n", *port)
 		return exitUsage
 	}
+	src, err := df.source(c.stdin)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "reviews-for-agent start: %v\n", err)
+		return exitUsage
+	}
 	// A port the person asked for is the one they will type: do not move
 	// to another one behind their back.
 	strict := false
@@ -49,7 +57,7 @@ func (c *cli) start(ctx context.Context, args []string) int {
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := reviewsforagent.RunOptions{Dir: *dir, Port: *port, StrictPort: strict, Out: c.stdout}
+	opts := reviewsforagent.RunOptions{Dir: *dir, Source: src, Port: *port, StrictPort: strict, Out: c.stdout}
 	if store, err := c.openStore(sf); err != nil {
 		fmt.Fprintf(c.stderr, "reviews-for-agent: the review will not be in the inbox: %v\n", err)
 	} else {
