@@ -9,6 +9,7 @@ import (
 	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
+	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
 
@@ -51,8 +52,8 @@ func (n *notifier) send(ctx context.Context, reviewID int64, head string, findin
 	text := fmt.Sprintf("%s review-my-code-bot requested changes in review %d (head `%.7s`). Please:\n\n"+
 		"1. address the %d blocking finding(s) below and push;\n"+
 		"2. reply in each finding's thread, referencing review %d, with what you changed (or why the finding is wrong: I will re-judge it).\n\n"+
-		"Leave the threads open: I verify each fix on your push and resolve its thread myself. A thread resolved by the pull request's author or its agent does not clear a blocking finding.\n\n%s",
-		handle, reviewID, head, len(findings), reviewID, sanitize.Relay(agentmd.Markdown(doc, files)))
+		"Leave the threads open: I verify each fix on your push and resolve its thread myself. A thread resolved by the pull request's author or its agent does not clear a blocking finding.\n\n%s%s",
+		handle, reviewID, head, len(findings), reviewID, inboxLine(n.repo(), n.number()), sanitize.Relay(agentmd.Markdown(doc, files)))
 	block := rmcoc.AgentNotice{ReviewID: rmcoc.ID(reviewID), Handle: handle, SentAt: n.now()}
 	if _, err := n.GitHub.CreateComment(ctx, n.repo(), n.number(), n.compose(text, block)); err != nil {
 		return fmt.Errorf("notify %s: %w", handle, err)
@@ -84,4 +85,17 @@ func agentFinding(f state.Finding) AgentFinding {
 	}
 	return AgentFinding{Path: f.Block.Path, StartLine: f.Block.StartLine, Line: f.Block.Line, Side: side, Title: f.Block.Title,
 		Text: findingNotice(f.Thread.Comments[0].Body), Score: f.Block.Score}
+}
+
+// inboxLine tells an agent that runs reviews-for-agent how to work through
+// the findings from its review inbox: list and read them, and claim one.
+// Resolving is left to the bot, as the notice says: `inbox resolve` would
+// resolve the thread, which the bot reopens until it has verified the fix.
+// Only the repository and number go in, which GitHub spells safely.
+func inboxLine(repo snapshot.Repo, number int) string {
+	pr := fmt.Sprintf("%s#%d", repo, number)
+	return "With reviews-for-agent: `reviews-for-agent inbox list --pr " + pr + "` lists these findings with their ids, " +
+		"`reviews-for-agent inbox get ID` reads one and `reviews-for-agent inbox claim ID --by NAME` takes it so no other agent does " +
+		"(the review_inbox MCP tool does the same). Do not resolve them there, which resolves the thread: I resolve each one once I have " +
+		"verified its fix, and the list then shows it resolved.\n\n"
 }

@@ -69,7 +69,9 @@ func NewServer(svc *inbox.Service, version string) *mcp.Server {
 		Description: "The review inbox. action list shows reviews (default: submitted ones, newest first); get returns " +
 			"one review's comments as Markdown; claim marks it as yours (by) so no other agent takes it; resolve closes " +
 			"it with a note (on GitHub: replies on the finding's thread and resolves it); only the agent that claimed a review " +
-			"resolves it (give the same by), unless force; claims lapse after a lease (30 minutes by default) unless renewed by claiming again.",
+			"resolves it (give the same by), unless force; claims lapse after a lease (30 minutes by default) unless renewed by claiming again. " +
+			"The review bot's findings on a pull request: list with pr (owner/repo#N), then get and claim them by their gh: ids; " +
+			"leave a blocking one to the bot, which resolves it once it has verified the fix on a push.",
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in InboxInput) (*mcp.CallToolResult, any, error) {
 		out, err := inboxAction(ctx, svc, in)
 		if err != nil {

@@ -175,3 +175,38 @@ func TestMCPSession(t *testing.T) {
 		t.Errorf("call without action = %q", out)
 	}
 }
+
+// The inbox tool tells an agent where the review bot's findings are and
+// who resolves a blocking one, as the bot's notice on the pull request
+// does.
+func TestInboxToolNamesBotFindings(t *testing.T) {
+	t.Parallel()
+	srv := NewServer(&inbox.Service{}, "test")
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := srv.Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name != ToolInbox {
+			continue
+		}
+		for _, want := range []string{"list with pr (owner/repo#N)", "claim them by their gh: ids", "leave a blocking one to the bot"} {
+			if !strings.Contains(tool.Description, want) {
+				t.Errorf("%s's description lacks %q:\n%s", ToolInbox, want, tool.Description)
+			}
+		}
+		return
+	}
+	t.Fatalf("no %s tool", ToolInbox)
+}
