@@ -71,12 +71,44 @@ func skipReason(f diff.File, ex Exclusions) string {
 		return "lock file"
 	case len(f.Hunks) == 0:
 		return "no textual changes (rename or mode change)"
-	case markedOnBase(f):
+	}
+	switch GeneratedByContent(f) {
+	case GeneratedMarker:
 		return "generated (the base version already carries a generated-code marker)"
-	case minified(f):
+	case GeneratedMinified:
 		return "minified (lines far longer than code a person writes)"
+	case NotGenerated, GeneratedLockFile:
 	}
 	return ""
+}
+
+// GeneratedKind is why a file counts as generated.
+type GeneratedKind string
+
+// The kinds of generated file.
+const (
+	NotGenerated      GeneratedKind = ""
+	GeneratedLockFile GeneratedKind = "lock file"
+	GeneratedMarker   GeneratedKind = "generated"
+	GeneratedMinified GeneratedKind = "minified"
+)
+
+// GeneratedByContent is the action's rule for a changed text file: a lock
+// file by its well-known name, a generated-code marker the base version
+// already carried, or minified lines. The local review page folds what it
+// finds, so a file is generated there exactly when it is here.
+func GeneratedByContent(f diff.File) GeneratedKind {
+	switch {
+	case f.Binary || f.Status == diff.Deleted:
+		return NotGenerated
+	case lockFiles[path.Base(f.Path())]:
+		return GeneratedLockFile
+	case markedOnBase(f):
+		return GeneratedMarker
+	case minified(f):
+		return GeneratedMinified
+	}
+	return NotGenerated
 }
 
 // markedOnBase reports a generated-code marker near the top of the file on

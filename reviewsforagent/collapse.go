@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/diff"
+	actionreview "github.com/review-my-code-bot/rmc/review"
 )
 
 // Files the page shows folded, with a "Load diff" button: they are slow to
@@ -14,23 +15,27 @@ const (
 	collapseBytes = 1 << 20 // bytes of the file's diff section
 )
 
-// lockFiles are dependency lock files, by base name.
-var lockFiles = map[string]bool{
-	"package-lock.json": true, "npm-shrinkwrap.json": true, "yarn.lock": true, "pnpm-lock.yaml": true, "bun.lockb": true,
-	"go.sum": true, "Cargo.lock": true, "Gemfile.lock": true, "composer.lock": true, "poetry.lock": true, "Pipfile.lock": true,
-	"uv.lock": true, "pubspec.lock": true, "Podfile.lock": true, "packages.lock.json": true, "flake.lock": true, "mix.lock": true,
-}
-
 // collapseReason says why f (whose diff section is section) starts folded,
-// or "" when it does not.
+// or "" when it does not. What the action does not review as generated (a
+// lock file, a marker the old version carried, minified lines:
+// actionreview.GeneratedByContent) is folded alike; beyond that, a name only
+// tools give a file and a marker at the top of a new file fold it too,
+// which on the person's own machine is their word, not a stranger's.
 func collapseReason(f diff.File, section string) string {
-	base := path.Base(f.Path())
-	lower := strings.ToLower(base)
-	switch {
-	case f.Binary:
+	lower := strings.ToLower(path.Base(f.Path()))
+	if f.Binary {
 		return ""
-	case lockFiles[base]:
+	}
+	switch actionreview.GeneratedByContent(f) {
+	case actionreview.GeneratedLockFile:
 		return "a lock file"
+	case actionreview.GeneratedMarker:
+		return "generated"
+	case actionreview.GeneratedMinified:
+		return "minified"
+	case actionreview.NotGenerated:
+	}
+	switch {
 	case strings.HasSuffix(lower, ".min.js") || strings.HasSuffix(lower, ".min.css") || strings.HasSuffix(lower, ".min.mjs") || strings.HasSuffix(lower, ".map"):
 		return "minified"
 	case generated(f, lower):
