@@ -18,6 +18,7 @@ import { authFetch } from './auth.js';
 import { renderInto } from './markdown.js';
 import { buildTree } from './tree.js';
 import './find.js';
+import { initDrag } from './controls.js';
 
 // ------------------------------------------------------------------ loading
 
@@ -399,4 +400,10 @@ el('rfa-copy').addEventListener('click', async () => {
 });
 
 initKeys(onLineNumber);
+// A drag is a click on its first line number and a shift-click on its
+// last: the same checks, the same form.
+initDrag((start, end) => {
+  onLineNumber(start, false);
+  if (state.draft && state.anchor) { onLineNumber(end, true); }
+});
 load();

@@ -97,20 +97,21 @@ function cardShell(title) {
   return card;
 }
 
-// A saved comment, with its edit and delete buttons unless readOnly (a
-// submitted review).
+// A saved comment, with its copy button, and its edit and delete buttons
+// unless readOnly (a submitted review).
 export function commentCard(c, readOnly) {
   const card = cardShell(describe(c));
   card.dataset.rfaId = String(c.id);
+  const actions = document.createElement('span');
+  actions.className = 'rfa-card-actions';
+  actions.appendChild(button('Copy as prompt', 'copy-prompt', c.id, 'rfa-btn-small rfa-btn-link'));
   if (readOnly) {
     card.classList.add('rfa-card-submitted');
   } else {
-    const actions = document.createElement('span');
-    actions.className = 'rfa-card-actions';
     actions.appendChild(button('Edit', 'edit', c.id, 'rfa-btn-small rfa-btn-link'));
     actions.appendChild(button('Delete', 'delete', c.id, 'rfa-btn-small rfa-btn-link rfa-btn-danger'));
-    card.firstChild.appendChild(actions);
   }
+  card.firstChild.appendChild(actions);
   const body = document.createElement('div');
   body.className = 'rfa-card-body';
   renderInto(body, c.body); // Markdown the server renders without raw HTML
