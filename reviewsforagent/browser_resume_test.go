@@ -160,8 +160,9 @@ func TestBrowserMarkdownSuggestion(t *testing.T) {
 	b.checkLocalOnly(t, baseOf(t, page))
 }
 
-// The file tree lists the files with their comment counts; its filter
-// narrows the tree and the diff; a click goes to the file.
+// The file tree lists the files under their directories, with their
+// comment counts; a directory's row folds it; the filter narrows the tree
+// and the diff; a click goes to the file.
 func TestBrowserFileTree(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{}
@@ -175,7 +176,7 @@ func TestBrowserFileTree(t *testing.T) {
 	page, _ := startServer(t, dir)
 	b := newBrowser(t, time.Minute)
 	visible := chromedp.Evaluate[string](`Array.from(document.querySelectorAll('.d2h-file-wrapper')).filter(w => !w.hidden).map(w => w.querySelector('.d2h-file-name').textContent).join(',')`)
-	listed := chromedp.Evaluate[string](`Array.from(document.querySelectorAll('#rfa-tree-list li')).filter(li => !li.hidden).map(li => li.querySelector('a').title).join(',')`)
+	listed := chromedp.Evaluate[string](`Array.from(document.querySelectorAll('#rfa-tree-list li[data-rfa-file]')).filter(li => !li.hidden).map(li => li.querySelector('a').title).join(',')`)
 	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS(`#rfa-tree`)))
 	if got := get(t, b, "list the tree", listed); got != "cmd/main.go,docs/readme.md,pkg/a.go,pkg/b.go" {
 		t.Errorf("tree = %q", got)
@@ -185,6 +186,23 @@ func TestBrowserFileTree(t *testing.T) {
 	if n := get(t, b, "read the count", chromedp.Text(chromedp.CSS(`#rfa-tree-list li[data-rfa-file="3"] .rfa-tree-count`))); n != "1" {
 		t.Errorf("pkg/b.go shows %q comments", n)
 	}
+	// Directories have rows of their own, which fold what is under them.
+	folders := chromedp.Evaluate[string](`Array.from(document.querySelectorAll('#rfa-tree-list li.rfa-tree-folder')).filter(li => !li.hidden).map(li => li.textContent).join(',')`)
+	if got := get(t, b, "list the directories", folders); got != "cmd/,docs/,pkg/" {
+		t.Errorf("directories = %q", got)
+	}
+	pkg := chromedp.CSS(`#rfa-tree-list li[data-rfa-dir="pkg/"] button`)
+	b.do(t, "fold pkg/", chromedp.Click(pkg))
+	if got := get(t, b, "list the tree", listed); got != "cmd/main.go,docs/readme.md" {
+		t.Errorf("with pkg/ folded the tree lists %q", got)
+	}
+	if got := get(t, b, "read pkg/'s state", chromedp.Evaluate[string](`document.querySelector('#rfa-tree-list li[data-rfa-dir="pkg/"] button').getAttribute('aria-expanded')`)); got != "false" {
+		t.Errorf("folded pkg/ says aria-expanded=%s", got)
+	}
+	b.do(t, "unfold pkg/", chromedp.Click(pkg))
+	if got := get(t, b, "list the tree", listed); got != "cmd/main.go,docs/readme.md,pkg/a.go,pkg/b.go" {
+		t.Errorf("with pkg/ unfolded again the tree lists %q", got)
+	}
 	b.do(t, "filter", chromedp.SendKeys(chromedp.CSS(`#rfa-tree-filter`), "pkg"))
 	get(t, b, "wait for the filter", chromedp.Poll[bool](`document.getElementById('rfa-tree-shown').textContent === '2 of 4 files'`))
 	if got := get(t, b, "list the tree", listed); got != "pkg/a.go,pkg/b.go" {
@@ -192,6 +210,9 @@ func TestBrowserFileTree(t *testing.T) {
 	}
 	if got := get(t, b, "list the diff", visible); got != "pkg/a.go,pkg/b.go" {
 		t.Errorf("filtered diff = %q", got)
+	}
+	if got := get(t, b, "list the directories", folders); got != "pkg/" {
+		t.Errorf("filtered directories = %q", got)
 	}
 	b.do(t, "go to pkg/b.go", chromedp.Click(chromedp.CSS(`#rfa-tree-list li[data-rfa-file="3"] a`)))
 	if f := get(t, b, "which file has the focus", chromedp.Evaluate[string](`document.activeElement.closest('.d2h-file-wrapper').dataset.rfaFile`)); f != "3" {

@@ -12,6 +12,11 @@ let words = []; // the filter's words, lower case
 let items = []; // the list's items, by file, as far as made
 let counts = new Map(); // file → the number its badge shows
 let build = 0; // which build of the list the idle work belongs to
+// Directories: a row each, before the first file under it. Paths are
+// sorted, so everything under a directory follows its row unbroken.
+let folders = []; // { li, dir: 'a/b/', depth }
+let lastDirs = []; // the directories of the last file listed
+const collapsed = new Set(); // directories folded away, as 'a/b/'
 
 // fileShown says whether the filter keeps file i.
 export function fileShown(i) {
@@ -24,6 +29,8 @@ export function fileShown(i) {
 export function buildTree() {
   el('rfa-tree-list').textContent = '';
   items = [];
+  folders = [];
+  lastDirs = [];
   counts = commentCounts();
   el('rfa-tree').hidden = state.files.length < 2;
   addItems(Math.min(FIRST, state.files.length));
@@ -40,30 +47,60 @@ export function buildTree() {
 function addItems(n) {
   const frag = document.createDocumentFragment();
   for (let i = items.length; i < n; i++) {
-    const li = item(state.files[i], i);
-    li.hidden = !fileShown(i);
+    const dirs = dirsOf(state.files[i].meta.path);
+    let same = 0;
+    while (same < dirs.length && same < lastDirs.length && dirs[same] === lastDirs[same]) { same++; }
+    for (let d = same; d < dirs.length; d++) { frag.appendChild(folder(dirs[d], d)); }
+    lastDirs = dirs;
+    const li = item(state.files[i], i, dirs.length);
+    li.hidden = !fileShown(i) || folded(state.files[i].meta.path);
     badge(li, counts.get(i) || 0);
     items.push(li);
     frag.appendChild(li);
   }
   el('rfa-tree-list').appendChild(frag);
+  if (words.length) { showItems(); } // the new directories' rows too
 }
 
-function item(f, i) {
+// dirsOf is the directories above path, outermost first: 'a/', 'a/b/'.
+function dirsOf(path) {
+  const out = [];
+  for (let k = path.indexOf('/'); k >= 0; k = path.indexOf('/', k + 1)) { out.push(path.slice(0, k + 1)); }
+  return out;
+}
+
+function folded(path) {
+  if (collapsed.size === 0) { return false; }
+  return dirsOf(path).some((d) => collapsed.has(d));
+}
+
+function folder(dir, depth) {
+  const li = document.createElement('li');
+  li.className = 'rfa-tree-folder';
+  li.dataset.rfaDir = dir;
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'rfa-tree-toggle';
+  b.setAttribute('aria-expanded', String(!collapsed.has(dir)));
+  b.title = dir;
+  b.textContent = dir.slice(dir.lastIndexOf('/', dir.length - 2) + 1);
+  b.style.paddingLeft = (6 + 12 * depth) + 'px';
+  li.appendChild(b);
+  li.hidden = folded(dir.slice(0, -1));
+  folders.push({ li, dir, depth });
+  return li;
+}
+
+function item(f, i, depth) {
   const li = document.createElement('li');
   li.dataset.rfaFile = String(i);
   const a = document.createElement('a');
   a.href = '#rfa-file-' + i;
   a.title = f.meta.path;
+  a.style.paddingLeft = (18 + 12 * depth) + 'px';
   const name = document.createElement('span');
   name.className = 'rfa-tree-name';
   const slash = f.meta.path.lastIndexOf('/');
-  if (slash >= 0) {
-    const dir = document.createElement('span');
-    dir.className = 'rfa-tree-dir';
-    dir.textContent = f.meta.path.slice(0, slash + 1);
-    name.appendChild(dir);
-  }
   name.appendChild(document.createTextNode(f.meta.path.slice(slash + 1)));
   a.appendChild(name);
   const count = document.createElement('span');
@@ -105,11 +142,39 @@ el('rfa-tree-filter').addEventListener('input', (ev) => {
   state.files.forEach((f, i) => {
     const keep = fileShown(i);
     if (keep) { shown++; }
-    if (items[i] && items[i].hidden === keep) { items[i].hidden = !keep; }
     if (f.wrapper && f.wrapper.hidden === keep) { f.wrapper.hidden = !keep; }
   });
+  showItems();
   el('rfa-tree-shown').textContent = words.length ? shown + ' of ' + state.files.length + ' files' : '';
   window.dispatchEvent(new Event('scroll'));
+});
+
+// showItems hides the tree's items the filter or a folded directory
+// hides, and the directories with no file shown under them.
+function showItems() {
+  const live = new Set();
+  items.forEach((li, i) => {
+    const path = state.files[i].meta.path;
+    const keep = fileShown(i);
+    if (keep) { dirsOf(path).forEach((d) => live.add(d)); }
+    const hide = !keep || folded(path);
+    if (li.hidden !== hide) { li.hidden = hide; }
+  });
+  folders.forEach((f) => {
+    const hide = !live.has(f.dir) || folded(f.dir.slice(0, -1));
+    if (f.li.hidden !== hide) { f.li.hidden = hide; }
+    f.li.firstChild.setAttribute('aria-expanded', String(!collapsed.has(f.dir)));
+  });
+}
+
+// A directory's row folds what is under it away, or shows it again; the
+// diff is left as it is.
+el('rfa-tree-list').addEventListener('click', (ev) => {
+  const b = ev.target.closest('.rfa-tree-toggle');
+  if (!b) { return; }
+  const dir = b.closest('li').dataset.rfaDir;
+  if (collapsed.has(dir)) { collapsed.delete(dir); } else { collapsed.add(dir); }
+  showItems();
 });
 
 el('rfa-tree-list').addEventListener('click', (ev) => {
