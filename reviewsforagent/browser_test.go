@@ -60,6 +60,7 @@ type browser struct {
 	requests []string
 	errors   []string
 	dialogs  []string // the kinds of dialog the page opened, each accepted
+	close    func()   // ends the browser; the test's cleanup does too
 }
 
 func newBrowser(t testing.TB, timeout time.Duration) *browser {
@@ -86,9 +87,10 @@ func newBrowser(t testing.TB, timeout time.Duration) *browser {
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	closed := sync.OnceFunc(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	t.Cleanup(closed)
 
-	b := &browser{ctx: ctx}
+	b := &browser{ctx: ctx, close: closed}
 	err := chromedp.Listen(ctx, func(ev any) {
 		b.mu.Lock()
 		defer b.mu.Unlock()

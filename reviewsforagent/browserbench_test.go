@@ -3,6 +3,7 @@ package reviewsforagent
 import (
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -22,25 +23,81 @@ import (
 //
 //	go test -run '^$' -bench BrowserTable -benchtime 3x ./reviewsforagent/
 //
-// It logs one table row per measure: the range over the rounds.
+// It logs one table row per measure: the median over the rounds, and the
+// range, with the machine's load beside. Each round is cold: a new
+// browser, with no cache.
 func BenchmarkBrowserTable(bm *testing.B) {
 	many := manyFilesRepo(bm, 25, 1000)   // ±25,000 lines, 75,000 rows
 	single := manyFilesRepo(bm, 1, 25000) // one 50,000-line file: 75,000 rows, folded
+	thousands := manyFilesRepo(bm, 3000, 2)
 	manyPage, _ := startServer(bm, many)
 	singlePage, _ := startServer(bm, single)
-	b := newBrowser(bm, 20*time.Minute)
-	if _, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: benchObservers}); err != nil {
-		bm.Fatalf("install the observers: %v", err)
-	}
+	thousandsPage, _ := startServer(bm, thousands)
 	rows := map[string][]float64{}
 	add := func(name string, v float64) { rows[name] = append(rows[name], v) }
+	var loads []string
 	for bm.Loop() {
+		loads = append(loads, loadAverage())
+		b := newBrowser(bm, 20*time.Minute)
+		if _, err := chromedp.Call(b.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: benchObservers}); err != nil {
+			bm.Fatalf("install the observers: %v", err)
+		}
 		benchManyFiles(bm, b, manyPage, add)
+		benchThousands(bm, b, thousandsPage, add)
 		benchSingleFile(bm, b, singlePage, add)
 		benchBareTextBox(bm, b, add)
+		b.close()
 	}
 	// Printed whole: a benchmark's log is cut short.
 	fmt.Print(benchTable(rows))
+	fmt.Printf("load average (1, 5, 15 min) at the start of each round: %s\n", strings.Join(loads, "; "))
+}
+
+// loadAverage is the machine's load, as /proc/loadavg says it ("?"
+// elsewhere).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// benchThousands is the page of 3,000 small files: every file's header and
+// tree entry, few rows each.
+func benchThousands(bm *testing.B, b *browser, pageURL string, add func(string, float64)) {
+	cell := chromedp.CSS(`.d2h-file-wrapper[data-rfa-file="0"] td[data-rfa-side="right"][data-rfa-line="2"]`)
+	b.do(bm, "load the 3,000-file diff", chromedp.Navigate(pageURL), chromedp.WaitReady(cell))
+	get(bm, b, "wait for the first screen", chromedp.Poll[bool](`rfaBench.firstScreen > 0`))
+	add("3,000 files: first screen (ms)", get(bm, b, "read", chromedp.Evaluate[float64](`rfaBench.firstScreen`)))
+	last := get(bm, b, "wait for the page to go quiet", chromedp.Evaluate[float64](benchQuiet, chromedp.EvalAwaitPromise))
+	add("3,000 files: fully interactive, last long task ends (ms)", last)
+	add("3,000 files: longest task until then (ms)", get(bm, b, "read", chromedp.Evaluate[float64](benchLongest)))
+	add("3,000 files: long tasks until then", get(bm, b, "read", chromedp.Evaluate[float64](`rfaBench.tasks.filter((t) => t[1] > 100).length`)))
+	add("3,000 files: line click → form (ms)", interaction(bm, b, "click a line", chromedp.Click(cell), chromedp.WaitVisible(formText)))
+	key, _ := typing(bm, b, formText)
+	add("3,000 files: typing in a comment, slowest key (ms)", key)
+	add("3,000 files: split toggle (ms)", interaction(bm, b, "switch to split",
+		chromedp.Click(chromedp.CSS(`#rfa-view button[data-view="side-by-side"]`)), chromedp.WaitVisible(chromedp.CSS(`#rfa-view button[data-view="side-by-side"][aria-pressed="true"]`))))
+	b.do(bm, "cancel", chromedp.Click(chromedp.CSS(`.rfa-form button[data-rfa-action="cancel"]`)))
+	add("3,000 files: find, longest task (ms)", finding(bm, b, "computeAgain"))
+}
+
+// finding opens the find box with Ctrl+F, looks for q and goes to the
+// next match, and returns the longest task meanwhile.
+func finding(bm *testing.B, b *browser, q string) float64 {
+	mark := get(bm, b, "mark", chromedp.Evaluate[float64](benchNow))
+	b.do(bm, "find "+q, chromedp.KeyEvent("f", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.WaitVisible(chromedp.CSS(`#rfa-find-input`)),
+		chromedp.SendKeys(chromedp.CSS(`#rfa-find-input`), q), chromedp.KeyEvent("\r"))
+	get(bm, b, "wait for the count", chromedp.Poll[bool](`/ of /.test(document.getElementById('rfa-find-count').textContent)`))
+	get(bm, b, "settle", chromedp.Evaluate[float64](`new Promise((r) => setTimeout(() => r(0), 1000))`, chromedp.EvalAwaitPromise))
+	longest := get(bm, b, "read", chromedp.Evaluate[float64](fmt.Sprintf(`rfaBench.tasks.filter((t) => t[0] >= %f).reduce((m, t) => Math.max(m, t[1]), 0)`, mark)))
+	b.do(bm, "close the find box", chromedp.KeyEvent("\x1b"))
+	return longest
 }
 
 // manyFilesRepo changes files files of 2*pairs lines each: every second
@@ -125,6 +182,7 @@ func benchManyFiles(bm *testing.B, b *browser, pageURL string, add func(string, 
 	add("25 files: longest task, whole visit (ms)", get(bm, b, "read", chromedp.Evaluate[float64](benchLongest)))
 	// Leave without the unload prompt: drop the form.
 	b.do(bm, "cancel", chromedp.Click(chromedp.CSS(`.rfa-form button[data-rfa-action="cancel"]`)))
+	add("25 files: find, longest task (ms)", finding(bm, b, "computeAgain"))
 }
 
 func benchSingleFile(bm *testing.B, b *browser, pageURL string, add func(string, float64)) {
@@ -180,16 +238,29 @@ func benchTable(rows map[string][]float64) string {
 	}
 	slices.Sort(names)
 	var s strings.Builder
-	s.WriteString("| measured | min | max |\n|---|---|---|\n")
+	s.WriteString("| measured | median | min | max |\n|---|---|---|---|\n")
 	for _, n := range names {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, v := range rows[n] {
 			lo, hi = min(lo, v), max(hi, v)
 		}
-		fmt.Fprintf(&s, "| %s | %s | %s |\n", n, ms(lo), ms(hi))
+		fmt.Fprintf(&s, "| %s | %s | %s | %s |\n", n, ms(median(rows[n])), ms(lo), ms(hi))
 	}
 	s.WriteString("(0: nothing reported: the browser reports no event under 16 ms and no task under 50 ms)\n")
 	return s.String()
 }
 
 func ms(v float64) string { return fmt.Sprintf("%.0f", v) }
+
+// median is the middle value, or the mean of the two middle ones.
+func median(vs []float64) float64 {
+	s := slices.Clone(vs)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return math.NaN()
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
