@@ -116,7 +116,7 @@ function rowAt(ex, y) {
 export function anchor() {
   for (let i = 0; i < state.files.length; i++) {
     const f = state.files[i];
-    if (!f.body || !f.model) { continue; }
+    if (!f.body || !f.model || f.wrapper.getBoundingClientRect().bottom <= 0) { continue; }
     const r = f.body.getBoundingClientRect();
     if (r.bottom <= 0 || r.height === 0) { continue; }
     if (r.top > 0) { return null; }
@@ -248,6 +248,10 @@ function addFiles(n, viewed) {
       wrapper.appendChild(makeBody(f, i));
     }
     wrapper.hidden = !fileShown(i);
+    // Off screen, the browser skips the file's style and layout (see
+    // .rfa-diff .d2h-file-wrapper); until drawn once, it counts as this
+    // tall, and after as tall as it last was.
+    wrapper.style.containIntrinsicSize = 'auto ' + heightOf(f) + 'px';
     showViewed(wrapper, f, viewed);
     fileCards(f, i, d);
     frag.appendChild(wrapper);
@@ -280,8 +284,18 @@ export function switchView() {
 // reads where every body is first, then draws.
 export function fillScreen() {
   const at = [];
-  state.files.forEach((f, i) => { if (f.body && !f.folded) { at.push([f, i, f.body.getBoundingClientRect()]); } });
+  state.files.forEach((f, i) => { if (f.body && !f.folded && nearScreen(f)) { at.push([f, i, f.body.getBoundingClientRect()]); } });
   at.forEach(([f, i, rect]) => placeWindow(f, i, false, rect));
+}
+
+// nearScreen says whether f's file is within a screen of the viewport,
+// from its wrapper's box: a file far off has its contents skipped by the
+// browser (content-visibility), and reading a box inside it would lay it
+// out.
+function nearScreen(f) {
+  const r = f.wrapper.getBoundingClientRect();
+  const h = window.innerHeight;
+  return r.bottom > -h && r.top < 2 * h;
 }
 
 function makeBody(f, i) {
