@@ -58,10 +58,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	// What it prints goes to a log file when request started it: the
-	// token stays in its own file, readable by the owner only.
-	fmt.Fprintf(out, "Serving the reviews in %s on %s/inbox; the token is in %s (`reviews-for-agent inbox get ID` prints a review's page with it).\n",
-		o.Store.Path(), base, tokenPath(o.Store))
+	announceServe(out, o.Store, base)
 	if o.Ready != nil {
 		o.Ready(base)
 	}
@@ -97,6 +94,14 @@ func Serve(ctx context.Context, o ServeOptions) error {
 			return shutdown(srv, served, base, out)
 		}
 	}
+}
+
+// announceServe says where the server is. What it prints goes to a log
+// file when request started it: the token stays in its own file, readable
+// by its owner only, and out of the log.
+func announceServe(out io.Writer, store *inbox.Store, base string) {
+	fmt.Fprintf(out, "Serving the reviews in %s on %s/inbox; the token is in %s (`reviews-for-agent inbox get ID` prints a review's page with it).\n",
+		store.Path(), base, tokenPath(store))
 }
 
 // retain runs the store's retention: resolved and cancelled reviews go

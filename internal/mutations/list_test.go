@@ -94,8 +94,13 @@ var list = []mutation{
 		Old: "return len(olds[i]) > len(olds[j])", New: "return len(olds[i]) < len(olds[j])", Tests: "TestRedactKnown"},
 	{ID: "L2", Section: more, What: "any Host at the server's port is served (DNS rebinding)", File: "reviewsforagent/server.go",
 		Old: `return host == "localhost:"+port || host == "127.0.0.1:"+port`, New: `return port != ""`, Tests: "TestServerRejectsForeignHostsAndOrigins"},
-	{ID: "L3", Section: more, What: "a cross-origin PUT (a draft) is accepted: only POST is checked", File: "reviewsforagent/server.go",
-		Old: "r.Method != http.MethodGet && r.Method != http.MethodHead && origin != \"\"", New: "r.Method == http.MethodPost && origin != \"\"", Tests: "TestServerRejectsForeignHostsAndOrigins"},
+	{ID: "L3", Section: more, What: "a cross-origin GET (the diff, the draft) is answered: only writes are checked", File: "reviewsforagent/server.go",
+		Old: `if origin := r.Header.Get("Origin"); origin != "" &&`, New: `if origin := r.Header.Get("Origin"); r.Method != http.MethodGet && r.Method != http.MethodHead && origin != "" &&`,
+		Tests: "TestServerRejectsForeignHostsAndOrigins"},
+	{ID: "L4", Section: more, What: "a review retention dropped reads as one nobody had (\"not found\", not \"expired\")", File: "inbox/compact.go",
+		Old: "if err := s.bury(gone); err != nil {", New: "if err := s.bury(nil); err != nil {", Tests: "TestDroppedReviewIsExpired"},
+	{ID: "L5", Section: more, What: "start run again makes a new review, and the id it printed goes stale", File: "reviewsforagent/run.go",
+		Old: "id, ok := resume(ctx, o.Store, changes, req, out)", New: "id, ok := \"\", false", Tests: "TestRestartKeepsTheReviewID"},
 
 	// Work that goes quadratic: the hostile-input tests hold an allocation
 	// budget (internal/budget), with no clock.
