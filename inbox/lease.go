@@ -11,6 +11,9 @@ import (
 // ClaimLease is how long a claim holds.
 func (s *Store) ClaimLease() time.Duration { return s.lease }
 
+// Retention is how long resolved and cancelled reviews are kept.
+func (s *Store) Retention() time.Duration { return s.retention }
+
 // expireClaims turns reviews (and GitHub findings) whose claim outlived
 // its lease back into submitted ones, for every reader and transition
 // alike: the claim is gone, and the next agent may claim the review

@@ -378,3 +378,34 @@ func TestServeRunsRetention(t *testing.T) {
 		t.Errorf("the server's log holds its token:\n%s", out)
 	}
 }
+
+// An open review keeps an idle server up while someone may still come to
+// it: within the retention window of its last change, not for ever.
+func TestHasOpenWithinRetention(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	start := time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)
+	store, err := inbox.Open(filepath.Join(t.TempDir(), "reviews.jsonl"), inbox.Options{Now: func() time.Time { return start }, Retention: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Create(ctx, inbox.Request{Root: t.TempDir(), Files: []string{"x"}}, "diff --git a/x b/x\n"); err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]struct {
+		at   time.Time
+		want bool
+	}{
+		"just made":                  {at: start, want: true},
+		"at the window's end":        {at: start.Add(time.Hour), want: true},
+		"past the window, untouched": {at: start.Add(time.Hour + time.Second), want: false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if got, err := hasOpen(ctx, store, tc.at); err != nil || got != tc.want {
+				t.Errorf("hasOpen at %s = %v, %v; want %v", tc.at, got, err, tc.want)
+			}
+		})
+	}
+}

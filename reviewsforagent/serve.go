@@ -87,7 +87,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 			if !handler.idleFor(o.Idle) {
 				continue
 			}
-			if open, err := hasOpen(ctx, o.Store); err != nil || open {
+			if open, err := hasOpen(ctx, o.Store, now(o.Now)); err != nil || open {
 				continue
 			}
 			fmt.Fprintf(out, "No review is open and no request came for %s.\n", o.Idle)
@@ -123,17 +123,28 @@ func (s *Server) idleFor(d time.Duration) bool {
 	return s.now().Sub(time.Unix(0, s.lastActive.Load())) > d
 }
 
-func hasOpen(ctx context.Context, store *inbox.Store) (bool, error) {
+// hasOpen reports whether a review is open that someone may still come
+// to: one changed within the retention window. Open reviews outlive
+// retention, but one nobody touched for that long does not keep an idle
+// server up for ever.
+func hasOpen(ctx context.Context, store *inbox.Store, now time.Time) (bool, error) {
 	snap, err := store.Load(ctx)
 	if err != nil {
 		return false, err
 	}
 	for _, r := range snap.Records() {
-		if r.Status == inbox.StatusOpen && r.Request != nil {
+		if r.Status == inbox.StatusOpen && r.Request != nil && now.Sub(r.UpdatedAt) <= store.Retention() {
 			return true, nil
 		}
 	}
 	return false, nil
+}
+
+func now(clock func() time.Time) time.Time {
+	if clock == nil {
+		return time.Now()
+	}
+	return clock()
 }
 
 // shutdown stops srv gracefully and waits for Serve to return.
