@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/review-my-code-bot/rmc/agentmd"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -35,6 +36,12 @@ type LocalRequest struct {
 	Dir     string
 	Files   []string
 	Message string
+	// Diff and Rev choose other changes than the uncommitted ones: a
+	// commit, a range, the work tree against a merge base (see
+	// DiffSource); Stdin is where a DiffStdin diff is read from.
+	Diff  DiffSource
+	Rev   string
+	Stdin io.Reader
 }
 
 // RequestResult is what a request answers at once.

@@ -41,7 +41,7 @@ func (q *Requester) RequestLocal(ctx context.Context, r inbox.LocalRequest) (inb
 	if dir == "" {
 		dir = "."
 	}
-	changes, err := LoadChanges(ctx, dir)
+	changes, err := LoadSource(ctx, dir, Source{Kind: r.Diff, Rev: r.Rev, Stdin: r.Stdin})
 	if errors.Is(err, ErrNotARepo) {
 		return inbox.RequestResult{}, &inbox.Error{Op: "request", Kind: inbox.ErrInvalidInput, Reason: err.Error() + ": run it inside a git work tree, or pass a dir"}
 	}
@@ -50,7 +50,7 @@ func (q *Requester) RequestLocal(ctx context.Context, r inbox.LocalRequest) (inb
 	}
 	selected, warnings := SelectFiles(changes, dir, r.Files)
 	if len(selected.Files) == 0 {
-		reason := "no uncommitted changes against " + changes.Base + " in " + changes.Root + ": nothing to review"
+		reason := "no changes in " + changes.Root + " (" + changes.Reviewed.Phrase() + "): nothing to review"
 		if len(r.Files) > 0 {
 			reason = "none of the given files has uncommitted changes: nothing to review"
 		}

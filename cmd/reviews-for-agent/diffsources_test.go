@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,7 +11,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -234,4 +237,45 @@ func submitEmpty(t *testing.T, page string) (res struct{ JSON, MD string }) {
 		t.Fatalf("submit = %d %s", resp.StatusCode, body)
 	}
 	return res
+}
+
+// An agent asks for a review of what it committed, without waiting: the
+// inbox records the source with the review, and its files are the
+// commit's.
+func TestRequestDiffSource(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	dir, git := sourcesRepo(t)
+	store := filepath.Join(t.TempDir(), "reviews.jsonl")
+	port := freePort(t)
+	out := runProcess(t, []string{"RFA_STORE=" + store}, "request", "--dir", dir, "--commit", "HEAD~1",
+		"--port", strconv.Itoa(port), "--idle-exit", "1m", "--json")
+	st, err := inbox.Open(store, inbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if token, err := reviewsforagent.StoreToken(st); err == nil {
+			if h, err := reviewsforagent.Probe(context.Background(), port, token); err == nil {
+				syscall.Kill(h.PID, syscall.SIGTERM)
+			}
+		}
+	})
+	var res inbox.RequestResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("request output %q: %v", out, err)
+	}
+	if !slices.Equal(res.Files, []string{"b.txt"}) {
+		t.Errorf("request files = %v, want the commit's b.txt", res.Files)
+	}
+	rec, err := st.Get(context.Background(), res.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rec.Request.Reviewed
+	if r == nil || r.Source != inbox.DiffCommit || r.To == nil || r.To.Commit != git("rev-parse", "HEAD~1") {
+		t.Errorf("recorded as reviewed: %+v", r)
+	}
 }

@@ -25,10 +25,13 @@ func (c *cli) request(ctx context.Context, args []string) int {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	var sf storeFlags
 	var gf githubFlags
+	var df sourceFlags
 	sf.register(fs)
 	gf.register(fs)
+	df.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "Usage: reviews-for-agent request [FILE...] [--message TEXT] [--dir DIR] [--json]\n       reviews-for-agent request --pr OWNER/REPO#N [--message TEXT] [--json]")
+		fmt.Fprintln(c.stderr, "Usage: reviews-for-agent request [FILE...] [--message TEXT] [--dir DIR] [--json]\n"+
+			"       [--commit REV | --range FROM..TO | --base BRANCH | --staged | --unstaged | --stdin]\n       reviews-for-agent request --pr OWNER/REPO#N [--message TEXT] [--json]")
 		fs.PrintDefaults()
 	}
 	pos, code, ok := c.parseFlags(fs, args)
@@ -37,6 +40,11 @@ func (c *cli) request(ctx context.Context, args []string) int {
 	}
 	if *port <= 0 || *port > 65535 {
 		fmt.Fprintf(c.stderr, "reviews-for-agent request: --port %d is not a port number\n", *port)
+		return exitUsage
+	}
+	src, err := df.source(c.stdin)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "reviews-for-agent request: %v\n", err)
 		return exitUsage
 	}
 	paths := pos
@@ -52,7 +60,8 @@ func (c *cli) request(ctx context.Context, args []string) int {
 	svc := c.service(store, gf)
 	svc.Handle = *handle
 	svc.Local = c.requester(store, *port, *idle)
-	res, err := svc.Request(ctx, inbox.RequestOptions{LocalRequest: inbox.LocalRequest{Dir: *dir, Files: paths, Message: *message}, PR: *pr})
+	res, err := svc.Request(ctx, inbox.RequestOptions{LocalRequest: inbox.LocalRequest{Dir: *dir, Files: paths, Message: *message,
+		Diff: src.Kind, Rev: src.Rev, Stdin: src.Stdin}, PR: *pr})
 	if err != nil {
 		return c.fail(err, *asJSON)
 	}
