@@ -53,8 +53,8 @@ const usage = `reviews-for-agent: review your coding agent's uncommitted changes
 browser, and hand the comments to the agent without it waiting or you pasting.
 
 Usage:
-  reviews-for-agent start [--port N] [--no-open] [--dir DIR]
-  reviews-for-agent request [FILE...] [--message TEXT] [--dir DIR] [--json]
+  reviews-for-agent start [--port N] [--no-open] [--dir DIR] [SOURCE]
+  reviews-for-agent request [FILE...] [--message TEXT] [--dir DIR] [--json] [SOURCE]
   reviews-for-agent request --pr OWNER/REPO#N [--message TEXT] [--json]
   reviews-for-agent inbox list [--status S] [--claimed-by NAME] [--pr OWNER/REPO#N] [--json]
   reviews-for-agent inbox get ID [--json]
@@ -77,6 +77,11 @@ repository root, and recorded in the inbox. Ctrl+C stops the server. The
 URL it prints carries a token: without it the server answers nobody, so
 other users of the machine cannot read the diff. Comments are saved as you
 write them; a reload restores them.
+
+SOURCE picks other changes than the uncommitted ones: --commit REV (one
+commit), --range A..B or A...B, --base BRANCH (the work tree against its
+merge base with BRANCH), --staged, --unstaged, or --stdin (a unified diff).
+The written comments name what was reviewed, to the commit and blob.
 
 request is for agents: it records a review of the uncommitted changes (or of
 the given files) and returns at once with its id and page URL, starting a
