@@ -151,9 +151,14 @@ let drawing = 0; // which drawing of the files the idle slices belong to
 let perFile = 42; // px a file takes besides its rows: measured once drawn
 let rest = null; // the spacer
 
+// MANY files make a page whose files off screen are skipped by the
+// browser's style and layout (content-visibility; see app.css).
+export const MANY = 200;
+
 export function drawDiff() {
   container.textContent = '';
   container.classList.toggle('rfa-split', state.view === 'side-by-side');
+  container.classList.toggle('rfa-many', state.files.length > MANY);
   filesIn = 0;
   state.files.forEach((f) => {
     f.win = null;

@@ -3,7 +3,7 @@
 // diff, and a click that goes to the file. A long list is made a chunk at
 // a time, the rest when the page is idle.
 import { state, el, idle } from './page.js';
-import { ensureFiles } from './draw.js';
+import { ensureFiles, MANY } from './draw.js';
 
 const FIRST = 100; // items made at once; then CHUNK at a time
 const CHUNK = 200;
@@ -33,6 +33,7 @@ export function buildTree() {
   lastDirs = [];
   counts = commentCounts();
   el('rfa-tree').hidden = state.files.length < 2;
+  el('rfa-tree').classList.toggle('rfa-many', state.files.length > MANY);
   addItems(Math.min(FIRST, state.files.length));
   // One chunk a frame, so that no frame lays out thousands of items.
   const mine = ++build;
