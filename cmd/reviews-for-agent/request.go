@@ -25,13 +25,12 @@ func (c *cli) request(ctx context.Context, args []string) int {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	var sf storeFlags
 	var gf githubFlags
-	var df sourceFlags
 	sf.register(fs)
 	gf.register(fs)
-	df.register(fs)
+	df := newSourceFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "Usage: reviews-for-agent request [FILE...] [--message TEXT] [--dir DIR] [--json]\n"+
-			"       [--commit REV | --range FROM..TO | --base BRANCH | --staged | --unstaged | --stdin]\n       reviews-for-agent request --pr OWNER/REPO#N [--message TEXT] [--json]")
+		fmt.Fprintln(c.stderr, "Usage: reviews-for-agent request [FILE...] [--message TEXT] [--dir DIR] [--json]\n"+sourceUsage+
+			"\n       reviews-for-agent request --pr OWNER/REPO#N [--message TEXT] [--json]")
 		fs.PrintDefaults()
 	}
 	pos, code, ok := c.parseFlags(fs, args)
@@ -42,17 +41,11 @@ func (c *cli) request(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "reviews-for-agent request: --port %d is not a port number\n", *port)
 		return exitUsage
 	}
-	src, err := df.source(c.stdin)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "reviews-for-agent request: %v\n", err)
+	src, ok := c.sourceOf("request", df)
+	if !ok {
 		return exitUsage
 	}
-	paths := pos
-	for _, f := range strings.Split(*files, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			paths = append(paths, f)
-		}
-	}
+	paths := append(pos, splitList(*files)...)
 	store, err := c.openStore(sf)
 	if err != nil {
 		return c.fail(err, *asJSON)
@@ -76,4 +69,16 @@ func (c *cli) request(ctx context.Context, args []string) int {
 		inbox.WriteRequest(c.stdout, res)
 	}
 	return exitOK
+}
+
+// splitList is the items of a comma-separated list, trimmed, empty ones
+// left out.
+func splitList(list string) []string {
+	var out []string
+	for _, f := range strings.Split(list, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

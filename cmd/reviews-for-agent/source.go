@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"strings"
 
@@ -15,6 +16,13 @@ import (
 type sourceFlags struct {
 	commit, rng, base       string
 	staged, unstaged, stdin bool
+}
+
+// newSourceFlags registers the flags on fs.
+func newSourceFlags(fs *flag.FlagSet) *sourceFlags {
+	f := &sourceFlags{}
+	f.register(fs)
+	return f
 }
 
 func (f *sourceFlags) register(fs *flag.FlagSet) {
@@ -47,3 +55,17 @@ func (f *sourceFlags) source(stdin io.Reader) (reviewsforagent.Source, error) {
 	}
 	return src, nil
 }
+
+// sourceOf is the Source the flags of command cmd name; a clash is
+// reported as a usage error.
+func (c *cli) sourceOf(cmd string, f *sourceFlags) (reviewsforagent.Source, bool) {
+	src, err := f.source(c.stdin)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "reviews-for-agent %s: %v\n", cmd, err)
+		return src, false
+	}
+	return src, true
+}
+
+// sourceUsage is the flags' line of a command's usage.
+const sourceUsage = "       [--commit REV | --range FROM..TO | --base BRANCH | --staged | --unstaged | --stdin]"

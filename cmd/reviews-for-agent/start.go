@@ -25,11 +25,9 @@ func (c *cli) start(ctx context.Context, args []string) int {
 	dir := fs.String("dir", ".", "a directory inside the git repository to review")
 	var sf storeFlags
 	sf.register(fs)
-	var df sourceFlags
-	df.register(fs)
+	df := newSourceFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "Usage: reviews-for-agent start [--port N] [--no-open] [--dir DIR] [--store PATH]\n"+
-			"       [--commit REV | --range FROM..TO | --base BRANCH | --staged | --unstaged | --stdin]")
+		fmt.Fprintln(c.stderr, "Usage: reviews-for-agent start [--port N] [--no-open] [--dir DIR] [--store PATH]\n"+sourceUsage)
 		fs.PrintDefaults()
 	}
 	pos, code, ok := c.parseFlags(fs, args)
@@ -45,9 +43,8 @@ func (c *cli) start(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "reviews-for-agent start: --port %d is not a port number\n", *port)
 		return exitUsage
 	}
-	src, err := df.source(c.stdin)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "reviews-for-agent start: %v\n", err)
+	src, ok := c.sourceOf("start", df)
+	if !ok {
 		return exitUsage
 	}
 	// A port the person asked for is the one they will type: do not move
