@@ -138,7 +138,7 @@ func TestCrossProcessReview(t *testing.T) {
 		t.Fatalf("inbox get output %q: %v", out, err)
 	}
 	want := "\n```\nClose.\n```\n\n## a.txt\n\n### Line 2\nIn `@@ -1,3 +1,3 @@`:\n```\n  1  one\n    -two\n> 2 +2\n  3  three\n```\n```\nUse words: two.\n```\n"
-	if !strings.HasPrefix(d.Markdown, "# Code Review Comments\n\nReview "+req.ID+" from the reviews-for-agent inbox") || !strings.HasSuffix(d.Markdown, want) || d.Status != inbox.StatusSubmitted || d.Root == "" {
+	if !strings.HasPrefix(d.Markdown, "# Code Review Comments\n\nReview "+req.ID+" from the reviews-for-agent inbox") || !strings.Contains(d.Markdown, want+"\n## What was reviewed\n\nThe diff of the uncommitted changes against HEAD (") || d.Status != inbox.StatusSubmitted || d.Root == "" {
 		t.Errorf("inbox get = %+v\nmarkdown:\n%s\nwant:\n%s", d.Item, d.Markdown, want)
 	}
 	// The same comments are in the repository, as start writes them.
