@@ -20,6 +20,7 @@ import (
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/mention"
 	"github.com/review-my-code-bot/rmc/outcome"
+	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 	"github.com/review-my-code-bot/rmc/summary"
@@ -349,6 +350,20 @@ func (p Pipeline) executionConfig(r *runRecord) execution.Config {
 		Options: execution.Options{Run: c.Run, Learnings: r.learnings, Lease: c.ReviewTimeout, RunID: p.RunID, Settings: r.report.Settings()}, Permissions: r.states}
 }
 
+// withheld are the private files' lines no body may quote (see
+// execution.PrivateLines); none when nothing is private.
+func (p Pipeline) withheld(ctx context.Context, r *runRecord) []string {
+	if len(r.cfg.Review.PrivatePaths) == 0 {
+		return nil
+	}
+	files, err := r.reads.Files(ctx, r.snap.Repo, r.snap.PR.Number)
+	if err != nil {
+		p.Log.Warningf("could not read the PR's files to keep private files out of replies: %v", err)
+		return nil
+	}
+	return execution.PrivateLines(review.NewScope(r.cfg.Review, review.Generated{Attributes: r.snap.Config.Attributes}), files)
+}
+
 // startSession opens the run's model session when anything needs it. A
 // resolution that does not count is checked against the code first when
 // the code changed, which needs the model even with no task.
@@ -362,6 +377,7 @@ func (p Pipeline) startSession(ctx context.Context, r *runRecord, cfg *execution
 	} else {
 		r.sess = sess
 		cfg.Session, cfg.Instructions = sess, system.Instructions
+		cfg.Withheld = p.withheld(ctx, r)
 		cfg.Options.PrefixChars = sess.PrefixChars()
 		r.learner.UseInstructions(system.Instructions)
 	}

@@ -3,11 +3,14 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/review-my-code-bot/rmc/config"
+	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/execution"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/prompts"
+	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 	"github.com/review-my-code-bot/rmc/tools"
@@ -71,6 +74,12 @@ func screener(cfg config.Config, log *Log) func(ctx context.Context, text string
 	return execution.Screener{Model: cfg.InjectionModel, NewSession: func(system string) execution.Asker { return verifier.NewSession(system, nil) }}.Screen
 }
 
+// private reports a file of private_paths, by either of its names: the
+// model is not even told it changed.
+func private(s review.Scope, f snapshot.ChangedFile) bool {
+	return s.Private(f.Path) || f.PreviousPath != "" && s.Private(f.PreviousPath)
+}
+
 // session starts the run's one conversation: system prompt with the PR's
 // context, and the tools.
 func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *runReader, log *Log, dir string, snap snapshot.Snapshot, ls state.Learnings) (*llm.Session, prompts.SystemPrompt, error) {
@@ -79,6 +88,8 @@ func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *run
 		return nil, prompts.SystemPrompt{}, fmt.Errorf("list the PR's files: %w", err)
 	}
 	src, text := rules(ctx, gh, snap)
+	scope := review.NewScope(cfg.Review, review.Generated{Attributes: snap.Config.Attributes})
+	files = slices.DeleteFunc(slices.Clone(files), func(f snapshot.ChangedFile) bool { return private(scope, f) })
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.Path
@@ -88,8 +99,11 @@ func session(ctx context.Context, cfg config.Config, client *llm.Client, gh *run
 	if err != nil {
 		return nil, prompts.SystemPrompt{}, err
 	}
-	toolset := []llm.Tool{tools.Diff(func(ctx context.Context) (string, error) { return gh.Diff(ctx, snap.Repo, snap.PR.Number) })}
-	toolset = append(toolset, tools.Workspace(reader(log, gh, dir, snap))...)
+	toolset := []llm.Tool{tools.ScopedDiff(func(ctx context.Context) (string, error) { return gh.Diff(ctx, snap.Repo, snap.PR.Number) },
+		func(f diff.File) (string, bool) {
+			return scope.Why(f), scope.Private(f.NewPath) || scope.Private(f.OldPath)
+		})}
+	toolset = append(toolset, tools.Workspace(workspace.Private(reader(log, gh, dir, snap), scope.Private))...)
 	if cfg.EnableWeb {
 		toolset = append(toolset, tools.Web(tools.WebOptions{}))
 	}

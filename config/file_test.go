@@ -28,6 +28,7 @@ func TestWithFile(t *testing.T) {
 			file: `problem_score_threshold: 6
 blocking_score_threshold: 8
 ignore_paths: ["*.snap", "docs/**"]
+private_paths: ["fixtures/customers/**", "*.pii.csv"]
 passes: [atomic, security]
 max_run_tokens: 50000
 max_inline_comments: 10
@@ -51,7 +52,7 @@ checks:
 			check: func(t *testing.T, c Config) {
 				if c.Review.ProblemThreshold != 6 || c.Review.BlockingThreshold != 8 || c.Review.MaxRunTokens != 50000 || c.Review.MaxInline != 10 ||
 					c.Language != "French" || c.NotifyAgent != "@claude" || strings.Join(c.Handles, ",") != "@helper" ||
-					strings.Join(c.Review.IgnorePaths, ",") != "*.snap,docs/**" || strings.Join(c.Review.Passes, ",") != "atomic,security" ||
+					strings.Join(c.Review.IgnorePaths, ",") != "*.snap,docs/**" || strings.Join(c.Review.PrivatePaths, ",") != "fixtures/customers/**,*.pii.csv" || strings.Join(c.Review.Passes, ",") != "atomic,security" ||
 					!strings.Contains(c.Instructions, "errors.Join") || c.Walkthrough || !c.WalkthroughDiagram ||
 					len(c.Checks) != 2 || c.Checks[0].Mode != "error" || strings.Join(c.Checks[0].Paths, ",") != "api/**" || c.Checks[1].Mode != "warning" || strings.Join(c.Checks[1].Paths, ",") != "CHANGELOG.md" || len(c.PathInstructions) != 1 || c.PathInstructions[0].Path != "migrations/**" {
 					t.Errorf("config = %+v", c)
@@ -108,11 +109,18 @@ checks:
 		"blocking below problem is fatal": {file: "problem_score_threshold: 8\nblocking_score_threshold: 6\n", wantFatal: true, wantProbs: []string{"must be at least"}},
 		"blocking below an input problem": {inputs: map[string]string{"problem_score_threshold": "9"}, file: "blocking_score_threshold: 6\n", wantFatal: true, wantProbs: []string{"must be at least"}},
 		"bad glob is fatal":               {file: "ignore_paths: ['a/[b']\n", wantFatal: true, wantProbs: []string{"ignore_paths"}},
-		"unknown pass is fatal":           {file: "passes: [atomic, style]\n", wantFatal: true, wantProbs: []string{`"style" is not a review pass`}},
-		"no pass is fatal":                {file: "passes: []\n", wantFatal: true, wantProbs: []string{"passes"}},
-		"negative ceiling is fatal":       {file: "max_run_tokens: -1\n", wantFatal: true, wantProbs: []string{"max_run_tokens"}},
-		"a map where a list goes":         {file: "ignore_paths: {a: b}\n", wantFatal: true, wantProbs: []string{"must be a list of strings"}},
-		"a list where a value goes":       {file: "language: [French]\n", wantProbs: []string{"must be a single value"}},
+		"bad private glob is fatal":       {file: "private_paths: ['a/[b']\n", wantFatal: true, wantProbs: []string{"private_paths"}},
+		"an input cannot set private_paths": {inputs: map[string]string{"private_paths": "secrets/**"}, file: "",
+			check: func(t *testing.T, c Config) {
+				if len(c.Review.PrivatePaths) != 0 {
+					t.Errorf("private_paths = %q from an input; it is the base branch's file's only", c.Review.PrivatePaths)
+				}
+			}},
+		"unknown pass is fatal":     {file: "passes: [atomic, style]\n", wantFatal: true, wantProbs: []string{`"style" is not a review pass`}},
+		"no pass is fatal":          {file: "passes: []\n", wantFatal: true, wantProbs: []string{"passes"}},
+		"negative ceiling is fatal": {file: "max_run_tokens: -1\n", wantFatal: true, wantProbs: []string{"max_run_tokens"}},
+		"a map where a list goes":   {file: "ignore_paths: {a: b}\n", wantFatal: true, wantProbs: []string{"must be a list of strings"}},
+		"a list where a value goes": {file: "language: [French]\n", wantProbs: []string{"must be a single value"}},
 		"bad threshold under an input is not fatal": {
 			inputs: map[string]string{"problem_score_threshold": "4"}, file: "problem_score_threshold: 99\n", wantProbs: []string{"problem_score_threshold"},
 			check: func(t *testing.T, c Config) {

@@ -52,6 +52,13 @@ var Keys = []Key{
 		Schema: `"type": "array", "items": {"type": "string", "minLength": 1}`,
 		set:    setIgnorePaths,
 		show:   func(c Config) string { return strings.Join(c.Review.IgnorePaths, ", ") }},
+	// The file's only, never an input: a pull request cannot change what
+	// the base keeps private. A bad glob would let a private file through.
+	{Name: "private_paths", gate: true, list: true,
+		Doc:    "Globs, with ignore_paths' rules, of files whose content must never leave the runner (customer data, credential fixtures): never in any prompt, refused by the model's tools, never quoted in a reply, even when someone asks about them. Read from the base branch only. A bad glob fails the run.",
+		Schema: `"type": "array", "items": {"type": "string", "minLength": 1}`,
+		set:    setPrivatePaths,
+		show:   func(c Config) string { return strings.Join(c.Review.PrivatePaths, ", ") }},
 	{Name: "passes", gate: true, list: true,
 		Doc:    "Which of the three review passes run. Default: all three. A bad value fails the run.",
 		Schema: `"type": "array", "minItems": 1, "uniqueItems": true,` + "\n      " + `"items": {"enum": ["atomic", "structure", "security"]},` + "\n      " + `"default": ["atomic", "structure", "security"]`,
@@ -154,6 +161,15 @@ func setBlocking(p *parser, c *Config, name, v string) {
 func setIgnorePaths(p *parser, c *Config, name, v string) {
 	c.Review.IgnorePaths = list(v)
 	if _, err := glob.CompileAll(c.Review.IgnorePaths); err != nil {
+		for _, e := range strings.Split(err.Error(), "\n") {
+			p.fail("%s: %s", name, e)
+		}
+	}
+}
+
+func setPrivatePaths(p *parser, c *Config, name, v string) {
+	c.Review.PrivatePaths = list(v)
+	if _, err := glob.CompileAll(c.Review.PrivatePaths); err != nil {
 		for _, e := range strings.Split(err.Error(), "\n") {
 			p.fail("%s: %s", name, e)
 		}

@@ -25,7 +25,10 @@ func (x *reviewRunner) checks(ctx context.Context, key string, rt *detector.Revi
 	if rt.Mode != rmcoc.ModeAuto || len(x.Options.Checks) == 0 || res.Partial != nil {
 		return nil
 	}
-	results, err := review.EvaluateChecks(ctx, x.Session, x.Options.Checks, sc.anchor, review.CheckOptions{Task: key,
+	// The checks read the diff the review's scope lets through, never an
+	// excluded or private file's.
+	files, _ := x.sendable.Split(sc.anchor)
+	results, err := review.EvaluateChecks(ctx, x.Session, x.Options.Checks, files, review.CheckOptions{Task: key,
 		DiffChars: review.ChunkBudget(x.Options.Review.ContextTokens, x.Options.PrefixChars)})
 	if err != nil {
 		return err

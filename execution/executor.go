@@ -123,8 +123,11 @@ type Config struct {
 	State   state.State
 	Model   string
 	Secrets []string // redacted from everything posted
-	Now     func() time.Time
-	Log     Logger // required
+	// Withheld are lines of the private files' content (PrivateLines):
+	// redacted from everything posted, so no reply quotes them.
+	Withheld []string
+	Now      func() time.Time
+	Log      Logger // required
 	// Instructions is the fixed part of the system prompt: text that
 	// recites it is withheld (a model talked into leaking its instructions).
 	Instructions string
@@ -292,6 +295,12 @@ type run struct {
 	// heldReview says why this run leaves the automatic review to another
 	// run at work on it ("" when it does not).
 	heldReview string
+}
+
+// scope is the run's one rule for what the model may be sent (see
+// review.Scope): the repository's settings over the base's attributes.
+func (r *run) scope() review.Scope {
+	return review.NewScope(r.Options.Review, review.Generated{Attributes: r.Snap.Config.Attributes})
 }
 
 func (x *Executor) start() *run {

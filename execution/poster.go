@@ -15,6 +15,8 @@ import (
 // Every runner and the run-level work share the run's one poster.
 type poster struct {
 	secrets []string
+	// withheld are lines of private files: redacted as secrets are.
+	withheld []string
 	// instructions is the fixed part of the system prompt: model text that
 	// recites it is withheld.
 	instructions string
@@ -36,10 +38,11 @@ func (p poster) compose(text string, blocks ...rmcoc.Block) string {
 	}
 	// Blocks hold model-written text too (titles, reasons): redact them as
 	// well. A redaction keeps the JSON valid ("[REDACTED]" has no quote).
-	tail = sanitize.Redact(tail, p.secrets...)
+	redact := append(append([]string(nil), p.secrets...), p.withheld...)
+	tail = sanitize.Redact(tail, redact...)
 	room := sanitize.MaxBody - len([]rune(tail))
 	// Defang never lengthens a line, so the prose stays within room.
-	prose := rmcoc.Defang(sanitize.Fit(sanitize.Redact(text, p.secrets...), room))
+	prose := rmcoc.Defang(sanitize.Fit(sanitize.Redact(text, redact...), room))
 	return prose + tail
 }
 
@@ -84,7 +87,7 @@ type env struct {
 }
 
 func newEnv(c Config) env {
-	return env{poster: poster{secrets: c.Secrets, instructions: c.Instructions, language: c.Options.Language, log: c.Log},
+	return env{poster: poster{secrets: c.Secrets, withheld: c.Withheld, instructions: c.Instructions, language: c.Options.Language, log: c.Log},
 		pr: c.Snap.Repo, num: c.Snap.PR.Number, clock: c.Now, Log: c.Log}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/prompts"
+	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/snapshot"
@@ -38,10 +39,11 @@ type questionRunner struct {
 	model    string
 	lease    time.Duration
 	runID    string // this workflow run (GITHUB_RUN_ID)
+	scope    review.Scope
 }
 
 func newQuestionRunner(r *run) *questionRunner {
-	return &questionRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Snap: r.Snap, bot: r.State.Bot, failures: r.State.Failures, model: r.Model, lease: r.Options.Lease, runID: r.Options.RunID}
+	return &questionRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Snap: r.Snap, bot: r.State.Bot, failures: r.State.Failures, model: r.Model, lease: r.Options.Lease, runID: r.Options.RunID, scope: r.scope()}
 }
 
 // Run runs a question task: a visible placeholder in the bot's own
@@ -174,6 +176,10 @@ func (x *questionRunner) ask(ctx context.Context, key string, m *state.Mention) 
 	in := prompts.QuestionData{Asker: m.Author.Login, Question: m.Text, Conversation: conversation(x.Snap, x.bot, m)}
 	if m.Thread != nil {
 		in.Thread = &prompts.Thread{Path: m.Thread.Path, Line: m.Thread.Line, DiffHunk: m.Thread.DiffHunk}
+		if x.scope.Private(m.Thread.Path) {
+			// A person may ask about a private file; its code is never sent.
+			in.Thread.DiffHunk, in.Thread.Private = "", true
+		}
 	}
 	prompt, err := prompts.Question(in)
 	if err != nil {

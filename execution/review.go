@@ -45,6 +45,7 @@ type reviewRunner struct {
 	base    string // the PR's base commit
 	// attributes is the base branch's .gitattributes.
 	attributes string
+	sendable   review.Scope             // what the model may be sent
 	baseRef    string                   // the branch the PR targets
 	held       string                   // why another run does this run's automatic review
 	last       *state.CompletedReview   // the latest review, if any
@@ -66,7 +67,7 @@ func newReviewRunner(r *run) *reviewRunner {
 			known[f.Block.Fingerprint] = true
 		}
 	}
-	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, baseRef: r.Snap.PR.BaseRef, held: r.heldReview,
+	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, sendable: r.scope(), baseRef: r.Snap.PR.BaseRef, held: r.heldReview,
 		last: r.State.LastReview(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify}
 }
 
@@ -231,12 +232,12 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 }
 
 // excluded gives a file GitHub sent no diff for the base configuration's
-// reason when it excludes the path: then nobody needed to read it.
+// reason when it excludes the path (ignore_paths, private_paths,
+// .gitattributes): then nobody needed to read it.
 func (x *reviewRunner) excluded(skips []review.Skip) []review.Skip {
 	out := make([]review.Skip, 0, len(skips))
-	ex := review.NewExclusions(x.Options.Review.IgnorePaths, review.Generated{Attributes: x.attributes})
 	for _, s := range skips {
-		if why := ex.Why(s.Path); s.Unreadable && why != "" {
+		if why := x.sendable.WhyPath(s.Path); s.Unreadable && why != "" {
 			s = review.Skip{Path: s.Path, Why: why}
 		}
 		out = append(out, s)

@@ -1,6 +1,7 @@
 package execution
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -34,11 +35,12 @@ type walkthroughRunner struct {
 	Diagram bool  // walkthrough_diagram
 	comment int64 // the walkthrough comment, 0 before the first
 	ceiling review.Ceiling
+	scope   review.Scope // what the model may be sent
 }
 
 func newWalkthroughRunner(r *run) *walkthroughRunner {
 	return &walkthroughRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Diagram: r.Options.WalkthroughDiagram, comment: r.State.Walkthrough,
-		ceiling: r.Options.Review.Ceiling(spent(r.Session))}
+		ceiling: r.Options.Review.Ceiling(spent(r.Session)), scope: r.scope()}
 }
 
 // walkthroughAnswer is the model's walkthrough.
@@ -125,7 +127,7 @@ func (x *walkthroughRunner) write(ctx context.Context, key, head string) error {
 	if err != nil {
 		return err
 	}
-	prompt, err := prompts.Walkthrough(walkthroughData(files, x.Diagram))
+	prompt, err := prompts.Walkthrough(walkthroughData(files, x.scope, x.Diagram))
 	if err != nil {
 		return err
 	}
@@ -149,12 +151,28 @@ func (x *walkthroughRunner) write(ctx context.Context, key, head string) error {
 }
 
 // walkthroughData is the prompt's data: the file list and as much of the
-// diff as fits.
-func walkthroughData(files []snapshot.ChangedFile, diagram bool) prompts.WalkthroughData {
+// diff as fits, both through the scope. A private file is not named; an
+// out-of-scope one is named, with why its diff is not shown.
+func walkthroughData(files []snapshot.ChangedFile, sc review.Scope, diagram bool) prompts.WalkthroughData {
 	d := prompts.WalkthroughData{Diagram: diagram}
+	parsed, unread := ParseFiles(files)
+	why := map[string]string{}
+	for _, s := range unread {
+		why[s.Path] = cmp.Or(sc.WhyPath(s.Path), s.Why)
+	}
+	for _, f := range parsed {
+		why[f.Path()] = sc.Why(f)
+	}
 	var diff strings.Builder
 	for _, f := range files {
-		d.Files = append(d.Files, fmt.Sprintf("%s (%s, +%d -%d)", f.Path, f.Status, f.Additions, f.Deletions))
+		switch {
+		case sc.Private(f.Path) || f.PreviousPath != "" && sc.Private(f.PreviousPath):
+			continue
+		case why[f.Path] != "":
+			d.Files = append(d.Files, fmt.Sprintf("%s (%s, +%d -%d; diff not shown: %s)", prompts.Path(f.Path), f.Status, f.Additions, f.Deletions, why[f.Path]))
+			continue
+		}
+		d.Files = append(d.Files, fmt.Sprintf("%s (%s, +%d -%d)", prompts.Path(f.Path), f.Status, f.Additions, f.Deletions))
 		piece := fmt.Sprintf("--- %s\n%s\n", f.Path, f.Patch)
 		if diff.Len()+len(piece) > maxWalkthroughDiff {
 			d.Truncated = true

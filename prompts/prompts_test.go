@@ -63,6 +63,8 @@ var goldenCases = map[string]struct {
 	"question_first": {"question", prompts.QuestionData{Asker: "alice", Question: "why a mutex and not a sync.Map?"}},
 	"question_thread": {"question", prompts.QuestionData{Asker: "bob", Question: "is this O(n^2)?", Conversation: []turn{{"comment by @alice", "Bounded by the shard count."}},
 		Thread: &prompts.Thread{Path: "src/cache.go", Line: 42, DiffHunk: hunk}}},
+	"question_thread_private": {"question", prompts.QuestionData{Asker: "bob", Question: "what is in this fixture?",
+		Thread: &prompts.Thread{Path: "fixtures/customers.csv", Line: 3, Private: true}}},
 	"question_thread_outdated": {"question", prompts.QuestionData{Asker: "bob", Question: "still needed?",
 		Thread: &prompts.Thread{Path: "src/old.go", DiffHunk: hunk}}},
 	"review_pass":         {"review_pass", prompts.ReviewPassData{Pass: pass(review.Passes()[0]), Chunk: 1, Chunks: 1, Problem: 6, Blocking: 8}},

@@ -51,6 +51,9 @@ type Thread struct {
 	Path     string
 	Line     int // 0 when outdated
 	DiffHunk string
+	// Private is set for a file of private_paths: no hunk is shown, and
+	// the model is told why.
+	Private bool
 }
 
 // QuestionData is what question.tmpl shows.

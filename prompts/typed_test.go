@@ -33,7 +33,7 @@ var (
 		Thread: []Turn{{Source: "you", Body: "finding"}}, Author: "alice", Replies: "no"}
 	fullLocal    = LocalSystemData{Base: "main", Files: []string{"a.go (modified)"}, Rules: "rules"}
 	fullQuestion = QuestionData{Asker: "bob", Question: "why?", Conversation: []Turn{{Source: "comment by @bob", Body: "hi"}},
-		Thread: &Thread{Path: "a.go", Line: 4, DiffHunk: "@@ -1 +1 @@"}}
+		Thread: &Thread{Path: "a.go", Line: 4, DiffHunk: "@@ -1 +1 @@", Private: true}}
 	fullPass = ReviewPassData{Pass: Pass{N: 2, Name: "structure", Focus: "contracts"}, Chunk: 1, Chunks: 2,
 		Found: []Found{{Path: "a.go", Line: 3, Title: "nil map"}}, Problem: 5, Blocking: 8}
 	fullChunk       = ReviewChunkData{Chunk: 1, Chunks: 2, Diff: "1+x"}

@@ -140,15 +140,17 @@ func Run(ctx context.Context, s Asker, in Input, opt Options, known map[string]b
 	if in.Review == nil {
 		in.Review = in.Anchor
 	}
-	ignore, err := glob.CompileAll(opt.Settings.IgnorePaths)
-	if err != nil {
+	if _, err := glob.CompileAll(opt.Settings.IgnorePaths); err != nil {
 		return Result{}, fmt.Errorf("ignore_paths: %w", err)
 	}
+	if _, err := glob.CompileAll(opt.Settings.PrivatePaths); err != nil {
+		return Result{}, fmt.Errorf("private_paths: %w", err)
+	}
 	r := newReviewer(s, opt, in.Anchor, known)
-	ex := Exclusions{ignore: ignore, attrs: opt.Generated.attributes()}
+	scope := NewScope(opt.Settings, opt.Generated)
 	var review []diff.File
 	for _, f := range in.Review {
-		if why := skipReason(f, ex); why != "" {
+		if why := scope.Why(f); why != "" {
 			r.res.Skipped = append(r.res.Skipped, Skip{Path: f.Path(), Why: why})
 			continue
 		}

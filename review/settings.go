@@ -23,6 +23,10 @@ type Settings struct {
 	// IgnorePaths (ignore_paths) are globs the review skips, with
 	// .gitignore's rules (package glob).
 	IgnorePaths []string
+	// PrivatePaths (private_paths, from the base branch's file only) are
+	// globs, with the same rules, of files whose content must never leave
+	// the runner: no prompt, no tool result, no reply carries it (Scope).
+	PrivatePaths []string
 	// Passes (passes) names the passes that run; see PassNames.
 	Passes []string
 	// MaxInline (max_inline_comments) is how many findings a review posts

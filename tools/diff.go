@@ -19,7 +19,18 @@ type diffArgs struct {
 
 // Diff returns the get_pr_diff tool, which shows the PR's unified diff as get
 // returns it, whole or for one file.
-func Diff(get func(ctx context.Context) (string, error)) llm.Tool {
+func Diff(get func(ctx context.Context) (string, error)) llm.Tool { return ScopedDiff(get, nil) }
+
+// Withhold says why a file's diff is not shown ("" when it is), and whether
+// the file is private: a private file is not even named in a note.
+type Withhold func(diff.File) (why string, private bool)
+
+// ScopedDiff is Diff showing only the files withhold lets through: a file
+// it gives a reason for (out of the review's scope, or private) is taken
+// out of every answer, and the answer says which and why. A diff that
+// cannot be split into files is then not shown at all. A nil withhold
+// withholds nothing.
+func ScopedDiff(get func(ctx context.Context) (string, error), withhold Withhold) llm.Tool {
 	return llm.MustTool("get_pr_diff",
 		"Get the pull request's unified diff (the changes under review). Give path to see the changes to one file only; "+
 			fmt.Sprintf("a whole diff over about %d KB is cut, with a note listing every changed file.", maxOutput/1000),
@@ -29,8 +40,51 @@ func Diff(get func(ctx context.Context) (string, error)) llm.Tool {
 			if err != nil {
 				return "", fmt.Errorf("the PR's diff could not be fetched: %w", err)
 			}
-			return diffAnswer(d, a.Path)
+			if withhold == nil {
+				return diffAnswer(d, a.Path)
+			}
+			return scopedAnswer(d, a.Path, withhold)
 		})
+}
+
+// scopedAnswer is diffAnswer over the sections withhold lets through.
+func scopedAnswer(d, path string, withhold Withhold) (string, error) {
+	sections, err := diff.Sections(d)
+	if err != nil {
+		return "", fmt.Errorf("the diff could not be split into files (%v), so it is not shown: some of its files may not be sent. Read the files you need with read_file", err)
+	}
+	want := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(path, "./"), "a/"), "b/")
+	var kept []string
+	var held []string
+	private := 0
+	for _, s := range sections {
+		why, priv := withhold(s.File)
+		switch {
+		case why == "":
+			kept = append(kept, s.Text)
+		case path != "" && (has(s.File, want) || has(s.File, strings.TrimPrefix(path, "./"))):
+			return "", fmt.Errorf("the diff of %q is not shown (%s); read_file shows a file that is not private", path, why)
+		case priv:
+			private++
+		default:
+			held = append(held, fmt.Sprintf("%s (%s)", s.File.Path(), why))
+		}
+	}
+	out, err := diffAnswer(strings.Join(kept, ""), path)
+	if err != nil || path != "" || len(held)+private == 0 {
+		return out, err
+	}
+	if len(held) > maxChangedFilesNamed {
+		held = append(held[:maxChangedFilesNamed], fmt.Sprintf("and %d more", len(held)-maxChangedFilesNamed))
+	}
+	note := fmt.Sprintf("[not shown: %d changed file(s) out of the review's scope", len(held))
+	if len(held) > 0 {
+		note += ": " + strings.Join(held, "; ")
+	}
+	if private > 0 {
+		note += fmt.Sprintf("; %d private file(s) (private_paths): their content never leaves the runner", private)
+	}
+	return cutText(out+note+"]\n", maxOutput), nil
 }
 
 func diffAnswer(d, path string) (string, error) {
