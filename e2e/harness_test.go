@@ -84,6 +84,8 @@ type world struct {
 	termOn <-chan struct{}
 	// env overrides the runner's variables ("NAME=value"; "NAME=" unsets).
 	env []string
+	// checkout holds more files of the PR's head checkout, by path.
+	checkout map[string]string
 }
 
 func newWorld(t testing.TB) *world {
@@ -175,6 +177,10 @@ func (w *world) runWith(extra []string, name string, payload []byte) run {
 	os.MkdirAll(filepath.Join(ws, "limiter"), 0o755)
 	os.WriteFile(filepath.Join(ws, ".git", "HEAD"), []byte(pr.HeadSHA+"\n"), 0o644)
 	os.WriteFile(filepath.Join(ws, "limiter", "bucket.go"), []byte("package limiter\n"), 0o644)
+	for p, content := range w.checkout {
+		os.MkdirAll(filepath.Dir(filepath.Join(ws, p)), 0o755)
+		os.WriteFile(filepath.Join(ws, p), []byte(content), 0o644)
+	}
 	inputs := actionDefaults(w.t)
 	inputs["github_token"] = w.token // the runner evaluates ${{ github.token }}
 	inputs["llm_base_url"] = w.llm.BaseURL()

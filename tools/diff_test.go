@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/review-my-code-bot/rmc/diff"
 )
 
 const sampleDiff = `diff --git a/main.go b/main.go
@@ -118,5 +120,64 @@ func TestDiffCancelled(t *testing.T) {
 	tool := Diff(func(ctx context.Context) (string, error) { return "", ctx.Err() })
 	if _, err := tool.Run(ctx, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run with a cancelled context: %v, want context.Canceled", err)
+	}
+}
+
+// A scoped get_pr_diff never shows a withheld file: the whole diff leaves
+// it out and says why (a private file only by count), a path names the
+// reason, and a diff it cannot split is not shown at all.
+func TestScopedDiff(t *testing.T) {
+	t.Parallel()
+	withhold := func(f diff.File) (string, bool) {
+		switch {
+		case strings.HasPrefix(f.Path(), "new/"):
+			return "private", true
+		case strings.HasPrefix(f.Path(), "docs/"):
+			return "matches ignore_paths", false
+		}
+		return "", false
+	}
+	tests := map[string]struct {
+		diff, args string
+		want, not  []string
+		wantErr    string
+	}{
+		"whole diff": {diff: sampleDiff, args: `{}`,
+			want: []string{"+func new() {}", "[not shown: 1 changed file(s) out of the review's scope: docs/new file.md (matches ignore_paths); 1 private file(s) (private_paths)"},
+			not:  []string{"package new", "+hello", "new/name.go", "old/name.go"}},
+		"a private file by its new name": {diff: sampleDiff, args: `{"path": "new/name.go"}`, wantErr: `the diff of "new/name.go" is not shown (private)`},
+		"a private file by its old name": {diff: sampleDiff, args: `{"path": "old/name.go"}`, wantErr: `is not shown (private)`},
+		"with an a/ prefix":              {diff: sampleDiff, args: `{"path": "a/new/name.go"}`, wantErr: `is not shown (private)`},
+		"an ignored file":                {diff: sampleDiff, args: `{"path": "docs/new file.md"}`, wantErr: "is not shown (matches ignore_paths)"},
+		"a file in scope":                {diff: sampleDiff, args: `{"path": "main.go"}`, want: []string{"+func new() {}"}, not: []string{"not shown"}},
+		"an unknown file names no withheld one": {diff: sampleDiff, args: `{"path": "x.go"}`,
+			wantErr: `the PR does not change "x.go"; changed files: main.go, logo.png, café.txt`},
+		"a diff that does not split": {diff: "--- a/a\n+++ b/a\n@@ -1 +1 @@\n-a\n+b\n--- a/new/b\n+++ b/new/b\n@@ -1 +1 @@\n-a\n+b\n", args: `{}`, wantErr: "so it is not shown"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			tool := ScopedDiff(func(context.Context) (string, error) { return tt.diff, nil }, withhold)
+			got, err := call(t, tool, tt.args)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("get_pr_diff(%s) = %q, %v; want an error containing %q", tt.args, head(got), err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("get_pr_diff(%s): %v", tt.args, err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("answer lacks %q:\n%s", w, got)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Errorf("answer has %q:\n%s", n, got)
+				}
+			}
+		})
 	}
 }
