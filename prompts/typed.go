@@ -112,6 +112,8 @@ type ReviewPassData struct {
 	Chunk, Chunks     int
 	Found             []Found
 	Problem, Blocking int
+	// Notes asks for a line per file of the chunk, for the walkthrough.
+	Notes bool
 }
 
 // ReviewPass renders review_pass.tmpl.

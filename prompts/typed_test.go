@@ -35,7 +35,7 @@ var (
 	fullQuestion = QuestionData{Asker: "bob", Question: "why?", Conversation: []Turn{{Source: "comment by @bob", Body: "hi"}},
 		Thread: &Thread{Path: "a.go", Line: 4, DiffHunk: "@@ -1 +1 @@", Private: true}}
 	fullPass = ReviewPassData{Pass: Pass{N: 2, Name: "structure", Focus: "contracts"}, Chunk: 1, Chunks: 2,
-		Found: []Found{{Path: "a.go", Line: 3, Title: "nil map"}}, Problem: 5, Blocking: 8}
+		Found: []Found{{Path: "a.go", Line: 3, Title: "nil map"}}, Problem: 5, Blocking: 8, Notes: true}
 	fullChunk       = ReviewChunkData{Chunk: 1, Chunks: 2, Diff: "1+x"}
 	fullVerify      = VerifyFixData{Path: "a.go", Line: 5, Body: "finding", Head: "1234567"}
 	fullChecks      = ChecksData{Checks: []CheckPrompt{{Name: "auth", Instructions: "every handler checks auth", Files: []string{"a.go"}}}, Diff: "1+x", Truncated: true}

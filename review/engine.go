@@ -39,6 +39,9 @@ type Options struct {
 	Task string
 	// clock paces the pauses after a rate limit; nil = the real one.
 	clock clock
+	// Notes asks the first pass over each chunk for a line per file it
+	// reads (Result.Notes), from which the walkthrough is written.
+	Notes bool
 }
 
 // Input is what a review reads.
@@ -95,6 +98,9 @@ type Result struct {
 	Partial *Partial
 	// Checks are the repository's checks as the review evaluated them.
 	Checks []CheckResult
+	// Notes are, with Options.Notes, a line per reviewed file on what
+	// changed in it, in the order the chunks were read: model text.
+	Notes []FileNote
 }
 
 // Blocking counts blocking findings.

@@ -20,10 +20,12 @@ type job struct {
 	from  int
 }
 
-// answered is what one pass said about one chunk.
+// answered is what one pass said about one chunk: its findings, and with
+// Options.Notes the first pass's line on each file of the chunk.
 type answered struct {
-	pass Pass
-	out  passAnswer
+	pass  Pass
+	out   passAnswer
+	notes []FileNote
 }
 
 // slot is what the passes over one of the review's chunks (and the pieces
@@ -112,9 +114,16 @@ func (r *reviewer) run(ctx context.Context) error {
 	}
 	close(next)
 	wg.Wait()
+	noted := map[string]bool{}
 	for _, s := range slots {
 		for _, a := range s.answers {
 			r.keep(a.out, a.pass)
+			for _, n := range a.notes {
+				if !noted[n.Path] {
+					noted[n.Path] = true
+					r.res.Notes = append(r.res.Notes, n)
+				}
+			}
 		}
 	}
 	if r.failed == nil && ctx.Err() != nil {
@@ -170,8 +179,11 @@ func (r *reviewer) review(ctx context.Context, j job, part, parts int, s *slot) 
 	asker := r.s.Sub(block)
 	for p := j.from; p < len(r.passes); p++ {
 		pass := r.passes[p]
+		// The first pass to read the chunk also writes the walkthrough's
+		// lines: the chunk is in its context already.
+		noted := r.opt.Notes && p == j.from
 		prompt, err := prompts.ReviewPass(prompts.ReviewPassData{Pass: prompts.Pass{N: pass.N, Name: pass.Name, Focus: pass.Focus},
-			Chunk: part, Chunks: parts, Found: r.found(s.answers), Problem: r.opt.Settings.ProblemThreshold, Blocking: r.opt.Settings.BlockingThreshold})
+			Chunk: part, Chunks: parts, Found: r.found(s.answers), Problem: r.opt.Settings.ProblemThreshold, Blocking: r.opt.Settings.BlockingThreshold, Notes: noted})
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +191,7 @@ func (r *reviewer) review(ctx context.Context, j job, part, parts int, s *slot) 
 		if err != nil {
 			return nil, err
 		}
-		out, used, err := r.ask(ctx, asker, pass, prompt)
+		out, notes, used, err := r.ask(ctx, asker, pass, prompt, noted)
 		r.settle(held, used)
 		if errors.Is(err, llm.ErrContextLength) {
 			if pieces, ok := r.split(j.chunk, p); ok {
@@ -190,7 +202,7 @@ func (r *reviewer) review(ctx context.Context, j job, part, parts int, s *slot) 
 			return nil, fmt.Errorf("review pass %d (%s), chunk %d of %d: %w", pass.N, pass.Name, part, parts, err)
 		}
 		r.saw(j.chunk, p)
-		s.answers = append(s.answers, answered{pass: pass, out: out})
+		s.answers = append(s.answers, answered{pass: pass, out: out, notes: r.inChunk(notes, j.chunk)})
 	}
 	return nil, nil
 }
@@ -253,17 +265,40 @@ func (r *reviewer) settle(held, used int) {
 // before the review fails with it: about nine minutes of pauses.
 const maxRateWaits = 12
 
+// inChunk keeps the lines on the chunk's own files, the first for each:
+// a path the model made up, or one of another chunk, is dropped.
+func (r *reviewer) inChunk(notes []FileNote, c chunk) []FileNote {
+	r.mu.Lock()
+	in := map[string]bool{}
+	for _, id := range c {
+		in[r.units[id].path] = true
+	}
+	r.mu.Unlock()
+	var out []FileNote
+	for _, n := range notes {
+		n.Path = strings.TrimPrefix(strings.TrimSpace(n.Path), "/")
+		if in[n.Path] && strings.TrimSpace(n.Change) != "" {
+			in[n.Path] = false
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // ask asks one pass, retrying a failure other than the window's; a 429
 // pauses the whole review (see throttle) and is asked again without
-// spending a retry. used is the tokens every attempt cost.
-func (r *reviewer) ask(ctx context.Context, asker llm.JSONAsker, pass Pass, prompt string) (out passAnswer, used int, err error) {
+// spending a retry. used is the tokens every attempt cost. noted asks for
+// the lines on the chunk's files too; an answer that does not fit is
+// asked again without them, not counted as a retry: the walkthrough's
+// lines never cost the review its findings.
+func (r *reviewer) ask(ctx context.Context, asker llm.JSONAsker, pass Pass, prompt string, noted bool) (out passAnswer, notes []FileNote, used int, err error) {
 	label := llm.Label{Task: r.opt.Task, Step: fmt.Sprintf("pass %d", pass.N)}
 	for try, waits := 0, 0; try <= r.opt.Settings.Retries; {
 		if err := r.throttle.acquire(ctx); err != nil {
-			return out, used, fmt.Errorf("wait to ask %s: %w", label, err)
+			return out, nil, used, fmt.Errorf("wait to ask %s: %w", label, err)
 		}
 		var reply llm.Reply
-		out, reply, err = llm.AskJSON[passAnswer](ctx, asker, label, prompt)
+		out, notes, reply, err = askPass(ctx, asker, label, prompt, noted)
 		// A pause the endpoint asked for and the client would not wait is
 		// not shortened here: the pass fails as the client said.
 		limited := errors.Is(err, llm.ErrRateLimited) && !errors.Is(err, llm.ErrWaitRefused)
@@ -271,14 +306,26 @@ func (r *reviewer) ask(ctx context.Context, asker llm.JSONAsker, pass Pass, prom
 		used += tokens(reply.Usage)
 		switch {
 		case err == nil || ctx.Err() != nil || errors.Is(err, llm.ErrContextLength):
-			return out, used, err
+			return out, notes, used, err
 		case limited && waits < maxRateWaits:
 			waits++
+		case noted && errors.Is(err, llm.ErrBadResponse):
+			noted = false
 		default:
 			try++
 		}
 	}
-	return out, used, err
+	return out, notes, used, err
+}
+
+// askPass asks a pass once, for its findings, and with noted its lines.
+func askPass(ctx context.Context, asker llm.JSONAsker, label llm.Label, prompt string, noted bool) (passAnswer, []FileNote, llm.Reply, error) {
+	if !noted {
+		out, reply, err := llm.AskJSON[passAnswer](ctx, asker, label, prompt)
+		return out, nil, reply, err
+	}
+	out, reply, err := llm.AskJSON[notedAnswer](ctx, asker, label, prompt)
+	return passAnswer{Findings: out.Findings}, out.Files, reply, err
 }
 
 // split cuts a refused chunk in two: by its units, or a lone unit by its

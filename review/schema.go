@@ -15,6 +15,26 @@ type passAnswer struct {
 
 func (passAnswer) SchemaName() string { return "findings" }
 
+// notedAnswer is the answer of the first pass over a chunk when the
+// walkthrough is on: the findings, and a line per file of the chunk.
+type notedAnswer struct {
+	Findings findingList  `json:"findings"`
+	Files    fileNoteList `json:"files"`
+}
+
+func (notedAnswer) SchemaName() string { return "findings_and_files" }
+
+type fileNoteList []FileNote
+
+func (fileNoteList) JSONSchema() *jsonschema.Schema { return llm.ArrayOf[FileNote]() }
+
+// FileNote is what the review's reading says changed in one file: a line
+// the model wrote, for the walkthrough. It is model text: relay it as such.
+type FileNote struct {
+	Path   string `json:"path" jsonschema:"file path as in the diff header"`
+	Change string `json:"change" jsonschema:"one short line: what changed in the file"`
+}
+
 // findingList is an array, never null.
 type findingList []answerFinding
 

@@ -1,10 +1,12 @@
 package review
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/llm"
 )
 
 func patched(t *testing.T, path, patch string) diff.File {
@@ -103,5 +105,48 @@ func TestRunNeverSendsAPrivateFile(t *testing.T) {
 		if strings.Contains(p, "acme-corp") {
 			t.Errorf("a request carries the private file:\n%s", p)
 		}
+	}
+}
+
+// noting answers pass prompts: the ones asking for files get a line per
+// path it knows (and one for a path no chunk holds).
+type noting struct {
+	schemas []string
+	prompts []string
+}
+
+func (n *noting) Sub(string) llm.JSONAsker { return n }
+
+func (n *noting) AskSchema(_ context.Context, _ llm.Label, prompt string, schema *llm.Schema) (llm.Reply, error) {
+	n.schemas, n.prompts = append(n.schemas, schema.Name()), append(n.prompts, prompt)
+	if schema.Name() != "findings_and_files" {
+		return llm.Reply{Text: `{"findings": []}`}, nil
+	}
+	return llm.Reply{Text: `{"findings": [], "files": [{"path": "a.go", "change": "adds package a"}, {"path": "b.go", "change": "adds package b"},
+		{"path": "a.go", "change": "a second line for a.go"}, {"path": "made/up.go", "change": "x"}, {"path": "c.go", "change": " "}]}`}, schema.Validate(`{"findings": [], "files": []}`)
+}
+
+// With Notes, only the first pass over a chunk writes the lines; a path
+// the chunk does not hold, a second line, and an empty one are dropped.
+func TestRunNotesEachFileOnce(t *testing.T) {
+	t.Parallel()
+	files := []diff.File{patched(t, "a.go", "@@ -0,0 +1 @@\n+package a"), patched(t, "b.go", "@@ -0,0 +1 @@\n+package b"), patched(t, "c.go", "@@ -0,0 +1 @@\n+package c")}
+	n := &noting{}
+	res, err := Run(t.Context(), n, Input{Anchor: files}, Options{Settings: DefaultSettings(), Notes: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(n.schemas, ","); got != "findings_and_files,findings,findings" {
+		t.Errorf("schemas asked: %s", got)
+	}
+	if !strings.Contains(n.prompts[0], `Also write "files"`) || strings.Contains(n.prompts[1], `"files"`) {
+		t.Errorf("only the first pass asks for the files")
+	}
+	if len(res.Notes) != 2 || res.Notes[0] != (FileNote{"a.go", "adds package a"}) || res.Notes[1] != (FileNote{"b.go", "adds package b"}) {
+		t.Errorf("notes = %+v", res.Notes)
+	}
+	n = &noting{}
+	if res, _ := Run(t.Context(), n, Input{Anchor: files}, Options{Settings: DefaultSettings()}, nil); len(res.Notes) != 0 || strings.Contains(strings.Join(n.schemas, ","), "files") {
+		t.Errorf("without Notes: schemas %v, notes %+v", n.schemas, res.Notes)
 	}
 }
