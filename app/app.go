@@ -347,7 +347,7 @@ func (p Pipeline) execute(ctx context.Context, r *runRecord) (execution.Result, 
 func (p Pipeline) executionConfig(r *runRecord) execution.Config {
 	c := r.cfg
 	return execution.Config{GitHub: r.reads, Snap: r.snap, State: r.st, Model: c.Model, Secrets: r.secrets(), Log: p.Log,
-		Options: execution.Options{Run: c.Run, Learnings: r.learnings, Lease: c.ReviewTimeout, RunID: p.RunID, Settings: r.report.Settings()}, Permissions: r.states}
+		Options: execution.Options{Run: c.Run, Learnings: r.learnings, Lease: c.ReviewTimeout, RunID: p.RunID, Settings: r.report.Settings(), Walkthrough: c.Walkthrough}, Permissions: r.states}
 }
 
 // withheld are the private files' lines no body may quote (see

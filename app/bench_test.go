@@ -67,7 +67,7 @@ func newBenchWorld(tb testing.TB, lines int, findings int) *benchWorld {
 	if fs == nil {
 		fs = []map[string]any{}
 	}
-	model.AddRule(fakellm.Rule{LastUser: "# Task: review pass 1 of 3", Reply: fakellm.Reply{JSON: map[string]any{"findings": fs}}})
+	model.AddRule(fakellm.Rule{LastUser: "# Task: review pass 1 of 3", Respond: func(r fakellm.Request) fakellm.Reply { return fakellm.ReviewAnswer(r, fs) }})
 	model.AddRule(fakellm.Rule{LastUser: "# Task: review pass", Reply: fakellm.Reply{JSON: map[string]any{"findings": []any{}}}})
 	return &benchWorld{gh: gh, model: model, repo: snapshot.Repo{Owner: "acme", Name: "svc"}, pr: pr.Number}
 }

@@ -128,7 +128,7 @@ func TestPipelineReviewHoldsTheGateOverTheSeam(t *testing.T) {
 	finding := map[string]any{"path": "jobs/retry.go", "line": 2, "start_line": 0, "side": "right", "title": "retry never gives up",
 		"explanation": "A job that always fails loops forever.", "score": 8, "category": "bug", "suggestion": ""}
 	model := newSeamModel(t,
-		fakellm.Rule{Name: "pass 1", LastUser: "review pass 1 of 3", Reply: fakellm.Reply{JSON: map[string]any{"findings": []any{finding}}}},
+		fakellm.Rule{Name: "pass 1", LastUser: "review pass 1 of 3", Respond: func(r fakellm.Request) fakellm.Reply { return fakellm.ReviewAnswer(r, []any{finding}) }},
 		fakellm.Rule{Name: "other passes", LastUser: "review pass", Reply: fakellm.Reply{JSON: map[string]any{"findings": []any{}}}})
 	p, out := seamPipeline(t, gh, model)
 	ev := event.Event{Name: event.PullRequest, Action: "opened", Repo: "acme/svc", PRNumber: 7, Sender: "alice",

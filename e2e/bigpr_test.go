@@ -56,8 +56,8 @@ func reviewBigPR(tb testing.TB, lines int, how bigPR) bigPRResult {
 
 // reviewBigPRIn is reviewBigPR in w, whose model is set up.
 func reviewBigPRIn(tb testing.TB, w *world, lines int, how bigPR) bigPRResult {
-	w.llm.SetDefault(fakellm.Reply{JSON: map[string]any{"findings": []finding{}}})
-	w.scriptWalkthrough()
+	w.llm.AddRule(fakellm.Rule{Name: "passes", LastUser: "# Task: review pass", Respond: func(r fakellm.Request) fakellm.Reply { return fakellm.ReviewAnswer(r, []finding{}) }})
+	w.scriptGroupedWalkthrough()
 	w.inputs["model_context_tokens"] = "200000"
 	if how.concurrency != "" {
 		w.inputs["review_concurrency"] = how.concurrency

@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,17 +15,23 @@ import (
 )
 
 // scriptWalkthrough makes the model answer the walkthrough prompt; the
-// summary names the head's patch so each push's walkthrough differs.
+// summary names the limiter's added lines, as the file list gives them, so
+// each push's walkthrough differs.
 func (w *world) scriptWalkthrough() {
 	w.llm.AddRule(fakellm.Rule{Name: "walkthrough", LastUser: "# Task: walkthrough of the pull request", Respond: func(r fakellm.Request) fakellm.Reply {
-		lines := strings.Count(r.LastUser(), "\n+")
+		lines := 0
+		if m := addedRe.FindStringSubmatch(r.LastUser()); m != nil {
+			lines, _ = strconv.Atoi(m[1])
+		}
 		return fakellm.Reply{JSON: map[string]any{
 			"summary": fmt.Sprintf("Adds a token-bucket rate limiter (%d added lines). Thanks @alice!", lines),
-			"groups":  []map[string]any{{"purpose": "Rate limiting", "files": []map[string]string{{"path": "limiter/bucket.go", "change": "the bucket"}}}},
-			"effort":  2, "effort_why": "one small file", "diagram": "",
+			"groups":  []map[string]any{{"purpose": "Rate limiting", "files": []string{"limiter/bucket.go"}}},
+			"effort":  2, "effort_why": "one small file", "issue_fit": "", "diagram": "",
 		}}
 	}})
 }
+
+var addedRe = regexp.MustCompile(`limiter/bucket\.go \([a-z]+, \+(\d+) -`)
 
 // walkthroughs are the bot's walkthrough comments.
 func (w *world) walkthroughs() []string {

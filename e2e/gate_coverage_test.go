@@ -38,9 +38,9 @@ func TestGateFailedReviewIsPending(t *testing.T) {
 	w := newWorld(t)
 	w.push("1111111111111111111111111111111111111111", patchClean)
 	var healthy atomic.Bool
-	w.llm.AddRule(fakellm.Rule{Name: "flaky pass 1", LastUser: "# Task: review pass 1 of 3", Respond: func(fakellm.Request) fakellm.Reply {
+	w.llm.AddRule(fakellm.Rule{Name: "flaky pass 1", LastUser: "# Task: review pass 1 of 3", Respond: func(r fakellm.Request) fakellm.Reply {
 		if healthy.Load() {
-			return fakellm.Reply{JSON: map[string]any{"findings": []finding{}}}
+			return fakellm.ReviewAnswer(r, []finding{})
 		}
 		return fakellm.Reply{Error: &fakellm.APIError{Status: 400, Message: "upstream refused the request"}}
 	}})

@@ -89,12 +89,12 @@ func TestProvidersReviewThroughTheBinary(t *testing.T) {
 					toolRounds++
 					return fakellm.Reply{ToolCalls: []fakellm.ToolCall{fakellm.Call("read_file", `{"path":"limiter/bucket.go"}`)}}
 				}
-				answer := map[string]any{"findings": []finding{bug(5, "Unsynchronized map write", 9)}}
+				answer := fakellm.ReviewAnswer(r, []finding{bug(5, "Unsynchronized map write", 9)})
 				if tc.gptOSS {
-					b, _ := json.Marshal(answer)
+					b, _ := json.Marshal(answer.JSON)
 					return fakellm.Reply{Text: "We need to review the chunk. The map write in Take {line 5} is unsynchronized. Output the JSON.\n\n" + string(b)}
 				}
-				return fakellm.Reply{JSON: answer}
+				return answer
 			}})
 			w.llm.SetDefault(fakellm.Reply{JSON: map[string]any{"findings": []finding{}}})
 			r := w.run(w.prEvent("opened"))

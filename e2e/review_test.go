@@ -39,8 +39,8 @@ func (w *world) scriptReview(fixed bool, findings ...finding) {
 		}
 		return fakellm.Reply{JSON: map[string]string{"intent": intent}}
 	}})
-	w.llm.AddRule(fakellm.Rule{Name: "pass 1", LastUser: "# Task: review pass 1 of 3", Respond: func(fakellm.Request) fakellm.Reply {
-		return fakellm.Reply{JSON: map[string]any{"findings": w.passOne}}
+	w.llm.AddRule(fakellm.Rule{Name: "pass 1", LastUser: "# Task: review pass 1 of 3", Respond: func(r fakellm.Request) fakellm.Reply {
+		return fakellm.ReviewAnswer(r, w.passOne)
 	}})
 	w.llm.AddRule(fakellm.Rule{Name: "other passes", LastUserRegexp: regexpMust(`# Task: review pass [23] of 3`), Reply: fakellm.Reply{JSON: map[string]any{"findings": []finding{}}}})
 	w.llm.AddRule(fakellm.Rule{Name: "fixed?", LastUser: "# Task: is this finding fixed?", Reply: fakellm.Reply{JSON: map[string]any{"fixed": fixed, "reason": "buckets is now guarded by mu."}}})

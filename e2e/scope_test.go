@@ -99,10 +99,16 @@ func TestNothingOutOfScopeReachesTheModel(t *testing.T) {
 	for _, task := range []string{"# Task: review pass 1 of 3", "# Task: review pass 2 of 3", "# Task: review pass 3 of 3", "# Task: evaluate the repository's checks",
 		"# Task: walkthrough of the pull request", "# Task: is this finding fixed?", "# Task: answer a reply on your finding", "# Task: answer a question"} {
 		n, scoped := 0, 0
+		// The passes and checks read the limiter's diff; the walkthrough
+		// the line pass 1 wrote on it.
+		inScope := []byte("buckets")
+		if strings.Contains(task, "walkthrough") {
+			inScope = []byte("limiter/bucket.go (added, +6 -0): changes limiter/bucket.go")
+		}
 		for _, r := range reqs {
 			if strings.Contains(r.LastUser(), task) {
 				n++
-				if bytes.Contains(r.Body, []byte("buckets")) {
+				if bytes.Contains(r.Body, inScope) {
 					scoped++
 				}
 			}
@@ -112,7 +118,7 @@ func TestNothingOutOfScopeReachesTheModel(t *testing.T) {
 		}
 		if strings.Contains(task, "pass") || strings.Contains(task, "checks") || strings.Contains(task, "walkthrough") {
 			if scoped == 0 {
-				t.Errorf("no %q request carries the limiter's diff: the scope withholds too much", task)
+				t.Errorf("no %q request carries the limiter's diff or line: the scope withholds too much", task)
 			}
 		}
 	}

@@ -185,6 +185,9 @@ type Options struct {
 	// RunID is the workflow run (GITHUB_RUN_ID): a placeholder names it,
 	// so a re-run of the same run takes its own claims over at once.
 	RunID string
+	// Walkthrough is on: the review's first pass over each chunk also
+	// writes the walkthrough's line per file.
+	Walkthrough bool
 	// Settings is the table of effective settings and where each came
 	// from, the answer to a configuration command.
 	Settings string
@@ -295,6 +298,9 @@ type run struct {
 	// heldReview says why this run leaves the automatic review to another
 	// run at work on it ("" when it does not).
 	heldReview string
+	// read are the lines this run's review wrote on the files it read,
+	// by path, for the walkthrough.
+	read map[string]string
 }
 
 // scope is the run's one rule for what the model may be sent (see
@@ -306,7 +312,7 @@ func (r *run) scope() review.Scope {
 func (x *Executor) start() *run {
 	c := x.cfg
 	r := &run{env: newEnv(c), GitHub: c.GitHub, Session: c.Session, Options: c.Options, Snap: c.Snap, State: c.State,
-		Model: c.Model, Screen: c.Screen, Perms: c.Permissions, built: map[detector.Kind]Runner{}}
+		Model: c.Model, Screen: c.Screen, Perms: c.Permissions, built: map[detector.Kind]Runner{}, read: map[string]string{}}
 	r.fixes = &fixes{env: r.env, GitHub: c.GitHub, Session: c.Session, Snap: c.Snap, findings: c.State.Findings, verified: map[string]bool{}}
 	r.notify = &notifier{env: r.env, GitHub: c.GitHub, handle: c.Options.NotifyAgent, notified: c.State.Notified}
 	return r

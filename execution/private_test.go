@@ -44,27 +44,30 @@ func TestComposeRedactsPrivateLines(t *testing.T) {
 	}
 }
 
-// The walkthrough's prompt goes through the scope: a private file is not
-// named, an excluded one is named without its diff, the rest is shown.
+// The walkthrough's prompt goes through the scope, and holds no diff: a
+// private file is not named, an excluded one is named with why, the rest
+// with the line the review wrote.
 func TestWalkthroughDataScope(t *testing.T) {
 	t.Parallel()
 	files := []snapshot.ChangedFile{
-		{Path: "limiter/bucket.go", Status: "added", Additions: 1, Patch: "@@ -0,0 +1 @@\n+package limiter // IN-SCOPE"},
+		{Path: "limiter/bucket.go", Status: "added", Additions: 1, Patch: "@@ -0,0 +1 @@\n+package limiter // DIFF"},
 		{Path: "vendor/x/x.go", Status: "added", Additions: 1, Patch: "@@ -0,0 +1 @@\n+package x // IGNORED"},
 		{Path: "package-lock.json", Status: "modified", Additions: 1, Deletions: 1, Patch: "@@ -1 +1 @@\n-{\"a\": 1} // LOCK\n+{\"a\": 2} // LOCK"},
 		{Path: "fixtures/rows.csv", Status: "added", Additions: 1, Patch: "@@ -0,0 +1 @@\n+acme-corp,4111 // PRIVATE"},
 		{Path: "huge/private.sql", Status: "modified", Additions: 90000},
 	}
-	d := walkthroughData(files, privateScope([]string{"vendor/**"}, "fixtures/**", "huge/**"), false)
+	x := &walkthroughRunner{scope: privateScope([]string{"vendor/**"}, "fixtures/**", "huge/**"),
+		read: map[string]string{"limiter/bucket.go": "a bucket IN-SCOPE", "fixtures/rows.csv": "a line a model should not have written"}}
+	d := walkthroughData(x.entries(files), false)
 	listed := strings.Join(d.Files, "\n")
-	for _, not := range []string{"IGNORED", "LOCK", "PRIVATE", "fixtures/rows.csv", "huge/private.sql"} {
-		if strings.Contains(d.Diff+listed, not) {
-			t.Errorf("the prompt's data has %q:\n%s\n%s", not, listed, d.Diff)
+	for _, not := range []string{"DIFF", "IGNORED", "LOCK", "PRIVATE", "fixtures/rows.csv", "huge/private.sql", "should not"} {
+		if strings.Contains(listed, not) {
+			t.Errorf("the prompt's data has %q:\n%s", not, listed)
 		}
 	}
-	for _, want := range []string{"IN-SCOPE", "vendor/x/x.go (added, +1 -0; diff not shown: matches ignore_paths", "package-lock.json (modified, +1 -1; diff not shown: lock file)"} {
-		if !strings.Contains(d.Diff+listed, want) {
-			t.Errorf("the prompt's data lacks %q:\n%s\n%s", want, listed, d.Diff)
+	for _, want := range []string{"limiter/bucket.go (added, +1 -0): a bucket IN-SCOPE", "vendor/x/x.go (added, +1 -0; not reviewed: matches ignore_paths", "package-lock.json (modified, +1 -1; not reviewed: lock file)"} {
+		if !strings.Contains(listed, want) {
+			t.Errorf("the prompt's data lacks %q:\n%s", want, listed)
 		}
 	}
 }

@@ -53,6 +53,7 @@ type reviewRunner struct {
 	fixed      map[string]state.Finding // findings resolved as fixed, by fingerprint: reported again, they regressed
 	fixes      *fixes
 	notify     *notifier
+	read       map[string]string // the run's lines on the files read (run.read)
 }
 
 func newReviewRunner(r *run) *reviewRunner {
@@ -68,7 +69,7 @@ func newReviewRunner(r *run) *reviewRunner {
 		}
 	}
 	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, sendable: r.scope(), baseRef: r.Snap.PR.BaseRef, held: r.heldReview,
-		last: r.State.LastReview(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify}
+		last: r.State.LastReview(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify, read: r.read}
 }
 
 // Run runs a review task: one review posted in one request, with every
@@ -137,6 +138,9 @@ func (x *reviewRunner) review(ctx context.Context, key string, rt *detector.Revi
 	if err != nil {
 		return res, 0, err
 	}
+	for _, n := range res.Notes {
+		x.read[n.Path] = n.Change
+	}
 	res.Skipped = append(x.excluded(sc.skip), res.Skipped...)
 	if err := x.checks(ctx, key, rt, sc, &res); err != nil {
 		return res, 0, err
@@ -158,7 +162,7 @@ func (x *reviewRunner) reviewOptions(task string, sc scope) review.Options {
 	}
 	learned, _ := Applicable(x.Options.Learnings, paths)
 	return review.Options{Settings: x.Options.Review, PrefixChars: x.Options.PrefixChars, Generated: review.Generated{Attributes: x.attributes},
-		Learnings: learned, Spent: spent(x.Session), Task: task}
+		Learnings: learned, Spent: spent(x.Session), Task: task, Notes: x.Options.Walkthrough}
 }
 
 // spent is the whole session's token usage so far, for the run's ceiling

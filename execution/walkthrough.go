@@ -1,7 +1,6 @@
 package execution
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -36,19 +35,29 @@ type walkthroughRunner struct {
 	comment int64 // the walkthrough comment, 0 before the first
 	ceiling review.Ceiling
 	scope   review.Scope // what the model may be sent
+	// read are this run's review's lines on the files it read; kept those
+	// the walkthrough's block holds from earlier runs.
+	read map[string]string
+	kept []rmcoc.FileLine
+	// issues is set when the PR says it closes issues (the answer's
+	// issue_fit is shown).
+	issues bool
 }
 
 func newWalkthroughRunner(r *run) *walkthroughRunner {
 	return &walkthroughRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Diagram: r.Options.WalkthroughDiagram, comment: r.State.Walkthrough,
-		ceiling: r.Options.Review.Ceiling(spent(r.Session)), scope: r.scope()}
+		ceiling: r.Options.Review.Ceiling(spent(r.Session)), scope: r.scope(), read: r.read, kept: r.State.WalkthroughFiles}
 }
 
-// walkthroughAnswer is the model's walkthrough.
+// walkthroughAnswer is the model's walkthrough, composed from the lines
+// the review wrote on each file: it names files and directories, never
+// describes them again, so it stays small at any file count.
 type walkthroughAnswer struct {
 	Summary   string    `json:"summary" jsonschema:"two to four sentences on what the pull request does and why"`
 	Groups    groupList `json:"groups"`
 	Effort    effort    `json:"effort"`
 	EffortWhy string    `json:"effort_why" jsonschema:"one sentence: what drives the review effort"`
+	IssueFit  string    `json:"issue_fit" jsonschema:"one sentence: does the change do what the linked issues ask; empty without issues"`
 	Diagram   string    `json:"diagram" jsonschema:"a Mermaid sequence diagram starting with sequenceDiagram, or empty"`
 }
 
@@ -59,17 +68,16 @@ type groupList []fileGroup
 func (groupList) JSONSchema() *jsonschema.Schema { return llm.ArrayOf[fileGroup]() }
 
 type fileGroup struct {
-	Purpose string       `json:"purpose" jsonschema:"what the files of the group are for, a few words"`
-	Files   fileLineList `json:"files"`
+	Purpose string   `json:"purpose" jsonschema:"what the files of the group are for, a few words"`
+	Files   pathList `json:"files"`
 }
 
-type fileLineList []fileLine
+type pathList []string
 
-func (fileLineList) JSONSchema() *jsonschema.Schema { return llm.ArrayOf[fileLine]() }
-
-type fileLine struct {
-	Path   string `json:"path" jsonschema:"the file's path, as listed"`
-	Change string `json:"change" jsonschema:"one line: what changed in it"`
+func (pathList) JSONSchema() *jsonschema.Schema {
+	s := llm.ArrayOf[string]()
+	s.Description = "paths as listed, or directories ending in / for all their files"
+	return s
 }
 
 // effort is a review effort from 1 to 5.
@@ -83,10 +91,6 @@ func (effort) JSONSchema() *jsonschema.Schema {
 const walkthroughAnswerTokens = 1500
 
 var errCeiling = errors.New("the run reached max_run_tokens")
-
-// maxWalkthroughDiff bounds the diff the walkthrough prompt carries; the
-// model reads more with its tools.
-const maxWalkthroughDiff = 24000
 
 // Run writes the walkthrough and answers the summary commands it serves.
 // With an automatic review a failure is a warning (the review stands); a
@@ -127,7 +131,8 @@ func (x *walkthroughRunner) write(ctx context.Context, key, head string) error {
 	if err != nil {
 		return err
 	}
-	prompt, err := prompts.Walkthrough(walkthroughData(files, x.scope, x.Diagram))
+	es := x.entries(files)
+	prompt, err := prompts.Walkthrough(walkthroughData(es, x.Diagram))
 	if err != nil {
 		return err
 	}
@@ -139,7 +144,8 @@ func (x *walkthroughRunner) write(ctx context.Context, key, head string) error {
 	if err != nil {
 		return err
 	}
-	body := x.compose(x.render(ans, files, head), rmcoc.Walkthrough{HeadSHA: head, At: x.now()})
+	lines, dropped := keepLines(es)
+	body := x.compose(x.render(ans, es, head, dropped), rmcoc.Walkthrough{HeadSHA: head, At: x.now(), Files: lines})
 	if x.comment != 0 {
 		return x.GitHub.EditComment(ctx, x.repo(), x.comment, body)
 	}
@@ -148,83 +154,6 @@ func (x *walkthroughRunner) write(ctx context.Context, key, head string) error {
 		x.comment = c.ID
 	}
 	return err
-}
-
-// walkthroughData is the prompt's data: the file list and as much of the
-// diff as fits, both through the scope. A private file is not named; an
-// out-of-scope one is named, with why its diff is not shown.
-func walkthroughData(files []snapshot.ChangedFile, sc review.Scope, diagram bool) prompts.WalkthroughData {
-	d := prompts.WalkthroughData{Diagram: diagram}
-	parsed, unread := ParseFiles(files)
-	why := map[string]string{}
-	for _, s := range unread {
-		why[s.Path] = cmp.Or(sc.WhyPath(s.Path), s.Why)
-	}
-	for _, f := range parsed {
-		why[f.Path()] = sc.Why(f)
-	}
-	var diff strings.Builder
-	for _, f := range files {
-		switch {
-		case sc.Private(f.Path) || f.PreviousPath != "" && sc.Private(f.PreviousPath):
-			continue
-		case why[f.Path] != "":
-			d.Files = append(d.Files, fmt.Sprintf("%s (%s, +%d -%d; diff not shown: %s)", prompts.Path(f.Path), f.Status, f.Additions, f.Deletions, why[f.Path]))
-			continue
-		}
-		d.Files = append(d.Files, fmt.Sprintf("%s (%s, +%d -%d)", prompts.Path(f.Path), f.Status, f.Additions, f.Deletions))
-		piece := fmt.Sprintf("--- %s\n%s\n", f.Path, f.Patch)
-		if diff.Len()+len(piece) > maxWalkthroughDiff {
-			d.Truncated = true
-			continue
-		}
-		diff.WriteString(piece)
-	}
-	d.Diff = diff.String()
-	return d
-}
-
-// render is the walkthrough's text. Everything in it the model wrote is
-// vetted and relayed (no HTML, no live mention); paths are shown as code,
-// and only the PR's own: a path the model made up is left out, and a file
-// it forgot is listed under "Other changes".
-func (x *walkthroughRunner) render(a walkthroughAnswer, files []snapshot.ChangedFile, head string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "## 🧭 Walkthrough\n\n%s\n\n", x.fromModel(strings.TrimSpace(a.Summary)))
-	changed := map[string]bool{}
-	for _, f := range files {
-		changed[f.Path] = true
-	}
-	listed := map[string]bool{}
-	b.WriteString("### Changes\n")
-	for _, g := range a.Groups {
-		var lines []string
-		for _, f := range g.Files {
-			if !changed[f.Path] || listed[f.Path] {
-				continue
-			}
-			listed[f.Path] = true
-			lines = append(lines, fmt.Sprintf("- %s: %s", sanitize.Code(f.Path), x.fromModelLine(f.Change)))
-		}
-		if len(lines) > 0 {
-			fmt.Fprintf(&b, "\n**%s**\n%s\n", x.fromModelLine(g.Purpose), strings.Join(lines, "\n"))
-		}
-	}
-	var rest []string
-	for _, f := range files {
-		if !listed[f.Path] {
-			rest = append(rest, fmt.Sprintf("- %s (%s)", sanitize.Code(f.Path), sanitize.Name(f.Status)))
-		}
-	}
-	if len(rest) > 0 {
-		fmt.Fprintf(&b, "\n**Other changes**\n%s\n", strings.Join(rest, "\n"))
-	}
-	fmt.Fprintf(&b, "\n**Review effort: %d/5**: %s\n", min(max(int(a.Effort), 1), 5), x.fromModelLine(a.EffortWhy))
-	if d := diagram(a.Diagram); x.Diagram && d != "" {
-		b.WriteString("\n### Sequence\n\n" + sanitize.CodeBlock("mermaid", d) + "\n")
-	}
-	fmt.Fprintf(&b, "\n<sub>Written for `%.7s` and edited in place on each automatic review; `@rmc-bot summary` writes it again.</sub>", head)
-	return b.String()
 }
 
 // maxDiagramLines bounds the sequence diagram.

@@ -91,13 +91,14 @@ var goldenCases = map[string]struct {
 	"dispute": {"dispute", prompts.DisputeData{Path: "src/cache.go", Line: 42, Score: 9, Blocking: true, Status: "PENDING",
 		Thread: []turn{{"you", "🔴 **Map written without the lock**"}, {"reply by @alice", "It is guarded by the caller."}},
 		Author: "alice", Replies: "It is guarded by the caller."}},
-	"walkthrough": {"walkthrough", prompts.WalkthroughData{Files: []string{"limiter/bucket.go (added, +6 -0)", "limiter/bucket_test.go (added, +20 -0)"},
-		Diff: "+++ limiter/bucket.go\n+package limiter", Diagram: true}},
+	"walkthrough": {"walkthrough", prompts.WalkthroughData{Files: []string{"limiter/bucket.go (added, +6 -0): a token bucket per client key, refilled by a goroutine",
+		"limiter/bucket_test.go (added, +20 -0): table tests of Take and Refill", "vendor/x/x.go (added, +3 -0; not reviewed: matches ignore_paths in the base branch's configuration)"},
+		More: []string{"web/static/ (812 more files, +10234 -2011)"}, Diagram: true}},
 	"checks": {"checks", prompts.ChecksData{Checks: []prompts.CheckPrompt{
 		{Name: "endpoint auth", Instructions: "Every new HTTP handler checks the caller's token.", Files: []string{"api/users.go"}},
 		{Name: "changelog", Instructions: "User-visible changes add a CHANGELOG entry.", Files: []string{"api/users.go", "CHANGELOG.md"}}},
 		Diff: "### api/users.go (modified)\n10+func Users(w http.ResponseWriter, r *http.Request) {"}},
-	"walkthrough_no_diagram": {"walkthrough", prompts.WalkthroughData{Files: []string{"a.go (modified, +1 -1)"}, Diff: "+x", Truncated: true}},
+	"walkthrough_no_diagram": {"walkthrough", prompts.WalkthroughData{Files: []string{"a.go (modified, +1 -1): not described yet"}}},
 }
 
 func TestTemplatesGolden(t *testing.T) {
@@ -319,7 +320,7 @@ func fencedTexts(data any) []string {
 	case prompts.VerifyFixData:
 		return []string{d.Body, d.Path}
 	case prompts.WalkthroughData:
-		return []string{d.Diff, strings.Join(d.Files, "\n")}
+		return slices.DeleteFunc([]string{strings.Join(d.Files, "\n"), strings.Join(d.More, "\n")}, func(s string) bool { return s == "" })
 	case prompts.ChecksData:
 		out := []string{d.Diff}
 		for _, c := range d.Checks {

@@ -166,12 +166,12 @@ func System(d SystemData) (SystemPrompt, error) {
 	return SystemPrompt{Instructions: strings.TrimSuffix(instructions, "\n") + "\n\n", Context: context}, nil
 }
 
-// WalkthroughData is what walkthrough.tmpl shows.
+// WalkthroughData is what walkthrough.tmpl shows: what the review's
+// reading wrote on each file, never the diff.
 type WalkthroughData struct {
-	Files     []string // "path (status, +a -d)"
-	Diff      string
-	Truncated bool // Diff was cut short
-	Diagram   bool // a sequence diagram may be drawn
+	Files   []string // "path (status, +a -d): what changed"
+	More    []string // the files that did not fit, by directory: "dir/ (n more files, +a -d)"
+	Diagram bool     // a sequence diagram may be drawn
 }
 
 // Walkthrough renders walkthrough.tmpl.

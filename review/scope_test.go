@@ -2,7 +2,10 @@ package review
 
 import (
 	"context"
+	"fmt"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/diff"
@@ -148,5 +151,63 @@ func TestRunNotesEachFileOnce(t *testing.T) {
 	n = &noting{}
 	if res, _ := Run(t.Context(), n, Input{Anchor: files}, Options{Settings: DefaultSettings()}, nil); len(res.Notes) != 0 || strings.Contains(strings.Join(n.schemas, ","), "files") {
 		t.Errorf("without Notes: schemas %v, notes %+v", n.schemas, res.Notes)
+	}
+}
+
+// chunkNoter notes every file of the chunk its asker was given; chunks
+// are asked side by side.
+type chunkNoter struct {
+	mu    sync.Mutex
+	calls int
+}
+
+type chunkAsker struct {
+	c     *chunkNoter
+	block string
+}
+
+func (c *chunkNoter) Sub(block string) llm.JSONAsker { return chunkAsker{c, block} }
+
+func (c *chunkNoter) AskSchema(context.Context, llm.Label, string, *llm.Schema) (llm.Reply, error) {
+	panic("every pass asks through its chunk's asker")
+}
+
+var heading = regexp.MustCompile(`(?m)^### (\S+) \(`)
+
+func (a chunkAsker) AskSchema(_ context.Context, _ llm.Label, _ string, schema *llm.Schema) (llm.Reply, error) {
+	a.c.mu.Lock()
+	a.c.calls++
+	a.c.mu.Unlock()
+	if schema.Name() != "findings_and_files" {
+		return llm.Reply{Text: `{"findings": []}`}, nil
+	}
+	var notes []string
+	for _, m := range heading.FindAllStringSubmatch(a.block, -1) {
+		notes = append(notes, fmt.Sprintf(`{"path": %q, "change": "adds lines"}`, m[1]))
+	}
+	return llm.Reply{Text: `{"findings": [], "files": [` + strings.Join(notes, ",") + `]}`}, nil
+}
+
+// The walkthrough's lines cost no call: a 10,000-line review of 100 files
+// makes as many calls with them as without, and every file gets its line.
+func TestNotesCostNoCall(t *testing.T) {
+	t.Parallel()
+	var files []diff.File
+	for i := range 100 {
+		files = append(files, bigFile(t, fmt.Sprintf("pkg%02d/f.go", i), 100))
+	}
+	with, without := &chunkNoter{}, &chunkNoter{}
+	res, err := Run(t.Context(), with, Input{Anchor: files}, Options{Settings: DefaultSettings(), Notes: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(t.Context(), without, Input{Anchor: files}, Options{Settings: DefaultSettings()}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if with.calls != without.calls || with.calls < 3*res.Chunks || res.Chunks < 2 {
+		t.Errorf("%d calls with the lines, %d without, over %d chunks", with.calls, without.calls, res.Chunks)
+	}
+	if len(res.Notes) != len(files) {
+		t.Errorf("%d of %d files have a line", len(res.Notes), len(files))
 	}
 }

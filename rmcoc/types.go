@@ -305,11 +305,20 @@ type CommandAnswer struct {
 }
 
 // Walkthrough marks the bot's one walkthrough comment on a PR, edited in
-// place on later reviews. It carries nothing else: the walkthrough is
-// model text shown to people, never state.
+// place on later reviews. Files are the lines the review's reading wrote
+// on the PR's files, kept so that a push rewrites only its own files'
+// lines: model text, relayed and fenced as such, never state the gate
+// reads.
 type Walkthrough struct {
-	HeadSHA string    `json:"head_sha"`
-	At      time.Time `json:"at"`
+	HeadSHA string     `json:"head_sha"`
+	At      time.Time  `json:"at"`
+	Files   []FileLine `json:"files,omitempty"`
+}
+
+// FileLine is what changed in one file, in a line the model wrote.
+type FileLine struct {
+	Path   string `json:"path"`
+	Change string `json:"change"`
 }
 
 // AgentNotice records that the PR's coding agent was told about a review.

@@ -156,7 +156,7 @@ func (d *deriver) common(b rmcoc.Block, holder int64) {
 		d.handled[Ref{SourceIssueComment, int64(b.CommandCommentID)}] = HandledAnswered
 	case rmcoc.Walkthrough:
 		if holder != 0 && (d.st.Walkthrough == 0 || holder < d.st.Walkthrough) {
-			d.st.Walkthrough = holder
+			d.st.Walkthrough, d.st.WalkthroughFiles = holder, b.Files
 		}
 	}
 }

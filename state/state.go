@@ -39,6 +39,8 @@ type State struct {
 	// Walkthrough is the bot's walkthrough comment, 0 when none yet (the
 	// oldest, should overlapping runs have written two).
 	Walkthrough int64
+	// WalkthroughFiles are the per-file lines its block keeps.
+	WalkthroughFiles []rmcoc.FileLine
 	// StatusComment is the bot's sticky status comment, 0 when none yet.
 	StatusComment int64
 	// Failures counts task-error blocks by task key; FailureText is the

@@ -203,7 +203,7 @@ func TestDemoFailsLoudly(t *testing.T) {
 		},
 		"the review finds nothing to dispute": {
 			script: func(m *fakellm.Server) {
-				m.AddRule(fakellm.Rule{LastUserRegexp: regexp.MustCompile(`# Task: review pass \d of 3`), Reply: fakellm.Reply{JSON: map[string]any{"findings": []finding{}}}})
+				m.AddRule(fakellm.Rule{LastUserRegexp: regexp.MustCompile(`# Task: review pass \d of 3`), Respond: func(r fakellm.Request) fakellm.Reply { return fakellm.ReviewAnswer(r, []finding{}) }})
 				script(m)
 			},
 			want: []string{"run 1 (pull_request) exited 0, want 1"},

@@ -102,10 +102,10 @@ walkthrough_diagram: true
 var walkthrough = map[string]any{
 	"summary": "Adds a token-bucket rate limiter for the API gateway: each API key gets a bucket of Capacity tokens " +
 		"that refills Rate tokens a second, and a request passes only when it can take a token.",
-	"groups": []map[string]any{{"purpose": "Rate limiting", "files": []map[string]string{
-		{"path": filePath, "change": "the Bucket type, NewBucket, and Allow with a lazy refill under one mutex"}}}},
+	"groups":     []map[string]any{{"purpose": "Rate limiting", "files": []string{filePath}}},
 	"effort":     2,
 	"effort_why": "one new file, but the token arithmetic and the locking deserve a careful read",
+	"issue_fit":  "",
 	"diagram":    "sequenceDiagram\nparticipant Gateway\nparticipant Bucket\nGateway->>Bucket: Allow(now)\nBucket->>Bucket: refill(now)\nBucket-->>Gateway: true, a token taken",
 }
 
@@ -157,7 +157,13 @@ func script(m *fakellm.Server) {
 	m.AddRule(fakellm.Rule{Name: "classify", LastUser: "Decide what a developer wants",
 		Reply: fakellm.Reply{JSON: map[string]string{"intent": "question"}}})
 	m.AddRule(fakellm.Rule{Name: "review pass 1", LastUser: "# Task: review pass 1 of 3",
-		Reply: fakellm.Reply{JSON: map[string]any{"findings": findings}}})
+		Respond: func(r fakellm.Request) fakellm.Reply {
+			a := fakellm.ReviewAnswer(r, findings)
+			if m, ok := a.JSON.(map[string]any); ok && m["files"] != nil {
+				m["files"] = []map[string]string{{"path": filePath, "change": "the Bucket type, NewBucket, and Allow with a lazy refill under one mutex"}}
+			}
+			return a
+		}})
 	m.AddRule(fakellm.Rule{Name: "review passes 2 and 3", Match: func(r fakellm.Request) bool {
 		last := r.LastUser()
 		return strings.Contains(last, "# Task: review pass 2 of 3") || strings.Contains(last, "# Task: review pass 3 of 3")

@@ -1,0 +1,92 @@
+package e2e
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/llm/fakellm"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+)
+
+// scriptGroupedWalkthrough answers the walkthrough with one group per
+// top directory the prompt lists.
+func (w *world) scriptGroupedWalkthrough() {
+	w.llm.AddRule(fakellm.Rule{Name: "walkthrough", LastUser: "# Task: walkthrough of the pull request", Respond: func(r fakellm.Request) fakellm.Reply {
+		dirs := []string{}
+		for _, m := range regexp.MustCompile(`(?m)^([a-z0-9]+/)`).FindAllStringSubmatch(r.LastUser(), -1) {
+			if !strings.Contains(strings.Join(dirs, " "), m[1]) {
+				dirs = append(dirs, m[1])
+			}
+		}
+		return fakellm.Reply{JSON: map[string]any{"summary": "Splits the service.", "groups": []map[string]any{{"purpose": "Service", "files": dirs}},
+			"effort": 3, "effort_why": "many files", "issue_fit": "", "diagram": ""}}
+	}})
+}
+
+// The walkthrough of a 10,000-line PR and of a 3,000-file one, on the
+// built binary: it is composed in one call from the lines the review's
+// first pass wrote (no call reads the diff again), its prompt is bounded,
+// and the comment lists every file or counts it in its group.
+func TestWalkthroughOfBigPRs(t *testing.T) {
+	t.Parallel()
+	for name, shape := range map[string]struct{ files, lines int }{"10k lines": {20, 500}, "3000 files": {3000, 2}} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			w.llm = fakellm.New(fakellm.Config{APIKey: "sk-e2e-test-key", ContextTokens: 200_000})
+			t.Cleanup(w.llm.Close)
+			w.inputs["model_context_tokens"] = "200000"
+			w.llm.AddRule(fakellm.Rule{Name: "passes", LastUser: "# Task: review pass", Respond: func(r fakellm.Request) fakellm.Reply { return fakellm.ReviewAnswer(r, []finding{}) }})
+			w.scriptGroupedWalkthrough()
+			var files []fakegithub.File
+			for i := range shape.files {
+				files = append(files, bigPRFile(i, shape.lines))
+			}
+			w.gh.SetFiles(repoName, w.pr, files)
+			if r := w.run(w.prEvent("opened")); r.code != 0 {
+				t.Fatalf("exit %d\n%s", r.code, r.log)
+			}
+			passes, walks, largest := 0, 0, 0
+			for _, q := range w.llm.Requests() {
+				switch last := q.LastUser(); {
+				case strings.Contains(last, "# Task: review pass"):
+					passes++
+				case strings.Contains(last, "# Task: walkthrough"):
+					walks++
+					largest = max(largest, len(last))
+				}
+			}
+			if walks != 1 || passes%3 != 0 {
+				t.Errorf("%d walkthrough calls and %d pass calls; want one, and three passes a chunk", walks, passes)
+			}
+			if largest > 60_000 {
+				t.Errorf("the walkthrough's prompt is %d characters", largest)
+			}
+			ws := w.walkthroughs()
+			if len(ws) != 1 {
+				t.Fatalf("%d walkthroughs", len(ws))
+			}
+			listed := strings.Count(ws[0], "\n- `svc/part")
+			counted := 0
+			for _, m := range regexp.MustCompile(`… and (\d+) more in this group`).FindAllStringSubmatch(ws[0], -1) {
+				n, _ := strconv.Atoi(m[1])
+				counted += n
+			}
+			if listed+counted != shape.files || !strings.Contains(ws[0], fmt.Sprintf("**Service** (%d)", shape.files)) {
+				t.Errorf("%d listed + %d counted of %d files:\n%.2000s", listed, counted, shape.files, ws[0])
+			}
+			if !strings.Contains(ws[0], ": changes svc/part0000.go") {
+				t.Errorf("the walkthrough does not show the review's line on a file:\n%.1500s", ws[0])
+			}
+			if b := rmcoc.All[rmcoc.Walkthrough](ws[0]); len(b) != 1 || len(b[0].Files) == 0 {
+				t.Errorf("the walkthrough's block keeps no line")
+			}
+			t.Logf("%s: %d pass calls, 1 walkthrough call of %d characters; comment of %d characters, %d files listed, %d counted",
+				name, passes, largest, len([]rune(ws[0])), listed, counted)
+		})
+	}
+}
