@@ -38,6 +38,13 @@ func SystemPrompt(snap snapshot.Snapshot, files []snapshot.ChangedFile, rules Ru
 		TitleAndBody: snap.PR.Title + "\n\n" + snap.PR.Body, Rules: rules.Text, RulesSource: rules.Source,
 		Instructions: rules.Instructions, Language: rules.Language, Learnings: rules.Learnings,
 	}
+	for _, is := range snap.PR.Closes {
+		state := "open"
+		if is.Closed {
+			state = "closed"
+		}
+		in.Issues = append(in.Issues, prompts.Issue{Ref: fmt.Sprintf("%s#%d", is.Repo, is.Number), State: state, Title: is.Title, Body: is.Body})
+	}
 	for i, f := range files {
 		if i == maxListedFiles {
 			in.FilesTruncated = true

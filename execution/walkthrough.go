@@ -46,7 +46,8 @@ type walkthroughRunner struct {
 
 func newWalkthroughRunner(r *run) *walkthroughRunner {
 	return &walkthroughRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Diagram: r.Options.WalkthroughDiagram, comment: r.State.Walkthrough,
-		ceiling: r.Options.Review.Ceiling(spent(r.Session)), scope: r.scope(), read: r.read, kept: r.State.WalkthroughFiles}
+		ceiling: r.Options.Review.Ceiling(spent(r.Session)), scope: r.scope(), read: r.read, kept: r.State.WalkthroughFiles,
+		issues: len(r.Snap.PR.Closes) > 0}
 }
 
 // walkthroughAnswer is the model's walkthrough, composed from the lines
@@ -132,7 +133,9 @@ func (x *walkthroughRunner) write(ctx context.Context, key, head string) error {
 		return err
 	}
 	es := x.entries(files)
-	prompt, err := prompts.Walkthrough(walkthroughData(es, x.Diagram))
+	d := walkthroughData(es, x.Diagram)
+	d.Issues = x.issues
+	prompt, err := prompts.Walkthrough(d)
 	if err != nil {
 		return err
 	}

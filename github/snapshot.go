@@ -38,6 +38,7 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, r
 		"number": githubv4.Int(number), "pageSize": githubv4.Int(pageSize),
 		"threadCommentsFirst": githubv4.Int(threadCommentsPage),
 		"threadsAfter":        (*githubv4.String)(nil), "withThreads": githubv4.Boolean(true),
+		"closesFirst":         githubv4.Int(snapshot.MaxClosingIssues), "withCloses": githubv4.Boolean(true),
 	}
 	noConfig(vars)
 	comments, reviewsRead := newCommentEnds(vars, since), newReviewEnds(vars, since)
@@ -59,6 +60,7 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, r
 		}
 		if page == 1 {
 			snap.Viewer, snap.PR = snapshot.NewActor(q.Viewer.Login, q.Viewer.Typename), pullRequest(pr)
+			vars["withCloses"] = githubv4.Boolean(false)
 		}
 		more := readThreads(&snap, pr, vars, &incomplete)
 		more = comments.read(pr.Comments.PageInfo, issueComments(pr.Comments.Nodes), pr.LastComments.PageInfo, issueComments(pr.LastComments.Nodes)) || more
@@ -90,7 +92,19 @@ func pullRequest(pr *snapshotPullRequest) snapshot.PullRequest {
 	if pr.HeadRepository != nil {
 		out.HeadRepo = pr.HeadRepository.NameWithOwner
 	}
+	for _, n := range pr.ClosingIssues.Nodes[:min(len(pr.ClosingIssues.Nodes), snapshot.MaxClosingIssues)] {
+		out.Closes = append(out.Closes, snapshot.ClosingIssue{Repo: n.Repository.NameWithOwner, Number: n.Number, Title: n.Title,
+			Body: cutRunes(n.Body, snapshot.MaxIssueBody), URL: n.URL, Closed: n.Closed})
+	}
 	return out
+}
+
+// cutRunes cuts s to at most n runes, "…" ending a cut text.
+func cutRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 // readThreads folds in a page of the review threads and says whether there

@@ -169,6 +169,20 @@ type snapshotPullRequest struct {
 	} `graphql:"reviews(first: $pageSize, after: $reviewsAfter) @include(if: $withReviews)"`
 	LastReviews lastReviewsPage `graphql:"lastReviews: reviews(last: $pageSize, before: $reviewsBefore) @include(if: $withLastReviews)"`
 	Commits     commitsPage     `graphql:"commits(last: $commitsLast, before: $commitsBefore) @include(if: $withCommits)"`
+	// ClosingIssues are read with the first page only.
+	ClosingIssues struct {
+		Nodes []closingIssueNode
+	} `graphql:"closingIssuesReferences(first: $closesFirst) @include(if: $withCloses)"`
+}
+
+// closingIssueNode is an issue the pull request closes.
+type closingIssueNode struct {
+	Number     int
+	Title      string
+	Body       string
+	URL        string
+	Closed     bool
+	Repository struct{ NameWithOwner string }
 }
 
 // threadCommentsQuery completes threads whose comments did not fit inline.

@@ -138,6 +138,16 @@ type SystemData struct {
 	FilesTruncated                                          bool
 	Rules, RulesSource                                      string
 	Instructions, Language, Learnings                       string
+	// Issues are the issues the pull request says it closes.
+	Issues []Issue
+}
+
+// Issue is an issue the pull request closes, as a prompt shows it.
+type Issue struct {
+	Ref   string // "owner/name#12"
+	State string // "open" or "closed"
+	Title string
+	Body  string
 }
 
 // SystemPrompt is the run's system prompt in its two parts.
@@ -172,6 +182,7 @@ type WalkthroughData struct {
 	Files   []string // "path (status, +a -d): what changed"
 	More    []string // the files that did not fit, by directory: "dir/ (n more files, +a -d)"
 	Diagram bool     // a sequence diagram may be drawn
+	Issues  bool     // the pull request says it closes issues (the system prompt lists them)
 }
 
 // Walkthrough renders walkthrough.tmpl.

@@ -39,10 +39,10 @@ var (
 	fullChunk       = ReviewChunkData{Chunk: 1, Chunks: 2, Diff: "1+x"}
 	fullVerify      = VerifyFixData{Path: "a.go", Line: 5, Body: "finding", Head: "1234567"}
 	fullChecks      = ChecksData{Checks: []CheckPrompt{{Name: "auth", Instructions: "every handler checks auth", Files: []string{"a.go"}}}, Diff: "1+x", Truncated: true}
-	fullWalkthrough = WalkthroughData{Files: []string{"a.go (modified, +1 -0): adds x"}, More: []string{"b/ (3 more files, +3 -0)"}, Diagram: true}
+	fullWalkthrough = WalkthroughData{Files: []string{"a.go (modified, +1 -0): adds x"}, More: []string{"b/ (3 more files, +3 -0)"}, Diagram: true, Issues: true}
 	fullSystem      = SystemData{Repo: "o/r", Author: "alice", HeadRef: "h", BaseRef: "main", HeadShort: "1234567", TitleAndBody: "t\n\nb",
 		Number: 7, Files: []string{"a.go (modified, +1 -0)"}, FilesTruncated: true, Rules: "r", RulesSource: "AGENTS.md",
-		Instructions: "i", Language: "French", Learnings: "- L-1"}
+		Instructions: "i", Language: "French", Learnings: "- L-1", Issues: []Issue{{Ref: "o/r#3", State: "open", Title: "t", Body: "b"}}}
 )
 
 // TestTypedRenderersFullyPopulated renders every template from a struct

@@ -115,7 +115,28 @@ type PullRequest struct {
 	// oid not in Commits may still be an older commit of the head.
 	Commits      []string
 	CommitsTotal int
+	// Closes are the issues the pull request says it closes, as GitHub
+	// links them: at most MaxClosingIssues, each body cut to MaxIssueBody.
+	Closes []ClosingIssue
 }
+
+// ClosingIssue is an issue a pull request closes ("Fixes #12", or a link a
+// person made). Its title and body are what people wrote: untrusted.
+type ClosingIssue struct {
+	Repo   string // "owner/name"
+	Number int
+	Title  string
+	Body   string // cut to MaxIssueBody, "…" where it was cut
+	URL    string
+	Closed bool
+}
+
+// Bounds on the closing issues a snapshot keeps: a few, each short enough
+// to sit in every prompt that reads them.
+const (
+	MaxClosingIssues = 3
+	MaxIssueBody     = 4000
+)
 
 // MaxCommits is how many of a PR's newest commits a snapshot reads.
 const MaxCommits = 250

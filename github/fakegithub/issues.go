@@ -41,6 +41,28 @@ func (s *Server) newIssue(r *repoState, author *user, title string, labels []str
 	return p
 }
 
+// SetIssueBody sets a plain issue's description.
+func (s *Server) SetIssueBody(repo string, number int, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mustPull(repo, number).pr.Body = body
+}
+
+// SetClosingIssues says which issues, given as "owner/name#n", a pull
+// request closes: what GitHub lists as its closingIssuesReferences (from
+// "Fixes #n" in its description, or a link a person made).
+func (s *Server) SetClosingIssues(repo string, number int, issues ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.mustPull(repo, number)
+	p.closes = nil
+	for _, ref := range issues {
+		name, n, _ := strings.Cut(ref, "#")
+		num, _ := strconv.Atoi(n)
+		p.closes = append(p.closes, s.mustPull(name, num))
+	}
+}
+
 // SetIssueState opens or closes a plain issue.
 func (s *Server) SetIssueState(repo string, number int, state string) {
 	s.mu.Lock()
@@ -150,7 +172,7 @@ func (s *Server) updateIssue(c *call) reply {
 func init() {
 	pr := pullRequestFields()
 	issue := map[string]resolver{}
-	for _, k := range []string{"id", "databaseId", "fullDatabaseId", "number", "title", "body", "closed", "createdAt", "author", "comments", "state"} {
+	for _, k := range []string{"id", "databaseId", "fullDatabaseId", "number", "title", "body", "closed", "createdAt", "author", "comments", "state", "repository"} {
 		if r, ok := pr[k]; ok {
 			issue[k] = r
 		}

@@ -62,6 +62,11 @@ func pullRequestFields() map[string]resolver {
 		"reviewThreads": conn(func(_ *executor, p *pullState, _ map[string]any) connSource {
 			return toConn(p.threads)
 		}),
+		// The issues it closes, as GitHub lists them: only those the
+		// viewer can see (all, in the fake), plain issues only.
+		"closingIssuesReferences": conn(func(_ *executor, p *pullState, _ map[string]any) connSource {
+			return toConn(p.closes)
+		}, "orderBy", "userLinkedOnly"),
 		"reviews": conn(func(x *executor, p *pullState, args map[string]any) connSource {
 			states, _ := args["states"].([]any)
 			author := argString(args, "author")

@@ -68,6 +68,9 @@ type pullState struct {
 	// and the comment routes); labels are its label names.
 	issue  bool
 	labels []string
+	// closes are the issues the pull request says it closes
+	// (closingIssuesReferences), in the order GitHub lists them.
+	closes []*pullState
 }
 
 // key prefixes Writes entries: "owner/name#7".
