@@ -38,7 +38,7 @@ func (c *Client) snapshot(ctx context.Context, repo snapshot.Repo, number int, r
 		"number": githubv4.Int(number), "pageSize": githubv4.Int(pageSize),
 		"threadCommentsFirst": githubv4.Int(threadCommentsPage),
 		"threadsAfter":        (*githubv4.String)(nil), "withThreads": githubv4.Boolean(true),
-		"closesFirst":         githubv4.Int(snapshot.MaxClosingIssues), "withCloses": githubv4.Boolean(true),
+		"closesFirst": githubv4.Int(snapshot.MaxClosingIssues), "withCloses": githubv4.Boolean(true),
 	}
 	noConfig(vars)
 	comments, reviewsRead := newCommentEnds(vars, since), newReviewEnds(vars, since)
