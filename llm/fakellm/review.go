@@ -21,12 +21,12 @@ func ReviewAnswer(r Request, findings any) Reply {
 		return Reply{JSON: map[string]any{"findings": findings}}
 	}
 	files := []map[string]string{}
-	seen := map[string]bool{}
 	for _, m := range r.Messages {
 		if m.Role != "user" || !strings.Contains(m.Content, "# The diff under review") {
 			continue
 		}
-		files, seen = files[:0], map[string]bool{} // the latest chunk
+		files = files[:0] // the latest chunk
+		seen := map[string]bool{}
 		for _, h := range chunkHeading.FindAllStringSubmatch(m.Content, -1) {
 			if !seen[h[1]] {
 				seen[h[1]] = true
