@@ -211,3 +211,35 @@ func TestNotesCostNoCall(t *testing.T) {
 		t.Errorf("%d of %d files have a line", len(res.Notes), len(files))
 	}
 }
+
+// forgetful answers every pass with findings only: a noted pass's answer
+// does not fit its schema.
+type forgetful struct{ schemas []string }
+
+func (f *forgetful) Sub(string) llm.JSONAsker { return f }
+
+func (f *forgetful) AskSchema(_ context.Context, _ llm.Label, _ string, schema *llm.Schema) (llm.Reply, error) {
+	f.schemas = append(f.schemas, schema.Name())
+	text := `{"findings": [{"path": "a.go", "line": 1, "start_line": 0, "side": "right", "title": "Nil map", "explanation": "x", "score": 8, "category": "bug", "suggestion": ""}]}`
+	if err := schema.Validate(text); err != nil {
+		return llm.Reply{}, fmt.Errorf("%w: %v", llm.ErrBadResponse, err)
+	}
+	return llm.Reply{Text: text}, nil
+}
+
+// A model that leaves out the lines costs the review nothing but the
+// question asked again without them, even with no retries: its findings
+// stand.
+func TestNotesNeverCostTheFindings(t *testing.T) {
+	t.Parallel()
+	f := &forgetful{}
+	settings := DefaultSettings()
+	settings.Retries = 0
+	res, err := Run(t.Context(), f, Input{Anchor: []diff.File{patched(t, "a.go", "@@ -0,0 +1 @@\n+package a")}}, Options{Settings: settings, Notes: true}, nil)
+	if err != nil || len(res.Findings) != 1 || len(res.Notes) != 0 {
+		t.Fatalf("err %v, findings %+v, notes %+v", err, res.Findings, res.Notes)
+	}
+	if got := strings.Join(f.schemas, ","); got != "findings_and_files,findings,findings,findings" {
+		t.Errorf("schemas asked: %s", got)
+	}
+}
