@@ -132,3 +132,52 @@ func TestClosingIssueReachesTheReviewAndTheWalkthrough(t *testing.T) {
 		t.Errorf("the walkthrough does not say whether the change does what the issue asks:\n%s", ws)
 	}
 }
+
+// A push rewrites only the lines of the files it changed: the others keep
+// the line the walkthrough's block held from the review that read them.
+func TestAPushRewritesOnlyItsFilesLines(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	round := "first"
+	w.llm.AddRule(fakellm.Rule{Name: "pass 1", LastUser: "# Task: review pass 1 of 3", Respond: func(r fakellm.Request) fakellm.Reply {
+		a := fakellm.ReviewAnswer(r, []finding{})
+		for _, f := range a.JSON.(map[string]any)["files"].([]map[string]string) {
+			f["change"] = round + " reading of " + f["path"]
+		}
+		return a
+	}})
+	w.scriptReview(true)
+	w.scriptWalkthrough()
+	other := fakegithub.File{Path: "limiter/clock.go", Status: "added", Additions: 1, Patch: "@@ -0,0 +1 @@\n+package limiter // clock"}
+	at := func(sha, bucketPatch string) {
+		old, _ := w.gh.PR(repoName, w.pr)
+		w.gh.UpdatePR(repoName, w.pr, func(p *fakegithub.PR) { p.HeadSHA = sha })
+		bucket := fakegithub.File{Path: "limiter/bucket.go", Status: "added", Additions: strings.Count(bucketPatch, "\n+"), Patch: bucketPatch}
+		w.gh.SetFiles(repoName, w.pr, []fakegithub.File{bucket, other})
+		w.gh.SetCompare(repoName, old.HeadSHA, sha, []fakegithub.File{bucket})
+	}
+	at("1111111111111111111111111111111111111111", patchClean)
+	if r := w.run(w.prEvent("opened")); r.code != 0 {
+		t.Fatalf("opened: exit %d\n%s", r.code, r.log)
+	}
+	round = "second"
+	at("2222222222222222222222222222222222222222", patchClean+"\n+// more")
+	if r := w.run(w.prEvent("synchronize")); r.code != 0 {
+		t.Fatalf("push: exit %d\n%s", r.code, r.log)
+	}
+	ws := w.walkthroughs()
+	if len(ws) != 1 {
+		t.Fatalf("%d walkthroughs", len(ws))
+	}
+	b := rmcoc.All[rmcoc.Walkthrough](ws[0])
+	got := map[string]string{}
+	for _, l := range b[0].Files {
+		got[l.Path] = l.Change
+	}
+	if got["limiter/bucket.go"] != "second reading of limiter/bucket.go" || got["limiter/clock.go"] != "first reading of limiter/clock.go" || b[0].HeadSHA[:7] != "2222222" {
+		t.Errorf("after the push, the block holds %v for %.7s", got, b[0].HeadSHA)
+	}
+	if !strings.Contains(ws[0], "`limiter/clock.go`: first reading of limiter/clock.go") {
+		t.Errorf("the comment does not show the kept line:\n%s", ws[0])
+	}
+}
