@@ -52,12 +52,19 @@ func marshal(b Block) ([]byte, error) {
 		compact.Write(rest)
 	}
 	compact.WriteByte('}')
+	if _, ok := b.(compactBlock); ok {
+		return compact.Bytes(), nil
+	}
 	var out bytes.Buffer
 	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
 }
+
+// compactBlock is a block written on one line: one that holds many records
+// (the outcome ledger), where indentation would cost a third of its room.
+type compactBlock interface{ compact() }
 
 // ParseError describes one block that could not be read. The block is skipped.
 type ParseError struct {

@@ -37,6 +37,7 @@ const (
 	TypeWaiver         Type = "finding-waiver"     // a waive command was answered
 	TypeCommand        Type = "command-answer"     // a pause, resume, resolve... command was answered
 	TypeWalkthrough    Type = "walkthrough"        // the sticky walkthrough comment
+	TypeOutcomes       Type = "pr-outcomes"        // a link of the outcome ledger, in the learnings issue
 )
 
 // Block is one decoded block. Concrete types are the structs below.
@@ -393,6 +394,8 @@ func newBlock(t Type) (Block, bool) {
 		return &CommandAnswer{}, true
 	case TypeWalkthrough:
 		return &Walkthrough{}, true
+	case TypeOutcomes:
+		return &Outcomes{}, true
 	}
 	return nil, false
 }

@@ -43,7 +43,17 @@ type Learnings struct {
 	// selectCommands); Deferred counts those left for later runs.
 	Commands []LearningCommand
 	Deferred int
+	// Outcomes are the outcome ledger's blocks in trusted comments, in
+	// comment order; package precision checks their chain.
+	Outcomes []OutcomeRecord
 	Notices  []string
+}
+
+// OutcomeRecord is an outcome ledger block and the learnings issue comment
+// that holds it.
+type OutcomeRecord struct {
+	CommentID int64
+	Block     rmcoc.Outcomes
 }
 
 // MaxLearningCommands is how many commands in the learnings issue one run
@@ -150,6 +160,8 @@ func (r *learningsReader) block(c snapshot.Comment, b rmcoc.Block) {
 		r.seen[b.ID] = true
 		r.all = append(r.all, b)
 		l.URLs[b.ID] = c.URL
+	case rmcoc.Outcomes:
+		l.Outcomes = append(l.Outcomes, OutcomeRecord{CommentID: c.ID, Block: b})
 	case rmcoc.LearningCommand:
 		if !r.claim(int64(b.CommandCommentID), c.ID) {
 			return

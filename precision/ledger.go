@@ -1,0 +1,236 @@
+package precision
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// Bounds of one ledger block. A block keeps at most MaxRecent pull
+// requests in full and at most recentBudget bytes of them; older ones are
+// rolled up into counts, whose size is fixed by the category, score and
+// pass sets (under 10 KiB), so a block stays under the 32 KiB a block may
+// hold, and under a comment's 65,536 characters.
+const (
+	MaxRecent    = 50
+	recentBudget = 16 << 10
+	maxPass     = 20 // passes above it count as this one: the roll-up's keys stay few
+)
+
+// MaxVerify is how many links back from the newest a read checks: each
+// check rebuilds a block, and the newest block already holds everything.
+const MaxVerify = 50
+
+// Append returns the ledger block that follows prev (nil for the first),
+// which comment prevComment holds, with e added. It is deterministic: a
+// reader rebuilds a block from its predecessor to check it.
+func Append(prev *rmcoc.Outcomes, prevComment int64, e rmcoc.PROutcome) rmcoc.Outcomes {
+	next := rmcoc.Outcomes{Seq: 1, RollUp: rmcoc.RollUp{}}
+	if prev != nil {
+		next.Seq = prev.Seq + 1
+		next.Prev = &rmcoc.Link{CommentID: rmcoc.ID(prevComment), Digest: rmcoc.Digest(*prev)}
+		next.Recent = append(next.Recent, prev.Recent...)
+		next.RollUp = copyRollUp(prev.RollUp)
+	}
+	next.Recent = append(next.Recent, e)
+	size := 0
+	for _, r := range next.Recent {
+		size += entrySize(r)
+	}
+	for len(next.Recent) > 1 && (len(next.Recent) > MaxRecent || size > recentBudget) {
+		size -= entrySize(next.Recent[0])
+		addPR(&next.RollUp, next.Recent[0])
+		next.Recent = next.Recent[1:]
+	}
+	return next
+}
+
+// entrySize is how many bytes e takes in a block.
+func entrySize(e rmcoc.PROutcome) int {
+	b, err := json.Marshal(e)
+	if err != nil {
+		panic(fmt.Sprintf("precision: size of the entry of #%d: %v", e.PR, err))
+	}
+	return len(b) + 1
+}
+
+// Has reports whether the ledger's recent entries hold pull request n.
+func Has(o *rmcoc.Outcomes, n int) bool {
+	if o == nil {
+		return false
+	}
+	for _, e := range o.Recent {
+		if e.PR == n {
+			return true
+		}
+	}
+	return false
+}
+
+func copyRollUp(r rmcoc.RollUp) rmcoc.RollUp {
+	c := r
+	c.ByScore, c.ByCategory, c.ByPass = copyMap(r.ByScore), copyMap(r.ByCategory), copyMap(r.ByPass)
+	return c
+}
+
+func copyMap(m map[string]rmcoc.Tally) map[string]rmcoc.Tally {
+	out := make(map[string]rmcoc.Tally, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// addPR folds one pull request into the roll-up.
+func addPR(r *rmcoc.RollUp, e rmcoc.PROutcome) {
+	r.PRs++
+	r.Lines += e.Lines
+	if r.ByScore == nil {
+		r.ByScore, r.ByCategory, r.ByPass = map[string]rmcoc.Tally{}, map[string]rmcoc.Tally{}, map[string]rmcoc.Tally{}
+	}
+	for _, f := range e.Findings {
+		count(&r.Findings, f.Fate)
+		bump(r.ByScore, CategoryScoreKey(f.Category, f.Score), f.Fate)
+		bump(r.ByCategory, f.Category, f.Fate)
+		bump(r.ByPass, strconv.Itoa(min(f.Pass, maxPass)), f.Fate)
+		if f.Fate == rmcoc.FateFixed {
+			r.FixCount++
+			r.FixMinutes += f.FixMinutes
+		}
+	}
+}
+
+// CategoryScoreKey keys the roll-up's score counts: by category and score,
+// so that per-category thresholds can be read from them.
+func CategoryScoreKey(category string, score int) string {
+	return Category(category) + "/" + strconv.Itoa(min(10, max(0, score)))
+}
+
+func bump(m map[string]rmcoc.Tally, k string, f rmcoc.Fate) {
+	t := m[k]
+	count(&t, f)
+	m[k] = t
+}
+
+func count(t *rmcoc.Tally, f rmcoc.Fate) {
+	t.Posted++
+	switch f {
+	case rmcoc.FateFixed:
+		t.Fixed++
+	case rmcoc.FateAccepted:
+		t.Accepted++
+	case rmcoc.FateRejected:
+		t.Rejected++
+	case rmcoc.FateIgnored:
+		t.Ignored++
+	}
+}
+
+// Ledger is the outcome ledger as read from the learnings issue.
+type Ledger struct {
+	// Head is the newest block whose links check out, nil when none;
+	// HeadComment is the comment holding it.
+	Head        *rmcoc.Outcomes
+	HeadComment int64
+	// Problems say which links were forged, edited or missing: what they
+	// name is not counted.
+	Problems []string
+}
+
+// Read checks the ledger's chain in recs (the trusted blocks, see
+// state.Learnings.Outcomes) from the newest block back, at most MaxVerify
+// links. A block that does not follow from the predecessor it names (a
+// changed digest, a sequence gap, content the bot would not have written)
+// is not counted, nor is anything after it; a predecessor that is gone (a
+// deleted comment) is reported, and the block naming it still counts: it
+// holds its predecessor's counts. Two blocks naming one predecessor (two
+// runs appending at once) keep the one in the earlier comment.
+func Read(recs []state.OutcomeRecord) Ledger {
+	var l Ledger
+	byComment := map[int64]rmcoc.Outcomes{}
+	var head *state.OutcomeRecord
+	for i, r := range recs {
+		byComment[r.CommentID] = r.Block
+		if head == nil || r.Block.Seq > head.Block.Seq {
+			head = &recs[i]
+		}
+	}
+	if head == nil {
+		return l
+	}
+	chain := []state.OutcomeRecord{*head}
+	for cur := *head; cur.Block.Prev != nil && len(chain) <= MaxVerify; {
+		prevID := int64(cur.Block.Prev.CommentID)
+		prev, ok := byComment[prevID]
+		if !ok {
+			l.Problems = append(l.Problems, fmt.Sprintf("outcome ledger block %d (comment %d) follows comment %d, which is gone or not the bot's own: links before it are not checked", cur.Block.Seq, cur.CommentID, prevID))
+			break
+		}
+		cur = state.OutcomeRecord{CommentID: prevID, Block: prev}
+		chain = append(chain, cur)
+	}
+	good := oldestGood(chain, &l)
+	if good < len(chain) {
+		head = &chain[good]
+		l.Head, l.HeadComment = &head.Block, head.CommentID
+	}
+	l.Problems = append(l.Problems, forks(recs, chain)...)
+	return l
+}
+
+// oldestGood checks chain (newest first) from its oldest link and returns
+// the index of the newest block counted, len(chain) when none is. A block
+// whose digest its successor no longer finds was changed after the bot
+// wrote it (the successor, written by the bot from it, says so): neither
+// counts. A block that does not follow from its predecessor does not.
+func oldestGood(chain []state.OutcomeRecord, l *Ledger) int {
+	good := len(chain) - 1
+	for i := len(chain) - 2; i >= 0; i-- {
+		prev, b := chain[i+1], chain[i]
+		if b.Block.Prev.Digest != rmcoc.Digest(prev.Block) {
+			l.Problems = append(l.Problems, fmt.Sprintf("outcome ledger block %d (comment %d) was changed after block %d (comment %d) named it: they and the blocks after them are not counted", prev.Block.Seq, prev.CommentID, b.Block.Seq, b.CommentID))
+			return i + 2
+		}
+		if why := follows(prev, b.Block); why != "" {
+			l.Problems = append(l.Problems, fmt.Sprintf("outcome ledger block %d (comment %d) %s: it and the blocks after it are not counted", b.Block.Seq, b.CommentID, why))
+			return i + 1
+		}
+		good = i
+	}
+	return good
+}
+
+// follows says why b, which names prev by its digest, does not follow it,
+// "" when it does.
+func follows(prev state.OutcomeRecord, b rmcoc.Outcomes) string {
+	if b.Seq != prev.Block.Seq+1 || len(b.Recent) == 0 {
+		return fmt.Sprintf("is not the next block after comment %d", prev.CommentID)
+	}
+	want := Append(&prev.Block, prev.CommentID, b.Recent[len(b.Recent)-1])
+	if rmcoc.Digest(want) != rmcoc.Digest(b) {
+		return fmt.Sprintf("holds counts that do not follow from comment %d's block", prev.CommentID)
+	}
+	return ""
+}
+
+// forks reports trusted blocks off the chain read: a second block after
+// one predecessor (two runs appended at once), or one newer than the
+// oldest block checked. Blocks past a broken link are reported where it
+// breaks.
+func forks(recs, chain []state.OutcomeRecord) []string {
+	in := map[int64]bool{}
+	for _, r := range chain {
+		in[r.CommentID] = true
+	}
+	oldest := chain[len(chain)-1].Block.Seq
+	var out []string
+	for _, r := range recs {
+		if !in[r.CommentID] && r.Block.Seq >= oldest {
+			out = append(out, fmt.Sprintf("outcome ledger block %d (comment %d) is not on the counted chain: not counted", r.Block.Seq, r.CommentID))
+		}
+	}
+	return out
+}

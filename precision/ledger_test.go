@@ -1,0 +1,204 @@
+package precision
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+var (
+	bot   = snapshot.Actor{Login: "rmc-bot", IsBot: true}
+	alice = snapshot.Actor{Login: "alice"}
+	t0    = time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+)
+
+// entry is pull request n with a fixed mix of fates, varied by n.
+func entry(n int) rmcoc.PROutcome {
+	fates := []rmcoc.Fate{rmcoc.FateFixed, rmcoc.FateAccepted, rmcoc.FateRejected, rmcoc.FateIgnored}
+	e := rmcoc.PROutcome{PR: n, Merged: n%3 != 0, Lines: 40 + n%200, ClosedAt: t0.Add(time.Duration(n) * time.Hour)}
+	for i := 0; i < 1+n%5; i++ {
+		f := rmcoc.FateRecord{Fate: fates[(n+i)%4], Score: 4 + (n+i)%7, Pass: 1 + i%3, Category: Categories[(n*3+i)%len(Categories)], Kind: rmcoc.FileCode, Blocking: (n+i)%5 == 0}
+		if f.Fate == rmcoc.FateFixed {
+			f.FixMinutes = 30 + n%90
+		}
+		e.Findings = append(e.Findings, f)
+	}
+	return e
+}
+
+// issue is the learnings issue after n closed pull requests, one bot
+// comment per ledger block, comment ids 1000+seq.
+func issue(n int) snapshot.LearningsIssue {
+	li := snapshot.LearningsIssue{Read: true, Number: 7, Author: bot}
+	var prev *rmcoc.Outcomes
+	var prevID int64
+	for i := 1; i <= n; i++ {
+		b := Append(prev, prevID, entry(i))
+		prev, prevID = &b, int64(1000+i)
+		li.Comments = append(li.Comments, snapshot.Comment{ID: prevID, Author: bot, Body: "Outcome of #" + fmt.Sprint(i) + "\n\n" + rmcoc.Render(b)})
+	}
+	return li
+}
+
+func read(li snapshot.LearningsIssue) (Ledger, state.Learnings) {
+	l := state.DeriveLearnings(li, state.Options{Bot: bot, Handles: []string{"@rmc-bot"}})
+	return Read(l.Outcomes), l
+}
+
+// TestLedgerSize appends 10,000 closed pull requests and prints the size
+// of the newest block's comment: the ledger is read from it alone.
+func TestLedgerSize(t *testing.T) {
+	t.Parallel()
+	var head *rmcoc.Outcomes
+	var biggest int
+	for i := 1; i <= 10000; i++ {
+		b := Append(head, int64(i), entry(i))
+		head = &b
+		if i%250 == 0 || len(b.Recent) == MaxRecent-1 {
+			biggest = max(biggest, len(rmcoc.Render(b)))
+		}
+	}
+	body := rmcoc.Render(*head)
+	t.Logf("ledger of 10000 closed PRs: newest block %d characters (largest sampled %d), %d PRs in full, %d rolled up", len(body), biggest, len(head.Recent), head.RollUp.PRs)
+	if biggest >= 65536 || biggest > rmcoc.MaxBlockBytes {
+		t.Fatalf("a block reached %d characters: over a comment's 65,536 or the %d a block may hold", biggest, rmcoc.MaxBlockBytes)
+	}
+	got, errs := rmcoc.Parse(body)
+	if len(errs) > 0 || len(got) != 1 {
+		t.Fatalf("the newest block does not read back: %v", errs)
+	}
+	if n := head.RollUp.PRs + len(head.Recent); n != 10000 {
+		t.Fatalf("the ledger holds %d PRs, want 10000", n)
+	}
+	s := Compute(head, 20)
+	var want rmcoc.Tally
+	for i := 1; i <= 10000; i++ {
+		for _, f := range entry(i).Findings {
+			count(&want, f.Fate)
+		}
+	}
+	if s.AllTime.Findings != want {
+		t.Fatalf("all-time findings %+v, want %+v", s.AllTime.Findings, want)
+	}
+}
+
+func TestLedgerRead(t *testing.T) {
+	t.Parallel()
+	edited := func(li snapshot.LearningsIssue, i int) snapshot.LearningsIssue {
+		li.Comments[i].Editor = &alice
+		return li
+	}
+	tests := map[string]struct {
+		issue    func() snapshot.LearningsIssue
+		wantSeq  int
+		wantProb []string // substrings, each in some problem
+		wantNote string   // a substring of a state notice
+	}{
+		"intact": {issue: func() snapshot.LearningsIssue { return issue(8) }, wantSeq: 8},
+		"empty":  {issue: func() snapshot.LearningsIssue { return issue(0) }},
+		"a deleted block is reported, its successor counts": {
+			issue: func() snapshot.LearningsIssue {
+				li := issue(8)
+				li.Comments = append(li.Comments[:4], li.Comments[5:]...) // block 5 gone
+				return li
+			},
+			wantSeq: 8, wantProb: []string{"block 6 (comment 1006) follows comment 1005, which is gone"},
+		},
+		"an edited newest block is not counted": {
+			issue:   func() snapshot.LearningsIssue { return edited(issue(8), 7) },
+			wantSeq: 7, wantNote: "edited the bot's comment",
+		},
+		"an edited middle block breaks the link": {
+			issue:   func() snapshot.LearningsIssue { return edited(issue(8), 3) },
+			wantSeq: 8, wantProb: []string{"follows comment 1004, which is gone or not the bot's own"}, wantNote: "edited the bot's comment",
+		},
+		"a forged block in someone else's comment": {
+			issue: func() snapshot.LearningsIssue {
+				li := issue(3)
+				forged := Append(&rmcoc.Outcomes{Seq: 3}, 1003, rmcoc.PROutcome{PR: 99, Findings: []rmcoc.FateRecord{{Fate: rmcoc.FateFixed, Score: 9, Category: "bug"}}})
+				li.Comments = append(li.Comments, snapshot.Comment{ID: 2000, Author: alice, Body: rmcoc.Render(forged)})
+				return li
+			},
+			wantSeq: 3, wantNote: "ignored 1 rmcoc block(s)",
+		},
+		"a changed predecessor does not match its digest": {
+			issue: func() snapshot.LearningsIssue {
+				li := issue(6)
+				b := rmcoc.All[rmcoc.Outcomes](li.Comments[2].Body)[0]
+				b.Recent[len(b.Recent)-1].Findings[0].Fate = rmcoc.FateFixed
+				b.Recent[len(b.Recent)-1].Findings[0].FixMinutes = 1
+				li.Comments[2].Body = rmcoc.Render(b) // no editor: GitHub did not say
+				return li
+			},
+			wantSeq: 2, wantProb: []string{"block 3 (comment 1003) was changed after block 4 (comment 1004) named it"},
+		},
+		"the first block changed": {
+			issue: func() snapshot.LearningsIssue {
+				li := issue(2)
+				b := rmcoc.All[rmcoc.Outcomes](li.Comments[0].Body)[0]
+				b.Recent[0].Lines++
+				li.Comments[0].Body = rmcoc.Render(b)
+				return li
+			},
+			wantSeq: 0, wantProb: []string{"block 1 (comment 1001) was changed"},
+		},
+		"counts that do not follow": {
+			issue: func() snapshot.LearningsIssue {
+				li := issue(6)
+				b := rmcoc.All[rmcoc.Outcomes](li.Comments[5].Body)[0]
+				b.RollUp.Findings.Fixed += 5
+				b.RollUp.Findings.Posted += 5
+				li.Comments[5].Body = rmcoc.Render(b)
+				return li
+			},
+			wantSeq: 5, wantProb: []string{"block 6 (comment 1006) holds counts that do not follow"},
+		},
+		"two runs appended after one block": {
+			issue: func() snapshot.LearningsIssue {
+				li := issue(4)
+				prev := rmcoc.All[rmcoc.Outcomes](li.Comments[2].Body)[0]
+				twin := Append(&prev, 1003, entry(40))
+				li.Comments = append(li.Comments, snapshot.Comment{ID: 1100, Author: bot, Body: rmcoc.Render(twin)})
+				return li
+			},
+			wantSeq: 4, wantProb: []string{"block 4 (comment 1100) is not on the counted chain"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			l, st := read(tc.issue())
+			seq := 0
+			if l.Head != nil {
+				seq = l.Head.Seq
+			}
+			if seq != tc.wantSeq {
+				t.Errorf("head is block %d, want %d (problems %q)", seq, tc.wantSeq, l.Problems)
+			}
+			for _, p := range tc.wantProb {
+				if !strings.Contains(strings.Join(l.Problems, "\n"), p) {
+					t.Errorf("problems %q lack %q", l.Problems, p)
+				}
+			}
+			if len(tc.wantProb) == 0 && len(l.Problems) > 0 {
+				t.Errorf("unexpected problems %q", l.Problems)
+			}
+			if tc.wantNote != "" && !strings.Contains(strings.Join(st.Notices, "\n"), tc.wantNote) {
+				t.Errorf("notices %q lack %q", st.Notices, tc.wantNote)
+			}
+		})
+	}
+}
+
+func TestHas(t *testing.T) {
+	t.Parallel()
+	b := Append(nil, 0, entry(5))
+	if !Has(&b, 5) || Has(&b, 6) || Has(nil, 5) {
+		t.Fatal("Has does not find exactly the recorded PR")
+	}
+}

@@ -1,0 +1,113 @@
+package rmcoc
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
+
+// Fate is what became of one finding by the time its pull request closed.
+type Fate string
+
+// Finding fates. Fixed and accepted are acted on; rejected is a finding
+// the bot conceded or a maintainer waived or resolved by hand; ignored is
+// one left open when the pull request closed.
+const (
+	FateFixed    Fate = "fixed"
+	FateAccepted Fate = "accepted"
+	FateRejected Fate = "rejected"
+	FateIgnored  Fate = "ignored"
+)
+
+// FileKind is the kind of file a finding sat on.
+type FileKind string
+
+// File kinds.
+const (
+	FileCode   FileKind = "code"
+	FileTest   FileKind = "test"
+	FileConfig FileKind = "config"
+	FileDocs   FileKind = "docs"
+)
+
+// FateRecord is one finding's fate, compact: a ledger holds thousands.
+type FateRecord struct {
+	Fate     Fate     `json:"f"`
+	Score    int      `json:"s"`
+	Pass     int      `json:"p,omitempty"`
+	Category string   `json:"c"`
+	Kind     FileKind `json:"k"`
+	Blocking bool     `json:"b,omitempty"`
+	// FixMinutes is, for a fixed finding, the minutes from its posting to
+	// the verified fix.
+	FixMinutes int `json:"m,omitempty"`
+}
+
+// PROutcome is one closed pull request's entry in the outcome ledger.
+type PROutcome struct {
+	PR       int          `json:"pr"`
+	Merged   bool         `json:"merged,omitempty"`
+	Lines    int          `json:"lines"` // changed lines (additions and deletions)
+	ClosedAt time.Time    `json:"closed_at"`
+	Findings []FateRecord `json:"findings,omitempty"`
+}
+
+// Tally counts findings by fate.
+type Tally struct {
+	Posted   int `json:"posted"`
+	Fixed    int `json:"fixed,omitempty"`
+	Accepted int `json:"accepted,omitempty"`
+	Rejected int `json:"rejected,omitempty"`
+	Ignored  int `json:"ignored,omitempty"`
+}
+
+// RollUp is the ledger's older pull requests folded into counts: what the
+// stats need of them, in a size that does not grow with their number
+// (categories, scores and passes are small fixed sets).
+type RollUp struct {
+	PRs        int              `json:"prs"`
+	Lines      int              `json:"lines"`
+	Findings   Tally            `json:"findings"`
+	ByScore    map[string]Tally `json:"by_score,omitempty"`
+	ByCategory map[string]Tally `json:"by_category,omitempty"`
+	ByPass     map[string]Tally `json:"by_pass,omitempty"`
+	FixCount   int              `json:"fix_count,omitempty"`
+	FixMinutes int              `json:"fix_minutes,omitempty"`
+}
+
+// Link names the ledger block an outcome block follows: the learnings
+// issue comment holding it and the digest of that block.
+type Link struct {
+	CommentID ID     `json:"comment_id"`
+	Digest    string `json:"digest"`
+}
+
+// Outcomes is one link of the outcome ledger the bot keeps in its
+// learnings issue, one comment per closed pull request. Each block is
+// whole on its own (the recent pull requests in full, older ones rolled
+// up) and names its predecessor, so a block someone forged, edited or
+// deleted breaks the chain where it sits.
+type Outcomes struct {
+	Seq    int         `json:"seq"` // 1 for the first block
+	Prev   *Link       `json:"prev,omitempty"`
+	Recent []PROutcome `json:"recent"` // oldest first; the last is this block's pull request
+	RollUp RollUp      `json:"rollup"`
+}
+
+func (Outcomes) BlockType() Type { return TypeOutcomes }
+func (Outcomes) compact()        {}
+
+// Digest is a short content hash of b as the bot writes it: a later block
+// names its predecessor by it.
+func Digest(b Block) string {
+	payload, err := marshal(b)
+	if err != nil {
+		panic("rmcoc: digest " + string(b.BlockType()) + ": " + err.Error())
+	}
+	sum := sha256.Sum256(payload)
+	return hex.EncodeToString(sum[:12])
+}
+
+// MaxBlockBytes is the largest block Parse reads: a writer keeps its
+// blocks under it.
+const MaxBlockBytes = maxBlockBytes
