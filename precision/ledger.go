@@ -17,7 +17,7 @@ import (
 const (
 	MaxRecent    = 50
 	recentBudget = 16 << 10
-	maxPass     = 20 // passes above it count as this one: the roll-up's keys stay few
+	maxPass      = 20 // passes above it count as this one: the roll-up's keys stay few
 )
 
 // MaxVerify is how many links back from the newest a read checks: each
