@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/review-my-code-bot/rmc/precision"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/snapshot"
@@ -41,7 +42,7 @@ func (r *run) answerCommand(ctx context.Context, m state.Mention) error {
 	case !m.Allowed:
 		a = spec.Refusal(by)
 	default:
-		a = spec.Answer(state.Answering{Mention: m, By: by, State: r.State, HeadSHA: r.Snap.PR.HeadSHA, Settings: r.Options.Settings, ModelLine: r.fromModelLine})
+		a = spec.Answer(state.Answering{Mention: m, By: by, State: r.State, HeadSHA: r.Snap.PR.HeadSHA, Settings: r.Options.Settings, ModelLine: r.fromModelLine, Stats: StatsTable(r.Options.Learnings)})
 	}
 	var block rmcoc.Block = rmcoc.CommandAnswer{CommandCommentID: rmcoc.ID(m.Ref.ID), Command: string(m.Command), By: m.Author.Login, Result: a.Result, FindingIDs: a.FindingIDs, At: r.now()}
 	if spec.Record != nil {
@@ -51,4 +52,22 @@ func (r *run) answerCommand(ctx context.Context, m state.Mention) error {
 		return fmt.Errorf("answer @%s's %s command (comment %d): %w", m.Author.Login, m.Command, m.Ref.ID, err)
 	}
 	return nil
+}
+
+// StatsWindow is how many of the latest closed pull requests the stats
+// show beside all time.
+const StatsWindow = 20
+
+// StatsTable is the precision table of the outcome ledger in ls, with what
+// its chain check found; "" when there is no ledger to read.
+func StatsTable(ls state.Learnings) string {
+	if ls.Issue == 0 || ls.Off {
+		return ""
+	}
+	l := precision.Read(ls.Outcomes)
+	text := precision.Table(precision.Compute(l.Head, StatsWindow))
+	for _, p := range l.Problems {
+		text += "\n⚠️ " + p
+	}
+	return text
 }

@@ -83,6 +83,10 @@ type Answering struct {
 	Settings string
 	// ModelLine makes model text (a finding's title) safe to show inline.
 	ModelLine func(string) string
+	// Stats is the precision table read from the outcome ledger, "" when
+	// the run read no learnings issue or learning is off. It holds counts
+	// and fixed keys only.
+	Stats string
 }
 
 // Answer is a command's reply: its text, and what the record says.
