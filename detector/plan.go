@@ -39,11 +39,14 @@ var kinds = map[Kind]struct {
 	// findings is set for a kind whose work can change the findings, and
 	// so the gate: the run reads the PR again before it sets the status.
 	findings bool
+	// noModel is set for a kind whose work asks the model nothing.
+	noModel bool
 }{
-	Dispute:     {"dispute", "⚖️", true},
-	Question:    {"question", "💬", false},
-	Review:      {"review", "🔍", true},
-	Walkthrough: {"walkthrough", "🧭", false},
+	Dispute:     {"dispute", "⚖️", true, false},
+	Question:    {"question", "💬", false, false},
+	Review:      {"review", "🔍", true, false},
+	Walkthrough: {"walkthrough", "🧭", false, false},
+	Record:      {"outcome", "📊", false, true},
 }
 
 func (k Kind) String() string {
@@ -226,7 +229,9 @@ func (p Plan) Gate() bool {
 }
 
 // NeedsModel reports whether any task calls the model.
-func (p Plan) NeedsModel() bool { return len(p.Tasks) > 0 }
+func (p Plan) NeedsModel() bool {
+	return slices.ContainsFunc(p.Tasks, func(t Task) bool { return !kinds[t.Kind()].noModel })
+}
 
 // Empty reports whether there is nothing to write.
 func (p Plan) Empty() bool {
@@ -287,6 +292,7 @@ func Build(in Input) Plan {
 		}
 	}
 	walkthroughTask(in, b.summaries, &b.p, b.retry)
+	recordTask(in, &b.p, b.retry)
 	b.p.Explain = in.State.Unexplained
 	for _, f := range in.State.Missing() {
 		if !in.State.EvidenceNoticed[f.ID] {

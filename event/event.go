@@ -82,3 +82,12 @@ func autoReview(action string) bool {
 func (e Event) IsAutoReview() bool {
 	return (e.Name == PullRequest || e.Name == PullRequestTarget) && (autoReview(e.Action) || e.Action == ActionEdited && e.Retargeted)
 }
+
+// ActionClosed is the pull_request action of a pull request closed, merged
+// or not: its findings' fates are recorded.
+const ActionClosed = "closed"
+
+// IsClosed reports whether the event is a pull request closing.
+func (e Event) IsClosed() bool {
+	return (e.Name == PullRequest || e.Name == PullRequestTarget) && e.Action == ActionClosed
+}

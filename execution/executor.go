@@ -30,6 +30,7 @@ import (
 // and the run-level work declare next to the code that makes the calls.
 type GitHub interface {
 	walkthroughGitHub
+	outcomeGitHub
 	questionGitHub
 	disputeGitHub
 	reviewGitHub
@@ -66,6 +67,7 @@ var runners = byKind(
 	register[*detector.DisputeTask](newDisputeRunner),
 	register[*detector.ReviewTask](newReviewRunner),
 	register[*detector.WalkthroughTask](newWalkthroughRunner),
+	register[*detector.RecordTask](newOutcomeRunner),
 )
 
 // taskRunner runs the tasks whose work is a W.
@@ -217,6 +219,9 @@ type Outcome struct {
 	// Warned is set when the task did not do its work but that is no
 	// failure (a walkthrough that could not be written): Note says why.
 	Warned bool
+	// Stats is, for a recorded outcome, the precision table after it: the
+	// job summary of a closed pull request's run shows it.
+	Stats string
 }
 
 // Covered reports whether a review read every file it had to: some pass

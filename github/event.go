@@ -81,8 +81,8 @@ func pullRequestEvent(ev *event.Event, e *gogithub.PullRequestEvent) error {
 		}
 		ev.Retargeted = true
 	}
-	if !ev.IsAutoReview() {
-		return fmt.Errorf("%w: pull_request action %q (reviews run on opened, synchronize, reopened, ready_for_review, and edited with a new base)", event.ErrUnsupported, ev.Action)
+	if !ev.IsAutoReview() && !ev.IsClosed() {
+		return fmt.Errorf("%w: pull_request action %q (reviews run on opened, synchronize, reopened, ready_for_review, and edited with a new base; closed records the outcome)", event.ErrUnsupported, ev.Action)
 	}
 	return nil
 }

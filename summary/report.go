@@ -188,6 +188,12 @@ func (r Report) tasksMarkdown(b *strings.Builder) {
 		fmt.Fprintf(b, "| | **run** | one session, %d model calls | %s | **%d / %d / %d** |\n", r.Total.Requests, cost, r.Total.PromptTokens, r.Total.CachedTokens, r.Total.CompletionTokens)
 	}
 	b.WriteString("\n")
+	for _, o := range r.Result.Outcomes {
+		if o.Stats != "" && o.Err == nil {
+			// Counts and fixed keys only: nothing anyone wrote.
+			b.WriteString("### 📊 Precision in this repository\n\n" + o.Stats + "\n")
+		}
+	}
 }
 
 // gateMarkdown states the merge gate this run set, or, before it ran,
