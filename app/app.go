@@ -434,6 +434,7 @@ func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result
 	// head nobody reviewed (a draft cannot be merged; a paused PR can).
 	out := outcome.Outcome{ReviewStatus: outcome.ReviewSkipped, TasksExecuted: res.Done(), Gated: plan.Gate() || (r.ev.IsAutoReview() && !snap.PR.Draft)}
 	out.SetReview(res)
+	out.SetStats(res)
 	if res.Failed() > 0 {
 		out.ReviewStatus = outcome.ReviewFailed // the summary's task table says why
 	}

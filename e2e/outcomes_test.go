@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -84,6 +85,17 @@ func TestOutcomeLedgerAndStats(t *testing.T) {
 	w.closePR(false)
 	if r = w.run(w.prEvent("closed")); r.code != 0 {
 		t.Fatalf("closing PR 2: exit %d\n%s", r.code, r.log)
+	}
+	var out struct {
+		AllTime struct {
+			PRs          int         `json:"prs"`
+			ChangedLines int         `json:"changed_lines"`
+			Findings     rmcoc.Tally `json:"findings"`
+		} `json:"all_time"`
+	}
+	if err := json.Unmarshal([]byte(r.outputs["precision_stats"]), &out); err != nil || out.AllTime.PRs != 2 || out.AllTime.ChangedLines != 9 ||
+		out.AllTime.Findings != (rmcoc.Tally{Posted: 5, Fixed: 1, Accepted: 1, Rejected: 1, Ignored: 2}) {
+		t.Errorf("precision_stats output %q (%v): %+v", r.outputs["precision_stats"], err, out)
 	}
 	blocks, comments = w.outcomeBlocks(issue)
 	if len(blocks) != 2 || blocks[1].Prev == nil || int64(blocks[1].Prev.CommentID) != comments[0] || blocks[1].Prev.Digest != rmcoc.Digest(blocks[0]) {

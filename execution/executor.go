@@ -220,8 +220,9 @@ type Outcome struct {
 	// failure (a walkthrough that could not be written): Note says why.
 	Warned bool
 	// Stats is, for a recorded outcome, the precision table after it: the
-	// job summary of a closed pull request's run shows it.
-	Stats string
+	// job summary of a closed pull request's run shows it; StatsJSON is
+	// the same numbers for the precision_stats output.
+	Stats, StatsJSON string
 }
 
 // Covered reports whether a review read every file it had to: some pass

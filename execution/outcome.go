@@ -2,6 +2,7 @@ package execution
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/review-my-code-bot/rmc/detector"
@@ -69,7 +70,11 @@ func (x *outcomeRunner) Run(ctx context.Context, t detector.Task, w *detector.Re
 	if skipped > 0 {
 		o.Note += fmt.Sprintf("; %d finding(s) whose comment someone edited are not counted", skipped)
 	}
-	o.Stats = precision.Table(precision.Compute(&next, StatsWindow))
+	stats := precision.Compute(&next, StatsWindow)
+	o.Stats = precision.Table(stats)
+	if js, err := json.Marshal(stats); err == nil {
+		o.StatsJSON = string(js)
+	}
 	return o
 }
 

@@ -56,6 +56,9 @@ type Outcome struct {
 	IssuesFound    int
 	BlockingIssues int
 	TasksExecuted  int
+	// Stats is the precision stats as JSON when the run recorded a closed
+	// pull request's outcome, "" otherwise.
+	Stats string
 }
 
 // Output is one of the action's outputs: the one place it is declared.
@@ -75,6 +78,7 @@ var Outputs = []Output{
 	{"blocking_issues", "Open blocking findings on the PR after the run (what the merge gate sees).", func(o Outcome) string { return strconv.Itoa(o.BlockingIssues) }},
 	{"has_blocking_issues", "true when blocking_issues > 0.", func(o Outcome) string { return strconv.FormatBool(o.BlockingIssues > 0) }},
 	{"tasks_executed", "Tasks the run completed (disputes, questions, review).", func(o Outcome) string { return strconv.Itoa(o.TasksExecuted) }},
+	{"precision_stats", "When the run recorded a closed pull request's outcome: the stats of the outcome ledger as JSON (last 20 PRs, the 20 before, all time; see docs/stats.md). Empty otherwise.", func(o Outcome) string { return o.Stats }},
 }
 
 // statusList is "clean, blocking, ... or failed".
@@ -107,6 +111,15 @@ func (o *Outcome) SetReview(res execution.Result) {
 		o.ReviewStatus, o.IssuesFound = ReviewFindings, r.Findings
 	default:
 		o.ReviewStatus = ReviewClean
+	}
+}
+
+// SetStats takes the precision stats of an outcome the run recorded.
+func (o *Outcome) SetStats(res execution.Result) {
+	for _, r := range res.Outcomes {
+		if r.Err == nil && r.StatsJSON != "" {
+			o.Stats = r.StatsJSON
+		}
 	}
 }
 
