@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/review-my-code-bot/rmc/settings"
 )
 
 func loaded(t *testing.T, in map[string]string) Config {
@@ -42,6 +44,7 @@ notify_agent: "@claude"
 bot_mentions: ["@helper"]
 walkthrough: false
 walkthrough_diagram: yes
+calibrate: apply
 checks:
   - name: endpoint auth
     mode: error
@@ -53,7 +56,7 @@ checks:
 				if c.Review.ProblemThreshold != 6 || c.Review.BlockingThreshold != 8 || c.Review.MaxRunTokens != 50000 || c.Review.MaxInline != 10 ||
 					c.Language != "French" || c.NotifyAgent != "@claude" || strings.Join(c.Handles, ",") != "@helper" ||
 					strings.Join(c.Review.IgnorePaths, ",") != "*.snap,docs/**" || strings.Join(c.Review.PrivatePaths, ",") != "fixtures/customers/**,*.pii.csv" || strings.Join(c.Review.Passes, ",") != "atomic,security" ||
-					!strings.Contains(c.Instructions, "errors.Join") || c.Walkthrough || !c.WalkthroughDiagram ||
+					!strings.Contains(c.Instructions, "errors.Join") || c.Walkthrough || !c.WalkthroughDiagram || c.Calibrate != settings.CalibrateApply ||
 					len(c.Checks) != 2 || c.Checks[0].Mode != "error" || strings.Join(c.Checks[0].Paths, ",") != "api/**" || c.Checks[1].Mode != "warning" || strings.Join(c.Checks[1].Paths, ",") != "CHANGELOG.md" || len(c.PathInstructions) != 1 || c.PathInstructions[0].Path != "migrations/**" {
 					t.Errorf("config = %+v", c)
 				}

@@ -70,5 +70,6 @@ var Inputs = []Input{
 	{Name: "model_context_tokens", Kind: KindInteger, Default: strconv.Itoa(review.DefaultSettings().ContextTokens), Doc: "The model's context window in tokens: no request is sent over it. Set it to the server's window for local models (Ollama, llama.cpp, vLLM)."},
 	{Name: "extra_body", Kind: KindJSON, Doc: "JSON object merged into every model request, for a provider's own settings, e.g. {\"provider\": {\"order\": [\"anthropic\"]}} on OpenRouter. Members the action sets (model, messages, tools...) are refused."},
 	{Name: "extra_headers", Kind: KindJSON, Doc: "JSON object of headers sent with every model request, e.g. a gateway's key; the values are masked in the log. Pass secrets from a secret."},
+	{Name: "calibrate", Kind: KindString, Doc: "What the measured precision may do: off, suggest (show the supported thresholds in the stats) or apply (raise a category's problem threshold, never past blocking_score_threshold, and say so in every review). Empty = .github/rmc.yml, else suggest."},
 	{Name: "model_prices", Kind: KindJSON, Doc: "Model prices in USD per million tokens, as JSON: {\"input\": 3, \"cached\": 0.3, \"output\": 15} (\"cache_write\" optional); the summary then shows the run's cost."},
 }

@@ -10,7 +10,18 @@ import (
 
 	"github.com/review-my-code-bot/rmc/glob"
 	"github.com/review-my-code-bot/rmc/review"
+	"github.com/review-my-code-bot/rmc/settings"
 )
+
+// setCalibrate reads calibrate: one of the settings.Calibrate modes.
+func setCalibrate(p *parser, c *Config, name, v string) {
+	switch m := settings.Calibrate(strings.ToLower(strings.TrimSpace(v))); m {
+	case settings.CalibrateOff, settings.CalibrateSuggest, settings.CalibrateApply:
+		c.Calibrate = m
+	default:
+		p.fail("%s: %q is not off, suggest or apply", name, v)
+	}
+}
 
 // Key is one setting .github/rmc.yml may set: the one place it is declared.
 // Its parsing, its line in the job summary and its property in
@@ -111,6 +122,11 @@ var Keys = []Key{
 		Schema: `"type": "boolean", "default": true`,
 		set:    func(p *parser, c *Config, name, v string) { c.Walkthrough = p.boolOf(name, v) },
 		show:   func(c Config) string { return strconv.FormatBool(c.Walkthrough) }},
+	{Name: "calibrate", Default: string(settings.CalibrateSuggest),
+		Doc:    "What the measured precision (the outcome ledger, see docs/stats.md) may do: off; suggest shows in the stats the problem threshold per category the evidence supports; apply also raises a category's problem threshold, up to blocking_score_threshold, when under 30% of at least 20 of its findings were acted on, and every review says so. Default: suggest.",
+		Schema: `"type": "string", "enum": ["off", "suggest", "apply"], "default": "suggest"`,
+		set:    setCalibrate,
+		show:   func(c Config) string { return string(c.Calibrate) }},
 	{Name: "walkthrough_diagram", Default: "false",
 		Doc:    "Let the walkthrough carry a Mermaid sequence diagram when control flow across components changed. Default false.",
 		Schema: `"type": "boolean", "default": false`,

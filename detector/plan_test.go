@@ -384,13 +384,14 @@ func TestKinds(t *testing.T) {
 		{&detector.QuestionTask{}, detector.KindOf[*detector.QuestionTask](), detector.Question, "💬 question", false},
 		{&detector.ReviewTask{}, detector.KindOf[*detector.ReviewTask](), detector.Review, "🔍 review", true},
 		{&detector.WalkthroughTask{}, detector.KindOf[*detector.WalkthroughTask](), detector.Walkthrough, "🧭 walkthrough", false},
+		{&detector.RecordTask{}, detector.KindOf[*detector.RecordTask](), detector.Record, "📊 outcome", false},
 	} {
 		k := detector.Task{Work: tc.work}.Kind()
 		if k != tc.want || tc.of != tc.want || k.Label() != tc.label || k.ChangesFindings() != tc.changes {
 			t.Errorf("%T: kind %s (of its type %s), label %q, changes findings %v; want %s, %q, %v", tc.work, k, tc.of, k.Label(), k.ChangesFindings(), tc.want, tc.label, tc.changes)
 		}
 	}
-	if got, want := detector.Kinds(), []detector.Kind{detector.Dispute, detector.Question, detector.Review, detector.Walkthrough}; !slices.Equal(got, want) {
+	if got, want := detector.Kinds(), []detector.Kind{detector.Dispute, detector.Question, detector.Review, detector.Walkthrough, detector.Record}; !slices.Equal(got, want) {
 		t.Errorf("kinds = %v, want %v", got, want)
 	}
 	if k := (detector.Task{Key: "k"}).Kind(); k != 0 || k.Label() != "kind(0)" || k.ChangesFindings() {

@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/review-my-code-bot/rmc/precision"
+	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
+	"github.com/review-my-code-bot/rmc/settings"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -42,7 +44,7 @@ func (r *run) answerCommand(ctx context.Context, m state.Mention) error {
 	case !m.Allowed:
 		a = spec.Refusal(by)
 	default:
-		a = spec.Answer(state.Answering{Mention: m, By: by, State: r.State, HeadSHA: r.Snap.PR.HeadSHA, Settings: r.Options.Settings, ModelLine: r.fromModelLine, Stats: StatsTable(r.Options.Learnings)})
+		a = spec.Answer(state.Answering{Mention: m, By: by, State: r.State, HeadSHA: r.Snap.PR.HeadSHA, Settings: r.Options.Settings, ModelLine: r.fromModelLine, Stats: StatsTable(r.Options.Learnings, r.Options.Run)})
 	}
 	var block rmcoc.Block = rmcoc.CommandAnswer{CommandCommentID: rmcoc.ID(m.Ref.ID), Command: string(m.Command), By: m.Author.Login, Result: a.Result, FindingIDs: a.FindingIDs, At: r.now()}
 	if spec.Record != nil {
@@ -59,15 +61,52 @@ func (r *run) answerCommand(ctx context.Context, m state.Mention) error {
 const StatsWindow = 20
 
 // StatsTable is the precision table of the outcome ledger in ls, with what
-// its chain check found; "" when there is no ledger to read.
-func StatsTable(ls state.Learnings) string {
+// its chain check found and, unless calibration is off, the thresholds the
+// evidence supports; "" when there is no ledger to read.
+func StatsTable(ls state.Learnings, run settings.Run) string {
 	if ls.Issue == 0 || ls.Off {
 		return ""
 	}
 	l := precision.Read(ls.Outcomes)
-	text := precision.Table(precision.Compute(l.Head, StatsWindow))
+	stats := precision.Compute(l.Head, StatsWindow)
+	text := precision.Table(stats)
 	for _, p := range l.Problems {
 		text += "\n⚠️ " + p
 	}
+	if run.Calibrate == settings.CalibrateOff {
+		return text
+	}
+	p := calibrationPolicy(run.Review)
+	if s := precision.SuggestText(precision.Suggest(stats.AllTime, p)); s != "" {
+		text += fmt.Sprintf("\n**Calibration** (`calibrate: %s`): thresholds the evidence supports, from all time\n\n%s", run.Calibrate, s)
+	}
+	if raised := precision.Apply(stats.AllTime, p); run.Calibrate == settings.CalibrateApply && len(raised) > 0 {
+		text += "\n" + precision.AppliedText(raised, p) + "\n"
+	}
 	return text
+}
+
+// Calibration's floor and evidence: a category's problem threshold is
+// raised when under CalibrationFloor percent of at least
+// CalibrationMinCount of its findings (acted on or rejected) were acted on.
+const (
+	CalibrationFloor    = 30
+	CalibrationMinCount = 20
+)
+
+func calibrationPolicy(s review.Settings) precision.Policy {
+	return precision.Policy{Problem: s.ProblemThreshold, Blocking: s.BlockingThreshold, Floor: CalibrationFloor, MinCount: CalibrationMinCount}
+}
+
+// Calibration is, with calibrate: apply, the problem thresholds the
+// outcome ledger's all-time stats raise and what a review body says of
+// them; nil and "" otherwise.
+func Calibration(ls state.Learnings, run settings.Run) (map[string]int, string) {
+	if run.Calibrate != settings.CalibrateApply || ls.Issue == 0 || ls.Off {
+		return nil, ""
+	}
+	l := precision.Read(ls.Outcomes)
+	p := calibrationPolicy(run.Review)
+	raised := precision.Apply(precision.Compute(l.Head, StatsWindow).AllTime, p)
+	return raised, precision.AppliedText(raised, p)
 }

@@ -154,6 +154,9 @@ func (x *reviewRunner) notes(b *strings.Builder, res review.Result) {
 	if note := suppressedNote(res.Suppressed); note != "" {
 		fmt.Fprintf(b, "\n\n📚 %s.%s", note, x.suppressedList(res.Suppressed))
 	}
+	if _, note := Calibration(x.Options.Learnings, x.Options.Run); note != "" {
+		fmt.Fprintf(b, "\n\n🎯 %s", note)
+	}
 }
 
 // findingText is what a finding's inline comment says: the model's text

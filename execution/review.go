@@ -161,7 +161,9 @@ func (x *reviewRunner) reviewOptions(task string, sc scope) review.Options {
 		paths = append(paths, f.Path())
 	}
 	learned, _ := Applicable(x.Options.Learnings, paths)
-	return review.Options{Settings: x.Options.Review, PrefixChars: x.Options.PrefixChars, Generated: review.Generated{Attributes: x.attributes},
+	set := x.Options.Review
+	set.CategoryThresholds, _ = Calibration(x.Options.Learnings, x.Options.Run)
+	return review.Options{Settings: set, PrefixChars: x.Options.PrefixChars, Generated: review.Generated{Attributes: x.attributes},
 		Learnings: learned, Spent: spent(x.Session), Task: task, Notes: x.Options.Walkthrough}
 }
 

@@ -35,7 +35,7 @@ func TestParseEventRealPayloads(t *testing.T) {
 		"pull_request ready":        {event: "pull_request", file: "pull_request/ready_for_review.payload.json", wantPR: 2, wantAction: "ready_for_review", wantHead: head},
 		"pull_request_target":       {event: "pull_request_target", file: "pull_request/opened.payload.json", wantPR: 2, wantAction: "opened", wantHead: head},
 		"pull_request labeled":      {event: "pull_request", file: "pull_request/labeled.payload.json", wantUnsupported: `action "labeled"`},
-		"pull_request closed":       {event: "pull_request", file: "pull_request/closed.payload.json", wantUnsupported: `action "closed"`},
+		"pull_request closed":       {event: "pull_request", file: "pull_request/closed.payload.json", wantPR: 2, wantAction: "closed", wantHead: head}, // its outcome is recorded
 		"comment on a PR":           {event: "issue_comment", file: "issue_comment/created.on-pull-request.json", wantPR: 1, wantAction: "created", wantComment: 492700400},
 		"comment on a plain issue":  {event: "issue_comment", file: "issue_comment/created.payload.json", wantUnsupported: "not a pull request"},
 		"deleted comment":           {event: "issue_comment", file: "issue_comment/deleted.payload.json", wantUnsupported: "not a pull request"},

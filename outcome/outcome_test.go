@@ -82,12 +82,12 @@ func TestExit(t *testing.T) {
 // documentation lists every status.
 func TestOutputs(t *testing.T) {
 	t.Parallel()
-	o := Outcome{ReviewStatus: ReviewBlocking, IssuesFound: 4, BlockingIssues: 2, TasksExecuted: 3}
+	o := Outcome{ReviewStatus: ReviewBlocking, IssuesFound: 4, BlockingIssues: 2, TasksExecuted: 3, Stats: `{"n":20}`}
 	got := map[string]string{}
 	for _, out := range Outputs {
 		got[out.Name] = out.Value(o)
 	}
-	want := map[string]string{"review_status": "blocking", "issues_found": "4", "blocking_issues": "2", "has_blocking_issues": "true", "tasks_executed": "3"}
+	want := map[string]string{"review_status": "blocking", "issues_found": "4", "blocking_issues": "2", "has_blocking_issues": "true", "tasks_executed": "3", "precision_stats": `{"n":20}`}
 	if len(got) != len(want) {
 		t.Errorf("outputs %v, want %v", got, want)
 	}

@@ -191,6 +191,9 @@ func keep(f *Finding, opt Settings, files map[string]*diff.File, focus, known, s
 	if f.Score < opt.ProblemThreshold || f.Score > 10 || f.Title == "" || f.Thinking() {
 		return false
 	}
+	if t, ok := opt.CategoryThresholds[f.Category]; ok && f.Score < t && f.Score < opt.BlockingThreshold {
+		return false // calibrated: never a finding that blocks
+	}
 	file := files[f.Path]
 	if !focus[f.Path] && file != nil {
 		return false // incremental: only the changed part is reviewed

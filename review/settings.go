@@ -20,6 +20,10 @@ type Settings struct {
 	// BlockingThreshold (blocking_score_threshold, ProblemThreshold-10):
 	// findings scoring at or above block the merge.
 	BlockingThreshold int
+	// CategoryThresholds are problem thresholds calibration raised, by
+	// category (calibrate: apply): a finding of the category scoring under
+	// its threshold is dropped unless it blocks. nil = none raised.
+	CategoryThresholds map[string]int
 	// IgnorePaths (ignore_paths) are globs the review skips, with
 	// .gitignore's rules (package glob).
 	IgnorePaths []string

@@ -28,4 +28,19 @@ type Run struct {
 	// Checks are the repository's checks (base branch), evaluated by every
 	// automatic review.
 	Checks []review.Check
+	// Calibrate is what the outcome ledger's stats may do to the review's
+	// thresholds (calibrate).
+	Calibrate Calibrate
 }
+
+// Calibrate is how the bot calibrates itself from its measured precision.
+type Calibrate string
+
+// Calibration modes: off; suggest (the default) shows in the stats which
+// problem threshold per category the evidence supports; apply also raises
+// it, for findings that do not block, and every review says so.
+const (
+	CalibrateOff     Calibrate = "off"
+	CalibrateSuggest Calibrate = "suggest"
+	CalibrateApply   Calibrate = "apply"
+)
