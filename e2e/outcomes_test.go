@@ -3,12 +3,15 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/precision"
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/snapshot"
 )
 
 // outcomeBlocks lists the bot's outcome ledger blocks in the learnings
@@ -159,4 +162,64 @@ func (w *world) askStats(by string) string {
 	}
 	w.t.Fatalf("no answer to the stats command\n%s", r.log)
 	return ""
+}
+
+// seedLedger writes a ledger the bot kept in its learnings issue: one
+// block per entry, each following the one before.
+func (w *world) seedLedger(entries ...rmcoc.PROutcome) int {
+	issue := w.gh.AddIssue(repoName, botLogin, snapshot.LearningsTitle, snapshot.LearningsLabel)
+	var head *rmcoc.Outcomes
+	var headID int64
+	for _, e := range entries {
+		b := precision.Append(head, headID, e)
+		c := w.gh.AddIssueComment(repoName, issue, botLogin, "📊 Outcome\n\n"+rmcoc.Render(b))
+		head, headID = &b, c.ID
+	}
+	return issue
+}
+
+// fates is n findings of one category, score and fate.
+func fates(n int, category string, score int, fate rmcoc.Fate) []rmcoc.FateRecord {
+	out := make([]rmcoc.FateRecord, n)
+	for i := range out {
+		out[i] = rmcoc.FateRecord{Fate: fate, Score: score, Category: category, Kind: rmcoc.FileCode}
+	}
+	return out
+}
+
+// With calibrate: apply, a category under the floor with enough evidence
+// gets the threshold the evidence supports (style: 16 of 20 rejected, all
+// under 7), capped at the blocking threshold; one with a finding short of
+// the minimum count (security, 19) keeps the configured one; a finding
+// that blocks is posted whatever its category; the review body says so.
+func TestCalibrateApply(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.push("1111111111111111111111111111111111111111", patchV1)
+	style := append(fates(8, "style", 5, rmcoc.FateRejected), fates(8, "style", 6, rmcoc.FateRejected)...)
+	style = append(style, fates(4, "style", 7, rmcoc.FateFixed)...)
+	security := append(fates(17, "security", 5, rmcoc.FateRejected), fates(2, "security", 8, rmcoc.FateFixed)...)
+	w.seedLedger(rmcoc.PROutcome{PR: 101, Lines: 500, Findings: style}, rmcoc.PROutcome{PR: 102, Lines: 400, Findings: security})
+	w.inputs["calibrate"], w.inputs["blocking_score_threshold"] = "apply", "8"
+	kind := func(f finding, c string) finding { f.Category = c; return f }
+	w.scriptReview(true,
+		kind(bug(1, "Style nit at six", 6), "style"), kind(bug(2, "Style point at seven", 7), "style"),
+		kind(bug(3, "Style problem that blocks", 9), "style"), kind(bug(4, "Security hint at six", 6), "security"))
+	r := w.run(w.prEvent("synchronize"))
+	if r.code == 2 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	var titles []string
+	for _, th := range findingThreads(w) {
+		titles = append(titles, rmcoc.All[rmcoc.Finding](th.Comments[0].Body)[0].Title)
+	}
+	slices.Sort(titles)
+	if got := strings.Join(titles, "|"); got != "Security hint at six|Style point at seven|Style problem that blocks" {
+		t.Errorf("posted %q, want the style finding at 7, the blocking one and the security one\n%s", got, r.log)
+	}
+	rv := w.reviews()
+	if len(rv) != 1 || !strings.Contains(rv[0].Body, "the problem threshold is raised for style 7, from 5, because fewer than 30% of at least 20") ||
+		strings.Contains(rv[0].Body, "security 6") {
+		t.Errorf("the review body does not say what calibration raised: %+v", rv)
+	}
 }
