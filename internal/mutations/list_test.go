@@ -165,6 +165,13 @@ var list = []mutation{
 		Old: "if dec.Decode(&v) == nil && strings.TrimSpace(text[i+int(dec.InputOffset()):]) == \"\" {", New: "if dec.Decode(&v) == nil && false {", Tests: "TestAskJSON"},
 	{ID: "C10", Section: since, What: "a content filter's reason is relayed with its links, mentions and markup", File: "llm/filter.go",
 		Old: "s = strings.Join(strings.Fields(notWords.ReplaceAllString(s, \" \")), \" \")", New: "s = strings.Join(strings.Fields(s), \" \")", Tests: "TestFilterDetailRelaysOnlyWords"},
+	// Issue 39: the outcome ledger and calibration.
+	{ID: "O1", Section: since, What: "a ledger block changed after its successor named it still counts", File: "precision/ledger.go",
+		Old: "if b.Block.Prev.Digest != rmcoc.Digest(prev.Block) {", New: "if false {", Tests: "TestLedgerRead"},
+	{ID: "O2", Section: since, What: "calibration raises a category whose acceptance is exactly at the floor", File: "precision/calibrate.go",
+		Old: "if a.Judged < p.MinCount || rate >= p.Floor {", New: "if a.Judged < p.MinCount || rate > p.Floor {", Tests: "TestCalibrate"},
+	{ID: "O3", Section: since, What: "a calibrated threshold drops a finding that blocks", File: "review/engine.go",
+		Old: "ok && f.Score < t && f.Score < opt.BlockingThreshold {", New: "ok && f.Score < t {", Tests: "TestKeepCalibrated"},
 	// Issue 37: the three mutations that survived every unit test, and
 	// guards of the code that issue changed.
 	{ID: "V1", Section: survivors, What: "a score-9 blocking finding is deferred as out of scope", File: "execution/dispute.go",
