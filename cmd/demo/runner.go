@@ -146,6 +146,12 @@ func (r *runner) opened() (string, map[string]any) {
 		"repository": r.repo(), "sender": user{Login: author, Type: "User"}}
 }
 
+// closed is the pull_request event of the PR closing.
+func (r *runner) closed() (string, map[string]any) {
+	return "pull_request", map[string]any{"action": "closed", "number": r.pr, "pull_request": r.pull(),
+		"repository": r.repo(), "sender": user{Login: author, Type: "User"}}
+}
+
 // commented is the issue_comment event of a comment in the conversation.
 func (r *runner) commented(c fakegithub.Comment) (string, map[string]any) {
 	return "issue_comment", map[string]any{"action": "created",
