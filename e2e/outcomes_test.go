@@ -62,7 +62,7 @@ func TestOutcomeLedgerAndStats(t *testing.T) {
 		t.Fatalf("closing PR 1: exit %d\n%s", r.code, r.log)
 	}
 	issue := w.learningsIssue()
-	blocks, comments := w.outcomeBlocks(issue)
+	blocks, _ := w.outcomeBlocks(issue)
 	if len(blocks) != 1 || len(blocks[0].Recent) != 1 {
 		t.Fatalf("after PR 1 the ledger is %+v\n%s", blocks, r.log)
 	}
@@ -100,7 +100,7 @@ func TestOutcomeLedgerAndStats(t *testing.T) {
 		out.AllTime.Findings != (rmcoc.Tally{Posted: 5, Fixed: 1, Accepted: 1, Rejected: 1, Ignored: 2}) {
 		t.Errorf("precision_stats output %q (%v): %+v", r.outputs["precision_stats"], err, out)
 	}
-	blocks, comments = w.outcomeBlocks(issue)
+	blocks, comments := w.outcomeBlocks(issue)
 	if len(blocks) != 2 || blocks[1].Prev == nil || int64(blocks[1].Prev.CommentID) != comments[0] || blocks[1].Prev.Digest != rmcoc.Digest(blocks[0]) {
 		t.Fatalf("PR 2's block does not follow PR 1's: %+v", blocks)
 	}
