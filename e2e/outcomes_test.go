@@ -112,7 +112,7 @@ func TestOutcomeLedgerAndStats(t *testing.T) {
 		"| rejected | 1 | 1 |", "| ignored | 2 | 2 |", "| acceptance | 40% | 40% |", "| mean time to fix | 1 h 30 min | 1 h 30 min |",
 		"| findings per 1,000 changed lines | 555.5 | 555.5 |",
 	}
-	stats := w.askStats("bob")
+	stats, _ := w.askStats("bob")
 	for _, line := range want {
 		if !strings.Contains(stats, line) {
 			t.Errorf("stats lack %q:\n%s", line, stats)
@@ -124,13 +124,14 @@ func TestOutcomeLedgerAndStats(t *testing.T) {
 	forged := rmcoc.Outcomes{Seq: 3, Prev: &rmcoc.Link{CommentID: rmcoc.ID(comments[1]), Digest: rmcoc.Digest(blocks[1])},
 		Recent: append(blocks[1].Recent, rmcoc.PROutcome{PR: 99, Lines: 1, Findings: []rmcoc.FateRecord{{Fate: rmcoc.FateFixed, Score: 9, Category: "bug"}}})}
 	w.gh.AddIssueComment(repoName, issue, "mallory", rmcoc.Render(forged))
-	if stats = w.askStats("bob"); !strings.Contains(stats, "| findings posted | 5 | 5 |") {
-		t.Errorf("a forged block changed the stats:\n%s", stats)
+	stats, r = w.askStats("bob")
+	if !strings.Contains(stats, "| findings posted | 5 | 5 |") || !strings.Contains(r.summary, "ignored 1 rmcoc block(s)") {
+		t.Errorf("a forged block changed the stats or went unreported:\n%s\n%s", stats, r.summary)
 	}
 	w.gh.EditComment(comments[1], "bob", strings.Replace(w.issueComment(issue, comments[1]), `"lines":6,`, `"lines":60000,`, 1))
-	stats = w.askStats("bob")
-	if !strings.Contains(stats, "| findings posted | 3 | 3 |") {
-		t.Errorf("an edited newest block still counts:\n%s", stats)
+	stats, r = w.askStats("bob")
+	if !strings.Contains(stats, "| findings posted | 3 | 3 |") || !strings.Contains(r.summary, "edited the bot") {
+		t.Errorf("an edited newest block still counts, or went unreported:\n%s\n%s", stats, r.summary)
 	}
 }
 
@@ -148,20 +149,20 @@ func (w *world) issueComment(issue int, id int64) string {
 }
 
 // askStats gives "@rmc-bot stats" on the world's PR and returns the bot's
-// answer.
-func (w *world) askStats(by string) string {
+// answer and the run.
+func (w *world) askStats(by string) (string, run) {
 	w.t.Helper()
 	c := w.gh.AddIssueComment(repoName, w.pr, by, "@rmc-bot stats")
 	r := w.run(w.commentEvent(c.ID, by, "@rmc-bot stats"))
 	for _, bc := range w.botComments() {
 		for _, a := range rmcoc.All[rmcoc.CommandAnswer](bc.Body) {
 			if int64(a.CommandCommentID) == c.ID {
-				return bc.Body
+				return bc.Body, r
 			}
 		}
 	}
 	w.t.Fatalf("no answer to the stats command\n%s", r.log)
-	return ""
+	return "", r
 }
 
 // seedLedger writes a ledger the bot kept in its learnings issue: one
