@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -222,5 +223,33 @@ func TestCalibrateApply(t *testing.T) {
 	if len(rv) != 1 || !strings.Contains(rv[0].Body, "the problem threshold is raised for style 7, from 5, because fewer than 30% of at least 20") ||
 		strings.Contains(rv[0].Body, "security 6") {
 		t.Errorf("the review body does not say what calibration raised: %+v", rv)
+	}
+}
+
+// A ledger comment someone deleted is reported under the stats; the block
+// after it still counts, since it holds its predecessor's numbers.
+func TestOutcomeLedgerDeletedBlock(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	issue := w.seedLedger(
+		rmcoc.PROutcome{PR: 101, Lines: 100, Findings: fates(2, "bug", 8, rmcoc.FateFixed)},
+		rmcoc.PROutcome{PR: 102, Lines: 100, Findings: fates(3, "style", 5, rmcoc.FateRejected)},
+		rmcoc.PROutcome{PR: 103, Lines: 100, Findings: fates(1, "bug", 6, rmcoc.FateIgnored)})
+	_, comments := w.outcomeBlocks(issue)
+	req, err := http.NewRequest(http.MethodDelete, fmt.Sprintf("%s/repos/%s/issues/comments/%d", w.gh.URL, repoName, comments[1]), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+w.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("delete comment %d: %v %v", comments[1], resp, err)
+	}
+	resp.Body.Close()
+	w.scriptReview(true)
+	stats, _ := w.askStats("bob")
+	want := fmt.Sprintf("⚠️ outcome ledger block 3 (comment %d) follows comment %d, which is gone", comments[2], comments[1])
+	if !strings.Contains(stats, want) || !strings.Contains(stats, "| findings posted | 6 | 6 |") || !strings.Contains(stats, "| acted on (fixed + accepted) | 2 (2 + 0) | 2 (2 + 0) |") {
+		t.Errorf("stats after a deleted ledger comment lack %q or the counts:\n%s", want, stats)
 	}
 }
