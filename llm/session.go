@@ -84,16 +84,15 @@ func encodedSize(msgs ...message) int {
 }
 
 // Sub is a view of the session whose turns start with the session's prefix
-// followed by context as a user message: the block several tasks share,
+// followed by block as a user message: the text several tasks share,
 // such as the diff every review pass reads. Its turns are accounted in the
-// session's usage. Keeping context in the prefix, instead of in each
-// task's prompt, lets the provider serve it from its cache after the
-// first task.
-func (s *Session) Sub(context string) JSONAsker { return s.sub(context) }
+// session's usage. Keeping block in the prefix, instead of in each task's
+// prompt, lets the provider serve it from its cache after the first task.
+func (s *Session) Sub(block string) JSONAsker { return s.sub(block) }
 
-func (s *Session) sub(context string) *Session {
+func (s *Session) sub(block string) *Session {
 	sub := *s
-	m := contextMessage(context)
+	m := contextMessage(block)
 	m.cache = s.client.breakpoints && breakpoints(s.prefix) < maxBreakpoints
 	sub.prefix = append(append([]message(nil), s.prefix...), m)
 	sub.prefixBytes += encodedSize(m)
