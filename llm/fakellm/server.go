@@ -438,11 +438,14 @@ func writeError(w http.ResponseWriter, e APIError, h http.Header) int {
 }
 
 // wait holds the request for f.Delay; false when the client gave up first.
-func (s *Server) wait(r *http.Request, f Fault) bool {
-	if f.Delay <= 0 {
+func (s *Server) wait(r *http.Request, f Fault) bool { return hold(r, f.Delay) }
+
+// hold holds a request for d; false when the client gave up first.
+func hold(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
 		return true
 	}
-	t := time.NewTimer(f.Delay)
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:

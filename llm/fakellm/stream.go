@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"time"
 )
 
 // A request with stream: true is answered with server-sent events, as
@@ -69,17 +68,7 @@ func (s *Server) pause(r *http.Request, pace Fault) bool {
 		<-r.Context().Done()
 		return false
 	}
-	if pace.StreamGap <= 0 {
-		return true
-	}
-	t := time.NewTimer(pace.StreamGap)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-r.Context().Done():
-		return false
-	}
+	return hold(r, pace.StreamGap)
 }
 
 // streamEvents cuts a completion into chunks.
