@@ -233,6 +233,7 @@ type runRecord struct {
 	repo      snapshot.Repo
 	ev        event.Event
 	snap      snapshot.Snapshot
+	changes   changeKey // the head's change set, read with the PR
 	bot       snapshot.Actor
 	learnings state.Learnings
 	states    *state.Permissions
@@ -259,6 +260,7 @@ func (p Pipeline) read(ctx context.Context, r *runRecord) *failure {
 			hint: readFailureHint(err)}
 	}
 	r.snap = snap
+	r.changes = readChanges(ctx, p.GitHub, snap)
 	if r.cfg, err = applyConfigFile(p.Log, r.cfg, snap); err != nil {
 		f := configFailure(snap, r.cfg)
 		return &f
@@ -439,7 +441,7 @@ func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result
 		out.ReviewStatus = outcome.ReviewFailed // the summary's task table says why
 	}
 	ctx = context.WithoutCancel(ctx) // the gate is published even when the deadline ran out
-	g := gateRun{p: p, states: r.states, reads: r.reads, start: snap, snap: snap, st: st}
+	g := gateRun{p: p, states: r.states, reads: r.reads, start: snap, snap: snap, st: st, changes: r.changes}
 	if gateMayChange(plan, res, st) {
 		// The review threads, and the reviews posted since the start, are
 		// read again: GitHub, not what the run meant to write, says which of
@@ -466,7 +468,8 @@ type gateRun struct {
 	reads       *runReader
 	start, snap snapshot.Snapshot
 	st          state.State
-	fresh       bool // snap was read again after the run's writes
+	changes     changeKey // the change set of snap's head, read again when it moved
+	fresh       bool      // snap was read again after the run's writes
 }
 
 func (g *gateRun) reread(ctx context.Context) error {
@@ -476,6 +479,9 @@ func (g *gateRun) reread(ctx context.Context) error {
 	}
 	snap.IssueComments = g.reads.conversation(g.start)
 	g.snap, g.st, g.fresh = snap, g.states.Derive(ctx, snap), true
+	if !g.changes.of(snap) {
+		g.changes = readChanges(ctx, g.p.GitHub, snap)
+	}
 	return nil
 }
 
@@ -488,7 +494,7 @@ func (g *gateRun) reread(ctx context.Context) error {
 // stale verdict short of success is written as it is: it can only hold
 // the gate shut until the next run.
 func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
-	v, n := verdict(g.snap, g.st, g.p.Config.Review.IgnorePaths)
+	v, n := verdict(g.snap, g.st, g.changes.set, g.p.Config.Review.IgnorePaths)
 	want := statusOf(v, g.snap.PR.URL)
 	was, found, known := startStatus(g.start, g.snap)
 	if known && same(was, found, want) {
@@ -506,7 +512,7 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 			if err := g.reread(ctx); err != nil {
 				return v, n, err
 			}
-			v, n = verdict(g.snap, g.st, g.p.Config.Review.IgnorePaths)
+			v, n = verdict(g.snap, g.st, g.changes.set, g.p.Config.Review.IgnorePaths)
 			want = statusOf(v, g.snap.PR.URL)
 		}
 	}

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -9,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/workspace"
 )
@@ -147,7 +150,43 @@ func (g *memGitHub) Files(_ context.Context, _ snapshot.Repo, number int) ([]sna
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.record(false, "files #%d", number)
-	return slices.Clone(g.files), nil
+	out := slices.Clone(g.files)
+	for i := range out {
+		out[i].Blob = memBlob(out[i])
+	}
+	return out, nil
+}
+
+// memBlob is a changed file's blob id: its own, or one derived from its
+// path and patch.
+func memBlob(f snapshot.ChangedFile) string {
+	if f.Blob != "" || f.Status == "removed" {
+		return f.Blob
+	}
+	sum := sha1.Sum([]byte(f.Path + "\x00" + f.Patch))
+	return hex.EncodeToString(sum[:])
+}
+
+// MergeBase and Tree serve the head's change set: the changed files, one
+// flat level against an empty base. They are left out of the call log,
+// which records what the run does, not how the gate reads.
+func (g *memGitHub) MergeBase(_ context.Context, _ snapshot.Repo, base, _ string) (string, error) {
+	return "merge-base", nil
+}
+
+func (g *memGitHub) Tree(_ context.Context, _ snapshot.Repo, sha string, _ bool) (gate.Tree, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	t := gate.Tree{ID: sha}
+	if sha == "merge-base" {
+		return t, nil
+	}
+	for _, f := range g.files {
+		if f.Status != "removed" {
+			t.Entries = append(t.Entries, gate.TreeEntry{Name: f.Path, Mode: "100644", Kind: gate.KindBlob, ID: memBlob(f)})
+		}
+	}
+	return t, nil
 }
 
 func (g *memGitHub) Compare(_ context.Context, _ snapshot.Repo, base, head string) (snapshot.Comparison, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/review-my-code-bot/rmc/gate"
-	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -20,39 +19,47 @@ type gatePublisher interface {
 	SetStatus(ctx context.Context, repo snapshot.Repo, sha string, s snapshot.Status) error
 }
 
-// verdict is the gate for the snapshot's head: what the PR's reviews
-// covered of it (against its current base) and what blocking findings
-// stand, fixes the head no longer contains and deleted threads included.
-//
-// Files no review could read count against coverage until the base
-// branch's configuration excludes them (ignore_paths, .gitattributes): the
-// invariant's exclusions are the base's, as they stand now.
-func verdict(snap snapshot.Snapshot, st state.State, ignorePaths []string) (gate.Verdict, int) {
-	cov := st.Coverage(snap.PR.HeadSHA, snap.PR.BaseRef)
-	if cov.Coverage == gate.Unreadable {
-		cov.Unreviewed = 0
-		ex := review.NewExclusions(ignorePaths, review.Generated{Attributes: snap.Config.Attributes})
-		for _, p := range cov.Run.Unreadable {
-			if ex.Why(p) == "" {
-				cov.Unreviewed++
-			}
-		}
-		if cov.Unreviewed == 0 {
-			cov.Coverage = gate.Covered
-		}
-	}
-	in := gate.Input{Head: snap.PR.HeadSHA, Coverage: cov.Coverage, Why: cov.Why, Unreviewed: cov.Unreviewed}
-	switch {
-	case cov.Coverage == gate.Covered:
+// verdict is the gate for the snapshot's head (package gate has the
+// rule): its change set against the ledger of what the PR's automatic
+// reviews read, and the blocking findings that stand. What the state says
+// of the head's review (running, failed, paused, a draft) only words a
+// pending gate.
+func verdict(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, ignorePaths []string) (gate.Verdict, int) {
+	j, blocking := judge(snap, st, changes, ignorePaths)
+	return j.Verdict, blocking
+}
+
+// judge is the gate's judgment of the snapshot's head, and the blocking
+// findings it counted.
+func judge(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, ignorePaths []string) (gate.Judgment, int) {
+	f := gate.Facts{Head: snap.PR.HeadSHA, Changes: changes, Ledger: st.Ledger(), Scope: baseScope(ignorePaths, snap.Config.Attributes),
+		Missing: len(st.Missing())}
+	f.Blocking = len(st.OpenBlocking()) + f.Missing
+	switch cov := st.Coverage(snap.PR.HeadSHA, snap.PR.BaseRef); {
 	case st.Pause != nil:
-		// A pause or an ignore never lets an unreviewed head through.
-		in.Coverage, in.Why = gate.Paused, st.Pause.Why()
+		f.Review, f.Why = gate.Paused, st.Pause.Why()
 	case snap.PR.Draft:
-		in.Coverage, in.Why = gate.Paused, "a draft is reviewed when marked ready for review"
+		f.Review, f.Why = gate.Paused, "a draft is reviewed when marked ready for review"
+	case cov.Coverage == gate.Failed || cov.Coverage == gate.Running:
+		f.Review, f.Why = cov.Coverage, cov.Why
 	}
-	in.Missing = len(st.Missing())
-	in.Blocking = len(st.OpenBlocking()) + in.Missing
-	return gate.Derive(in), in.Blocking
+	return gate.Evaluate(f), f.Blocking
+}
+
+// changeKey is a change set and the commits it was read for.
+type changeKey struct {
+	base, head string
+	set        gate.ChangeSet
+}
+
+// of reports whether the change set is the snapshot's.
+func (k changeKey) of(snap snapshot.Snapshot) bool {
+	return k.head == snap.PR.HeadSHA && k.base == snap.PR.BaseSHA
+}
+
+// readChanges reads the change set of the snapshot's head.
+func readChanges(ctx context.Context, gh treeReader, snap snapshot.Snapshot) changeKey {
+	return changeKey{base: snap.PR.BaseSHA, head: snap.PR.HeadSHA, set: changeSet(ctx, gh, snap.Repo, snap.PR.BaseSHA, snap.PR.HeadSHA)}
 }
 
 // statusOf is the commit status a verdict sets.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
@@ -15,7 +16,26 @@ import (
 // botReview is a clean automatic review of the head, as the bot posts it.
 func botReview(snap snapshot.Snapshot) snapshot.Review {
 	run := rmcoc.ReviewRun{HeadSHA: snap.PR.HeadSHA, BaseRef: snap.PR.BaseRef, Mode: rmcoc.ModeAuto, CompletedAt: snap.PR.CreatedAt}
+	run.Blobs, _ = rmcoc.PackBlobs(seamBlobs())
 	return snapshot.Review{ID: 77, Author: snap.Viewer, State: snapshot.ReviewCommented, Body: "clean\n\n" + rmcoc.Fence(run), SubmittedAt: snap.PR.CreatedAt}
+}
+
+// seamBlobs are the blob ids of seamFiles' heads.
+func seamBlobs() []string {
+	var out []string
+	for _, f := range seamFiles {
+		out = append(out, memBlob(f))
+	}
+	return out
+}
+
+// seamChanges is the change set of seamPR's head.
+func seamChanges() gate.ChangeSet {
+	var cs gate.ChangeSet
+	for _, f := range seamFiles {
+		cs.Changes = append(cs.Changes, gate.Change{Path: f.Path, Blob: memBlob(f), Kind: gate.KindBlob})
+	}
+	return cs
 }
 
 // A run that read the PR before another run wrote the gate never replaces
@@ -40,7 +60,8 @@ func TestPublishNeverWritesAStaleSuccess(t *testing.T) {
 	gh.statuses[GateContext] = snapshot.Status{Context: GateContext, State: "failure", Description: "1 open blocking finding(s): fix, or reply in the thread to dispute"}
 
 	states := state.NewPermissions(gh, state.Options{Bot: bot}, newLog(Env{Getenv: func(string) string { return "" }, Stdout: &strings.Builder{}}).Warningf)
-	g := gateRun{p: Pipeline{GitHub: gh}, states: states, reads: newRunReader(gh), start: start, snap: start, st: states.Derive(context.Background(), start)}
+	g := gateRun{p: Pipeline{GitHub: gh}, states: states, reads: newRunReader(gh), start: start, snap: start, st: states.Derive(context.Background(), start),
+		changes: readChanges(context.Background(), gh, start)}
 	v, n, err := g.publish(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +125,7 @@ func TestVerdictUnderCommands(t *testing.T) {
 		snap := seamPR()
 		tc.setup(&snap)
 		st := state.Derive(snap, state.Options{Bot: snapshot.BotIdentity("", snap.Viewer), Handles: []string{"@rmc-bot"}, Writers: map[string]bool{"maria": true, "alice": true}})
-		v, _ := verdict(snap, st, nil)
+		v, _ := verdict(snap, st, seamChanges(), nil)
 		if string(v.State) != tc.state || !strings.Contains(v.Description, tc.desc) {
 			t.Errorf("%s: %s %q, want %s containing %q", name, v.State, v.Description, tc.state, tc.desc)
 		}

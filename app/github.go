@@ -21,6 +21,7 @@ type GitHub interface {
 	contentsReader            // gate.go: the rules files, when the snapshot did not read them
 	sourceOpener              // session.go: the PR's head through the API
 	changeReader              // reads.go: what the PR changes
+	treeReader                // changeset.go: the head's change set, for the gate
 	execution.GitHub          // what the tasks post
 	execution.LearningsGitHub // the learnings issue
 }

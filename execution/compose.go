@@ -2,6 +2,7 @@ package execution
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/detector"
@@ -48,6 +49,7 @@ func (x *reviewRunner) runBlock(rt *detector.ReviewTask, res review.Result, sc s
 			run.Unreadable = append(run.Unreadable, sk.Path)
 		}
 	}
+	x.ledgerOf(&run, res, sc)
 	for _, f := range res.Findings {
 		if f.Inline {
 			b := x.findingBlock(f, rt.HeadSHA)
@@ -61,6 +63,21 @@ func (x *reviewRunner) runBlock(rt *detector.ReviewTask, res review.Result, sc s
 		addRef(m.Ref, &run.DismissedReviewIDs, &run.DismissedRunIDs, &run.DismissedRequestIDs)
 	}
 	return run
+}
+
+// ledgerOf records in the run block what the review read, by head blob:
+// the files every enabled pass saw whole, and the blobs GitHub sent no
+// patch for, binary or not. Only an automatic review's record counts.
+func (x *reviewRunner) ledgerOf(run *rmcoc.ReviewRun, res review.Result, sc scope) {
+	var read []string
+	for _, p := range res.Reviewed {
+		if b := sc.blobs[p]; b != "" && !slices.Contains(res.Unreviewed, p) {
+			read = append(read, b)
+		}
+	}
+	run.Blobs, _ = rmcoc.PackBlobs(read)
+	run.BinaryBlobs, _ = rmcoc.PackBlobs(sc.binary)
+	run.NoDiffBlobs, _ = rmcoc.PackBlobs(sc.noDiff)
 }
 
 // addRef files a request's id under its kind: a review body, a workflow

@@ -9,6 +9,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
@@ -24,6 +25,11 @@ type scope struct {
 	from   string      // the previously reviewed head for an incremental review
 	note   string      // how the scope was chosen, for the body
 	skip   []review.Skip
+	// blobs are the changed files' head blob ids, by path: what the
+	// ledger records a review of. binary and noDiff are the blobs GitHub
+	// sent no patch for, binary by content or text.
+	blobs          map[string]string
+	binary, noDiff []string
 }
 
 // reviewGitHub is what a review reads and writes (the fixes it verifies
@@ -31,6 +37,7 @@ type scope struct {
 type reviewGitHub interface {
 	Files(ctx context.Context, repo snapshot.Repo, number int) ([]snapshot.ChangedFile, error)
 	Compare(ctx context.Context, repo snapshot.Repo, base, head string) (snapshot.Comparison, error)
+	Contents(ctx context.Context, repo snapshot.Repo, ref, path string) (content string, found bool, err error)
 	CreateReview(ctx context.Context, repo snapshot.Repo, number int, r snapshot.NewReview) (int64, error)
 	CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error)
 	EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
@@ -49,6 +56,7 @@ type reviewRunner struct {
 	baseRef    string                   // the branch the PR targets
 	held       string                   // why another run does this run's automatic review
 	last       *state.CompletedReview   // the latest review, if any
+	ledger     gate.Ledger              // what the PR's automatic reviews read, by blob
 	known      map[string]bool          // fingerprints of the findings already reported
 	fixed      map[string]state.Finding // findings resolved as fixed, by fingerprint: reported again, they regressed
 	fixes      *fixes
@@ -69,7 +77,7 @@ func newReviewRunner(r *run) *reviewRunner {
 		}
 	}
 	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, sendable: r.scope(), baseRef: r.Snap.PR.BaseRef, held: r.heldReview,
-		last: r.State.LastReview(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify, read: r.read}
+		last: r.State.LastReview(), ledger: r.State.Ledger(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify, read: r.read}
 }
 
 // Run runs a review task: one review posted in one request, with every
@@ -204,6 +212,10 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 		return sc, err
 	}
 	sc.anchor, sc.skip = ParseFiles(files)
+	sc.blobs = map[string]string{}
+	for _, f := range files {
+		sc.blobs[f.Path] = f.Blob
+	}
 	sc.review, sc.note = sc.anchor, "full review"
 	last := x.last
 	switch {
@@ -212,29 +224,82 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 	case last == nil:
 	case last.Run.BaseRef != "" && last.Run.BaseRef != x.baseRef:
 		sc.note = "full review: the base changed since the last review"
-	case last.Run.UnreviewedCount > len(last.Run.Unreviewed):
-		sc.note = "full review: the last review left more files unreviewed than it could list"
 	case last.Run.HeadSHA == rt.HeadSHA && !last.Run.Covered():
-		// Resuming a partial review of this head: the files it did not
-		// cover, on the chain the partial review built on.
-		sc.review, sc.from = carry(sc.anchor, nil, last.Run.Unreviewed), last.Run.FromSHA
-		sc.note = fmt.Sprintf("resuming the review of %.7s: %d file(s) it did not cover", rt.HeadSHA, len(sc.review))
+		// Resuming a partial review of this head: exactly the files whose
+		// head blob no review read, however many, on the chain the
+		// partial review built on.
+		sc.review, sc.from = carry(sc.anchor, nil, x.owed(sc)), last.Run.FromSHA
+		sc.note = fmt.Sprintf("resuming the review of %.7s: %d file(s) no review read yet", rt.HeadSHA, len(sc.review))
 	case last.Run.HeadSHA == rt.HeadSHA:
 		sc.note = "full review (this head was reviewed before)"
 	default:
-		cmp, err := x.GitHub.Compare(ctx, x.repo(), last.Run.HeadSHA, rt.HeadSHA)
-		switch {
-		case err != nil:
-			sc.note = fmt.Sprintf("full review (could not compare with %.7s)", last.Run.HeadSHA)
-		case cmp.Status != "ahead":
-			sc.note = fmt.Sprintf("full review: history was rewritten since %.7s (%s)", last.Run.HeadSHA, cmp.Status)
-		default:
-			changed, _ := ParseFiles(cmp.Files)
-			sc.review, sc.from = carry(sc.anchor, changed, last.Run.Unreviewed), last.Run.HeadSHA
-			sc.note = fmt.Sprintf("incremental since %.7s: %d changed file(s)", last.Run.HeadSHA, len(sc.review))
+		x.incremental(ctx, rt, &sc)
+	}
+	sc.binary, sc.noDiff = x.probe(ctx, rt.HeadSHA, files)
+	return sc, nil
+}
+
+// incremental is the scope after a push: what changed since the reviewed
+// head, and every file whose head blob no review read, whole.
+func (x *reviewRunner) incremental(ctx context.Context, rt *detector.ReviewTask, sc *scope) {
+	last := x.last
+	cmp, err := x.GitHub.Compare(ctx, x.repo(), last.Run.HeadSHA, rt.HeadSHA)
+	switch {
+	case err != nil:
+		sc.note = fmt.Sprintf("full review (could not compare with %.7s)", last.Run.HeadSHA)
+	case cmp.Status != "ahead":
+		sc.note = fmt.Sprintf("full review: history was rewritten since %.7s (%s)", last.Run.HeadSHA, cmp.Status)
+	default:
+		changed, _ := ParseFiles(cmp.Files)
+		sc.review, sc.from = carry(sc.anchor, changed, x.owed(*sc)), last.Run.HeadSHA
+		sc.note = fmt.Sprintf("incremental since %.7s: %d changed file(s)", last.Run.HeadSHA, len(sc.review))
+	}
+}
+
+// owed are the paths of the PR's diff whose head blob the ledger holds no
+// review of.
+func (x *reviewRunner) owed(sc scope) []string {
+	var out []string
+	for _, f := range sc.anchor {
+		if m := x.ledger.Of(sc.blobs[f.Path()]); m != gate.Reviewed && m != gate.Binary {
+			out = append(out, f.Path())
 		}
 	}
-	return sc, nil
+	return out
+}
+
+// maxProbes bounds the files GitHub sent no patch for that one run reads
+// to tell binary from text; the rest stay owed, for the next run.
+const maxProbes = 100
+
+// probe reads the head content of the files GitHub sent no patch for and
+// tells binary (a NUL byte in the first 8,000 bytes, git's own rule) from
+// text no review could read: a text file replacing a binary one under the
+// same name is owed a review, not waved through as binary.
+func (x *reviewRunner) probe(ctx context.Context, head string, files []snapshot.ChangedFile) (binary, noDiff []string) {
+	probes := 0
+	for _, f := range files {
+		if f.Patch != "" || f.Status == "removed" || f.Blob == "" || x.ledger.Of(f.Blob) != 0 {
+			continue
+		}
+		if f.Additions+f.Deletions > 0 {
+			noDiff = append(noDiff, f.Blob)
+			continue
+		}
+		if probes == maxProbes {
+			continue
+		}
+		probes++
+		content, found, err := x.GitHub.Contents(ctx, x.repo(), head, f.Path)
+		switch {
+		case err != nil || !found:
+		case strings.Contains(content[:min(len(content), 8000)], "\x00"):
+			binary = append(binary, f.Blob)
+		default:
+			noDiff = append(noDiff, f.Blob)
+		}
+	}
+	return binary, noDiff
 }
 
 // excluded gives a file GitHub sent no diff for the base configuration's

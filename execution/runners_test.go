@@ -151,6 +151,9 @@ var _ reviewGitHub = (*reviewFake)(nil)
 func (f *reviewFake) Files(context.Context, snapshot.Repo, int) ([]snapshot.ChangedFile, error) {
 	return f.files, nil
 }
+func (f *reviewFake) Contents(context.Context, snapshot.Repo, string, string) (string, bool, error) {
+	return "", false, nil
+}
 func (f *reviewFake) Compare(context.Context, snapshot.Repo, string, string) (snapshot.Comparison, error) {
 	return snapshot.Comparison{}, errors.New("no compare in this test")
 }

@@ -1,8 +1,24 @@
-// Package gate derives the merge gate, the rmc/merge-gate commit status,
-// from what was reviewed and what was found. It is one pure function:
-// a green gate is a claim about one exact commit, so it is made only when
-// an automatic review covered every changed file of that commit against
-// the PR's current base, and nothing blocking stands.
+// Package gate is the merge gate, the rmc/merge-gate commit status: the
+// whole rule, as pure functions over values. Package app reads what the
+// rule needs and publishes what it says; nothing else decides.
+//
+// The invariant. The gate of a head H is success if and only if
+//
+//   - the change set of H is known: every path whose object differs
+//     between the merge base and H, derived from the two commits' git
+//     trees (a tree GitHub truncated, or a read that failed, leaves it
+//     unknown, which is never success);
+//   - every changed path is covered: the base branch's configuration
+//     excludes it, or its head blob is in the ledger as shown whole to
+//     every enabled pass of an automatic review, or as binary by content.
+//     Coverage is by blob, whatever the path or the history: a rename or
+//     a revert to reviewed content carries the review, a new blob is owed
+//     one, and a blob GitHub sends no diff for stays owed (named);
+//   - no blocking finding stands, a finding whose thread was deleted
+//     included.
+//
+// A blocking finding makes it failure whatever the coverage; anything
+// else short of success is pending, saying what unblocks it.
 package gate
 
 import (
@@ -45,6 +61,9 @@ const (
 	Unreadable
 	// Covered: every changed file was reviewed, by every enabled pass.
 	Covered
+	// Unknown: the head's change set could not be derived whole (a
+	// truncated tree, a failed read): nothing is known to be covered.
+	Unknown
 )
 
 // Input is everything the gate depends on.
@@ -96,6 +115,8 @@ func Derive(in Input) Verdict {
 		return verdict(Pending, fmt.Sprintf("%s not reviewed: %s", sha, oneLine(in.Why)))
 	case Unreadable:
 		return verdict(Pending, fmt.Sprintf("%d changed file(s) of %s too large for GitHub to send a diff: split them, or exclude them on the base", in.Unreviewed, sha))
+	case Unknown:
+		return verdict(Pending, fmt.Sprintf("changed files of %s unknown (%s): not green until they can be read", sha, oneLine(in.Why)))
 	case NotReviewed:
 	}
 	// Not reviewed (or a Coverage out of range, which is no review either).

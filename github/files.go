@@ -21,7 +21,7 @@ func (c *Client) Files(ctx context.Context, repo snapshot.Repo, number int) ([]s
 		}
 		for _, f := range files {
 			out = append(out, snapshot.ChangedFile{Path: f.GetFilename(), PreviousPath: f.GetPreviousFilename(), Status: f.GetStatus(),
-				Additions: f.GetAdditions(), Deletions: f.GetDeletions(), Patch: f.GetPatch()})
+				Additions: f.GetAdditions(), Deletions: f.GetDeletions(), Patch: f.GetPatch(), Blob: blobOf(f)})
 		}
 		if resp.NextPage == 0 {
 			return out, nil
@@ -45,7 +45,7 @@ func (c *Client) Compare(ctx context.Context, repo snapshot.Repo, base, head str
 	out := snapshot.Comparison{Status: cmp.GetStatus()}
 	for _, f := range cmp.Files {
 		out.Files = append(out.Files, snapshot.ChangedFile{Path: f.GetFilename(), PreviousPath: f.GetPreviousFilename(), Status: f.GetStatus(),
-			Additions: f.GetAdditions(), Deletions: f.GetDeletions(), Patch: f.GetPatch()})
+			Additions: f.GetAdditions(), Deletions: f.GetDeletions(), Patch: f.GetPatch(), Blob: blobOf(f)})
 	}
 	return out, nil
 }
@@ -65,4 +65,12 @@ func (c *Client) Contents(ctx context.Context, repo snapshot.Repo, ref, path str
 	}
 	s, err := fc.GetContent()
 	return s, err == nil, err
+}
+
+// blobOf is a changed file's blob id at the head; a removed file has none.
+func blobOf(f *gogithub.CommitFile) string {
+	if f.GetStatus() == "removed" {
+		return ""
+	}
+	return f.GetSHA()
 }

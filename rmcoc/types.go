@@ -247,6 +247,63 @@ type ReviewRun struct {
 	// workflow by hand (workflow_dispatch): the ids are workflow run ids.
 	RequestRunIDs   []ID `json:"request_run_ids,omitempty"`
 	DismissedRunIDs []ID `json:"dismissed_run_ids,omitempty"`
+
+	// The merge gate's ledger (see package gate), by blob, each a packed
+	// list of 16-hex-digit blob keys (PackBlobs): Blobs were shown whole to
+	// every enabled pass, BinaryBlobs are binary by content, NoDiffBlobs
+	// are text GitHub sends no diff for. No cap on how many a run records
+	// beyond what one review body holds (MaxBlobs): what a run could not
+	// record stays owed, and the next run reviews it.
+	Blobs       string `json:"blobs,omitempty"`
+	BinaryBlobs string `json:"binary_blobs,omitempty"`
+	NoDiffBlobs string `json:"nodiff_blobs,omitempty"`
+}
+
+// BlobKeyLen is the length of one key in a packed blob list.
+const BlobKeyLen = 16
+
+// MaxBlobs bounds the keys one review-run block records (16 characters
+// each: 48,000 of a review body's 65,536).
+const MaxBlobs = 3000
+
+// PackBlobs packs blob ids into one string of their 16-digit keys, at most
+// MaxBlobs, skipping ids that are not hex; it returns how many it left out.
+func PackBlobs(ids []string) (string, int) {
+	var b []byte
+	n := 0
+	for _, id := range ids {
+		if len(id) < BlobKeyLen || !isHex(id[:BlobKeyLen]) {
+			continue
+		}
+		if n == MaxBlobs {
+			return string(b), len(ids) - n
+		}
+		b = append(b, id[:BlobKeyLen]...)
+		n++
+	}
+	return string(b), 0
+}
+
+// UnpackBlobs is PackBlobs' inverse; a malformed list yields nothing, as a
+// malformed block would.
+func UnpackBlobs(s string) []string {
+	if len(s)%BlobKeyLen != 0 || !isHex(s) {
+		return nil
+	}
+	out := make([]string, 0, len(s)/BlobKeyLen)
+	for i := 0; i < len(s); i += BlobKeyLen {
+		out = append(out, s[i:i+BlobKeyLen])
+	}
+	return out
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // MaxListed bounds the paths a review-run block lists.

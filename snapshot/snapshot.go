@@ -243,6 +243,9 @@ type ChangedFile struct {
 	Path, PreviousPath, Status string
 	Additions, Deletions       int
 	Patch                      string
+	// Blob is the file's blob id at the head ("" when removed): what the
+	// merge gate's ledger records a review of.
+	Blob string
 }
 
 // Comparison is what changed between two commits.

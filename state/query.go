@@ -219,3 +219,19 @@ func short(sha string) string {
 	}
 	return sha
 }
+
+// Ledger is the merge gate's ledger: what the PR's automatic reviews
+// recorded, by blob, from the review-run blocks the bot wrote (see
+// package gate). Manual reviews inform and do not count.
+func (s State) Ledger() gate.Ledger {
+	var l gate.Ledger
+	for _, r := range s.Reviews {
+		if r.Run.Mode != rmcoc.ModeAuto {
+			continue
+		}
+		l.Record(gate.Reviewed, rmcoc.UnpackBlobs(r.Run.Blobs)...)
+		l.Record(gate.Binary, rmcoc.UnpackBlobs(r.Run.BinaryBlobs)...)
+		l.Record(gate.NoDiff, rmcoc.UnpackBlobs(r.Run.NoDiffBlobs)...)
+	}
+	return l
+}

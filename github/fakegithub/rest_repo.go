@@ -14,6 +14,14 @@ const (
 	maxDiffFiles = 300
 )
 
+// GitHub's caps on file lists: the PR's files list stops at 3,000 files,
+// and a comparison lists at most 300 (docs: "Responses include a maximum of
+// 3000 files"; a comparison's list "includes up to 300 changed files").
+const (
+	maxListedFiles  = 3000
+	maxCompareFiles = 300
+)
+
 // getUser serves GET /user. Integrations (installation and App tokens) are
 // not users, and GitHub answers them 403.
 func (s *Server) getUser(c *call) reply {
@@ -65,7 +73,7 @@ func (s *Server) listFiles(c *call) reply {
 		return notFound("https://docs.github.com/rest/pulls/pulls#list-pull-requests-files")
 	}
 	out := []fileJSON{}
-	for _, f := range paginate(c, p.files) {
+	for _, f := range paginate(c, p.files[:min(len(p.files), maxListedFiles)]) {
 		out = append(out, s.fileJSON(p.repo, p.pr.HeadSHA, f))
 	}
 	return jsonReply(http.StatusOK, out)
@@ -184,7 +192,7 @@ func (s *Server) getCompare(c *call) reply {
 		return reply{status: http.StatusOK, raw: []byte(joinDiff(files)), contentType: "text/plain; charset=utf-8"}
 	}
 	out := []fileJSON{}
-	for _, f := range files {
+	for _, f := range files[:min(len(files), maxCompareFiles)] {
 		out = append(out, s.fileJSON(r, head, f))
 	}
 	status, ahead := "identical", 0

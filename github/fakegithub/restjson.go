@@ -377,7 +377,7 @@ func (s *Server) statusJSON(r *repoState, st *Status) statusJSON {
 func (s *Server) fileJSON(r *repoState, ref string, f File) fileJSON {
 	full := r.FullName()
 	return fileJSON{
-		SHA: blobSHA(f.Path + "\x00" + f.Patch), Filename: f.Path, Status: f.Status,
+		SHA: r.fileBlob(ref, f), Filename: f.Path, Status: f.Status,
 		Additions: f.Additions, Deletions: f.Deletions, Changes: f.Additions + f.Deletions,
 		BlobURL:     s.htmlURL("/" + full + "/blob/" + ref + "/" + f.Path),
 		RawURL:      s.htmlURL("/" + full + "/raw/" + ref + "/" + f.Path),

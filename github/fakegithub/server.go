@@ -28,6 +28,7 @@ type Server struct {
 	enterprise bool
 
 	mu             sync.Mutex
+	treeLimit      int // entries per tree answer; 0 is GitHub's
 	nextID         int64
 	now            time.Time
 	users          map[string]*user // lower-case REST login

@@ -44,13 +44,14 @@ type repoState struct {
 	Repo
 	pulls      map[int]*pullState
 	nextNumber int
-	contents   map[string]string // ref + "\x00" + path
-	compares   map[string][]File // base + "..." + head
-	statuses   []*Status         // chronological
-	perms      map[string]string // lower-case login -> admin/maintain/write/triage/read
-	commits    map[string]bool   // every head and base SHA any PR has had
-	runs       map[int64]string  // workflow run id -> status (queued, in_progress, completed)
-	fork       bool              // a stand-in for a PR's head fork, not stored
+	contents   map[string]string    // ref + "\x00" + path
+	trees      map[string]*treeNode // by id, as getTree built them
+	compares   map[string][]File    // base + "..." + head
+	statuses   []*Status            // chronological
+	perms      map[string]string    // lower-case login -> admin/maintain/write/triage/read
+	commits    map[string]bool      // every head and base SHA any PR has had
+	runs       map[int64]string     // workflow run id -> status (queued, in_progress, completed)
+	fork       bool                 // a stand-in for a PR's head fork, not stored
 }
 
 type pullState struct {

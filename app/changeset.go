@@ -1,0 +1,82 @@
+package app
+
+import (
+	"context"
+
+	"github.com/review-my-code-bot/rmc/gate"
+	"github.com/review-my-code-bot/rmc/review"
+	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// treeReader reads git trees and the merge base: what a head's change set
+// is derived from.
+type treeReader interface {
+	Tree(ctx context.Context, repo snapshot.Repo, sha string, recursive bool) (gate.Tree, error)
+	MergeBase(ctx context.Context, repo snapshot.Repo, base, head string) (string, error)
+}
+
+// changeSet reads the change set of head: every path whose object differs
+// between the merge base of base and head, and head. Only subtrees whose
+// ids differ are read, so it costs two reads per directory the PR touched
+// (one for a directory it added), whatever the size of the repository. A
+// read that fails or comes back truncated past every fallback leaves the
+// change set unknown; gate.Compare says which.
+func changeSet(ctx context.Context, gh treeReader, repo snapshot.Repo, base, head string) gate.ChangeSet {
+	mb, err := gh.MergeBase(ctx, repo, base, head)
+	if err != nil {
+		return gate.ChangeSet{Unknown: err.Error()}
+	}
+	var out []gate.Change
+	queue := []gate.Descent{{Base: mb, Head: head}}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		if d.Base == "" {
+			// A directory the head added: all of it is changed, in one
+			// read unless GitHub truncates it.
+			t, err := gh.Tree(ctx, repo, d.Head, true)
+			if err != nil {
+				return gate.ChangeSet{Unknown: err.Error()}
+			}
+			if !t.Truncated {
+				out = append(out, gate.Added(d.Dir, t)...)
+				continue
+			}
+		}
+		changes, next, unknown := compareLevel(ctx, gh, repo, d)
+		if unknown != "" {
+			return gate.ChangeSet{Unknown: unknown}
+		}
+		out = append(out, changes...)
+		queue = append(queue, next...)
+	}
+	return gate.ChangeSet{Changes: gate.Sorted(out)}
+}
+
+// compareLevel reads one level of both sides of a descent and compares it.
+func compareLevel(ctx context.Context, gh treeReader, repo snapshot.Repo, d gate.Descent) ([]gate.Change, []gate.Descent, string) {
+	var base gate.Tree
+	if d.Base != "" {
+		t, err := gh.Tree(ctx, repo, d.Base, false)
+		if err != nil {
+			return nil, nil, err.Error()
+		}
+		base = t
+	}
+	head, err := gh.Tree(ctx, repo, d.Head, false)
+	if err != nil {
+		return nil, nil, err.Error()
+	}
+	return gate.Compare(d.Dir, base, head)
+}
+
+// baseScope is what the base branch's configuration leaves out of every
+// review (ignore_paths, generated files by .gitattributes): the gate owes
+// those paths nothing. It is the one place the gate asks.
+func baseScope(ignorePaths []string, attributes string) gate.Scope {
+	return scopeOf{review.NewExclusions(ignorePaths, review.Generated{Attributes: attributes})}
+}
+
+type scopeOf struct{ ex review.Exclusions }
+
+func (s scopeOf) Excluded(path string) bool { return s.ex.Why(path) != "" }
