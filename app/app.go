@@ -233,7 +233,6 @@ type runRecord struct {
 	repo      snapshot.Repo
 	ev        event.Event
 	snap      snapshot.Snapshot
-	changes   changeKey // the head's change set, read with the PR
 	bot       snapshot.Actor
 	learnings state.Learnings
 	states    *state.Permissions
@@ -260,7 +259,6 @@ func (p Pipeline) read(ctx context.Context, r *runRecord) *failure {
 			hint: readFailureHint(err)}
 	}
 	r.snap = snap
-	r.changes = readChanges(ctx, p.GitHub, snap)
 	if r.cfg, err = applyConfigFile(p.Log, r.cfg, snap); err != nil {
 		f := configFailure(snap, r.cfg)
 		return &f
@@ -441,7 +439,7 @@ func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result
 		out.ReviewStatus = outcome.ReviewFailed // the summary's task table says why
 	}
 	ctx = context.WithoutCancel(ctx) // the gate is published even when the deadline ran out
-	g := gateRun{p: p, states: r.states, reads: r.reads, start: snap, snap: snap, st: st, changes: r.changes}
+	g := gateRun{p: p, states: r.states, reads: r.reads, start: snap, snap: snap, st: st}
 	if gateMayChange(plan, res, st) {
 		// The review threads, and the reviews posted since the start, are
 		// read again: GitHub, not what the run meant to write, says which of
@@ -452,6 +450,9 @@ func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result
 			log.Warningf("could not re-read the pull request to publish the merge gate: %v", err)
 			return out, nil
 		}
+	}
+	if !g.changes.of(g.snap) {
+		g.changes = readChanges(ctx, p.GitHub, g.snap)
 	}
 	v, n, err := g.publish(ctx)
 	out.BlockingIssues, out.Gate = n, v

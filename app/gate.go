@@ -40,7 +40,7 @@ func judge(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, ignor
 		f.Review, f.Why = gate.Paused, st.Pause.Why()
 	case snap.PR.Draft:
 		f.Review, f.Why = gate.Paused, "a draft is reviewed when marked ready for review"
-	case cov.Coverage == gate.Failed || cov.Coverage == gate.Running:
+	case cov.Coverage == gate.Failed || cov.Coverage == gate.Running || cov.Coverage == gate.Partial:
 		f.Review, f.Why = cov.Coverage, cov.Why
 	}
 	return gate.Evaluate(f), f.Blocking

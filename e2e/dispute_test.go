@@ -42,8 +42,10 @@ func (w *world) finding(line int, title string, score int, blocking bool) (strin
 	block := rmcoc.Finding{ID: "f-" + strings.ReplaceAll(title, " ", "-"), Fingerprint: title, Path: "limiter/bucket.go", Line: line, Side: "RIGHT", Title: title,
 		Score: score, Blocking: blocking, Status: rmcoc.FindingOpen, HeadSHA: pr.HeadSHA, CreatedAt: time.Unix(0, 0).UTC()}
 	id, root := w.gh.AddThread(repoName, w.pr, fakegithub.ThreadSpec{Path: "limiter/bucket.go", Line: line, Author: botLogin, Body: "🔴 **" + title + "**\n\n" + rmcoc.Render(block)})
-	// The review the finding came from, so the PR counts as reviewed.
-	w.gh.AddReview(repoName, w.pr, botLogin, "COMMENTED", rmcoc.Render(rmcoc.ReviewRun{HeadSHA: pr.HeadSHA, Mode: rmcoc.ModeAuto, Findings: 1, Blocking: 1}))
+	// The review the finding came from, so the PR counts as reviewed: its
+	// ledger holds the head's changed blobs.
+	blobs, _ := rmcoc.PackBlobs(w.gh.HeadBlobs(repoName, w.pr))
+	w.gh.AddReview(repoName, w.pr, botLogin, "COMMENTED", rmcoc.Render(rmcoc.ReviewRun{HeadSHA: pr.HeadSHA, Mode: rmcoc.ModeAuto, Findings: 1, Blocking: 1, Blobs: blobs}))
 	return id, root
 }
 

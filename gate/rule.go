@@ -89,8 +89,8 @@ type Facts struct {
 	Ledger  Ledger
 	Scope   Scope // nil: nothing excluded
 	// Review is what the PR's state says of this head's review when some
-	// change is owed one: NotReviewed, Running, Failed or Paused (a pause,
-	// a draft), with Why.
+	// change is owed one: NotReviewed, Running, Failed, Partial (a review
+	// of it stopped short) or Paused (a pause, a draft), with Why.
 	Review Coverage
 	Why    string
 	// Blocking counts the blocking findings that stand; Missing, those of
@@ -135,7 +135,7 @@ func Evaluate(f Facts) Judgment {
 		in.Coverage, in.Why = f.Review, f.Why
 	case j.NoDiff == len(j.Owed):
 		in.Coverage = Unreadable
-	case covered > 0:
+	case covered > 0 || f.Review == Partial:
 		in.Coverage = Partial
 	default:
 		in.Coverage = NotReviewed

@@ -220,3 +220,18 @@ func (s *Server) ResetLogs() {
 	s.requests, s.writes, s.unhandled, s.gqlErrors = nil, nil, nil, nil
 	s.writeSeq = 0
 }
+
+// HeadBlobs are the blob ids of a PR's changed files at its head, as the
+// files list reports them (removed files have none), in the list's order.
+func (s *Server) HeadBlobs(repo string, number int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.mustPull(repo, number)
+	var out []string
+	for _, f := range p.files {
+		if f.Status != "removed" {
+			out = append(out, p.repo.fileBlob(p.pr.HeadSHA, f))
+		}
+	}
+	return out
+}

@@ -186,6 +186,10 @@ func (s *Server) getCompare(c *call) reply {
 	}
 	files, ok := r.compares[base+"..."+head]
 	if !ok {
+		// A PR's own base...head is its files, as on GitHub.
+		files, ok = r.pullCompare(base, head)
+	}
+	if !ok {
 		return notFound(docCompare)
 	}
 	if wantsDiff(c.r) {
@@ -221,4 +225,14 @@ func commitish(ref string) string {
 		return ref
 	}
 	return fakeSHA(ref)
+}
+
+// pullCompare is the comparison of a PR's base and head: its files.
+func (r *repoState) pullCompare(base, head string) ([]File, bool) {
+	for _, p := range r.pulls {
+		if p.pr.BaseSHA == base && p.pr.HeadSHA == head && !p.issue {
+			return p.files, true
+		}
+	}
+	return nil, false
 }

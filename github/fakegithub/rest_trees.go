@@ -60,7 +60,7 @@ func (s *Server) getTree(c *call) reply {
 	node := r.trees[ref]
 	if node == nil {
 		files := s.commitFiles(r, ref)
-		if len(files) == 0 {
+		if len(files) == 0 && !r.commits[ref] {
 			return notFound(docGetTree)
 		}
 		node = r.storeTree(files)
@@ -109,9 +109,10 @@ func (r *repoState) flatten(node *treeNode, prefix string, limit int) (out []tre
 	return out, !walk(node, prefix)
 }
 
-// commitFiles are the files of a commit, path → content id and size:
-// those stored under ref, and for a PR's head the base's files with the
-// PR's changes applied. Stored content wins over a changed file's patch.
+// commitFiles are the files of a commit, path → content id and size: for
+// a PR's head, the base's files with the PR's changed files applied (the
+// files list is what the PR changes; content stored under the head gives a
+// changed file its blob id); for any other commit, those stored under it.
 func (s *Server) commitFiles(r *repoState, ref string) map[string]blobRef {
 	out := map[string]blobRef{}
 	for _, p := range r.pulls {
@@ -131,7 +132,7 @@ func (s *Server) commitFiles(r *repoState, ref string) map[string]blobRef {
 			}
 			out[f.Path] = blobRef{id: r.fileBlob(ref, f), size: len(f.Patch)}
 		}
-		break
+		return out
 	}
 	for path, b := range s.storedFiles(r, ref) {
 		out[path] = b
