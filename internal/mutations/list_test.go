@@ -224,4 +224,10 @@ var list = []mutation{
 		Old: "a.IsBot = viewer.IsBot", New: "a.IsBot = true", Tests: "TestBotIdentity"},
 	{ID: "N6", Section: since, What: "the local review page starts with nowhere to keep the comments", File: "reviewsforagent/run.go",
 		Old: "\tcase inbox:", New: "\tcase inbox || true:", Tests: "TestDestination"},
+	{ID: "P1", Section: since, What: "a tree GitHub truncated on one side only is read as complete", File: "gate/changes.go",
+		Old: "if base.Truncated || head.Truncated {", New: "if base.Truncated && head.Truncated {", Tests: "TestCompare"},
+	{ID: "P2", Section: since, What: "a blob GitHub sends no diff for counts as covered", File: "gate/rule.go",
+		Old: "\tcase NoDiff:\n\t\treturn cannotRead", New: "\tcase NoDiff:\n\t\treturn isCovered", Tests: "TestEvaluate"},
+	{ID: "P3", Section: since, What: "a blob the ledger marks no-diff outranks its later review", File: "gate/rule.go",
+		Old: "if k == \"\" || rank(l.marks[k]) >= rank(m) {", New: "if k == \"\" {", Tests: "TestLedger"},
 }
