@@ -47,10 +47,38 @@ func changeSet(ctx context.Context, gh treeReader, repo snapshot.Repo, base, hea
 		if unknown != "" {
 			return gate.ChangeSet{Unknown: unknown}
 		}
+		if len(next) > wideLevel && d.Base != "" {
+			// Many subdirectories changed: both sides read whole are two
+			// reads, where level by level would be two a subdirectory.
+			if whole, ok := compareWhole(ctx, gh, repo, d); ok {
+				out = append(out, whole...)
+				continue
+			}
+		}
 		out = append(out, changes...)
 		queue = append(queue, next...)
 	}
 	return gate.ChangeSet{Changes: gate.Sorted(out)}
+}
+
+// wideLevel is how many changed subdirectories of one directory make the
+// walk read it whole rather than one subdirectory at a time.
+const wideLevel = 8
+
+// compareWhole compares the subdirectories of a directory from recursive
+// reads of both sides; ok is false when either was truncated or failed,
+// and the walk goes on level by level.
+func compareWhole(ctx context.Context, gh treeReader, repo snapshot.Repo, d gate.Descent) ([]gate.Change, bool) {
+	base, err := gh.Tree(ctx, repo, d.Base, true)
+	if err != nil || base.Truncated {
+		return nil, false
+	}
+	head, err := gh.Tree(ctx, repo, d.Head, true)
+	if err != nil || head.Truncated {
+		return nil, false
+	}
+	changes, unknown := gate.CompareWhole(d.Dir, base, head)
+	return changes, unknown == ""
 }
 
 // compareLevel reads one level of both sides of a descent and compares it.

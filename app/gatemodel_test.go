@@ -39,7 +39,7 @@ import (
 //	go test ./app -run TestGateModel -gate.seed 7 -gate.n 5000
 var (
 	gateSeed = flag.Int64("gate.seed", 1, "seed of the gate's model-based test")
-	gateN    = flag.Int("gate.n", 0, "histories the gate's model-based test runs (0: 2,000, or 200 with -short)")
+	gateN    = flag.Int("gate.n", 0, "histories the gate's model-based test runs (0: 1,000, or 100 with -short)")
 )
 
 // stepKind is one kind of thing that happens to a PR.
@@ -64,11 +64,12 @@ const (
 	stepCancelled                    // a push whose run never happened
 	stepTamper                       // a person edits the bot's latest review body
 	stepDeleteThread                 // a person deletes a finding's comment
+	stepWideEdit                     // a push that edits a file in each of many directories
 	numSteps
 )
 
 var stepNames = [...]string{"edit", "add", "delete", "rename", "revert", "force-back", "binary", "text-for-binary", "huge", "big-dir",
-	"wide-dir", "ignored", "bug", "capped-run", "comment-run", "cancelled-push", "tamper-review", "delete-thread"}
+	"wide-dir", "ignored", "bug", "capped-run", "comment-run", "cancelled-push", "tamper-review", "delete-thread", "wide-edit"}
 
 func (k stepKind) String() string { return stepNames[k] }
 
@@ -177,6 +178,9 @@ func newModelWorld(t testing.TB, limit int) *modelWorld {
 	for i := range 4 {
 		m.base[fmt.Sprintf("src/f%d.go", i)] = m.text()
 	}
+	for i := range 10 {
+		m.base[fmt.Sprintf("pkg/p%d/x.go", i)] = m.text()
+	}
 	m.base["assets/logo.png"] = content{text: "PNG\x00" + m.text().text, binary: true}
 	for p, c := range m.base {
 		gh.SetContents("acme/svc", pr.BaseSHA, p, c.text)
@@ -268,6 +272,12 @@ func (m *modelWorld) apply(s step) bool {
 	case stepWideDir:
 		for i := range 10 {
 			m.head[fmt.Sprintf("wide/w%d_%d.go", s.a%2, i)] = m.text()
+		}
+	case stepWideEdit:
+		for _, p := range m.head.paths() {
+			if strings.HasPrefix(p, "pkg/") && (s.a+len(p))%5 != 0 {
+				m.head[p] = m.text()
+			}
 		}
 	case stepIgnored:
 		m.head[fmt.Sprintf("gen/g%d.go", s.a%3)] = m.text()
@@ -555,9 +565,17 @@ func (m *modelWorld) readable() bool {
 		if children(m.head, dir) > m.limit || inBase && children(m.base, dir) > m.limit {
 			return false
 		}
+		var changed []string
 		for _, sub := range subdirs(m.head, dir) {
-			subInBase := len(subdirs(m.base, dir)) > 0 && hasDir(m.base, sub)
-			if (!subInBase || !sameUnder(m.base, m.head, sub)) && !walk(sub, subInBase) {
+			if !hasDir(m.base, sub) || !sameUnder(m.base, m.head, sub) {
+				changed = append(changed, sub)
+			}
+		}
+		if inBase && len(changed) > 8 && entriesUnder(m.base, dir) <= m.limit && entriesUnder(m.head, dir) <= m.limit {
+			return true // read whole on both sides
+		}
+		for _, sub := range changed {
+			if !walk(sub, hasDir(m.base, sub)) {
 				return false
 			}
 		}
@@ -685,9 +703,9 @@ func TestGateModel(t *testing.T) {
 	switch {
 	case n > 0:
 	case testing.Short():
-		n = 200
+		n = 100
 	default:
-		n = 2000
+		n = 1000
 	}
 	rng := rand.New(rand.NewSource(*gateSeed))
 	kinds := map[stepKind]int{}

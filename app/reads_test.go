@@ -261,3 +261,68 @@ func TestRunReaderConversation(t *testing.T) {
 		t.Errorf("the start snapshot changed: %+v", start.IssueComments)
 	}
 }
+
+// The head's change set costs reads in proportion to the directories the
+// PR touched, not to the files it changed or the repository's size: a
+// monorepo with untouched directories beside, the PR changing every file of
+// some directories (3,000 and 30,000 files, 100 a directory), or adding a
+// new tree of them. It prints the figures:
+//
+//	go test ./app -run TestChangeSetReads -v
+func TestChangeSetReads(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name        string
+		files, dirs int
+		added       bool
+		limit       int // entries per tree answer, 0 for GitHub's
+		budget      int
+	}{
+		// The merge base, both roots, both sides of svc/ one level and
+		// whole (more than a few of its directories changed).
+		{"3,000 changed files", 3000, 30, false, 0, 7},
+		{"30,000 changed files", 30000, 300, false, 0, 7},
+		// svc/ whole is past the limit: one level at a time after it.
+		{"30,000 changed files, svc/ past the tree limit", 30000, 300, false, 20000, 7 + 2*300},
+		// The merge base, both roots, the new tree whole.
+		{"3,000 added files", 3000, 30, true, 0, 4},
+		{"30,000 added files", 30000, 300, true, 0, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			gh := fakegithub.New()
+			t.Cleanup(gh.Close)
+			gh.AddToken(benchToken, fakegithub.Identity{Login: "github-actions[bot]", Kind: fakegithub.TokenInstallation})
+			gh.SetTreeLimit(tc.limit)
+			pr := gh.AddPR("acme/mono", fakegithub.PR{Author: "alice"})
+			for d := range 20 { // untouched
+				gh.SetContents("acme/mono", pr.BaseSHA, fmt.Sprintf("other/o%d/x.go", d), "untouched")
+			}
+			var files []fakegithub.File
+			for i := range tc.files {
+				p := fmt.Sprintf("svc/d%03d/f%05d.go", i%tc.dirs, i)
+				if tc.added {
+					p = "new/" + p
+				} else {
+					gh.SetContents("acme/mono", pr.BaseSHA, p, "old")
+				}
+				files = append(files, fakegithub.File{Path: p, Status: "modified", Patch: fmt.Sprintf("@@ -1 +1 @@\n-old\n+new %d", i)})
+			}
+			gh.SetFiles("acme/mono", pr.Number, files)
+			c, err := github.New(github.Options{Token: benchToken, APIURL: gh.URL, GraphQLURL: gh.GraphQLURL(), WriteInterval: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := gh.ReadCount()
+			cs := changeSet(context.Background(), c, snapshot.Repo{Owner: "acme", Name: "mono"}, pr.BaseSHA, pr.HeadSHA)
+			reads := gh.ReadCount() - before
+			if !cs.Known() || len(cs.Changes) != tc.files {
+				t.Fatalf("change set: %d changes, unknown %q", len(cs.Changes), cs.Unknown)
+			}
+			if reads > tc.budget {
+				t.Errorf("%d reads, budget %d", reads, tc.budget)
+			}
+			t.Logf("%s in %d directories: %d reads for the change set", tc.name, tc.dirs, reads)
+		})
+	}
+}

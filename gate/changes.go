@@ -113,6 +113,29 @@ func Added(dir string, recursive Tree) []Change {
 	return out
 }
 
+// CompareWhole is the changes between two recursive reads of the same
+// directory (entries named from its root), neither truncated: every file
+// of the head whose object differs from the base's at the same path.
+func CompareWhole(dir string, base, head Tree) (changes []Change, unknown string) {
+	if base.Truncated || head.Truncated {
+		return nil, fmt.Sprintf("GitHub truncated the tree of %q", displayDir(dir))
+	}
+	old := make(map[string]TreeEntry, len(base.Entries))
+	for _, e := range base.Entries {
+		old[e.Name] = e
+	}
+	for _, e := range head.Entries {
+		if e.Kind == KindTree {
+			continue
+		}
+		if b, had := old[e.Name]; had && b.ID == e.ID && b.Kind == e.Kind {
+			continue
+		}
+		changes = append(changes, Change{Path: path.Join(dir, e.Name), Blob: e.ID, Kind: e.Kind})
+	}
+	return changes, ""
+}
+
 // Sorted orders the changes by path, so a change set reads the same
 // whatever order its subtrees were walked in.
 func Sorted(cs []Change) []Change {

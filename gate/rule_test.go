@@ -14,9 +14,13 @@ func blob(n int) string { return fmt.Sprintf("%x", sha1.Sum([]byte(fmt.Sprint(n)
 
 func tree(entries ...TreeEntry) Tree { return Tree{Entries: entries} }
 
-func file(name string, n int) TreeEntry { return TreeEntry{Name: name, Mode: "100644", Kind: KindBlob, ID: blob(n)} }
+func file(name string, n int) TreeEntry {
+	return TreeEntry{Name: name, Mode: "100644", Kind: KindBlob, ID: blob(n)}
+}
 
-func dir(name string, n int) TreeEntry { return TreeEntry{Name: name, Mode: "040000", Kind: KindTree, ID: blob(1000 + n)} }
+func dir(name string, n int) TreeEntry {
+	return TreeEntry{Name: name, Mode: "040000", Kind: KindTree, ID: blob(1000 + n)}
+}
 
 // One step of the walk: equal entries are skipped whatever their kind, a
 // changed file is a change, a changed or added directory is read next, a
@@ -32,11 +36,11 @@ func TestCompare(t *testing.T) {
 		"identical": {base: tree(file("a", 1), dir("d", 1)), head: tree(file("a", 1), dir("d", 1))},
 		"a changed file": {base: tree(file("a", 1)), head: tree(file("a", 2)),
 			changes: []Change{{Path: "src/a", Blob: blob(2), Kind: KindBlob}}},
-		"an added file": {base: tree(), head: tree(file("b", 3)), changes: []Change{{Path: "src/b", Blob: blob(3), Kind: KindBlob}}},
+		"an added file":  {base: tree(), head: tree(file("b", 3)), changes: []Change{{Path: "src/b", Blob: blob(3), Kind: KindBlob}}},
 		"a deleted file": {base: tree(file("a", 1)), head: tree()},
 		"a changed directory": {base: tree(dir("d", 1)), head: tree(dir("d", 2)),
 			next: []Descent{{Dir: "src/d", Base: blob(1001), Head: blob(1002)}}},
-		"an added directory": {base: tree(), head: tree(dir("d", 2)), next: []Descent{{Dir: "src/d", Head: blob(1002)}}},
+		"an added directory":             {base: tree(), head: tree(dir("d", 2)), next: []Descent{{Dir: "src/d", Head: blob(1002)}}},
 		"a file that became a directory": {base: tree(file("d", 1)), head: tree(dir("d", 2)), next: []Descent{{Dir: "src/d", Head: blob(1002)}}},
 		"a submodule moved": {base: tree(TreeEntry{Name: "m", Kind: KindCommit, ID: blob(5)}), head: tree(TreeEntry{Name: "m", Kind: KindCommit, ID: blob(6)}),
 			changes: []Change{{Path: "src/m", Blob: blob(6), Kind: KindCommit}}},
@@ -142,5 +146,22 @@ func TestLedger(t *testing.T) {
 	}
 	if Key(blob(1)) != blob(1)[:KeyLen] || Key("ABCDEF0123456789ab") != "" || Key("0123") != "" {
 		t.Error("Key")
+	}
+}
+
+// Two whole reads of a directory: the head's files whose object differs at
+// their path are changes, directories are not, and a truncated side is
+// unknown.
+func TestCompareWhole(t *testing.T) {
+	t.Parallel()
+	base := tree(dir("d", 1), file("d/a", 1), file("d/b", 2), file("c", 3))
+	head := tree(dir("d", 2), file("d/a", 1), file("d/b", 4), file("d/new", 5), file("c", 3))
+	got, unknown := CompareWhole("svc", base, head)
+	want := []Change{{Path: "svc/d/b", Blob: blob(4), Kind: KindBlob}, {Path: "svc/d/new", Blob: blob(5), Kind: KindBlob}}
+	if unknown != "" || !reflect.DeepEqual(got, want) {
+		t.Errorf("CompareWhole = %+v, %q", got, unknown)
+	}
+	if _, unknown := CompareWhole("svc", base, Tree{Truncated: true}); unknown == "" {
+		t.Error("a truncated whole read was taken as complete")
 	}
 }
