@@ -452,7 +452,7 @@ func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result
 		}
 	}
 	if !g.changes.of(g.snap) {
-		g.changes = readChanges(ctx, p.GitHub, g.snap)
+		g.changes = readChanges(ctx, p.GitHub, g.snap, g.st)
 	}
 	v, n, err := g.publish(ctx)
 	out.BlockingIssues, out.Gate = n, v
@@ -481,7 +481,7 @@ func (g *gateRun) reread(ctx context.Context) error {
 	snap.IssueComments = g.reads.conversation(g.start)
 	g.snap, g.st, g.fresh = snap, g.states.Derive(ctx, snap), true
 	if !g.changes.of(snap) {
-		g.changes = readChanges(ctx, g.p.GitHub, snap)
+		g.changes = readChanges(ctx, g.p.GitHub, snap, g.st)
 	}
 	return nil
 }

@@ -57,8 +57,13 @@ func (k changeKey) of(snap snapshot.Snapshot) bool {
 	return k.head == snap.PR.HeadSHA && k.base == snap.PR.BaseSHA
 }
 
-// readChanges reads the change set of the snapshot's head.
-func readChanges(ctx context.Context, gh treeReader, snap snapshot.Snapshot) changeKey {
+// readChanges reads the change set of the snapshot's head, unless it
+// cannot change the gate (gate.Worth): then it is marked unread, and the
+// key stays empty so a later state reads it.
+func readChanges(ctx context.Context, gh treeReader, snap snapshot.Snapshot, st state.State) changeKey {
+	if !gate.Worth(len(st.OpenBlocking()) + len(st.Missing())) {
+		return changeKey{set: gate.ChangeSet{Unread: true}}
+	}
 	return changeKey{base: snap.PR.BaseSHA, head: snap.PR.HeadSHA, set: changeSet(ctx, gh, snap.Repo, snap.PR.BaseSHA, snap.PR.HeadSHA)}
 }
 

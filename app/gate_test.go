@@ -61,7 +61,7 @@ func TestPublishNeverWritesAStaleSuccess(t *testing.T) {
 
 	states := state.NewPermissions(gh, state.Options{Bot: bot}, newLog(Env{Getenv: func(string) string { return "" }, Stdout: &strings.Builder{}}).Warningf)
 	g := gateRun{p: Pipeline{GitHub: gh}, states: states, reads: newRunReader(gh), start: start, snap: start, st: states.Derive(context.Background(), start),
-		changes: readChanges(context.Background(), gh, start)}
+		changes: readChanges(context.Background(), gh, start, states.Derive(context.Background(), start))}
 	v, n, err := g.publish(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -147,7 +147,11 @@ func TestReadsAtTheLimit(t *testing.T) {
 		budget         int
 		blockingChange int // how the run changes the open blocking findings
 	}{
-		{readRuns[0], readSizes[1], 6, 0},
+		// A question on a PR with nothing blocking also reads the head's
+		// change set for the gate: the merge base, both roots and the one
+		// new directory, 4 reads (6 before the gate read trees, and the
+		// busy PR's 12 held them).
+		{readRuns[0], readSizes[1], 10, 0},
 		{readRuns[1], readSizes[2], 15, 1},
 		{readRuns[2], readSizes[1], 6, -1},
 		{readRuns[0], busy, 12, 0},

@@ -49,10 +49,21 @@ type Change struct {
 type ChangeSet struct {
 	Changes []Change
 	Unknown string
+	// Unread is set when the change set was not read because the gate
+	// cannot be green whatever it holds (see Worth).
+	Unread bool
+}
+
+// Worth reports whether reading a head's change set can change its gate:
+// with a blocking finding standing the gate fails whatever changed, and
+// the reads are saved. Everywhere else the change set is read (a PR that
+// changes nothing, or only what the base excludes, is green unreviewed).
+func Worth(blocking int) bool {
+	return blocking == 0
 }
 
 // Known reports whether the change set is complete.
-func (c ChangeSet) Known() bool { return c.Unknown == "" }
+func (c ChangeSet) Known() bool { return c.Unknown == "" && !c.Unread }
 
 // Descent is a pair of trees, one per side, whose ids differ: the walk
 // reads both and compares them. Base is "" for a directory the head

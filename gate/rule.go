@@ -110,6 +110,14 @@ type Judgment struct {
 // Evaluate is the whole gate: see the package comment for the invariant.
 func Evaluate(f Facts) Judgment {
 	in := Input{Head: f.Head, Blocking: f.Blocking, Missing: f.Missing}
+	if f.Changes.Unread {
+		// Never green: what the state says of the review words it.
+		in.Coverage, in.Why = NotReviewed, f.Why
+		if f.Review != Covered {
+			in.Coverage = f.Review
+		}
+		return Judgment{Verdict: Derive(in)}
+	}
 	if !f.Changes.Known() {
 		in.Coverage, in.Why = Unknown, f.Changes.Unknown
 		return Judgment{Verdict: Derive(in)}
