@@ -487,13 +487,14 @@ func (g *gateRun) reread(ctx context.Context) error {
 }
 
 // publish writes the verdict on the head. A run whose verdict is what the
-// status said when it started writes nothing. A run that did not read the
-// PR again after its writes (its work could not change the findings) may
-// hold an older view than another run's (teams forget concurrency:): it
-// never writes success before it reads the status, and when another run
-// wrote it meanwhile, the verdict is derived again from a fresh read. A
-// stale verdict short of success is written as it is: it can only hold
-// the gate shut until the next run.
+// status said when it started writes nothing. A verdict that would relax
+// the status (success over pending, pending over failure), or one written
+// without knowing the status, is checked first: the status is read, and
+// when another run wrote it since, or this run's view is the start's (teams
+// forget concurrency:), the verdict is derived again from a fresh read, so
+// an overlapping run never leaves a stale pending over a finished blocking
+// review, nor a success over a failure. A relaxing verdict is then the
+// strictest gate of the open PRs whose head is the commit (gate.Shared).
 func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 	v, n := verdict(g.snap, g.st, g.changes.set, g.p.Config.Review.IgnorePaths)
 	want := statusOf(v, g.snap.PR.URL)
@@ -501,7 +502,7 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 	if known && same(was, found, want) {
 		return v, n, nil
 	}
-	if !g.fresh && v.State == gate.Success {
+	if !known || found && gate.Relaxes(gate.State(was.State), v.State) || v.State == gate.Success {
 		cur, curFound, err := g.p.GitHub.Status(ctx, g.snap.Repo, g.snap.PR.HeadSHA, GateContext)
 		if err != nil {
 			return v, n, err
@@ -509,15 +510,52 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 		if same(cur, curFound, want) {
 			return v, n, nil
 		}
-		if !known || curFound && !same(was, found, cur) {
+		if !g.fresh && (!known || curFound && !same(was, found, cur)) {
 			if err := g.reread(ctx); err != nil {
 				return v, n, err
 			}
 			v, n = verdict(g.snap, g.st, g.changes.set, g.p.Config.Review.IgnorePaths)
-			want = statusOf(v, g.snap.PR.URL)
+		}
+		if v.State == gate.Success || curFound && gate.Relaxes(gate.State(cur.State), v.State) {
+			v = gate.Shared(v, g.sharing(ctx))
+		}
+		want = statusOf(v, g.snap.PR.URL)
+		if same(cur, curFound, want) {
+			return v, n, nil
 		}
 	}
 	return v, n, g.p.GitHub.SetStatus(ctx, g.snap.Repo, g.snap.PR.HeadSHA, want)
+}
+
+// sharing are the gates of the other open PRs whose head is this one's:
+// each read and judged as this run judges its own, with no exclusions when
+// it targets another base (what that base excludes is not known here, and
+// fewer exclusions only hold more). One that cannot be read counts as
+// pending: unknown is never green.
+func (g *gateRun) sharing(ctx context.Context) []gate.PRVerdict {
+	nums, err := g.p.GitHub.OpenPullsWithHead(ctx, g.snap.Repo, g.snap.PR.HeadSHA)
+	if err != nil {
+		return []gate.PRVerdict{{Number: 0, Verdict: gate.Verdict{State: gate.Pending, Description: "the other pull requests of this commit could not be listed"}}}
+	}
+	var out []gate.PRVerdict
+	for _, num := range nums {
+		if num == g.snap.PR.Number {
+			continue
+		}
+		snap, err := g.p.GitHub.SnapshotWithConfig(ctx, g.snap.Repo, num, "", g.snap.PR.HeadSHA)
+		if err != nil || snap.PR.HeadSHA != g.snap.PR.HeadSHA {
+			out = append(out, gate.PRVerdict{Number: num, Verdict: gate.Verdict{State: gate.Pending, Description: "could not be read"}})
+			continue
+		}
+		var ignore []string
+		if snap.PR.BaseRef == g.snap.PR.BaseRef {
+			ignore = g.p.Config.Review.IgnorePaths
+		}
+		st := g.states.Derive(ctx, snap)
+		v, _ := verdict(snap, st, readChanges(ctx, g.p.GitHub, snap, st).set, ignore)
+		out = append(out, gate.PRVerdict{Number: num, Verdict: v})
+	}
+	return out
 }
 
 // writeOutputs writes the action's outputs from the run's outcome.

@@ -157,6 +157,17 @@ func (g *memGitHub) Files(_ context.Context, _ snapshot.Repo, number int) ([]sna
 	return out, nil
 }
 
+// OpenPullsWithHead: the one PR, when sha is its head.
+func (g *memGitHub) OpenPullsWithHead(_ context.Context, _ snapshot.Repo, sha string) ([]int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.record(false, "pulls of %.7s", sha)
+	if sha == g.pr.PR.HeadSHA {
+		return []int{g.pr.PR.Number}, nil
+	}
+	return nil, nil
+}
+
 // memBlob is a changed file's blob id: its own, or one derived from its
 // path and patch.
 func memBlob(f snapshot.ChangedFile) string {

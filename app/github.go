@@ -16,6 +16,7 @@ import (
 // in-memory fake.
 type GitHub interface {
 	prReader
+	headPulls                 // app.go: the PRs that share a head's status
 	state.PermissionReader    // whose resolution of a finding, or maintainers' command, counts
 	gatePublisher             // gate.go: the merge gate
 	contentsReader            // gate.go: the rules files, when the snapshot did not read them
@@ -34,6 +35,11 @@ type prReader interface {
 	SnapshotSince(ctx context.Context, start snapshot.Snapshot) (snapshot.Snapshot, error)
 	// Counts are the requests sent so far, for the job summary.
 	Counts() snapshot.Counts
+}
+
+// headPulls lists the open pull requests whose head is a commit.
+type headPulls interface {
+	OpenPullsWithHead(ctx context.Context, repo snapshot.Repo, sha string) ([]int, error)
 }
 
 // changeReader reads what a pull request changes.

@@ -165,3 +165,30 @@ func TestCompareWhole(t *testing.T) {
 		t.Error("a truncated whole read was taken as complete")
 	}
 }
+
+// A commit's status is the strictest gate of the open PRs whose head it is,
+// this PR's on a tie, naming the PR it came from.
+func TestShared(t *testing.T) {
+	t.Parallel()
+	ok := Verdict{State: Success, Description: "0123456 reviewed"}
+	wait := Verdict{State: Pending, Description: "not reviewed yet"}
+	red := Verdict{State: Failure, Description: "1 open blocking finding(s)"}
+	for name, tc := range map[string]struct {
+		own    Verdict
+		others []PRVerdict
+		want   Verdict
+	}{
+		"alone":                  {ok, nil, ok},
+		"another PR fails":       {ok, []PRVerdict{{7, red}}, Verdict{State: Failure, Description: "#7: 1 open blocking finding(s)"}},
+		"the strictest of two":   {ok, []PRVerdict{{7, wait}, {8, red}}, Verdict{State: Failure, Description: "#8: 1 open blocking finding(s)"}},
+		"a tie keeps this PR's":  {red, []PRVerdict{{7, red}}, red},
+		"a laxer one is ignored": {wait, []PRVerdict{{7, ok}}, wait},
+	} {
+		if got := Shared(tc.own, tc.others); got != tc.want {
+			t.Errorf("%s: %+v", name, got)
+		}
+	}
+	if !Relaxes(Failure, Pending) || !Relaxes(Pending, Success) || Relaxes(Pending, Failure) || Relaxes(Success, Success) || !Relaxes("error", Failure) {
+		t.Error("Relaxes")
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	gogithub "github.com/google/go-github/v62/github"
+
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
 
@@ -28,4 +30,26 @@ func (c *Client) PullRequest(ctx context.Context, repo snapshot.Repo, number int
 		HeadRepo: pr.GetHead().GetRepo().GetFullName(), IsFork: pr.GetHead().GetRepo().GetFullName() != pr.GetBase().GetRepo().GetFullName(),
 		CreatedAt: pr.GetCreatedAt().Time,
 	}, nil
+}
+
+// OpenPullsWithHead lists the open pull requests whose head is sha: the PRs
+// that share the commit's statuses.
+func (c *Client) OpenPullsWithHead(ctx context.Context, repo snapshot.Repo, sha string) ([]int, error) {
+	var out []int
+	opt := &gogithub.ListOptions{PerPage: 100}
+	for {
+		prs, resp, err := c.rest.PullRequests.ListPullRequestsWithCommit(ctx, repo.Owner, repo.Name, sha, opt)
+		if err != nil {
+			return out, wrap(scopeRead, fmt.Sprintf("list the pull requests of %.7s on %s", sha, repo), err)
+		}
+		for _, pr := range prs {
+			if pr.GetState() == "open" && pr.GetHead().GetSHA() == sha {
+				out = append(out, pr.GetNumber())
+			}
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opt.Page = resp.NextPage
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -157,6 +158,9 @@ func (s *Server) getCommitStatuses(c *call) reply {
 		return notFound(docListStatuses)
 	}
 	rest := c.params["ref"]
+	if sha, ok := strings.CutSuffix(rest, "/pulls"); ok {
+		return s.commitPulls(c, r, sha)
+	}
 	ref, combined := strings.CutSuffix(rest, "/status")
 	if !combined {
 		var ok bool
@@ -289,4 +293,22 @@ func combinedState(latest []*Status) string {
 		}
 	}
 	return state
+}
+
+// commitPulls serves GET /repos/{o}/{r}/commits/{sha}/pulls: the pull
+// requests whose commits hold sha (their head, or an earlier commit), open
+// and closed, as GitHub lists them.
+func (s *Server) commitPulls(c *call, r *repoState, sha string) reply {
+	var nums []int
+	for n, p := range r.pulls {
+		if !p.issue && (p.pr.HeadSHA == sha || slices.Contains(p.commits, sha)) {
+			nums = append(nums, n)
+		}
+	}
+	sort.Ints(nums)
+	out := []pullJSON{}
+	for _, n := range paginate(c, nums) {
+		out = append(out, s.pullJSON(r.pulls[n]))
+	}
+	return jsonReply(http.StatusOK, out)
 }
