@@ -487,13 +487,12 @@ func (g *gateRun) reread(ctx context.Context) error {
 }
 
 // publish writes the verdict on the head. A run whose verdict is what the
-// status said when it started writes nothing. A verdict that would relax
-// the status (success over pending, pending over failure), or one written
-// without knowing the status, is checked first: the status is read, and
-// when another run wrote it since, or this run's view is the start's (teams
-// forget concurrency:), the verdict is derived again from a fresh read, so
-// an overlapping run never leaves a stale pending over a finished blocking
-// review, nor a success over a failure. A relaxing verdict is then the
+// status said when it started writes nothing. Otherwise it reads the status
+// first: when another run wrote it since this run's read (teams forget
+// concurrency:), the verdict is derived again from a fresh read, so an
+// overlapping run never leaves a stale pending over a finished blocking
+// review, nor a success over a failure. A verdict that would let more
+// through than the status (gate.Relaxes), success included, is the
 // strictest gate of the open PRs whose head is the commit (gate.Shared).
 func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 	v, n := verdict(g.snap, g.st, g.changes.set, g.p.Config.Review.IgnorePaths)
@@ -502,27 +501,25 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 	if known && same(was, found, want) {
 		return v, n, nil
 	}
-	if !known || found && gate.Relaxes(gate.State(was.State), v.State) || v.State == gate.Success {
-		cur, curFound, err := g.p.GitHub.Status(ctx, g.snap.Repo, g.snap.PR.HeadSHA, GateContext)
-		if err != nil {
+	cur, curFound, err := g.p.GitHub.Status(ctx, g.snap.Repo, g.snap.PR.HeadSHA, GateContext)
+	if err != nil {
+		return v, n, err
+	}
+	if same(cur, curFound, want) {
+		return v, n, nil
+	}
+	moved := !known || curFound && !same(was, found, cur) // another run wrote since this one read
+	if moved && (!g.fresh || gate.Relaxes(gate.State(cur.State), v.State)) {
+		if err := g.reread(ctx); err != nil {
 			return v, n, err
 		}
-		if same(cur, curFound, want) {
-			return v, n, nil
-		}
-		if !g.fresh && (!known || curFound && !same(was, found, cur)) {
-			if err := g.reread(ctx); err != nil {
-				return v, n, err
-			}
-			v, n = verdict(g.snap, g.st, g.changes.set, g.p.Config.Review.IgnorePaths)
-		}
-		if v.State == gate.Success || curFound && gate.Relaxes(gate.State(cur.State), v.State) {
-			v = gate.Shared(v, g.sharing(ctx))
-		}
-		want = statusOf(v, g.snap.PR.URL)
-		if same(cur, curFound, want) {
-			return v, n, nil
-		}
+		v, n = verdict(g.snap, g.st, g.changes.set, g.p.Config.Review.IgnorePaths)
+	}
+	if v.State == gate.Success || curFound && gate.Relaxes(gate.State(cur.State), v.State) {
+		v = gate.Shared(v, g.sharing(ctx))
+	}
+	if want = statusOf(v, g.snap.PR.URL); same(cur, curFound, want) {
+		return v, n, nil
 	}
 	return v, n, g.p.GitHub.SetStatus(ctx, g.snap.Repo, g.snap.PR.HeadSHA, want)
 }

@@ -148,13 +148,13 @@ func TestReadsAtTheLimit(t *testing.T) {
 		blockingChange int // how the run changes the open blocking findings
 	}{
 		// A question on a PR with nothing blocking also reads the head's
-		// change set for the gate: the merge base, both roots and the one
-		// new directory, 4 reads (6 before the gate read trees, and the
-		// busy PR's 12 held them).
-		{readRuns[0], readSizes[1], 10, 0},
+		// change set for the gate (the merge base, both roots and the one
+		// new directory: 4 reads), and the status before it writes the
+		// gate (1): 6 and 12 before.
+		{readRuns[0], readSizes[1], 6 + 5, 0},
 		{readRuns[1], readSizes[2], 15, 1},
 		{readRuns[2], readSizes[1], 6, -1},
-		{readRuns[0], busy, 12, 0},
+		{readRuns[0], busy, 12 + 5, 0},
 		{readRuns[1], busy, 15, 1},
 	} {
 		t.Run(fmt.Sprintf("%s %s", tc.kind.name, tc.size), func(t *testing.T) {

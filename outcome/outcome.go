@@ -146,6 +146,10 @@ func (o Outcome) Exit(res execution.Result, gateContext string) (int, []Line) {
 	case o.Gated && o.Gate.State == gate.Pending && res.Failed() == 0:
 		lines = append(lines, Line{true, "merge gate pending: " + o.Gate.Description})
 		code = ExitFailed
+	case o.Gated && o.Gate.State == gate.Failure:
+		// Another open PR of the same head holds the commit's gate.
+		lines = append(lines, Line{true, "merge gate: " + o.Gate.Description})
+		code = ExitFailed
 	case o.ReviewStatus != ReviewSkipped && o.BlockingIssues > 0:
 		lines = append(lines, Line{false, fmt.Sprintf("%d open blocking finding(s); this run's review was manual, so the job does not fail (the %s status does)", o.BlockingIssues, gateContext)})
 	}

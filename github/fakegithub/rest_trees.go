@@ -4,7 +4,9 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -115,7 +117,9 @@ func (r *repoState) flatten(node *treeNode, prefix string, limit int) (out []tre
 // changed file its blob id); for any other commit, those stored under it.
 func (s *Server) commitFiles(r *repoState, ref string) map[string]blobRef {
 	out := map[string]blobRef{}
-	for _, p := range r.pulls {
+	nums := slices.Sorted(maps.Keys(r.pulls)) // the first PR of a shared head decides
+	for _, n := range nums {
+		p := r.pulls[n]
 		if p.pr.HeadSHA != ref || len(p.files) == 0 {
 			continue
 		}

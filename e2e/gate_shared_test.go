@@ -1,0 +1,81 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/github/fakegithub"
+)
+
+// Two open PRs with one head commit share its status. The first PR's
+// review finds a blocking bug; a second PR of the same commit, into another
+// branch, comes out of its review clean (the model missed it this time).
+// Its run must not turn the commit's failure into a success: the status is
+// the strictest gate of the open PRs whose head it is, and says which PR
+// holds it. Once the first PR is closed, the second one's gate is its own.
+func TestGateSharedHeadIsTheStrictest(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	const head = "1111111111111111111111111111111111111111"
+	w.push(head, patchV1)
+	w.scriptReview(false, bug(5, "Unsynchronized map write", 9))
+	if r := w.run(w.prEvent("opened")); r.code != 1 {
+		t.Fatalf("first PR: exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "failure", "1 open blocking")
+	first := w.pr
+
+	second := w.gh.AddPR(repoName, fakegithub.PR{Author: "alice", Title: "Merge into release", HeadSHA: head, BaseRef: "release",
+		BaseSHA: "2222222222222222222222222222222222222222", HeadRef: "feature-1"})
+	w.gh.SetFiles(repoName, second.Number, w.gh.Files(repoName, first))
+	w.pr, w.passOne = second.Number, []finding{}
+	r := w.run(w.prEvent("opened"))
+	if len(w.reviews()) != 1 {
+		t.Fatalf("the second PR was not reviewed: %d reviews\n%s", len(w.reviews()), r.log)
+	}
+	wantGate(t, w, "failure", "#1: 1 open blocking")
+	if r.code != 1 {
+		t.Errorf("the second PR's job passed over the commit's failure: exit %d", r.code)
+	}
+
+	// A later run of the second PR (a comment) still holds it.
+	c := w.gh.AddIssueComment(repoName, w.pr, "bob", "lgtm")
+	w.run(w.commentEvent(c.ID, "bob", "lgtm"))
+	wantGate(t, w, "failure", "#1: 1 open blocking")
+
+	w.gh.UpdatePR(repoName, first, func(p *fakegithub.PR) { p.State = "closed" })
+	c = w.gh.AddIssueComment(repoName, w.pr, "bob", "lgtm again")
+	if r := w.run(w.commentEvent(c.ID, "bob", "lgtm again")); r.code != 0 {
+		t.Fatalf("after the first PR closed: exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "1111111 reviewed")
+}
+
+// Two runs at once without concurrency:, the older one (a comment's run,
+// which read the PR before the head was reviewed) finishing last, after the
+// review run wrote its failure: it reads the status before writing, sees
+// another run moved it, reads the PR again and leaves the failure; never a
+// stale "not reviewed yet" over a finished blocking review.
+func TestOverlappingRunsLeaveNoStalePending(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptAnswers()
+	w.push("1111111111111111111111111111111111111111", patchV1)
+	q := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot is the map safe?")
+	inHook, release := w.holdWrite(t, 1)
+	done := make(chan run, 1)
+	name, payload := w.commentEvent(q.ID, "alice", q.Body)
+	go func() { done <- w.runWith([]string{"GITHUB_RUN_ID=7103"}, name, payload) }()
+	<-inHook // the question run read the PR: nothing reviewed
+	w.scriptReview(true, bug(5, "Unsynchronized map write", 9))
+	sn, sp := w.prEvent("synchronize")
+	if r := w.runWith([]string{"GITHUB_RUN_ID=7104"}, sn, sp); r.code != 1 {
+		t.Fatalf("review run: exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "failure", "1 open blocking")
+	release()
+	if a := <-done; a.code != 0 {
+		t.Fatalf("question run: exit %d\n%s", a.code, a.log)
+	}
+	w.gh.OnWrite(nil)
+	wantGate(t, w, "failure", "1 open blocking")
+}
