@@ -16,7 +16,7 @@ import (
 // botReview is a clean automatic review of the head, as the bot posts it.
 func botReview(snap snapshot.Snapshot) snapshot.Review {
 	run := rmcoc.ReviewRun{HeadSHA: snap.PR.HeadSHA, BaseRef: snap.PR.BaseRef, Mode: rmcoc.ModeAuto, CompletedAt: snap.PR.CreatedAt}
-	run.Blobs, _ = rmcoc.PackBlobs(seamBlobs())
+	run.Blobs, _, _ = rmcoc.PackBlobs(seamBlobs(), rmcoc.MaxBlobs)
 	return snapshot.Review{ID: 77, Author: snap.Viewer, State: snapshot.ReviewCommented, Body: "clean\n\n" + rmcoc.Fence(run), SubmittedAt: snap.PR.CreatedAt}
 }
 

@@ -44,7 +44,7 @@ func (w *world) finding(line int, title string, score int, blocking bool) (strin
 	id, root := w.gh.AddThread(repoName, w.pr, fakegithub.ThreadSpec{Path: "limiter/bucket.go", Line: line, Author: botLogin, Body: "🔴 **" + title + "**\n\n" + rmcoc.Render(block)})
 	// The review the finding came from, so the PR counts as reviewed: its
 	// ledger holds the head's changed blobs.
-	blobs, _ := rmcoc.PackBlobs(w.gh.HeadBlobs(repoName, w.pr))
+	blobs, _, _ := rmcoc.PackBlobs(w.gh.HeadBlobs(repoName, w.pr), rmcoc.MaxBlobs)
 	w.gh.AddReview(repoName, w.pr, botLogin, "COMMENTED", rmcoc.Render(rmcoc.ReviewRun{HeadSHA: pr.HeadSHA, Mode: rmcoc.ModeAuto, Findings: 1, Blocking: 1, Blobs: blobs}))
 	return id, root
 }

@@ -75,9 +75,16 @@ func (x *reviewRunner) ledgerOf(run *rmcoc.ReviewRun, res review.Result, sc scop
 			read = append(read, b)
 		}
 	}
-	run.Blobs, _ = rmcoc.PackBlobs(read)
-	run.BinaryBlobs, _ = rmcoc.PackBlobs(sc.binary)
-	run.NoDiffBlobs, _ = rmcoc.PackBlobs(sc.noDiff)
+	room := rmcoc.MaxBlobs
+	var n, left int
+	run.Blobs, n, left = rmcoc.PackBlobs(read, room)
+	room -= n
+	// What one block cannot hold stays owed: the run says so, and the
+	// next resumes exactly those files.
+	run.UnreviewedCount += left
+	run.BinaryBlobs, n, _ = rmcoc.PackBlobs(sc.binary, room)
+	room -= n
+	run.NoDiffBlobs, _, _ = rmcoc.PackBlobs(sc.noDiff, room)
 }
 
 // addRef files a request's id under its kind: a review body, a workflow

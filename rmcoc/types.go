@@ -262,26 +262,26 @@ type ReviewRun struct {
 // BlobKeyLen is the length of one key in a packed blob list.
 const BlobKeyLen = 16
 
-// MaxBlobs bounds the keys one review-run block records (16 characters
-// each: 48,000 of a review body's 65,536).
-const MaxBlobs = 3000
+// MaxBlobs bounds the keys one review-run block records, over its three
+// lists (16 characters each: 28,800 of the 32 KiB a block may hold).
+const MaxBlobs = 1800
 
 // PackBlobs packs blob ids into one string of their 16-digit keys, at most
-// MaxBlobs, skipping ids that are not hex; it returns how many it left out.
-func PackBlobs(ids []string) (string, int) {
+// max of them, skipping ids that are not hex; it returns how many it
+// packed and how many it left out.
+func PackBlobs(ids []string, max int) (packed string, n, left int) {
 	var b []byte
-	n := 0
-	for _, id := range ids {
+	for i, id := range ids {
 		if len(id) < BlobKeyLen || !isHex(id[:BlobKeyLen]) {
 			continue
 		}
-		if n == MaxBlobs {
-			return string(b), len(ids) - n
+		if n == max {
+			return string(b), n, len(ids) - i
 		}
 		b = append(b, id[:BlobKeyLen]...)
 		n++
 	}
-	return string(b), 0
+	return string(b), n, 0
 }
 
 // UnpackBlobs is PackBlobs' inverse; a malformed list yields nothing, as a

@@ -1,0 +1,146 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/review-my-code-bot/rmc/github/fakegithub"
+)
+
+// setHead makes the PR's head a new commit holding files (path → content,
+// each with its blob id from its content) against an empty base: what its
+// files list, diff and trees say agree. noPatch names files GitHub sends no
+// patch for.
+func (w *world) setHead(sha string, files map[string]string, noPatch map[string]int) {
+	w.gh.UpdatePR(repoName, w.pr, func(p *fakegithub.PR) { p.HeadSHA = sha })
+	var list []fakegithub.File
+	for p, c := range files {
+		w.gh.SetContents(repoName, sha, p, c)
+		f := fakegithub.File{Path: p, Status: "added"}
+		if n, ok := noPatch[p]; ok {
+			f.Additions = n
+		} else {
+			f.Patch = "@@ -0,0 +1,1 @@\n+" + c
+		}
+		list = append(list, f)
+	}
+	w.gh.SetFiles(repoName, w.pr, list)
+	w.gh.SetDiff(repoName, w.pr, "")
+}
+
+// The gate's proof over the head's whole change set, on the built binary:
+// each case is a way the gate used to turn green over code nobody read.
+func TestGateProofCases(t *testing.T) {
+	t.Parallel()
+	many := func(n int) map[string]string {
+		out := map[string]string{}
+		for i := range n {
+			out[fmt.Sprintf("pkg/f%04d.go", i)] = fmt.Sprintf("package pkg // %d", i)
+		}
+		return out
+	}
+	for name, tc := range map[string]struct {
+		files   map[string]string
+		noPatch map[string]int
+		limit   int
+		state   string
+		desc    string
+		code    int
+	}{
+		// GitHub sends no patch for a file that was binary at the base: the
+		// text now under its name is read from the repository, found to be
+		// text, and owed (named unreadable), not waved through as binary.
+		"text replacing a binary": {files: map[string]string{"logo.png": "package main // not an image", "ok.go": "package ok"},
+			noPatch: map[string]int{"logo.png": 0}, state: "pending", desc: "1 changed file(s) of 3333333 too large for GitHub to send a diff", code: 1},
+		// A real binary is covered by its content.
+		"a real binary": {files: map[string]string{"logo.png": "PNG\x00\x01\x02", "ok.go": "package ok"},
+			noPatch: map[string]int{"logo.png": 0}, state: "success", desc: "3333333 reviewed", code: 0},
+		// The files list stops at 3,000: the five past it are owed (and of
+		// the 3,000 read, what one review block cannot record, 1,200, is
+		// owed to the next run).
+		"past the files list": {files: many(3005), state: "pending", desc: "1205 changed file(s) of 3333333 not reviewed yet", code: 1},
+		// A tree GitHub truncates makes the change set unknown.
+		"a truncated tree": {files: map[string]string{"a/1.go": "package a", "a/2.go": "package a", "a/3.go": "package a"}, limit: 2,
+			state: "pending", desc: "changed files of 3333333 unknown (GitHub truncated the tree of \"a\")", code: 1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			w.scriptReview(true)
+			w.gh.SetTreeLimit(tc.limit)
+			w.setHead("3333333333333333333333333333333333333333", tc.files, tc.noPatch)
+			r := w.run(w.prEvent("opened"))
+			if s := w.gateStatus(); s.State != tc.state || !strings.Contains(s.Description, tc.desc) {
+				t.Fatalf("gate %s %q, want %s containing %q\n%s", s.State, s.Description, tc.state, tc.desc, r.log)
+			}
+			if r.code != tc.code || len(w.reviews()) != 1 {
+				t.Errorf("exit %d, %d reviews; want exit %d, one review\n%s", r.code, len(w.reviews()), tc.code, r.log)
+			}
+			if tc.state != "success" && !strings.Contains(r.log, "merge gate pending") {
+				t.Errorf("the log does not say why the gate waits:\n%s", r.log)
+			}
+		})
+	}
+}
+
+// A push of 301 files after a review: the comparison GitHub sends for the
+// incremental review stops at 300, so the 301st file is not in it; it is
+// owed by the ledger all the same, reviewed, and only then is the gate
+// green. (It used to turn green with that file unread.)
+func TestGatePushPastTheComparisonLimit(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptReview(true)
+	first := "4444444444444444444444444444444444444444"
+	w.setHead(first, map[string]string{"a.go": "package a"}, nil)
+	if r := w.run(w.prEvent("opened")); r.code != 0 {
+		t.Fatalf("first review: exit %d\n%s", r.code, r.log)
+	}
+	files := map[string]string{"a.go": "package a"}
+	var pushed []fakegithub.File
+	for i := range 301 {
+		p := fmt.Sprintf("z/f%03d.go", i)
+		files[p] = fmt.Sprintf("package z // LATE%03d", i)
+		pushed = append(pushed, fakegithub.File{Path: p, Status: "added", Patch: "@@ -0,0 +1,1 @@\n+" + files[p]})
+	}
+	second := "5555555555555555555555555555555555555555"
+	w.setHead(second, files, nil)
+	w.gh.SetCompare(repoName, first, second, pushed)
+	if r := w.run(w.prEvent("synchronize")); r.code != 0 {
+		t.Fatalf("second review: exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "5555555 reviewed")
+	if len(w.llm.RequestsContaining("LATE300")) == 0 {
+		t.Error("the 301st file never reached the model, yet the gate is green")
+	}
+}
+
+// A review larger than one run can record resumes exactly what is owed:
+// the second run reviews the 1,200 files the first could not record, not
+// the PR again, and each run makes progress; the five files past GitHub's
+// 3,000-file list stay owed, and the gate stays pending, never green.
+func TestGateResumesExactlyWhatIsOwed(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptReview(true)
+	files := map[string]string{}
+	for i := range 3005 {
+		files[fmt.Sprintf("pkg/f%04d.go", i)] = fmt.Sprintf("package pkg // %d", i)
+	}
+	w.setHead("3333333333333333333333333333333333333333", files, nil)
+	w.run(w.prEvent("opened"))
+	wantGate(t, w, "pending", "1205 changed file(s) of 3333333 not reviewed yet")
+	c := w.gh.AddIssueComment(repoName, w.pr, "bob", "lgtm")
+	r := w.run(w.commentEvent(c.ID, "bob", "lgtm"))
+	if !strings.Contains(r.log, "resuming the review of 3333333: 1200 file(s) no review read yet") || len(w.reviews()) != 2 {
+		t.Fatalf("the second run did not resume the 1,200 owed files:\n%s", r.log)
+	}
+	wantGate(t, w, "pending", "5 changed file(s) of 3333333 not reviewed yet")
+	c = w.gh.AddIssueComment(repoName, w.pr, "bob", "lgtm again")
+	w.run(w.commentEvent(c.ID, "bob", "lgtm again"))
+	if len(w.reviews()) != 2 {
+		t.Errorf("a third run reviewed again: %d reviews", len(w.reviews()))
+	}
+	wantGate(t, w, "pending", "5 changed file(s) of 3333333 not reviewed yet")
+}
