@@ -141,7 +141,8 @@ func (f *disputeFake) RequestReviewers(_ context.Context, _ snapshot.Repo, _ int
 
 type reviewFake struct {
 	writes
-	files []snapshot.ChangedFile
+	files    []snapshot.ChangedFile
+	contents map[string]string // path -> content at the head
 	// refuse is the error CreateReview returns for a review with this event.
 	refuse map[snapshot.ReviewEvent]error
 }
@@ -151,8 +152,9 @@ var _ reviewGitHub = (*reviewFake)(nil)
 func (f *reviewFake) Files(context.Context, snapshot.Repo, int) ([]snapshot.ChangedFile, error) {
 	return f.files, nil
 }
-func (f *reviewFake) Contents(context.Context, snapshot.Repo, string, string) (string, bool, error) {
-	return "", false, nil
+func (f *reviewFake) Contents(_ context.Context, _ snapshot.Repo, _, path string) (string, bool, error) {
+	c, ok := f.contents[path]
+	return c, ok, nil
 }
 func (f *reviewFake) Compare(context.Context, snapshot.Repo, string, string) (snapshot.Comparison, error) {
 	return snapshot.Comparison{}, errors.New("no compare in this test")

@@ -128,7 +128,7 @@ func Added(dir string, recursive Tree) []Change {
 // directory (entries named from its root), neither truncated: every file
 // of the head whose object differs from the base's at the same path.
 func CompareWhole(dir string, base, head Tree) (changes []Change, unknown string) {
-	if base.Truncated || head.Truncated {
+	if head.Truncated || base.Truncated {
 		return nil, fmt.Sprintf("GitHub truncated the tree of %q", displayDir(dir))
 	}
 	old := make(map[string]TreeEntry, len(base.Entries))
