@@ -487,8 +487,8 @@ func (g *gateRun) reread(ctx context.Context) error {
 }
 
 // publish writes the verdict on the head. A run whose verdict is what the
-// status said when it started writes nothing. Otherwise it reads the status
-// first: when another run wrote it since this run's read (teams forget
+// status said when it started writes nothing, and a failure is written as
+// it is. Otherwise the run reads the status first: when another run wrote it since this run's read (teams forget
 // concurrency:), the verdict is derived again from a fresh read, so an
 // overlapping run never leaves a stale pending over a finished blocking
 // review, nor a success over a failure. A verdict that would let more
@@ -500,6 +500,11 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 	was, found, known := startStatus(g.start, g.snap)
 	if known && same(was, found, want) {
 		return v, n, nil
+	}
+	if v.State == gate.Failure {
+		// Nothing holds more: a stale failure only keeps the gate shut
+		// until the next run, and needs no read.
+		return v, n, g.p.GitHub.SetStatus(ctx, g.snap.Repo, g.snap.PR.HeadSHA, want)
 	}
 	cur, curFound, err := g.p.GitHub.Status(ctx, g.snap.Repo, g.snap.PR.HeadSHA, GateContext)
 	if err != nil {

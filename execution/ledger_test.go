@@ -7,6 +7,7 @@ import (
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/settings"
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
 
@@ -19,7 +20,7 @@ func blobID(c byte) string { return strings.Repeat(string(c), 40) }
 func TestReviewRecordsTheLedger(t *testing.T) {
 	t.Parallel()
 	const none = `{"findings":[]}`
-	r, gh, _ := reviewRig(t, Options{Review: thresholds(6, 8)}, &fakeSession{answers: []string{none, none, none}})
+	r, gh, _ := reviewRig(t, Options{Run: settings.Run{Review: thresholds(6, 8)}}, &fakeSession{answers: []string{none, none, none}})
 	gh.files[0].Blob = blobID('a')
 	gh.files = append(gh.files,
 		snapshot.ChangedFile{Path: "logo.png", Status: "modified", Blob: blobID('b')},
