@@ -483,7 +483,7 @@ func (m *modelWorld) observe(before []fakegithub.Review) {
 }
 
 // shownMarkers are the markers on the new side of the diff chunk a
-// request carries ("| +" lines of "# The diff under review").
+// request carries (the "+" lines of "# The diff under review").
 func shownMarkers(r fakellm.Request) []string {
 	var body struct {
 		Messages []struct {
@@ -509,7 +509,8 @@ func shownMarkers(r fakellm.Request) []string {
 			continue
 		}
 		for _, line := range strings.Split(text, "\n") {
-			if strings.Contains(line, "| +") {
+			// A new-side line: its number (when shown), then "+".
+			if strings.HasPrefix(strings.TrimLeft(line, "0123456789"), "+") {
 				out = append(out, marker.FindAllString(line, -1)...)
 			}
 		}
