@@ -306,15 +306,17 @@ func (s *Server) send(w http.ResponseWriter, c *call, rep reply, faulted bool) {
 		payload = rep.raw
 		h.Set("Content-Type", rep.contentType)
 	}
-	w.WriteHeader(rep.status)
-	if c.r.Method != http.MethodHead && len(payload) > 0 {
-		_, _ = w.Write(payload)
-	}
 	sent := 0
 	if c.r.Method != http.MethodHead {
 		sent = len(payload)
 	}
+	// Logged before it is sent: a client that reads the answer and looks
+	// at the log at once sees the request whole.
 	s.finish(c, rep.status, sent, faulted)
+	w.WriteHeader(rep.status)
+	if c.r.Method != http.MethodHead && len(payload) > 0 {
+		_, _ = w.Write(payload)
+	}
 }
 
 // finish records the outcome of a request in the log.
