@@ -495,7 +495,7 @@ func (g *gateRun) reread(ctx context.Context) error {
 // through than the status (gate.Relaxes), success included, is the
 // strictest gate of the open PRs whose head is the commit (gate.Shared).
 func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
-	v, n := verdict(g.snap, g.st, g.changes.set, g.p.Config.Review.IgnorePaths)
+	v, n := verdict(g.snap, g.st, g.changes.set, g.p.Config.Review)
 	want := statusOf(v, g.snap.PR.URL)
 	was, found, known := startStatus(g.start, g.snap)
 	if known && same(was, found, want) {
@@ -518,7 +518,7 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 		if err := g.reread(ctx); err != nil {
 			return v, n, err
 		}
-		v, n = verdict(g.snap, g.st, g.changes.set, g.p.Config.Review.IgnorePaths)
+		v, n = verdict(g.snap, g.st, g.changes.set, g.p.Config.Review)
 	}
 	if v.State == gate.Success || curFound && gate.Relaxes(gate.State(cur.State), v.State) {
 		v = gate.Shared(v, g.sharing(ctx))
@@ -549,9 +549,9 @@ func (g *gateRun) sharing(ctx context.Context) []gate.PRVerdict {
 			out = append(out, gate.PRVerdict{Number: num, Verdict: gate.Verdict{State: gate.Pending, Description: "could not be read"}})
 			continue
 		}
-		var ignore []string
+		var ignore review.Settings
 		if snap.PR.BaseRef == g.snap.PR.BaseRef {
-			ignore = g.p.Config.Review.IgnorePaths
+			ignore = g.p.Config.Review
 		}
 		st := g.states.Derive(ctx, snap)
 		v, _ := verdict(snap, st, readChanges(ctx, g.p.GitHub, snap, st).set, ignore)

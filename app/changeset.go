@@ -99,12 +99,13 @@ func compareLevel(ctx context.Context, gh treeReader, repo snapshot.Repo, d gate
 }
 
 // baseScope is what the base branch's configuration leaves out of every
-// review (ignore_paths, generated files by .gitattributes): the gate owes
-// those paths nothing. It is the one place the gate asks.
-func baseScope(ignorePaths []string, attributes string) gate.Scope {
-	return scopeOf{review.NewExclusions(ignorePaths, review.Generated{Attributes: attributes})}
+// review, as the one scope rule says it (review.Scope: ignore_paths,
+// private_paths, generated and vendored files by .gitattributes): the gate
+// owes those paths nothing. It is the one place the gate asks.
+func baseScope(s review.Settings, attributes string) gate.Scope {
+	return scopeOf{review.NewScope(s, review.Generated{Attributes: attributes})}
 }
 
-type scopeOf struct{ ex review.Exclusions }
+type scopeOf struct{ s review.Scope }
 
-func (s scopeOf) Excluded(path string) bool { return s.ex.Why(path) != "" }
+func (s scopeOf) Excluded(path string) bool { return s.s.WhyPath(path) != "" }

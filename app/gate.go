@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/review-my-code-bot/rmc/gate"
+	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -24,15 +25,15 @@ type gatePublisher interface {
 // reviews read, and the blocking findings that stand. What the state says
 // of the head's review (running, failed, paused, a draft) only words a
 // pending gate.
-func verdict(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, ignorePaths []string) (gate.Verdict, int) {
-	j, blocking := judge(snap, st, changes, ignorePaths)
+func verdict(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, scope review.Settings) (gate.Verdict, int) {
+	j, blocking := judge(snap, st, changes, scope)
 	return j.Verdict, blocking
 }
 
 // judge is the gate's judgment of the snapshot's head, and the blocking
 // findings it counted.
-func judge(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, ignorePaths []string) (gate.Judgment, int) {
-	f := gate.Facts{Head: snap.PR.HeadSHA, Changes: changes, Ledger: st.Ledger(), Scope: baseScope(ignorePaths, snap.Config.Attributes),
+func judge(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, scope review.Settings) (gate.Judgment, int) {
+	f := gate.Facts{Head: snap.PR.HeadSHA, Changes: changes, Ledger: st.Ledger(), Scope: baseScope(scope, snap.Config.Attributes),
 		Missing: len(st.Missing())}
 	f.Blocking = len(st.OpenBlocking()) + f.Missing
 	switch cov := st.Coverage(snap.PR.HeadSHA, snap.PR.BaseRef); {

@@ -75,6 +75,15 @@ func (x *reviewRunner) ledgerOf(run *rmcoc.ReviewRun, res review.Result, sc scop
 			read = append(read, b)
 		}
 	}
+	// A file the review's scope left out by its diff (a lock file,
+	// minified or generated content) is excluded by its content, as a
+	// binary is; a file with no patch was judged by probe instead.
+	excluded := append([]string(nil), sc.binary...)
+	for _, sk := range res.Skipped {
+		if !sk.Unreadable && slices.ContainsFunc(sc.anchor, func(f diff.File) bool { return f.Path() == sk.Path }) && sc.blobs[sk.Path] != "" {
+			excluded = append(excluded, sc.blobs[sk.Path])
+		}
+	}
 	room := rmcoc.MaxBlobs
 	var n, left int
 	run.Blobs, n, left = rmcoc.PackBlobs(read, room)
@@ -82,7 +91,7 @@ func (x *reviewRunner) ledgerOf(run *rmcoc.ReviewRun, res review.Result, sc scop
 	// What one block cannot hold stays owed: the run says so, and the
 	// next resumes exactly those files.
 	run.UnreviewedCount += left
-	run.BinaryBlobs, n, _ = rmcoc.PackBlobs(sc.binary, room)
+	run.BinaryBlobs, n, _ = rmcoc.PackBlobs(excluded, room)
 	room -= n
 	run.NoDiffBlobs, _, _ = rmcoc.PackBlobs(sc.noDiff, room)
 }

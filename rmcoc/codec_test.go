@@ -107,7 +107,7 @@ func TestParse(t *testing.T) {
 			wantErrs: 1,
 		},
 		"oversized block": {
-			body:       "```rmcoc\n{\"type\":\"task-error\",\"message\":\"" + strings.Repeat("a", 40000) + "\"}\n```",
+			body:       "```rmcoc\n{\"type\":\"task-error\",\"message\":\"" + strings.Repeat("a", 60000) + "\"}\n```",
 			wantErrs:   1,
 			errContain: "bytes, more than",
 		},

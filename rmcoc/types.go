@@ -263,8 +263,9 @@ type ReviewRun struct {
 const BlobKeyLen = 16
 
 // MaxBlobs bounds the keys one review-run block records, over its three
-// lists (16 characters each: 28,800 of the 32 KiB a block may hold).
-const MaxBlobs = 1800
+// lists: as many as GitHub's files list holds, 16 characters each (48,000
+// of the 56 KiB a block may hold, within a review body's 65,536).
+const MaxBlobs = 3000
 
 // PackBlobs packs blob ids into one string of their 16-digit keys, at most
 // max of them, skipping ids that are not hex; it returns how many it
