@@ -328,12 +328,34 @@ func TestCeilingCountsRequestsInFlight(t *testing.T) {
 	r := newReviewer(nil, Options{Settings: settings(func(s *Settings) { s.MaxRunTokens = 10_000 }), Spent: func() llm.Usage { return llm.Usage{PromptTokens: spent} }}, nil, nil)
 	r.last = 3_000
 	for i, want := range []bool{true, true, true, false} {
-		_, err := r.reserve(1_000, fmt.Sprintf("request %d", i+1))
+		_, _, err := r.reserve(1_000, 1, 0, false, fmt.Sprintf("request %d", i+1))
 		if (err == nil) != want {
 			t.Fatalf("request %d with %d tokens in flight: err %v", i+1, r.inflight, err)
 		}
 	}
 	if r.res.Partial == nil || r.res.Partial.StoppedAt != "request 4" || r.inflight != 9_000 {
 		t.Errorf("partial %+v, in flight %d", r.res.Partial, r.inflight)
+	}
+}
+
+// A chunk starts only when the ceiling leaves room for all its passes (a
+// pass alone covers nothing); one under way goes on when another could
+// not start.
+func TestCeilingStartsOnlyChunksThatCanFinish(t *testing.T) {
+	t.Parallel()
+	spent := 0
+	r := newReviewer(nil, Options{Settings: settings(func(s *Settings) { s.MaxRunTokens = 10_000 }), Spent: func() llm.Usage { return llm.Usage{PromptTokens: spent} }}, nil, nil)
+	r.last = 3_000
+	share, n, err := r.reserve(1_000, 3, 0, false, "pass 1, part 1 of 2")
+	if err != nil || share != 3_000 || n != 3 {
+		t.Fatalf("the first chunk: share %d, %d held, err %v", share, n, err)
+	}
+	if _, _, err := r.reserve(1_000, 3, 0, false, "pass 1, part 2 of 2"); err == nil || r.res.Partial.StoppedAt != "pass 1, part 2 of 2" {
+		t.Fatalf("a second chunk started with room for one of its passes: err %v, partial %+v", err, r.res.Partial)
+	}
+	spent = 3_000
+	r.settle(share, 3_000)
+	if _, n, err := r.reserve(1_000, 2, share*2, true, "pass 2, part 1 of 2"); err != nil || n != 2 || r.inflight != 6_000 {
+		t.Errorf("the chunk under way stopped: err %v, %d held, %d in flight", err, n, r.inflight)
 	}
 }

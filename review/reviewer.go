@@ -57,6 +57,7 @@ type reviewer struct {
 	done     map[int]uint // unit id → bit set of the pass indexes that saw it
 	last     int          // tokens the latest request cost, for the ceiling
 	inflight int          // tokens reserved by requests under way, for the ceiling
+	begun    bool         // a chunk holds room under the ceiling
 	stopped  bool         // the ceiling stopped the review
 	failed   error        // the first failure, which stops the other workers
 	res      Result
@@ -177,6 +178,10 @@ func (r *reviewer) review(ctx context.Context, j job, part, parts int, s *slot) 
 		return nil, err
 	}
 	asker := r.s.Sub(block)
+	// The room under the ceiling the chunk holds for its passes still to
+	// run, share tokens each: given back when it stops, however it stops.
+	share, shares := 0, 0
+	defer func() { r.release(share * shares) }()
 	for p := j.from; p < len(r.passes); p++ {
 		pass := r.passes[p]
 		// The first pass to read the chunk also writes the walkthrough's
@@ -187,12 +192,15 @@ func (r *reviewer) review(ctx context.Context, j job, part, parts int, s *slot) 
 		if err != nil {
 			return nil, err
 		}
-		held, err := r.reserve((r.opt.PrefixChars+len(block)+len(prompt))/4, fmt.Sprintf("pass %d (%s), part %d of %d", pass.N, pass.Name, part, parts))
+		// What the chunk held is given back and held anew (none on a stop).
+		held := share * shares
+		share, shares, err = r.reserve((r.opt.PrefixChars+len(block)+len(prompt))/4, len(r.passes)-p, held, p > j.from, fmt.Sprintf("pass %d (%s), part %d of %d", pass.N, pass.Name, part, parts))
 		if err != nil {
 			return nil, err
 		}
 		out, notes, used, err := r.ask(ctx, asker, pass, prompt, noted)
-		r.settle(held, used)
+		shares--
+		r.settle(share, used)
 		if errors.Is(err, llm.ErrContextLength) {
 			if pieces, ok := r.split(j.chunk, p); ok {
 				return pieces, nil
@@ -232,25 +240,56 @@ func (r *reviewer) saw(c chunk, p int) {
 	}
 }
 
-// reserve holds room under the ceiling for a request of about est tokens
-// (or, once one answered, what the latest cost), besides what the requests
-// under way hold, or stops the review when there is none; at names the
-// request for the partial review's note.
-func (r *reviewer) reserve(est int, at string) (int, error) {
+// reserve holds room under the ceiling for the passes a chunk still owes,
+// each a request of about est tokens (or, once one answered, what the
+// latest cost), besides what the other chunks under way hold, or stops
+// the review when there is none; at names the request for the partial
+// review's note. It returns each pass's share and how many it holds.
+//
+// A chunk starts only when it can finish: a pass that reads it without
+// the others covers nothing, and the next run would read it again. Only
+// the review's first chunk may start on room for one request, so that a
+// ceiling below one chunk's passes still reviews something. A chunk under
+// way (started, holding held) needs room for its next request only, and
+// goes on when another chunk could not start.
+func (r *reviewer) reserve(est, passes, held int, started bool, at string) (share, n int, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.stopped {
-		return 0, errStopped
+	if r.stopped && !started {
+		return 0, 0, errStopped
 	}
+	r.inflight -= held
 	next := max(r.last, est)
-	spent, over := r.ceiling.over(next + r.inflight)
+	n = passes
+	var spent int
+	var over bool
+	switch {
+	case started:
+		spent, over = r.ceiling.over(next + r.inflight)
+	default:
+		spent, over = r.ceiling.over(next*n + r.inflight)
+		if over && !r.begun {
+			n = 1
+			spent, over = r.ceiling.over(next + r.inflight)
+		}
+	}
 	if over {
 		r.stopped = true
-		r.res.Partial = &Partial{Max: r.ceiling.Max, Spent: spent, StoppedAt: at}
-		return 0, errStopped
+		if r.res.Partial == nil {
+			r.res.Partial = &Partial{Max: r.ceiling.Max, Spent: spent, StoppedAt: at}
+		}
+		return 0, 0, errStopped
 	}
-	r.inflight += next
-	return next, nil
+	r.begun = true
+	r.inflight += next * n
+	return next, n, nil
+}
+
+// release gives back room a chunk held for passes it will not run.
+func (r *reviewer) release(held int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.inflight -= held
 }
 
 // settle gives back a request's reservation, used being what it cost.
