@@ -54,3 +54,11 @@ func TestReviewRecordsTheLedger(t *testing.T) {
 		t.Errorf("the ledger holds %d blobs, want 4", l.Len())
 	}
 }
+
+// The gate reads the keys the review-run block packs: one length.
+func TestLedgerKeyLengthsAgree(t *testing.T) {
+	t.Parallel()
+	if gate.KeyLen != rmcoc.BlobKeyLen {
+		t.Errorf("gate keys %d hex digits, rmcoc packs %d", gate.KeyLen, rmcoc.BlobKeyLen)
+	}
+}

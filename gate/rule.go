@@ -5,10 +5,12 @@ import (
 	"strings"
 )
 
-// KeyLen is how many hex digits of a blob id the ledger keeps: 64 bits,
-// so making a new blob whose key is a reviewed one's is a second preimage
-// on 64 bits of SHA-1, out of reach.
-const KeyLen = 16
+// KeyLen is how many hex digits of a blob id the ledger keeps: 128 bits.
+// The author of a PR chooses both contents, the one reviewed and the one
+// that would ride on its review, so what a key must resist is a collision:
+// 2^64 SHA-1 computations at 128 bits, out of reach (at 64 bits it would be
+// 2^32, an afternoon on a laptop). rmcoc.BlobKeyLen is the same length.
+const KeyLen = 32
 
 // Key is a blob id as the ledger keeps it; "" for an id too short to be
 // one (it then matches nothing).

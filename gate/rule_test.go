@@ -131,7 +131,7 @@ func TestEvaluate(t *testing.T) {
 }
 
 // Reviewed outranks binary, which outranks no diff, whatever the order
-// the ledger meets them in; keys are the first 16 hex digits.
+// the ledger meets them in; keys are the first 32 hex digits.
 func TestLedger(t *testing.T) {
 	t.Parallel()
 	var l Ledger
@@ -190,5 +190,19 @@ func TestShared(t *testing.T) {
 	}
 	if !Relaxes(Failure, Pending) || !Relaxes(Pending, Success) || Relaxes(Pending, Failure) || Relaxes(Success, Success) || !Relaxes("error", Failure) {
 		t.Error("Relaxes")
+	}
+}
+
+// An author who made two contents share the first 64 bits of their blob
+// ids (2^32 work) gets no review for the second from the first's: the
+// ledger keys 128 bits.
+func TestLedgerKeysResistAnAuthorsCollision(t *testing.T) {
+	t.Parallel()
+	reviewed := "0123456789abcdef" + "0000000000000000" + "00000000"
+	crafted := "0123456789abcdef" + "ffffffffffffffff" + "00000000"
+	var l Ledger
+	l.Record(Reviewed, reviewed)
+	if l.Of(crafted) == Reviewed {
+		t.Errorf("a blob sharing only its first 64 bits with a reviewed one counts as reviewed")
 	}
 }

@@ -249,7 +249,7 @@ type ReviewRun struct {
 	DismissedRunIDs []ID `json:"dismissed_run_ids,omitempty"`
 
 	// The merge gate's ledger (see package gate), by blob, each a packed
-	// list of 16-hex-digit blob keys (PackBlobs): Blobs were shown whole to
+	// list of 32-hex-digit blob keys (PackBlobs): Blobs were shown whole to
 	// every enabled pass, BinaryBlobs are binary by content, NoDiffBlobs
 	// are text GitHub sends no diff for. No cap on how many a run records
 	// beyond what one review body holds (MaxBlobs): what a run could not
@@ -259,15 +259,18 @@ type ReviewRun struct {
 	NoDiffBlobs string `json:"nodiff_blobs,omitempty"`
 }
 
-// BlobKeyLen is the length of one key in a packed blob list.
-const BlobKeyLen = 16
+// BlobKeyLen is the length of one key in a packed blob list: 128 bits of
+// the blob id, so that no author can make two contents share a key (see
+// gate.KeyLen, the same length).
+const BlobKeyLen = 32
 
 // MaxBlobs bounds the keys one review-run block records, over its three
-// lists: as many as GitHub's files list holds, 16 characters each (48,000
-// of the 56 KiB a block may hold, within a review body's 65,536).
-const MaxBlobs = 3000
+// lists: 32 characters each, 48,000 of the 56 KiB a block may hold, within
+// a review body's 65,536. A review of more files records these and owes
+// the rest to the next run.
+const MaxBlobs = 1500
 
-// PackBlobs packs blob ids into one string of their 16-digit keys, at most
+// PackBlobs packs blob ids into one string of their 32-digit keys, at most
 // max of them, skipping ids that are not hex; it returns how many it
 // packed and how many it left out.
 func PackBlobs(ids []string, max int) (packed string, n, left int) {

@@ -135,7 +135,7 @@ var list = []mutation{
 	{ID: "P1", Section: since, What: "chunks reviewed side by side are taken in the order they finished, not the diff's", File: "review/reviewer.go",
 		Old: "for _, s := range slots {", New: "for _, s := range append(slots[len(slots)-1:], slots[:len(slots)-1]...) {", Tests: "TestConcurrentResultIsDeterministic"},
 	{ID: "P2", Section: since, What: "requests under way do not count against max_run_tokens", File: "review/reviewer.go",
-		Old: "r.ceiling.over(next + r.inflight)", New: "r.ceiling.over(next)", Tests: "TestCeilingCountsRequestsInFlight"},
+		Old: "spent, over = r.ceiling.over(next*n + r.inflight)", New: "spent, over = r.ceiling.over(next * n)", Tests: "TestCeilingCountsRequestsInFlight"},
 	{ID: "P3", Section: since, What: "a 429 spends one of the pass's retries instead of pausing the review", File: "review/reviewer.go",
 		Old: "case limited && waits < maxRateWaits:", New: "case limited && waits < 0:", Tests: "TestRateLimitSlowsTheReview"},
 	{ID: "P4", Section: since, What: "a 429 leaves as many requests in flight", File: "review/throttle.go",
