@@ -47,7 +47,10 @@ func TestWalkthroughOfBigPRs(t *testing.T) {
 				files = append(files, bigPRFile(i, shape.lines))
 			}
 			w.gh.SetFiles(repoName, w.pr, files)
-			if r := w.run(w.prEvent("opened")); r.code != 0 {
+			// One review-run block records 1,500 files (rmcoc.MaxBlobs): at
+			// 3,000 the gate waits for the next run, which is not this
+			// test's subject; the walkthrough is.
+			if r := w.run(w.prEvent("opened")); r.code != 0 && !(shape.files > rmcoc.MaxBlobs && strings.Contains(r.log, "merge gate pending: 1500 changed file(s)")) {
 				t.Fatalf("exit %d\n%s", r.code, r.log)
 			}
 			passes, walks, largest := 0, 0, 0
