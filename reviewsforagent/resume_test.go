@@ -25,11 +25,10 @@ func recordedID(t *testing.T, out string) string {
 // diff as it is now, and the agent told that id finds it open, at the new
 // page, with the draft; nothing is withdrawn. Stopped with nothing written,
 // the review is withdrawn and the next start makes a new one.
+// It runs git and two servers, yet also under -short: the mutation list
+// (L5) relies on it there.
 func TestRestartKeepsTheReviewID(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs git and servers")
-	}
 	ctx := context.Background()
 	dir := newRepo(t, map[string]string{"a.txt": "one\ntwo\nthree\n"})
 	writeFile(t, dir, "a.txt", "one\n2\nthree\n")
