@@ -81,15 +81,7 @@ func (w *benchWorld) run(tb testing.TB, ev event.Event) *runRecord {
 		"GITHUB_API_URL": w.gh.URL, "GITHUB_GRAPHQL_URL": w.gh.GraphQLURL(),
 		"GITHUB_OUTPUT": filepath.Join(dir, "out"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
 	}
-	getenv := func(k string) string {
-		if v, ok := env[k]; ok {
-			return v
-		}
-		if in, ok := strings.CutPrefix(k, "INPUT_"); ok {
-			return withDefaults(func(string) string { return "" })(strings.ToLower(in))
-		}
-		return ""
-	}
+	getenv := envWithDefaults(env)
 	log := newLog(Env{Getenv: getenv, Stdout: io.Discard, ReadFile: os.ReadFile})
 	cfg, err := configFrom(getenv)
 	if err != nil {
@@ -240,5 +232,19 @@ func BenchmarkReview(b *testing.B) {
 			b.ReportMetric(float64(writes), "writes/run")
 			b.ReportMetric(float64(elapsed.Milliseconds())/float64(b.N), "ms/run")
 		})
+	}
+}
+
+// envWithDefaults reads env, and an input it does not set as the action's
+// default.
+func envWithDefaults(env map[string]string) func(string) string {
+	return func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		if in, ok := strings.CutPrefix(k, "INPUT_"); ok {
+			return withDefaults(func(string) string { return "" })(strings.ToLower(in))
+		}
+		return ""
 	}
 }

@@ -369,15 +369,7 @@ func (m *modelWorld) runPipeline(ev event.Event, inputs map[string]string) {
 	for k, v := range inputs {
 		env["INPUT_"+strings.ToUpper(k)] = v
 	}
-	getenv := func(k string) string {
-		if v, ok := env[k]; ok {
-			return v
-		}
-		if in, ok := strings.CutPrefix(k, "INPUT_"); ok {
-			return withDefaults(func(string) string { return "" })(strings.ToLower(in))
-		}
-		return ""
-	}
+	getenv := envWithDefaults(env)
 	log := newLog(Env{Getenv: getenv, Stdout: io.Discard, ReadFile: os.ReadFile})
 	cfg, err := configFrom(getenv)
 	if err != nil {

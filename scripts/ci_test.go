@@ -53,7 +53,7 @@ func TestCIRunRemovesWhatItMade(t *testing.T) {
 	fake("chown", "")
 	fake("getent", "echo 'rmcci:x:4242:4242::"+home+":/bin/bash'")
 	fake("go", "")
-	fake("find", "") // never the machine's /tmp: the call is checked below
+	fake("find", "")                      // never the machine's /tmp: the call is checked below
 	fake("runuser", `shift 3; exec "$@"`) // runuser -u rmcci -- CMD…
 	// make test leaves a browser profile in its temporary directory.
 	fake("make", `echo "TMPDIR=$TMPDIR" >> `+log+`; [ "${*: -1}" = test ] && mkdir -p "$TMPDIR/chromedp-runner1234/Default"; exit 0`)

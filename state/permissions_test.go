@@ -41,7 +41,7 @@ func TestPermissionsDerive(t *testing.T) {
 	}{
 		"a maintainer's resolve counts":  {by: maria, role: snapshot.RoleMaintain, asked: []string{"maria"}, waived: true},
 		"a reader's resolve does not":    {by: bob, role: snapshot.RoleRead, asked: []string{"bob"}},
-		"an unreadable role counts none": {by: maria, fail: true, asked: []string{"maria"}, warned: 2}, // once per derive, asked once
+		"an unreadable role counts none": {by: maria, fail: true, asked: []string{"maria"}, warned: 2},    // once per derive, asked once
 		"the PR's author is not asked":   {by: alice, role: snapshot.RoleAdmin, asked: []string{"alice"}}, // only by the explicit lookup
 	} {
 		t.Run(name, func(t *testing.T) {
