@@ -123,7 +123,8 @@ func Entry(pr PR, findings []state.Finding) (e rmcoc.PROutcome, skipped int) {
 			continue
 		}
 		rec := rmcoc.FateRecord{Fate: FateOf(f, pr.Author), Score: min(10, max(0, f.Block.Score)), Pass: max(0, f.Block.Pass),
-			Category: Category(f.Block.Category), Kind: KindOf(f.Block.Path), Blocking: f.Block.Blocking}
+			Category: Category(f.Block.Category), Kind: KindOf(f.Block.Path), Blocking: f.Block.Blocking,
+			Loop: f.Block.OnFix != "", OwnSuggestion: f.Block.OnFix != "" && f.Block.OnSuggestion}
 		if rec.Fate == rmcoc.FateFixed && !f.Block.CreatedAt.IsZero() {
 			rec.FixMinutes = max(0, int(f.LastResolution.ResolvedAt.Sub(f.Block.CreatedAt)/time.Minute))
 		}

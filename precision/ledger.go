@@ -100,6 +100,12 @@ func addPR(r *rmcoc.RollUp, e rmcoc.PROutcome) {
 			r.FixCount++
 			r.FixMinutes += f.FixMinutes
 		}
+		if f.Loop {
+			count(&r.Loops, f.Fate)
+			if f.OwnSuggestion {
+				r.OwnSuggestion++
+			}
+		}
 	}
 }
 

@@ -26,6 +26,7 @@ func entry(n int) rmcoc.PROutcome {
 		if f.Fate == rmcoc.FateFixed {
 			f.FixMinutes = 30 + n%90
 		}
+		f.Loop, f.OwnSuggestion = (n+i)%6 == 1, (n+i)%12 == 1
 		e.Findings = append(e.Findings, f)
 	}
 	return e
@@ -200,5 +201,28 @@ func TestHas(t *testing.T) {
 	b := Append(nil, 0, entry(5))
 	if !Has(&b, 5) || Has(&b, 6) || Has(nil, 5) {
 		t.Fatal("Has does not find exactly the recorded PR")
+	}
+}
+
+// A ledger with no fix loops is written byte for byte as before they were
+// counted: blocks written by an older version still follow from their
+// predecessors when a reader rebuilds them.
+func TestNoLoopsWriteNothingNew(t *testing.T) {
+	t.Parallel()
+	e := rmcoc.PROutcome{PR: 1, Lines: 10, Findings: []rmcoc.FateRecord{{Fate: rmcoc.FateFixed, Score: 8, Category: "bug", Kind: rmcoc.FileCode}}}
+	var head *rmcoc.Outcomes
+	for i := 0; i < MaxRecent+2; i++ {
+		b := Append(head, int64(i), e)
+		head = &b
+	}
+	js := rmcoc.Fence(*head)
+	for _, k := range []string{`"loops"`, `"own_suggestion"`, `"l":`, `"o":`} {
+		if strings.Contains(js, k) {
+			t.Errorf("a ledger without fix loops writes %s:\n%.300s", k, js)
+		}
+	}
+	e.Findings = []rmcoc.FateRecord{{Fate: rmcoc.FateFixed, Score: 8, Category: "bug", Kind: rmcoc.FileCode, Loop: true}}
+	if b := Append(head, 9, e); b.RollUp.Loops.Posted != 0 || !strings.Contains(rmcoc.Fence(b), `"l":true`) {
+		t.Errorf("a fix loop is not written in the newest entry: %+v", b.RollUp.Loops)
 	}
 }

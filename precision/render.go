@@ -35,6 +35,12 @@ func Table(s Stats) string {
 		t, ok := x.PerKLines()
 		return orDash(fmt.Sprintf("%d.%d", t/10, t%10), ok)
 	})
+	row("findings on lines a fix wrote (fix loops)", func(x Slice) string {
+		r, ok := Rate(x.FixLoops.Posted, x.Findings.Posted)
+		return fmt.Sprintf("%d (%s)", x.FixLoops.Posted, orDash(strconv.Itoa(r)+"%", ok))
+	})
+	row("of them on my own committed suggestion", func(x Slice) string { return strconv.Itoa(x.OwnSuggestion) })
+	row("fix loops acted on", func(x Slice) string { return acceptance(x.FixLoops) })
 	fmt.Fprintf(&b, "\nTrend: %s\n", Trend(s))
 	breakdown(&b, "category", s, func(x Slice) map[string]rmcoc.Tally { return x.ByCategory }, append(append([]string{}, Categories...), CategoryOther))
 	breakdown(&b, "score", s, func(x Slice) map[string]rmcoc.Tally { return x.ByScore }, scoreKeys())

@@ -20,6 +20,11 @@ type Slice struct {
 	ByPass          map[string]rmcoc.Tally `json:"by_pass"`
 	FixCount        int                    `json:"fix_count"`
 	FixMinutes      int                    `json:"fix_minutes_total"`
+	// FixLoops counts, by fate, the findings raised on lines a fix for
+	// an earlier finding wrote; OwnSuggestion those of them on the bot's
+	// own suggestion, committed.
+	FixLoops      rmcoc.Tally `json:"fix_loops"`
+	OwnSuggestion int         `json:"fix_loops_on_own_suggestion"`
 }
 
 // Stats are the ledger's numbers: the last N closed pull requests, the N
@@ -43,6 +48,7 @@ func Compute(head *rmcoc.Outcomes, n int) Stats {
 	s.AllTime.PRs, s.AllTime.Lines, s.AllTime.Findings = r.PRs, r.Lines, r.Findings
 	s.AllTime.ByCategoryScore, s.AllTime.ByCategory, s.AllTime.ByPass = r.ByScore, r.ByCategory, r.ByPass
 	s.AllTime.FixCount, s.AllTime.FixMinutes = r.FixCount, r.FixMinutes
+	s.AllTime.FixLoops, s.AllTime.OwnSuggestion = r.Loops, r.OwnSuggestion
 	for i, e := range head.Recent {
 		s.AllTime.add(e)
 		switch age := len(head.Recent) - i; {
@@ -69,7 +75,9 @@ func (s *Slice) add(e rmcoc.PROutcome) {
 	s.Lines += e.Lines
 	s.FixCount += r.FixCount
 	s.FixMinutes += r.FixMinutes
+	s.OwnSuggestion += r.OwnSuggestion
 	plus(&s.Findings, r.Findings)
+	plus(&s.FixLoops, r.Loops)
 	merge(s.ByCategoryScore, r.ByScore)
 	merge(s.ByCategory, r.ByCategory)
 	merge(s.ByPass, r.ByPass)

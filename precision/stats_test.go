@@ -26,25 +26,36 @@ func TestCompute(t *testing.T) {
 	}
 	s := Compute(head, n)
 	check := func(name string, got Slice, from, to int) {
-		var want rmcoc.Tally
-		lines, fixes, minutes := 0, 0, 0
+		var want, loops rmcoc.Tally
+		lines, fixes, minutes, own := 0, 0, 0, 0
 		byCat, byScore, byPass := map[string]int{}, map[string]int{}, map[string]int{}
 		for i := from; i <= to; i++ {
 			e := entry(i)
 			lines += e.Lines
 			for _, f := range e.Findings {
-				want.Posted++
-				switch f.Fate {
-				case rmcoc.FateFixed:
-					want.Fixed++
+				tallies := []*rmcoc.Tally{&want}
+				if f.Loop {
+					tallies = append(tallies, &loops)
+				}
+				if f.OwnSuggestion {
+					own++
+				}
+				for _, t := range tallies {
+					t.Posted++
+					switch f.Fate {
+					case rmcoc.FateFixed:
+						t.Fixed++
+					case rmcoc.FateAccepted:
+						t.Accepted++
+					case rmcoc.FateRejected:
+						t.Rejected++
+					case rmcoc.FateIgnored:
+						t.Ignored++
+					}
+				}
+				if f.Fate == rmcoc.FateFixed {
 					fixes++
 					minutes += f.FixMinutes
-				case rmcoc.FateAccepted:
-					want.Accepted++
-				case rmcoc.FateRejected:
-					want.Rejected++
-				case rmcoc.FateIgnored:
-					want.Ignored++
 				}
 				byCat[f.Category]++
 				byScore[strconv.Itoa(f.Score)]++
@@ -53,6 +64,9 @@ func TestCompute(t *testing.T) {
 		}
 		if got.PRs != to-from+1 || got.Lines != lines || got.Findings != want || got.FixCount != fixes || got.FixMinutes != minutes {
 			t.Errorf("%s: %d PRs, %d lines, %+v, %d fixes in %d min; want %d, %d, %+v, %d in %d", name, got.PRs, got.Lines, got.Findings, got.FixCount, got.FixMinutes, to-from+1, lines, want, fixes, minutes)
+		}
+		if got.FixLoops != loops || got.OwnSuggestion != own || loops.Posted == 0 || own == 0 {
+			t.Errorf("%s: fix loops %+v, %d on an own suggestion; want %+v, %d (and some of each)", name, got.FixLoops, got.OwnSuggestion, loops, own)
 		}
 		for k, c := range byCat {
 			if got.ByCategory[k].Posted != c {

@@ -41,6 +41,11 @@ type FateRecord struct {
 	// FixMinutes is, for a fixed finding, the minutes from its posting to
 	// the verified fix.
 	FixMinutes int `json:"m,omitempty"`
+	// Loop is set on a finding raised on lines a fix for an earlier
+	// finding wrote; OwnSuggestion on one of those whose lines were the
+	// bot's own suggestion, committed.
+	Loop          bool `json:"l,omitempty"`
+	OwnSuggestion bool `json:"o,omitempty"`
 }
 
 // PROutcome is one closed pull request's entry in the outcome ledger.
@@ -73,6 +78,10 @@ type RollUp struct {
 	ByPass     map[string]Tally `json:"by_pass,omitempty"`
 	FixCount   int              `json:"fix_count,omitempty"`
 	FixMinutes int              `json:"fix_minutes,omitempty"`
+	// Loops counts, by fate, the findings raised on lines a fix wrote;
+	// OwnSuggestion those of them on the bot's own committed suggestion.
+	Loops         Tally `json:"loops,omitzero"`
+	OwnSuggestion int   `json:"own_suggestion,omitempty"`
 }
 
 // Link names the ledger block an outcome block follows: the learnings

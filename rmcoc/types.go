@@ -148,7 +148,23 @@ type Finding struct {
 	HeadSHA     string        `json:"head_sha,omitempty"`
 	Pass        int           `json:"pass,omitempty"`
 	CreatedAt   time.Time     `json:"created_at"`
+	// OnFix is the id of the earlier finding whose verified fix wrote the
+	// lines this one sits on (a fix loop); OnSuggestion is set when those
+	// lines are that finding's own suggestion, committed as the bot wrote
+	// it.
+	OnFix        string `json:"on_fix,omitempty"`
+	OnSuggestion bool   `json:"on_suggestion,omitempty"`
 }
+
+// LineRange is a span of lines, both ends included.
+type LineRange struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// MaxFixLines bounds the ranges a fix block records: a fix that wrote
+// more is recorded by its first ones.
+const MaxFixLines = 50
 
 // Resolution is how the bot answered one reply on a finding.
 type Resolution string
@@ -184,6 +200,13 @@ type DisputeResolution struct {
 	// on: the fix holds while the PR's head contains it.
 	HeadSHA    string    `json:"head_sha,omitempty"`
 	ResolvedAt time.Time `json:"resolved_at"`
+	// FixLines are, with ResolutionFixed, the new-side lines of the
+	// finding's file that the push since the last review wrote, at
+	// HeadSHA (at most MaxFixLines ranges; none when the run read no such
+	// diff). FixSuggestion is set when they hold the finding's own
+	// suggestion as the bot wrote it.
+	FixLines      []LineRange `json:"fix_lines,omitempty"`
+	FixSuggestion bool        `json:"fix_suggestion,omitempty"`
 }
 
 // AutoReviewTrigger records that an automatic review was requested for a head
