@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/detector"
+	"github.com/review-my-code-bot/rmc/precision"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
@@ -44,7 +45,7 @@ func (x *reviewRunner) checks(ctx context.Context, key string, rt *detector.Revi
 			res.Findings = append(res.Findings, *r.Finding)
 		case r.Verdict == review.CheckPass && open != nil:
 			text := fmt.Sprintf("✅ The `%s` check passes on `%.7s`: %s", sanitize.Name(r.Check.Name), rt.HeadSHA, x.fromModelLine(r.Reason))
-			if err := x.fixes.resolveFinding(ctx, *open, rmcoc.ResolutionFixed, text); err != nil {
+			if err := x.fixes.resolveFinding(ctx, *open, rmcoc.ResolutionFixed, text, precision.Fix{}); err != nil {
 				x.Log.Warningf("could not resolve the finding of the %s check, which passes now: %v", r.Check.Name, err)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/precision"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
@@ -204,15 +205,38 @@ func (x *reviewRunner) findingText(f review.Finding) FindingText {
 	return t
 }
 
+// findingTextAt is findingText with what the finding's block says of a
+// fix loop: the comment says it sits on lines a fix wrote.
+func (x *reviewRunner) findingTextAt(f review.Finding, head string) FindingText {
+	t := x.findingText(f)
+	if l, ok := x.loopOf(f, head); ok {
+		t.OnFix, t.OnSuggestion = l.FindingID, l.Own
+	}
+	return t
+}
+
 // findingBody is one inline comment.
 func (x *reviewRunner) findingBody(f review.Finding, head string) string {
-	return x.compose(x.findingText(f).Render(), x.findingBlock(f, head))
+	return x.compose(x.findingTextAt(f, head).Render(), x.findingBlock(f, head))
 }
 
 func (x *reviewRunner) findingBlock(f review.Finding, head string) rmcoc.Finding {
-	return rmcoc.Finding{ID: "f-" + f.Fingerprint[:12], Fingerprint: f.Fingerprint, Path: f.Path, Line: f.Line, StartLine: f.StartLine,
+	b := rmcoc.Finding{ID: "f-" + f.Fingerprint[:12], Fingerprint: f.Fingerprint, Path: f.Path, Line: f.Line, StartLine: f.StartLine,
 		Side: strings.ToUpper(string(f.Side)), Title: f.Title, Category: f.Category, Score: f.Score, Blocking: f.Blocking,
 		Status: rmcoc.FindingOpen, HeadSHA: head, Pass: f.Pass, CreatedAt: x.now()}
+	if l, ok := x.loopOf(f, head); ok {
+		b.OnFix, b.OnSuggestion = l.FindingID, l.Own
+	}
+	return b
+}
+
+// loopOf is the verified fix whose lines f sits on at head, if any: f is
+// then a finding on a fix (a fix loop).
+func (x *reviewRunner) loopOf(f review.Finding, head string) (precision.Loop, bool) {
+	if x.fixes == nil || f.Side != diff.Right {
+		return precision.Loop{}, false
+	}
+	return precision.On(x.fixes.wrote, f.Path, head, f.StartLine, f.Line)
 }
 
 // agentFindingOf is a blocking finding this run posted, for the agent
@@ -220,7 +244,7 @@ func (x *reviewRunner) findingBlock(f review.Finding, head string) rmcoc.Finding
 // prose on its way out (a redaction, a defanged fence, a cut), what the
 // posted comment says, as a later run would read it.
 func (x *reviewRunner) agentFindingOf(f review.Finding, head string) AgentFinding {
-	t := x.findingText(f)
+	t := x.findingTextAt(f, head)
 	text, prose := t.Notice(), t.Render()
 	if body := x.compose(prose, x.findingBlock(f, head)); rmcoc.Strip(body) != prose {
 		text = findingNotice(body)

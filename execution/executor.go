@@ -20,6 +20,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/precision"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/settings"
 	"github.com/review-my-code-bot/rmc/snapshot"
@@ -319,7 +320,8 @@ func (x *Executor) start() *run {
 	c := x.cfg
 	r := &run{env: newEnv(c), GitHub: c.GitHub, Session: c.Session, Options: c.Options, Snap: c.Snap, State: c.State,
 		Model: c.Model, Screen: c.Screen, Perms: c.Permissions, built: map[detector.Kind]Runner{}, read: map[string]string{}}
-	r.fixes = &fixes{env: r.env, GitHub: c.GitHub, Session: c.Session, Snap: c.Snap, findings: c.State.Findings, verified: map[string]bool{}}
+	r.fixes = &fixes{env: r.env, GitHub: c.GitHub, Session: c.Session, Snap: c.Snap, findings: c.State.Findings, verified: map[string]bool{},
+		wrote: precision.FixesOf(c.State.Findings)}
 	r.notify = &notifier{env: r.env, GitHub: c.GitHub, handle: c.Options.NotifyAgent, notified: c.State.Notified}
 	return r
 }

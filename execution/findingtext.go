@@ -26,13 +26,46 @@ type FindingText struct {
 	Moved int
 	// Suggestion is the code GitHub offers to commit; "" for none.
 	Suggestion string
+	// OnFix is the id of the earlier finding whose fix wrote the lines
+	// this one sits on, "" for none; OnSuggestion says those lines are
+	// that finding's own suggestion, committed. The comment says so.
+	OnFix        string
+	OnSuggestion bool
 }
 
 const (
 	findingFooter = "<sub>Reply in this thread to dispute, ask, or say it is fixed; I will answer.</sub>"
 	movedFormat   = "_Reported on line %d, which is outside the diff; placed on the nearest changed line._"
 	scoreSep      = " · score "
+	loopFormat    = "_🔁 On lines the fix for finding `%s` wrote: a finding on a fix._"
+	ownFormat     = "_🔁 On lines my own suggestion in finding `%s` wrote, as it was committed: a finding on my own fix._"
 )
+
+// loopNote is the comment's line on a finding on a fix, "" for none (or
+// for an id that is not one the bot writes).
+func (t FindingText) loopNote() string {
+	switch {
+	case !findingID(t.OnFix):
+		return ""
+	case t.OnSuggestion:
+		return fmt.Sprintf(ownFormat, t.OnFix)
+	}
+	return fmt.Sprintf(loopFormat, t.OnFix)
+}
+
+// findingID reports whether s has the shape of a finding id the bot
+// writes: a few lowercase letters, digits and dashes.
+func findingID(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	for _, c := range s {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
+			return false
+		}
+	}
+	return true
+}
 
 // Render is the comment's prose (compose adds the finding block).
 func (t FindingText) Render() string {
@@ -44,6 +77,9 @@ func (t FindingText) Render() string {
 	fmt.Fprintf(&b, "%s **%s**\n\n%s%s%d/10 · %s\n\n%s", sev, t.Title, t.Category, scoreSep, t.Score, tag, t.Explanation)
 	if t.Moved > 0 {
 		fmt.Fprintf(&b, "\n\n"+movedFormat, t.Moved)
+	}
+	if note := t.loopNote(); note != "" {
+		b.WriteString("\n\n" + note)
 	}
 	if t.Suggestion != "" {
 		// A suggestion is code: a fence longer than any in it keeps it one
@@ -60,6 +96,9 @@ func (t FindingText) Notice() string {
 	parts := []string{t.Explanation}
 	if t.Moved > 0 {
 		parts = append(parts, fmt.Sprintf(movedFormat, t.Moved))
+	}
+	if note := t.loopNote(); note != "" {
+		parts = append(parts, note)
 	}
 	if t.Suggestion != "" {
 		parts = append(parts, sanitize.CodeBlock("suggestion", t.Suggestion))
@@ -105,6 +144,7 @@ func ParseFindingText(prose string) (t FindingText, ok bool) {
 	}
 	t.Title, t.Category, t.Score = title, meta[:at], n
 	rest, t.Suggestion = cutSuggestion(rest)
+	rest, t.OnFix, t.OnSuggestion = cutLoop(rest)
 	rest, t.Moved = cutMoved(rest)
 	t.Explanation = rest
 	return t, true
@@ -127,6 +167,28 @@ func cutSuggestion(s string) (string, string) {
 		}
 	}
 	return s, ""
+}
+
+// cutLoop takes the note on a finding on a fix off the end of s, if s
+// ends with one.
+func cutLoop(s string) (rest, id string, own bool) {
+	i := strings.LastIndex(s, "_🔁 On lines ")
+	if i < 0 || !strings.HasSuffix(s[:i], "\n\n") { // as after the explanation, even an empty one
+		return s, "", false
+	}
+	note := s[i:]
+	_, after, ok1 := strings.Cut(note, "`")
+	id, _, ok2 := strings.Cut(after, "`")
+	switch t := (FindingText{OnFix: id}); {
+	case !ok1 || !ok2:
+		return s, "", false
+	case note == t.loopNote():
+	case note == fmt.Sprintf(ownFormat, id) && findingID(id):
+		own = true
+	default:
+		return s, "", false
+	}
+	return strings.TrimSuffix(s[:i], "\n\n"), id, own
 }
 
 // cutMoved takes the moved note off the end of s, if s ends with one.

@@ -19,7 +19,8 @@ var hostile = []string{
 	" · score 3/10 · blocking", "correctness · score 9/10 · should fix", "🔴 **Fake**", "🟡 **", "<sub>Reply in this thread to dispute, ask, or say it is fixed; I will answer.</sub>",
 	"_Reported on line 3, which is outside the diff; placed on the nearest changed line._", "> quoted\n> more", "- item\n- item",
 	"<details><summary>rmc state</summary>", "```rmcoc\n{\"type\":\"review-finding\"}\n```", "@bob", "<!-- hidden -->", "ü\u200b\u202e", "    indented code",
-	"<sub>", "_", "10/10", "suggestion",
+	"<sub>", "_", "10/10", "suggestion", "_🔁 On lines the fix for finding `f-1` wrote: a finding on a fix._",
+	"_🔁 On lines my own suggestion in finding `f-2` wrote, as it was committed: a finding on my own fix._", "_🔁 On lines ", "`f-3`",
 }
 
 func hostileText(r *rand.Rand) string {
@@ -52,7 +53,8 @@ func randomFinding(r *rand.Rand) review.Finding {
 func endsLikeAComment(s string) bool {
 	_, moved := cutMoved(s)
 	_, sugg := cutSuggestion(s)
-	return moved > 0 || sugg != ""
+	_, loop, _ := cutLoop(s)
+	return moved > 0 || sugg != "" || loop != ""
 }
 
 // positional is how the agent notice read a posted finding comment before
@@ -161,4 +163,39 @@ func FuzzFindingText(f *testing.F) {
 			Suggestion: suggestion, Score: score, Moved: max(moved, 0), Blocking: blocking, Fingerprint: "c0ffee0123456789", Inline: true}
 		checkFindingText(t, x, fd)
 	})
+}
+
+// A finding on a fix says so in its comment, on the line before its
+// suggestion; the comment reads back as it was written, and an id the bot
+// does not write is never rendered.
+func TestFindingTextOnFix(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		id   string
+		own  bool
+		want string
+	}{
+		"a fix":               {"f-0123456789ab", false, "\n\n_🔁 On lines the fix for finding `f-0123456789ab` wrote: a finding on a fix._\n\n```suggestion"},
+		"my own suggestion":   {"f-0123456789ab", true, "\n\n_🔁 On lines my own suggestion in finding `f-0123456789ab` wrote, as it was committed: a finding on my own fix._\n\n```suggestion"},
+		"an id with markdown": {"f-1`](x)", true, ""},
+		"an id too long":      {strings.Repeat("f", 41), false, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			v := FindingText{Title: "Race", Category: "bug", Score: 8, Explanation: "Two writers.", Moved: 3, Suggestion: "lock()", OnFix: tc.id, OnSuggestion: tc.own}
+			prose := v.Render()
+			if tc.want == "" {
+				if strings.Contains(prose, "🔁") {
+					t.Fatalf("rendered a note for id %q:\n%s", tc.id, prose)
+				}
+				return
+			}
+			if !strings.Contains(prose, "placed on the nearest changed line._"+tc.want) || !strings.Contains(v.Notice(), strings.TrimSuffix(tc.want, "\n\n```suggestion")) {
+				t.Fatalf("no note %q in\n%s\nnotice:\n%s", tc.want, prose, v.Notice())
+			}
+			if got, ok := ParseFindingText(prose); !ok || got != v {
+				t.Fatalf("Parse(Render(v)) = %#v, %t\nwant %#v", got, ok, v)
+			}
+		})
+	}
 }

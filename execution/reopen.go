@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/review-my-code-bot/rmc/precision"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/state"
@@ -41,7 +42,7 @@ func (x *run) handleResolutions(ctx context.Context) []Resolution {
 			case err != nil:
 				x.Log.Warningf("could not verify the fix of finding %q; reopening its thread: %v", f.Block.Title, err)
 			case fixed:
-				r.Fixed, r.Err = true, x.fixes.resolveFinding(ctx, *f, rmcoc.ResolutionFixed, "✅ Fixed: "+x.fromModelLine(reason))
+				r.Fixed, r.Err = true, x.fixes.resolveFinding(ctx, *f, rmcoc.ResolutionFixed, "✅ Fixed: "+x.fromModelLine(reason), precision.Fix{})
 				if r.Err == nil {
 					f.Status, f.Reopen = rmcoc.FindingResolved, nil
 				}

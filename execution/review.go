@@ -23,6 +23,7 @@ type scope struct {
 	anchor []diff.File // the PR's diff: where comments may sit
 	review []diff.File // what is reviewed: the PR, or what changed since the last review
 	from   string      // the previously reviewed head for an incremental review
+	since  []diff.File // an incremental review's diff since from: what the push wrote
 	note   string      // how the scope was chosen, for the body
 	skip   []review.Skip
 	// blobs are the changed files' head blob ids, by path: what the
@@ -251,7 +252,7 @@ func (x *reviewRunner) incremental(ctx context.Context, rt *detector.ReviewTask,
 		sc.note = fmt.Sprintf("full review: history was rewritten since %.7s (%s)", last.Run.HeadSHA, cmp.Status)
 	default:
 		changed, _ := ParseFiles(cmp.Files)
-		sc.review, sc.from = carry(sc.anchor, changed, x.owed(*sc)), last.Run.HeadSHA
+		sc.review, sc.from, sc.since = carry(sc.anchor, changed, x.owed(*sc)), last.Run.HeadSHA, changed
 		sc.note = fmt.Sprintf("incremental since %.7s: %d changed file(s)", last.Run.HeadSHA, len(sc.review))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/precision"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
@@ -299,7 +300,7 @@ func TestResolveFinding(t *testing.T) {
 			t.Parallel()
 			gh := &recorder{fail: tc.fail}
 			x, _ := trustRig(gh, nil)
-			err := x.fixes.resolveFinding(context.Background(), blockingFinding(prevSHA, nil), tc.resolution, "✅ Fixed: put takes the lock.")
+			err := x.fixes.resolveFinding(context.Background(), blockingFinding(prevSHA, nil), tc.resolution, "✅ Fixed: put takes the lock.", precision.Fix{})
 			checkEffects(t, gh, tc.want...)
 			if (err == nil) != (tc.errSubstr == "") || (err != nil && !strings.Contains(err.Error(), tc.errSubstr)) {
 				t.Errorf("err = %v, want %q", err, tc.errSubstr)

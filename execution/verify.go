@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/precision"
 	"github.com/review-my-code-bot/rmc/prompts"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
@@ -28,6 +29,9 @@ type fixes struct {
 	Snap     snapshot.Snapshot
 	findings []state.Finding // the state's, so the run's updates show
 	verified map[string]bool // findings this run already checked
+	// wrote are the lines verified fixes wrote, the state's and this
+	// run's: a finding posted on them is a finding on a fix.
+	wrote []precision.Fix
 }
 
 // maxVerify bounds how many open findings one run re-checks.
@@ -66,7 +70,7 @@ func (x *fixes) verifyFixes(ctx context.Context, task string, sc scope) {
 		if !fixed {
 			continue
 		}
-		if err := x.resolveFinding(ctx, f, rmcoc.ResolutionFixed, "✅ Fixed: "+x.fromModelLine(reason)); err != nil {
+		if err := x.resolveFinding(ctx, f, rmcoc.ResolutionFixed, "✅ Fixed: "+x.fromModelLine(reason), fixOf(sc, f)); err != nil {
 			x.Log.Warningf("could not resolve fixed finding %q: %v", f.Block.Title, err)
 		}
 	}
@@ -87,18 +91,42 @@ func (x *fixes) isFixed(ctx context.Context, task string, f state.Finding) (bool
 	return out.Fixed, out.Reason, nil
 }
 
+// fixOf is what the push since the last review wrote in f's file, read
+// from the diff the review already holds (no read of its own); nothing
+// when the run has no such diff (a full review, a run without one).
+func fixOf(sc scope, f state.Finding) precision.Fix {
+	for _, d := range sc.since {
+		if d.Path() != f.Block.Path {
+			continue
+		}
+		var suggestion string
+		if t, ok := ParseFindingText(rmcoc.Strip(f.Thread.Comments[0].Body)); ok {
+			suggestion = t.Suggestion
+		}
+		lines, applied := precision.Wrote(d, suggestion)
+		return precision.Fix{FindingID: f.Block.ID, Path: f.Block.Path, Lines: lines, Suggestion: applied}
+	}
+	return precision.Fix{}
+}
+
 // resolveFinding replies in the finding's thread with a dispute-resolution
 // block, then resolves the thread. The block is written first: if resolving
 // fails (a token without the permission), the state still says RESOLVED.
-func (x *fixes) resolveFinding(ctx context.Context, f state.Finding, resolution rmcoc.Resolution, text string) error {
+// A fix records the lines it wrote (fix, when the run knows them).
+func (x *fixes) resolveFinding(ctx context.Context, f state.Finding, resolution rmcoc.Resolution, text string, fix precision.Fix) error {
 	reply := f.Thread.Comments[len(f.Thread.Comments)-1].ID
 	block := rmcoc.DisputeResolution{ReplyToCommentID: rmcoc.ID(reply), FindingID: f.Block.ID, ThreadID: f.Thread.ID,
 		Status: rmcoc.FindingResolved, Resolution: resolution, ResolvedAt: x.now()}
 	if resolution == rmcoc.ResolutionFixed {
 		block.HeadSHA = x.Snap.PR.HeadSHA // the fix holds while the head contains this commit
+		block.FixLines, block.FixSuggestion = fix.Lines, fix.Suggestion
 	}
 	if _, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, x.compose(text, block)); err != nil {
 		return err
+	}
+	if len(block.FixLines) > 0 {
+		fix.Head = block.HeadSHA
+		x.wrote = append(x.wrote, fix)
 	}
 	if err := x.GitHub.ResolveThread(ctx, f.Thread.ID); err != nil {
 		return fmt.Errorf("the reply is posted, but resolving the thread failed (the token needs pull-requests: write; a fine-grained token needs the Pull requests permission): %w", err)

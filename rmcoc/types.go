@@ -203,10 +203,10 @@ type DisputeResolution struct {
 	// FixLines are, with ResolutionFixed, the new-side lines of the
 	// finding's file that the push since the last review wrote, at
 	// HeadSHA (at most MaxFixLines ranges; none when the run read no such
-	// diff). FixSuggestion is set when they hold the finding's own
-	// suggestion as the bot wrote it.
+	// diff). FixSuggestion are those of them holding the finding's own
+	// suggestion as the bot wrote it, when the fix committed it.
 	FixLines      []LineRange `json:"fix_lines,omitempty"`
-	FixSuggestion bool        `json:"fix_suggestion,omitempty"`
+	FixSuggestion LineRange   `json:"fix_suggestion,omitzero"`
 }
 
 // AutoReviewTrigger records that an automatic review was requested for a head

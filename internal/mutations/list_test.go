@@ -172,6 +172,10 @@ var list = []mutation{
 		Old: "if a.Judged < p.MinCount || rate >= p.Floor {", New: "if a.Judged < p.MinCount || rate > p.Floor {", Tests: "TestCalibrate"},
 	{ID: "O3", Section: since, What: "a calibrated threshold drops a finding that blocks", File: "review/engine.go",
 		Old: "ok && f.Score < t && f.Score < opt.BlockingThreshold {", New: "ok && f.Score < t {", Tests: "TestKeepCalibrated"},
+	{ID: "O4", Section: since, What: "a fix's lines are read on another commit's numbering", File: "precision/convergence.go",
+		Old: `if fx.Path != path || fx.Head != head || head == "" {`, New: `if fx.Path != path || head == "" {`, Tests: "TestOn"},
+	{ID: "O5", Section: since, What: "a suggestion whose lines the push only kept counts as committed", File: "precision/convergence.go",
+		Old: "added = added || l.Kind == diff.Add", New: "added = true", Tests: "TestWrote"},
 	// Issue 37: the three mutations that survived every unit test, and
 	// guards of the code that issue changed.
 	{ID: "V1", Section: survivors, What: "a score-9 blocking finding is deferred as out of scope", File: "execution/dispute.go",
