@@ -85,9 +85,9 @@ func TestWorkflowDispatch(t *testing.T) {
 			setup: func(p *pr) event.Event { p.draft(); return dispatchEvent(runID) },
 			want:  []string{"review-manual-aaaaaaa request:9001"},
 		},
-		"a closed pull request is not reviewed": {
+		"a closed pull request is not reviewed: its outcome is recorded": {
 			setup: func(p *pr) event.Event { p.closed(); return dispatchEvent(runID) },
-			want:  []string{"skip review"},
+			want:  []string{"outcome-7", "skip review"},
 		},
 	}
 	for name, tc := range tests {

@@ -292,7 +292,7 @@ func Build(in Input) Plan {
 		}
 	}
 	walkthroughTask(in, b.summaries, &b.p, b.retry)
-	recordTask(in, &b.p, b.retry)
+	recordTask(in, b.records, &b.p, b.retry)
 	b.p.Explain = in.State.Unexplained
 	for _, f := range in.State.Missing() {
 		if !in.State.EvidenceNoticed[f.ID] {
@@ -309,6 +309,7 @@ type builder struct {
 	p                 Plan
 	maxFail           int
 	manual, summaries []state.Mention
+	records           []state.Mention // record commands the record task answers
 	refused           map[string]bool // logins told in this plan
 }
 
@@ -348,6 +349,8 @@ func (b *builder) mentions() {
 			b.refuse(m)
 		case m.Command == state.CommandSummary && b.in.Walkthrough:
 			b.summaries = append(b.summaries, m)
+		case m.Command == state.CommandRecord && m.Allowed && !m.Edited && b.in.PR.State != "" && b.in.PR.State != snapshot.PROpen:
+			b.records = append(b.records, m)
 		case m.Command != "":
 			b.p.Commands = append(b.p.Commands, m)
 		case b.in.Intents[m.Ref] == mention.ReviewRequest, b.in.Intents[m.Ref] == mention.FullReviewRequest:

@@ -1,9 +1,12 @@
 package detector
 
 import (
+	"fmt"
 	"strconv"
 
+	"github.com/review-my-code-bot/rmc/event"
 	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
 )
 
 // Record records a closed pull request's outcome: each finding's fate, in
@@ -11,8 +14,13 @@ import (
 const Record Kind = 5
 
 // RecordTask records the outcome of the pull request the run is about.
+// Commands are the record commands it answers (a maintainer asking for a
+// closed pull request no run recorded). OnDemand is set when it was asked
+// for (a command, or the workflow run by hand) rather than the closing.
 type RecordTask struct {
-	Merged bool
+	Merged   bool
+	Commands []state.Mention
+	OnDemand bool
 }
 
 func (*RecordTask) kind() Kind { return Record }
@@ -23,13 +31,20 @@ func (*RecordTask) Screening(snapshot.PullRequest) Screening {
 }
 
 // recordTask records the outcome when the pull request closed (merged or
-// not). The runner leaves a pull request the ledger already holds alone.
-func recordTask(in Input, p *Plan, retry func(key, what string) bool) {
-	if !in.Event.IsClosed() || in.PR.State == snapshot.PROpen {
+// not), or when a maintainer asks for a closed one: a record command, or
+// the workflow run by hand for it (only people with write access can).
+// The runner leaves a pull request the ledger already holds alone.
+func recordTask(in Input, records []state.Mention, p *Plan, retry func(key, what string) bool) {
+	dispatch := in.Event.Name == event.WorkflowDispatch && in.PR.State != ""
+	if (!in.Event.IsClosed() && len(records) == 0 && !dispatch) || in.PR.State == snapshot.PROpen {
 		return
 	}
-	key := "outcome-" + strconv.Itoa(in.PR.Number)
+	key, reason := "outcome-"+strconv.Itoa(in.PR.Number), "the pull request closed: record its findings' fates"
+	if len(records) > 0 {
+		key = "outcome-" + records[0].Ref.String()
+		reason = fmt.Sprintf("@%s asked to record the outcome of this closed pull request", records[0].Author.Login)
+	}
 	if retry(key, "outcome record") {
-		p.Tasks = append(p.Tasks, Task{Key: key, Reason: "the pull request closed: record its findings' fates", Work: &RecordTask{Merged: in.PR.State == snapshot.PRMerged}})
+		p.Tasks = append(p.Tasks, Task{Key: key, Reason: reason, Work: &RecordTask{Merged: in.PR.State == snapshot.PRMerged, Commands: records, OnDemand: len(records) > 0 || dispatch}})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/precision"
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -39,34 +40,54 @@ func newOutcomeRunner(r *run) *outcomeRunner {
 
 func (x *outcomeRunner) Run(ctx context.Context, t detector.Task, w *detector.RecordTask) Outcome {
 	o := Outcome{Task: t}
-	ls := x.learnings
+	said, err := x.record(ctx, w, &o)
+	if err != nil {
+		// The commands stay pending: the next run records and answers.
+		o.Err = err
+		return o
+	}
+	for _, m := range w.Commands {
+		block := rmcoc.CommandAnswer{CommandCommentID: rmcoc.ID(m.Ref.ID), Command: string(m.Command), By: m.Author.Login, Result: rmcoc.CommandDone, At: x.now()}
+		text := fmt.Sprintf("📊 @%s: %s", sanitize.Name(m.Author.Login), said)
+		if _, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), x.compose(text, block)); err != nil {
+			x.Log.Warningf("could not answer @%s's record command: %v", m.Author.Login, err)
+		}
+	}
+	return o
+}
+
+// record appends the pull request's entry to the ledger unless it holds
+// it already, and says what it did in a sentence a record command's answer
+// carries. On demand, a pull request the ledger may hold in its roll-up
+// is not recorded: counting it twice would be worse than not at all.
+func (x *outcomeRunner) record(ctx context.Context, w *detector.RecordTask, o *Outcome) (said string, err error) {
+	ls, n := x.learnings, x.pr.Number
 	if ls.Off {
 		o.Warned, o.Note = true, "learning is off (the learnings issue is closed): the outcome is not recorded"
-		return o
+		return "learning is off here (the learnings issue is closed), so no outcome is recorded.", nil
 	}
 	ledger := precision.Read(ls.Outcomes)
 	for _, p := range ledger.Problems {
 		x.Log.Warningf("%s", p)
 	}
-	if precision.Has(ledger.Head, x.pr.Number) {
-		o.Note = fmt.Sprintf("the outcome of #%d is already recorded", x.pr.Number)
-		return o
+	recorded, known := precision.Recorded(ledger.Head, n, x.pr.CreatedAt)
+	switch {
+	case recorded:
+		o.Note = fmt.Sprintf("the outcome of #%d is already recorded", n)
+		return fmt.Sprintf("the outcome of #%d is already in the outcome ledger; it is not recorded twice.", n), nil
+	case !known && w.OnDemand:
+		o.Note = fmt.Sprintf("the outcome of #%d is not recorded: the ledger may hold it in its roll-up", n)
+		return fmt.Sprintf("#%d was opened before the oldest pull request the outcome ledger still holds in full was recorded, so it may already be counted in the ledger's roll-up; to never count it twice, it is not recorded.", n), nil
 	}
-	files, err := x.GitHub.Files(ctx, x.repo(), x.pr.Number)
+	e, skipped, err := x.entry(ctx, w)
 	if err != nil {
-		o.Err = fmt.Errorf("list the files of #%d to record its outcome: %w", x.pr.Number, err)
-		return o
+		return "", err
 	}
-	lines := 0
-	for _, f := range files {
-		lines += f.Additions + f.Deletions
-	}
-	e, skipped := precision.Entry(precision.PR{Number: x.pr.Number, Author: x.pr.Author.Login, Merged: w.Merged, Lines: lines, ClosedAt: x.now()}, x.findings)
 	next := precision.Append(ledger.Head, ledger.HeadComment, e)
-	if o.Err = x.post(ctx, ls.Issue, next, len(e.Findings)); o.Err != nil {
-		return o
+	if err := x.post(ctx, ls.Issue, next, len(e.Findings)); err != nil {
+		return "", err
 	}
-	o.Note = fmt.Sprintf("recorded the outcome of #%d: %d finding(s) (ledger block %d)", x.pr.Number, len(e.Findings), next.Seq)
+	o.Note = fmt.Sprintf("recorded the outcome of #%d: %d finding(s) (ledger block %d)", n, len(e.Findings), next.Seq)
 	if skipped > 0 {
 		o.Note += fmt.Sprintf("; %d finding(s) whose comment someone edited are not counted", skipped)
 	}
@@ -75,7 +96,21 @@ func (x *outcomeRunner) Run(ctx context.Context, t detector.Task, w *detector.Re
 	if js, err := json.Marshal(stats); err == nil {
 		o.StatsJSON = string(js)
 	}
-	return o
+	return fmt.Sprintf("I recorded the outcome of #%d in the outcome ledger: %d finding(s) (ledger block %d). `@rmc-bot stats` shows the numbers.", n, len(e.Findings), next.Seq), nil
+}
+
+// entry is the pull request's ledger entry, with its changed lines.
+func (x *outcomeRunner) entry(ctx context.Context, w *detector.RecordTask) (rmcoc.PROutcome, int, error) {
+	files, err := x.GitHub.Files(ctx, x.repo(), x.pr.Number)
+	if err != nil {
+		return rmcoc.PROutcome{}, 0, fmt.Errorf("list the files of #%d to record its outcome: %w", x.pr.Number, err)
+	}
+	lines := 0
+	for _, f := range files {
+		lines += f.Additions + f.Deletions
+	}
+	e, skipped := precision.Entry(precision.PR{Number: x.pr.Number, Author: x.pr.Author.Login, Merged: w.Merged, Lines: lines, ClosedAt: x.now()}, x.findings)
+	return e, skipped, nil
 }
 
 // post appends the block in a new comment of the learnings issue, creating

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/state"
@@ -68,6 +69,26 @@ func Has(o *rmcoc.Outcomes, n int) bool {
 		}
 	}
 	return false
+}
+
+// Recorded says whether pull request n, created at created, is counted in
+// the ledger whose newest block is head. A pull request its recent
+// entries do not hold may still be counted in the roll-up: known is false
+// then, unless it was created after the oldest recent entry was recorded
+// (every entry rolled up was recorded before that one, and no pull request
+// is recorded before it exists).
+func Recorded(head *rmcoc.Outcomes, n int, created time.Time) (recorded, known bool) {
+	switch {
+	case head == nil:
+		return false, true
+	case Has(head, n):
+		return true, true
+	case head.RollUp.PRs == 0:
+		return false, true
+	case len(head.Recent) > 0 && created.After(head.Recent[0].ClosedAt):
+		return false, true
+	}
+	return false, false
 }
 
 func copyRollUp(r rmcoc.RollUp) rmcoc.RollUp {

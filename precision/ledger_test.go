@@ -226,3 +226,40 @@ func TestNoLoopsWriteNothingNew(t *testing.T) {
 		t.Errorf("a fix loop is not written in the newest entry: %+v", b.RollUp.Loops)
 	}
 }
+
+// A pull request is known to be recorded when the recent entries hold it,
+// and known not to be when nothing was rolled up or it was opened after
+// the oldest recent entry was recorded; otherwise the roll-up may hold it.
+func TestRecorded(t *testing.T) {
+	t.Parallel()
+	at := func(h int) time.Time { return t0.Add(time.Duration(h) * time.Hour) }
+	var head *rmcoc.Outcomes
+	for i := 1; i <= MaxRecent+5; i++ {
+		b := Append(head, int64(i), rmcoc.PROutcome{PR: 100 + i, ClosedAt: at(i)})
+		head = &b
+	}
+	oldest := head.Recent[0]
+	young := Append(nil, 0, rmcoc.PROutcome{PR: 7, ClosedAt: at(1)})
+	for name, tc := range map[string]struct {
+		head            *rmcoc.Outcomes
+		n               int
+		created         time.Time
+		recorded, known bool
+	}{
+		"no ledger":                                {nil, 1, at(0), false, true},
+		"held in full":                             {head, oldest.PR, at(0), true, true},
+		"nothing rolled up":                        {&young, 8, at(0), false, true},
+		"opened after the oldest recent entry":     {head, 1, oldest.ClosedAt.Add(time.Second), false, true},
+		"opened as the oldest entry was recorded":  {head, 1, oldest.ClosedAt, false, false},
+		"opened before: the roll-up may hold it":   {head, 1, at(1), false, false},
+		"rolled up, opened before the oldest held": {head, 101, at(0), false, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			recorded, known := Recorded(tc.head, tc.n, tc.created)
+			if recorded != tc.recorded || known != tc.known {
+				t.Errorf("Recorded = %t, %t; want %t, %t", recorded, known, tc.recorded, tc.known)
+			}
+		})
+	}
+}

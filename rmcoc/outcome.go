@@ -52,8 +52,8 @@ type FateRecord struct {
 type PROutcome struct {
 	PR       int          `json:"pr"`
 	Merged   bool         `json:"merged,omitempty"`
-	Lines    int          `json:"lines"` // changed lines (additions and deletions)
-	ClosedAt time.Time    `json:"closed_at"`
+	Lines    int          `json:"lines"`     // changed lines (additions and deletions)
+	ClosedAt time.Time    `json:"closed_at"` // when it was recorded: at the close, or when a maintainer asked
 	Findings []FateRecord `json:"findings,omitempty"`
 }
 

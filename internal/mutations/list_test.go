@@ -176,6 +176,8 @@ var list = []mutation{
 		Old: `if fx.Path != path || fx.Head != head || head == "" {`, New: `if fx.Path != path || head == "" {`, Tests: "TestOn"},
 	{ID: "O5", Section: since, What: "a suggestion whose lines the push only kept counts as committed", File: "precision/convergence.go",
 		Old: "added = added || l.Kind == diff.Add", New: "added = true", Tests: "TestWrote"},
+	{ID: "O6", Section: since, What: "a pull request asked for on demand is recorded though the roll-up may hold it", File: "precision/ledger.go",
+		Old: "case len(head.Recent) > 0 && created.After(head.Recent[0].ClosedAt):", New: "case len(head.Recent) > 0:", Tests: "TestRecorded"},
 	// Issue 37: the three mutations that survived every unit test, and
 	// guards of the code that issue changed.
 	{ID: "V1", Section: survivors, What: "a score-9 blocking finding is deferred as out of scope", File: "execution/dispute.go",
