@@ -68,7 +68,7 @@ func StatsTable(ls state.Learnings, run settings.Run) string {
 		return ""
 	}
 	l := precision.Read(ls.Outcomes)
-	stats := precision.Compute(l.Head, StatsWindow)
+	stats := precision.Compute(l.View(), StatsWindow)
 	text := precision.Table(stats)
 	for _, p := range l.Problems {
 		text += "\n⚠️ " + p
@@ -107,6 +107,6 @@ func Calibration(ls state.Learnings, run settings.Run) (map[string]int, string) 
 	}
 	l := precision.Read(ls.Outcomes)
 	p := calibrationPolicy(run.Review)
-	raised := precision.Apply(precision.Compute(l.Head, StatsWindow).AllTime, p)
+	raised := precision.Apply(precision.Compute(l.View(), StatsWindow).AllTime, p)
 	return raised, precision.AppliedText(raised, p)
 }

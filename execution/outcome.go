@@ -70,7 +70,7 @@ func (x *outcomeRunner) record(ctx context.Context, w *detector.RecordTask, o *O
 	for _, p := range ledger.Problems {
 		x.Log.Warningf("%s", p)
 	}
-	recorded, known := precision.Recorded(ledger.Head, n, x.pr.CreatedAt)
+	recorded, known := precision.Recorded(ledger.View(), n, x.pr.CreatedAt)
 	switch {
 	case recorded:
 		o.Note = fmt.Sprintf("the outcome of #%d is already recorded", n)
@@ -83,13 +83,17 @@ func (x *outcomeRunner) record(ctx context.Context, w *detector.RecordTask, o *O
 	if err != nil {
 		return "", err
 	}
-	next := precision.Append(ledger.Head, ledger.HeadComment, e)
+	folds := ledger.Folds()
+	next := precision.AppendFolding(ledger.Head, ledger.HeadComment, folds, e)
 	if err := x.post(ctx, ls.Issue, next, len(e.Findings)); err != nil {
 		return "", err
 	}
 	o.Note = fmt.Sprintf("recorded the outcome of #%d: %d finding(s) (ledger block %d)", n, len(e.Findings), next.Seq)
 	if skipped > 0 {
 		o.Note += fmt.Sprintf("; %d finding(s) whose comment someone edited are not counted", skipped)
+	}
+	if len(folds) > 0 {
+		o.Note += fmt.Sprintf("; folded in %d pull request(s) another run recorded at the same time", len(folds))
 	}
 	stats := precision.Compute(&next, StatsWindow)
 	o.Stats = precision.Table(stats)

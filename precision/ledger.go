@@ -25,10 +25,31 @@ const (
 // check rebuilds a block, and the newest block already holds everything.
 const MaxVerify = 50
 
+// MaxFolds is how many forked blocks one append folds in; the rest wait
+// for the next.
+const MaxFolds = 10
+
+// Fold is a block off the chain whose pull request the chain does not
+// hold: another run appended it after the same predecessor at the same
+// time, and the chain went on from the other. Link names it; Entry is the
+// pull request it added.
+type Fold struct {
+	Link  rmcoc.Link
+	Entry rmcoc.PROutcome
+}
+
 // Append returns the ledger block that follows prev (nil for the first),
 // which comment prevComment holds, with e added. It is deterministic: a
 // reader rebuilds a block from its predecessor to check it.
 func Append(prev *rmcoc.Outcomes, prevComment int64, e rmcoc.PROutcome) rmcoc.Outcomes {
+	return AppendFolding(prev, prevComment, nil, e)
+}
+
+// AppendFolding is Append that first adds the pull requests of forked
+// blocks (folds, at most MaxFolds: the caller passes no more) and names
+// those blocks. What a block added stays in its recent entries, so a
+// reader can rebuild it.
+func AppendFolding(prev *rmcoc.Outcomes, prevComment int64, folds []Fold, e rmcoc.PROutcome) rmcoc.Outcomes {
 	next := rmcoc.Outcomes{Seq: 1, RollUp: rmcoc.RollUp{}}
 	if prev != nil {
 		next.Seq = prev.Seq + 1
@@ -36,12 +57,16 @@ func Append(prev *rmcoc.Outcomes, prevComment int64, e rmcoc.PROutcome) rmcoc.Ou
 		next.Recent = append(next.Recent, prev.Recent...)
 		next.RollUp = copyRollUp(prev.RollUp)
 	}
+	for _, f := range folds {
+		next.Folded = append(next.Folded, f.Link)
+		next.Recent = append(next.Recent, f.Entry)
+	}
 	next.Recent = append(next.Recent, e)
 	size := 0
 	for _, r := range next.Recent {
 		size += entrySize(r)
 	}
-	for len(next.Recent) > 1 && (len(next.Recent) > MaxRecent || size > recentBudget) {
+	for len(next.Recent) > len(folds)+1 && (len(next.Recent) > MaxRecent || size > recentBudget) {
 		size -= entrySize(next.Recent[0])
 		addPR(&next.RollUp, next.Recent[0])
 		next.Recent = next.Recent[1:]
@@ -165,7 +190,26 @@ type Ledger struct {
 	// Problems say which links were forged, edited or missing: what they
 	// name is not counted.
 	Problems []string
+	// Orphans are blocks another run appended after the same predecessor
+	// as a block of the chain, whose pull requests the chain does not hold
+	// yet: they count (View), and the next append folds them in.
+	Orphans []Fold
 }
+
+// View is the ledger as counted: the newest block with the orphans'
+// pull requests folded in, as the next append will write them. It is
+// never written as it is.
+func (l Ledger) View() *rmcoc.Outcomes {
+	if len(l.Orphans) == 0 || l.Head == nil {
+		return l.Head
+	}
+	folds := l.Orphans[:min(len(l.Orphans), MaxFolds+1)]
+	v := AppendFolding(l.Head, l.HeadComment, folds[:len(folds)-1], folds[len(folds)-1].Entry)
+	return &v
+}
+
+// Folds are the orphans the next append folds in: at most MaxFolds.
+func (l Ledger) Folds() []Fold { return l.Orphans[:min(len(l.Orphans), MaxFolds)] }
 
 // Read checks the ledger's chain in recs (the trusted blocks, see
 // state.Learnings.Outcomes) from the newest block back, at most MaxVerify
@@ -204,7 +248,7 @@ func Read(recs []state.OutcomeRecord) Ledger {
 		head = &chain[good]
 		l.Head, l.HeadComment = &head.Block, head.CommentID
 	}
-	l.Problems = append(l.Problems, forks(recs, chain)...)
+	l.forks(recs, chain, chain[good:])
 	return l
 }
 
@@ -233,31 +277,69 @@ func oldestGood(chain []state.OutcomeRecord, l *Ledger) int {
 // follows says why b, which names prev by its digest, does not follow it,
 // "" when it does.
 func follows(prev state.OutcomeRecord, b rmcoc.Outcomes) string {
-	if b.Seq != prev.Block.Seq+1 || len(b.Recent) == 0 {
+	k := len(b.Folded)
+	if b.Seq != prev.Block.Seq+1 || len(b.Recent) < k+1 || k > MaxFolds {
 		return fmt.Sprintf("is not the next block after comment %d", prev.CommentID)
 	}
-	want := Append(&prev.Block, prev.CommentID, b.Recent[len(b.Recent)-1])
+	added := b.Recent[len(b.Recent)-k-1:]
+	folds := make([]Fold, k)
+	for i, l := range b.Folded {
+		folds[i] = Fold{Link: l, Entry: added[i]}
+	}
+	want := AppendFolding(&prev.Block, prev.CommentID, folds, added[k])
 	if rmcoc.Digest(want) != rmcoc.Digest(b) {
 		return fmt.Sprintf("holds counts that do not follow from comment %d's block", prev.CommentID)
 	}
 	return ""
 }
 
-// forks reports trusted blocks off the chain read: a second block after
-// one predecessor (two runs appended at once), or one newer than the
-// oldest block checked. Blocks past a broken link are reported where it
-// breaks.
-func forks(recs, chain []state.OutcomeRecord) []string {
-	in := map[int64]bool{}
+// forks sorts the trusted blocks off the chain read (blocks past a broken
+// link are reported where it breaks). A block a counted block folded in is
+// counted already. One that follows from a counted block as that block's
+// successor does (two runs appended at once) is an orphan, unless the
+// chain holds its pull request already (both runs recorded the same one).
+// Anything else is reported and not counted.
+func (l *Ledger) forks(recs, chain, counted []state.OutcomeRecord) {
+	in, onCounted, folded := map[int64]bool{}, map[int64]state.OutcomeRecord{}, map[int64]bool{}
 	for _, r := range chain {
 		in[r.CommentID] = true
 	}
-	oldest := chain[len(chain)-1].Block.Seq
-	var out []string
-	for _, r := range recs {
-		if !in[r.CommentID] && r.Block.Seq >= oldest {
-			out = append(out, fmt.Sprintf("outcome ledger block %d (comment %d) is not on the counted chain: not counted", r.Block.Seq, r.CommentID))
+	for _, r := range counted {
+		onCounted[r.CommentID] = r
+		for _, f := range r.Block.Folded {
+			folded[int64(f.CommentID)] = true
 		}
 	}
-	return out
+	oldest := chain[len(chain)-1].Block.Seq
+	for _, r := range recs {
+		if in[r.CommentID] || folded[r.CommentID] || r.Block.Seq < oldest {
+			continue
+		}
+		e, ok := forkEntry(r, onCounted, oldest == 1 && len(counted) == len(chain))
+		switch {
+		case !ok:
+			l.Problems = append(l.Problems, fmt.Sprintf("outcome ledger block %d (comment %d) is not on the counted chain: not counted", r.Block.Seq, r.CommentID))
+		case Has(l.View(), e.PR):
+			// The same pull request, recorded twice at once: counted once.
+		default:
+			l.Orphans = append(l.Orphans, Fold{Link: rmcoc.Link{CommentID: rmcoc.ID(r.CommentID), Digest: rmcoc.Digest(r.Block)}, Entry: e})
+			l.Problems = append(l.Problems, fmt.Sprintf("outcome ledger block %d (comment %d) was appended at the same time as another after the same block: its pull request #%d counts, and the next record folds it into the chain", r.Block.Seq, r.CommentID, e.PR))
+		}
+	}
+}
+
+// forkEntry is the pull request a fork block added, when it follows from a
+// counted block (or is a first block, when the counted chain starts at
+// the first) exactly as the bot writes one.
+func forkEntry(r state.OutcomeRecord, counted map[int64]state.OutcomeRecord, fromStart bool) (rmcoc.PROutcome, bool) {
+	b := r.Block
+	if len(b.Recent) == 0 {
+		return rmcoc.PROutcome{}, false
+	}
+	e := b.Recent[len(b.Recent)-1]
+	if b.Prev == nil {
+		return e, fromStart && b.Seq == 1 && rmcoc.Digest(Append(nil, 0, e)) == rmcoc.Digest(b)
+	}
+	prev, ok := counted[int64(b.Prev.CommentID)]
+	return e, ok && b.Prev.Digest == rmcoc.Digest(prev.Block) && follows(prev, b) == ""
 }

@@ -2,6 +2,7 @@ package precision
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -99,6 +100,9 @@ func TestLedgerRead(t *testing.T) {
 		wantSeq  int
 		wantProb []string // substrings, each in some problem
 		wantNote string   // a substring of a state notice
+		// wantOrphans are the pull requests of the orphaned forks, in order;
+		// wantPRs, when set, those the counted view holds in full.
+		wantOrphans, wantPRs []int
 	}{
 		"intact": {issue: func() snapshot.LearningsIssue { return issue(8) }, wantSeq: 8},
 		"empty":  {issue: func() snapshot.LearningsIssue { return issue(0) }},
@@ -167,7 +171,62 @@ func TestLedgerRead(t *testing.T) {
 				li.Comments = append(li.Comments, snapshot.Comment{ID: 1100, Author: bot, Body: rmcoc.Render(twin)})
 				return li
 			},
-			wantSeq: 4, wantProb: []string{"block 4 (comment 1100) is not on the counted chain"},
+			wantSeq: 4, wantProb: []string{"block 4 (comment 1100) was appended at the same time as another after the same block: its pull request #40 counts"}, wantOrphans: []int{40},
+			wantPRs: []int{1, 2, 3, 4, 40},
+		},
+		"two runs recorded one pull request at once": {
+			issue: func() snapshot.LearningsIssue {
+				li := issue(4)
+				prev := rmcoc.All[rmcoc.Outcomes](li.Comments[2].Body)[0]
+				twin := Append(&prev, 1003, entry(4))
+				twin.Recent[len(twin.Recent)-1].ClosedAt = twin.Recent[len(twin.Recent)-1].ClosedAt.Add(time.Minute)
+				li.Comments = append(li.Comments, snapshot.Comment{ID: 1100, Author: bot, Body: rmcoc.Render(twin)})
+				return li
+			},
+			wantSeq: 4,
+		},
+		"two first blocks": {
+			issue: func() snapshot.LearningsIssue {
+				li := issue(1)
+				li.Comments = append(li.Comments, snapshot.Comment{ID: 1100, Author: bot, Body: rmcoc.Render(Append(nil, 0, entry(40)))})
+				return li
+			},
+			wantSeq: 1, wantProb: []string{"its pull request #40 counts"}, wantOrphans: []int{40},
+		},
+		"a fork whose counts do not follow": {
+			issue: func() snapshot.LearningsIssue {
+				li := issue(4)
+				prev := rmcoc.All[rmcoc.Outcomes](li.Comments[2].Body)[0]
+				twin := Append(&prev, 1003, entry(40))
+				twin.RollUp.Lines++
+				li.Comments = append(li.Comments, snapshot.Comment{ID: 1100, Author: bot, Body: rmcoc.Render(twin)})
+				return li
+			},
+			wantSeq: 4, wantProb: []string{"block 4 (comment 1100) is not on the counted chain: not counted"},
+		},
+		"the next block folds the fork in": {
+			issue: func() snapshot.LearningsIssue {
+				li := issue(4)
+				prev := rmcoc.All[rmcoc.Outcomes](li.Comments[2].Body)[0]
+				twin := Append(&prev, 1003, entry(40))
+				li.Comments = append(li.Comments, snapshot.Comment{ID: 1100, Author: bot, Body: rmcoc.Render(twin)})
+				four := rmcoc.All[rmcoc.Outcomes](li.Comments[3].Body)[0]
+				five := AppendFolding(&four, 1004, []Fold{{Link: rmcoc.Link{CommentID: 1100, Digest: rmcoc.Digest(twin)}, Entry: entry(40)}}, entry(5))
+				li.Comments = append(li.Comments, snapshot.Comment{ID: 1101, Author: bot, Body: rmcoc.Render(five)})
+				return li
+			},
+			wantSeq: 5, wantPRs: []int{1, 2, 3, 4, 40, 5},
+		},
+		"a block that says it folded what it did not add": {
+			issue: func() snapshot.LearningsIssue {
+				li := issue(4)
+				four := rmcoc.All[rmcoc.Outcomes](li.Comments[3].Body)[0]
+				five := AppendFolding(&four, 1004, []Fold{{Link: rmcoc.Link{CommentID: 1100}, Entry: entry(40)}}, entry(5))
+				five.Recent = slices.Delete(five.Recent, len(five.Recent)-2, len(five.Recent)-1)
+				li.Comments = append(li.Comments, snapshot.Comment{ID: 1101, Author: bot, Body: rmcoc.Render(five)})
+				return li
+			},
+			wantSeq: 4, wantProb: []string{"block 5 (comment 1101) holds counts that do not follow"},
 		},
 	}
 	for name, tc := range tests {
@@ -191,6 +250,22 @@ func TestLedgerRead(t *testing.T) {
 			}
 			if tc.wantNote != "" && !strings.Contains(strings.Join(st.Notices, "\n"), tc.wantNote) {
 				t.Errorf("notices %q lack %q", st.Notices, tc.wantNote)
+			}
+			var orphans []int
+			for _, o := range l.Orphans {
+				orphans = append(orphans, o.Entry.PR)
+			}
+			if !slices.Equal(orphans, tc.wantOrphans) {
+				t.Errorf("orphans %v, want %v", orphans, tc.wantOrphans)
+			}
+			if v := l.View(); v != nil && tc.wantPRs != nil {
+				var prs []int
+				for _, e := range v.Recent {
+					prs = append(prs, e.PR)
+				}
+				if !slices.Equal(prs, tc.wantPRs) {
+					t.Errorf("the counted view holds %v, want %v", prs, tc.wantPRs)
+				}
 			}
 		})
 	}

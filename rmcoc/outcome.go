@@ -101,6 +101,10 @@ type Outcomes struct {
 	Prev   *Link       `json:"prev,omitempty"`
 	Recent []PROutcome `json:"recent"` // oldest first; the last is this block's pull request
 	RollUp RollUp      `json:"rollup"`
+	// Folded are blocks another run appended after the same predecessor
+	// as one on this chain (two runs recording at once): this block added
+	// their pull requests, in this order, just before its own.
+	Folded []Link `json:"folded,omitempty"`
 }
 
 func (Outcomes) BlockType() Type { return TypeOutcomes }

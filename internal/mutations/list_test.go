@@ -178,6 +178,10 @@ var list = []mutation{
 		Old: "added = added || l.Kind == diff.Add", New: "added = true", Tests: "TestWrote"},
 	{ID: "O6", Section: since, What: "a pull request asked for on demand is recorded though the roll-up may hold it", File: "precision/ledger.go",
 		Old: "case len(head.Recent) > 0 && created.After(head.Recent[0].ClosedAt):", New: "case len(head.Recent) > 0:", Tests: "TestRecorded"},
+	{ID: "O7", Section: since, What: "the pull request of a run that lost a race to append is not counted", File: "precision/ledger.go",
+		Old: "if len(l.Orphans) == 0 || l.Head == nil {", New: "if true {", Tests: "TestLedgerRead"},
+	{ID: "O8", Section: since, What: "two runs recording one pull request at once count it twice", File: "precision/ledger.go",
+		Old: "case Has(l.View(), e.PR):", New: "case false:", Tests: "TestLedgerRead"},
 	// Issue 37: the three mutations that survived every unit test, and
 	// guards of the code that issue changed.
 	{ID: "V1", Section: survivors, What: "a score-9 blocking finding is deferred as out of scope", File: "execution/dispute.go",
