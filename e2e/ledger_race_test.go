@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/review-my-code-bot/rmc/precision"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 )
 
@@ -64,6 +65,17 @@ func TestOutcomeLedgerRace(t *testing.T) {
 	for _, line := range append(want, "its pull request #1 counts, and the next record folds it into the chain") {
 		if !strings.Contains(stats, line) {
 			t.Errorf("stats after the race lack %q:\n%s", line, stats)
+		}
+	}
+
+	// A fork pasted by someone else, as the bot would write one, counts
+	// for nothing and is never folded in.
+	forged := precision.Append(&blocks[0], comments[0], rmcoc.PROutcome{PR: 999, Lines: 1, Findings: fates(3, "bug", 9, rmcoc.FateFixed)})
+	w.gh.AddIssueComment(repoName, issue, "mallory", "📊 Outcome of #999\n\n"+rmcoc.Render(forged))
+	stats, _ = w.askStats("bob")
+	for _, line := range want {
+		if !strings.Contains(stats, line) || strings.Contains(stats, "#999") {
+			t.Errorf("a forged fork changed the stats (%q):\n%s", line, stats)
 		}
 	}
 
