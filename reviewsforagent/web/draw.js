@@ -18,6 +18,7 @@ import { state, container, updateCount, idle } from './page.js';
 import { scheduleSave } from './drafts.js';
 import { viewedFiles, showViewed, setFolded } from './nav.js';
 import { treeCounts, fileShown } from './tree.js';
+import { startFiles, placeFiles, showFile, forgetHeights } from './files.js';
 
 export const ROW = 20; // px; .rfa-vtable rows in app.css
 const CARD_GUESS = 96; // px, a card not measured yet
@@ -47,7 +48,7 @@ function model(f) {
 // rowCount is the rows of f in the current layout, known before they are
 // read: a header per hunk, the lines, and the row below the last hunk
 // (not in a new file's diff).
-function rowCount(f) {
+export function rowCount(f) {
   const m = f.model;
   if (m && m.done) { return m[view()].length; }
   const meta = f.meta;
@@ -139,51 +140,22 @@ export function toAnchor(a) {
   placeWindow(f, a.i, true);
 }
 
-// drawDiff lays the files out afresh, their bodies empty. The rows come
-// when the bodies are reported near the screen. The files that fill the
-// first screens are put in the page at once, the others a slice at a
-// time: when the page is idle, or as soon as a scroll comes near them
-// (ensureFiles puts them in at once). Until then a spacer as tall as
-// they will be stands for them, so the page has its length from the
-// start and a diff of thousands of files shows its first ones at once.
-let filesIn = 0; // the files in the page: 0..filesIn-1
-let drawing = 0; // which drawing of the files the idle slices belong to
-let perFile = 42; // px a file takes besides its rows: measured once drawn
-let rest = null; // the spacer
-
-// MANY files make a page whose files off screen are skipped by the
-// browser's style and layout (content-visibility; see app.css).
-export const MANY = 200;
-
+// drawDiff lays the files out afresh, their bodies empty: only the files
+// near the screen are in the page (files.js keeps that window), and their
+// rows come when the bodies are reported near the screen.
 export function drawDiff() {
-  container.textContent = '';
   container.classList.toggle('rfa-split', state.view === 'side-by-side');
-  container.classList.toggle('rfa-many', state.files.length > MANY);
-  filesIn = 0;
+  const viewed = viewedFiles();
   state.files.forEach((f) => {
     f.win = null;
     f.waiting = null;
     f.cardH = f.cardH || new Map();
     f.wrapper = null;
     f.body = null;
+    f.viewed = viewed.has(f.meta.path);
   });
-  rest = document.createElement('div');
-  rest.className = 'rfa-rest';
-  container.appendChild(rest);
-  addFiles(filesFor(2 * window.innerHeight), viewedFiles());
+  startFiles();
   drawComments(false);
-  // One slice a frame, small at first: the first frames after the first
-  // screen, when a click may come, lay out few new files.
-  const mine = ++drawing;
-  let slice = 4;
-  const more = () => {
-    if (mine !== drawing || filesIn >= state.files.length) { return; }
-    measurePerFile();
-    addFiles(Math.min(state.files.length, filesIn + slice), viewedFiles());
-    slice = Math.min(100, 2 * slice);
-    afterFrame(() => idle(more));
-  };
-  idle(more);
 }
 
 // afterFrame runs fn once the next frame is painted.
@@ -191,80 +163,39 @@ function afterFrame(fn) {
   requestAnimationFrame(() => setTimeout(fn, 0));
 }
 
-// heightOf is how tall file f will be in the page (its comments aside).
-function heightOf(f) {
-  return perFile + (f.folded || f.meta.binary ? 2 * ROW : rowCount(f) * ROW);
-}
-
-// filesFor is how many files, from those in the page on, fill px more.
-function filesFor(px) {
-  let n = filesIn;
-  for (let y = 0; n < state.files.length && y < px; n++) { y += heightOf(state.files[n]); }
-  return n;
-}
-
-let measured = false;
-function measurePerFile() {
-  const f = state.files[0];
-  const next = f && f.wrapper && f.wrapper.nextElementSibling;
-  if (!next || !f.body || measured) { return; }
-  measured = true;
-  perFile = next.getBoundingClientRect().top - f.wrapper.getBoundingClientRect().top - f.body.offsetHeight;
-}
-
-// nearRest adds, before a frame, the files a scroll has come near; it
-// says whether more are wanted.
-function nearRest() {
-  if (filesIn >= state.files.length) { return false; }
-  const top = rest.getBoundingClientRect().top;
-  if (top > 2 * window.innerHeight) { return false; }
-  const want = filesFor(2 * window.innerHeight - top);
-  const end = performance.now() + SLICE;
-  const viewed = viewedFiles();
-  while (filesIn < want && performance.now() < end) { addFiles(Math.min(want, filesIn + 20), viewed); }
-  return filesIn < want;
-}
-
-// ensureMoreFiles puts k more files in the page, for the keys that go to
-// the next file or hunk.
-export function ensureMoreFiles(k) { ensureFiles(filesIn + k); }
-
-// ensureFiles puts the files before n in the page, if they are not yet.
-export function ensureFiles(n) {
-  if (filesIn < Math.min(n, state.files.length)) { addFiles(Math.min(n, state.files.length), viewedFiles()); }
-}
-
-function addFiles(n, viewed) {
-  const frag = document.createDocumentFragment();
-  const d = state.draft;
-  for (; filesIn < n; filesIn++) {
-    const i = filesIn;
-    const f = state.files[i];
-    const wrapper = fileHeader(f.meta, i);
-    f.wrapper = wrapper;
-    if (f.folded) {
-      wrapper.appendChild(foldNotice(f.meta.collapsed));
-    } else if (f.meta.binary) {
-      const b = document.createElement('div');
-      b.className = 'd2h-file-diff rfa-binary';
-      b.textContent = 'Binary file not shown.';
-      wrapper.appendChild(b);
-    } else {
-      wrapper.appendChild(makeBody(f, i));
-    }
-    wrapper.hidden = !fileShown(i);
-    // Off screen, the browser skips the file's style and layout (see
-    // .rfa-diff .d2h-file-wrapper); until drawn once, it counts as this
-    // tall, and after as tall as it last was.
-    wrapper.style.containIntrinsicSize = 'auto ' + heightOf(f) + 'px';
-    showViewed(wrapper, f, viewed);
-    fileCards(f, i, d);
-    frag.appendChild(wrapper);
+// makeFile is file i's wrapper: its header, its comment area and its body
+// (empty), or why it has none.
+export function makeFile(i) {
+  const f = state.files[i];
+  const wrapper = fileHeader(f.meta, i);
+  f.wrapper = wrapper;
+  if (f.folded) {
+    wrapper.appendChild(foldNotice(f.meta.collapsed));
+  } else if (f.meta.binary) {
+    const b = document.createElement('div');
+    b.className = 'd2h-file-diff rfa-binary';
+    b.textContent = 'Binary file not shown.';
+    wrapper.appendChild(b);
+  } else {
+    wrapper.appendChild(makeBody(f, i));
   }
-  rest.before(frag);
-  let h = 0;
-  for (let i = filesIn; i < state.files.length; i++) { if (fileShown(i)) { h += heightOf(state.files[i]); } }
-  rest.style.height = h + 'px';
+  showViewed(wrapper, f);
+  fileCards(f, i, state.draft);
+  return wrapper;
+}
+
+// dropFile forgets the elements of file f, just taken out of the page;
+// its model and the heights of its cards stay.
+export function dropFile(f) {
+  if (f.body) {
+    near.unobserve(f.body);
+    nearBodies.delete(f.body);
+  }
+  f.win = null;
+  f.waiting = null;
+  f.wrapper = null;
+  f.body = null;
+  f.table = null;
 }
 
 // switchView draws the files' bodies afresh, empty, in the layout just
@@ -281,6 +212,7 @@ export function switchView() {
     old.replaceWith(makeBody(f, i));
     setFolded(f.wrapper, f.wrapper.querySelector('.d2h-file-collapse-input').checked);
   });
+  forgetHeights(); // the files out of the page are as tall as the new layout makes them
   drawComments(false);
 }
 
@@ -294,9 +226,7 @@ export function fillScreen() {
 }
 
 // nearScreen says whether f's file is within a screen of the viewport,
-// from its wrapper's box: a file far off has its contents skipped by the
-// browser (content-visibility), and reading a box inside it would lay it
-// out.
+// from its wrapper's box.
 function nearScreen(f) {
   const r = f.wrapper.getBoundingClientRect();
   const h = window.innerHeight;
@@ -398,7 +328,7 @@ window.addEventListener('resize', schedule);
 // update draws, in each body near the screen, the rows the viewport
 // needs, unless they are drawn already.
 export function update() {
-  if (nearRest()) { schedule(); }
+  placeFiles(false);
   const at = [];
   nearBodies.forEach((body) => {
     const i = Number(body.dataset.rfaFile);
@@ -814,7 +744,7 @@ function fileCards(f, i, d) {
 // or restored from a draft may be off the rows drawn so far.
 function revealForm(d) {
   const f = state.files[d.file];
-  ensureFiles(d.file + 1);
+  if (f && !f.wrapper && !f.folded) { showFile(d.file); }
   if (!f || !f.body || f.folded) { return; }
   const last = rowOf(model(f), view(), d.side, d.endLine);
   if (last === undefined) { return; }
@@ -865,14 +795,31 @@ export function hunkFrom(i, y, dir) {
   }
 }
 
+// edgeHunk is the row of the first hunk header of file i (dir 1), or of
+// its last one (dir -1), for the j/k keys to go to a file out of the
+// page; undefined when the file shows no hunks.
+export function edgeHunk(i, dir) {
+  const f = state.files[i];
+  if (f.folded || f.meta.binary || f.viewed || !fileShown(i) || f.meta.hunks === 0) { return undefined; }
+  const m = model(f);
+  const rows = m[view()];
+  if (dir > 0) {
+    readRows(m, view(), 1);
+    return rows.length > 0 && rows[0].t === 'h' ? 0 : undefined;
+  }
+  readRows(m, view(), Infinity);
+  for (let row = rows.length - 1; row >= 0; row--) { if (rows[row].t === 'h') { return row; } }
+  return undefined;
+}
+
 // modelOf is file i's model, read as far as it has been.
 export function modelOf(i) { return model(state.files[i]); }
 
 // showLine makes sure line (of file i) is drawn on screen: if it is not,
 // it scrolls it to a third of the screen.
 export function showLine(i, line) {
-  ensureFiles(i + 1);
   const f = state.files[i];
+  if (!f.wrapper) { showFile(i); }
   if (!f.body || f.folded) { return; }
   const row = model(f)[view()].findIndex((r) => r.line === line || r.l === line || r.r === line);
   if (row < 0) { return; }

@@ -1,7 +1,9 @@
 // Moving around the diff: files marked viewed stay folded across reloads,
 // and keys move between files and hunks and comment on the focused line.
 import { state, el, container } from './page.js';
-import { hunkFrom, rowTop, scrollToRow, ensureMoreFiles } from './draw.js';
+import { hunkFrom, edgeHunk, rowTop, scrollToRow } from './draw.js';
+import { showFile, fileRange } from './files.js';
+import { fileShown } from './tree.js';
 
 // ------------------------------------------------------------------ viewed files
 //
@@ -34,11 +36,11 @@ export function viewedFiles() {
   return viewed;
 }
 
-// showViewed marks the wrapper of file f viewed, and folds it, if it is
-// among viewed.
-export function showViewed(wrapper, f, viewed) {
+// showViewed marks the wrapper of file f viewed, and folds it, if it was
+// marked so.
+export function showViewed(wrapper, f) {
   const box = wrapper.querySelector('.d2h-file-collapse-input');
-  if (!box || !viewed.has(f.meta.path)) { return; }
+  if (!box || !f.viewed) { return; }
   box.checked = true;
   setFolded(wrapper, true);
 }
@@ -62,6 +64,7 @@ container.addEventListener('change', (ev) => {
   const f = state.files[Number(wrapper.dataset.rfaFile)];
   const viewed = loadViewed();
   if (ev.target.checked) { viewed.add(f.meta.path); } else { viewed.delete(f.meta.path); }
+  f.viewed = ev.target.checked;
   setFolded(wrapper, ev.target.checked);
   saveViewed(viewed);
   countViewed(viewed);
@@ -86,7 +89,7 @@ export function initKeys(onLine) {
     switch (ev.key) {
       case 'n': case 'p':
         ev.preventDefault();
-        step('.d2h-file-wrapper', ev.key === 'n' ? 1 : -1, (w) => w.querySelector('.d2h-file-name-wrapper') || w);
+        stepFile(ev.key === 'n' ? 1 : -1);
         break;
       case 'j': case 'k':
         ev.preventDefault();
@@ -98,26 +101,35 @@ export function initKeys(onLine) {
 
 // stepHunk moves the focus to the next (dir 1) or previous (-1) hunk
 // header after the focused one, or after the top of the window. Only the
-// rows near the screen are drawn, so the hunk is found in the files'
-// rows, file by file from there, and is drawn and focused.
+// files and rows near the screen are drawn, so the hunk is found in the
+// files' rows, file by file from there: in a file in the page by where
+// its rows are, in one past the page by its first or last hunk. It is
+// drawn and focused.
 function stepHunk(dir) {
-  ensureMoreFiles(20);
   const here = document.activeElement;
   const from = here && here !== document.body && container.contains(here) ? rowTopOf(here) : window.scrollY + 1;
   const n = state.files.length;
+  const [lo, hi] = fileRange();
   let best = null;
   for (let k = 0; k < n && !best; k++) {
     const i = dir > 0 ? k : n - 1 - k;
-    const row = hunkFrom(i, from, dir);
-    if (row !== undefined) { best = { i, row, y: rowTop(i, row) }; }
+    let row;
+    if (i >= lo && i < hi) {
+      row = hunkFrom(i, from, dir);
+    } else if (dir > 0 ? i >= hi : i < lo) {
+      row = edgeHunk(i, dir);
+    }
+    if (row !== undefined) { best = { i, row }; }
   }
   if (!best) { return; }
+  if (!state.files[best.i].body) { showFile(best.i); }
+  const y = rowTop(best.i, best.row);
   scrollToRow(best.i, best.row);
   const cell = state.files[best.i].body.querySelectorAll('td[data-rfa-hunk-head]');
-  const t = Array.from(cell).find((c) => rowTopOf(c) >= best.y - 1);
+  const t = Array.from(cell).find((c) => rowTopOf(c) >= y - 1);
   if (t) {
     t.focus({ preventScroll: true });
-    window.scrollTo(0, Math.max(0, best.y - 48));
+    window.scrollTo(0, Math.max(0, y - 48));
   }
 }
 
@@ -125,32 +137,33 @@ function rowTopOf(node) {
   return node.getBoundingClientRect().top + window.scrollY;
 }
 
-// step moves the focus to the next (dir 1) or previous (-1) element
-// matching sel after the one holding the focus, or the first or last.
-function step(sel, dir, target) {
-  ensureMoreFiles(20);
-  const all = Array.from(container.querySelectorAll(sel)).filter((n) => !n.closest('.d2h-d-none, [hidden]'));
-  if (all.length === 0) { return; }
+// stepFile moves the focus to the next (dir 1) or previous (-1) file
+// shown after the one holding the focus; with the focus elsewhere, to the
+// first file starting below the top of the screen, or the last one
+// starting above it.
+function stepFile(dir) {
+  const n = state.files.length;
   const here = document.activeElement;
-  let i = all.findIndex((n) => n === here || n.contains(here));
-  if (i < 0) {
-    // None of these has the focus: go from where the focus is in the
-    // diff, else from the top of the window. The first one after that
-    // point is found by bisection (they are in page order), so a diff of
-    // thousands of hunks is not laid out whole.
-    const ref = container.contains(here) ? here : null;
-    const after = ref ? (n) => !!(ref.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING)
-      : (n) => n.getBoundingClientRect().top > 1;
-    let lo = 0, hi = all.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (after(all[mid])) { hi = mid; } else { lo = mid + 1; }
-    }
-    i = dir > 0 ? lo - 1 : lo;
+  const w = here && container.contains(here) ? here.closest('.d2h-file-wrapper') : null;
+  let i;
+  if (w) {
+    i = Number(w.dataset.rfaFile) + dir;
+  } else {
+    const t = state.files.findIndex((f) => f.wrapper && f.wrapper.getBoundingClientRect().bottom > 0);
+    if (t < 0) { return; }
+    const above = state.files[t].wrapper.getBoundingClientRect().top <= 1;
+    i = dir > 0 ? (above ? t + 1 : t) : (above ? t : t - 1);
   }
-  const next = all[Math.max(0, Math.min(all.length - 1, i + dir))];
-  const t = target(next);
-  if (!t.hasAttribute('tabindex')) { t.tabIndex = -1; }
-  t.focus({ preventScroll: true });
-  t.scrollIntoView({ block: 'start' });
+  while (i >= 0 && i < n && !fileShown(i)) { i += dir; }
+  if (i < 0 || i >= n) {
+    // Past the last (or first) file: stay on it.
+    i = dir > 0 ? n - 1 : 0;
+    while (i >= 0 && i < n && !fileShown(i)) { i -= dir; }
+    if (i < 0 || i >= n) { return; }
+  }
+  showFile(i);
+  const f = state.files[i];
+  if (!f.wrapper) { return; }
+  const name = f.wrapper.querySelector('.d2h-file-name-wrapper') || f.wrapper;
+  name.focus({ preventScroll: true });
 }

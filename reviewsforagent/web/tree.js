@@ -1,21 +1,25 @@
-// The file tree beside the diff: every changed file with its line counts
-// and its number of comments, a filter that narrows both the tree and the
-// diff, and a click that goes to the file. A long list is made a chunk at
-// a time, the rest when the page is idle.
-import { state, el, idle } from './page.js';
-import { ensureFiles, MANY } from './draw.js';
+// The file tree beside the diff: every changed file under its
+// directories, with its number of comments, a filter that narrows both
+// the tree and the diff, and a click that goes to the file. The list is
+// windowed: every row is TREE_ROW pixels high, the list as tall as all
+// the rows it shows, and only the rows in the tree's own scroll view (and
+// a few more) are in the page.
+import { state, el } from './page.js';
+import { showFile, refilter } from './files.js';
 
-const FIRST = 100; // items made at once; then CHUNK at a time
-const CHUNK = 200;
+const TREE_ROW = 24; // px; .rfa-tree li in app.css
+const SPARE = 10; // rows drawn beyond each end of the view
 
+const tree = el('rfa-tree');
+const list = el('rfa-tree-list');
 let words = []; // the filter's words, lower case
-let items = []; // the list's items, by file, as far as made
-let counts = new Map(); // file → the number its badge shows
-let build = 0; // which build of the list the idle work belongs to
-// Directories: a row each, before the first file under it. Paths are
-// sorted, so everything under a directory follows its row unbroken.
-let folders = []; // { li, dir: 'a/b/', depth }
-let lastDirs = []; // the directories of the last file listed
+let counts = new Map(); // file → its number of comments
+// The rows: a directory's row ({ dir: 'a/b/', depth }) before the first
+// file under it, a file's ({ i, depth }). Paths are sorted, so everything
+// under a directory follows its row unbroken.
+let entries = [];
+let shown = []; // the rows the filter and the folded directories leave
+let drawn = null; // the rows in the page: [from, to) of shown
 const collapsed = new Set(); // directories folded away, as 'a/b/'
 
 // fileShown says whether the filter keeps file i.
@@ -27,41 +31,57 @@ export function fileShown(i) {
 
 // buildTree lists state.files in the tree.
 export function buildTree() {
-  el('rfa-tree-list').textContent = '';
-  items = [];
-  folders = [];
-  lastDirs = [];
   counts = commentCounts();
-  el('rfa-tree').hidden = state.files.length < 2;
-  el('rfa-tree').classList.toggle('rfa-many', state.files.length > MANY);
-  addItems(Math.min(FIRST, state.files.length));
-  // One chunk a frame, so that no frame lays out thousands of items.
-  const mine = ++build;
-  const more = () => {
-    if (mine !== build || items.length >= state.files.length) { return; }
-    addItems(Math.min(items.length + CHUNK, state.files.length));
-    requestAnimationFrame(() => setTimeout(() => idle(more), 0));
-  };
-  idle(more);
+  tree.hidden = state.files.length < 2;
+  entries = [];
+  let last = [];
+  state.files.forEach((f, i) => {
+    const dirs = dirsOf(f.meta.path);
+    let same = 0;
+    while (same < dirs.length && same < last.length && dirs[same] === last[same]) { same++; }
+    for (let d = same; d < dirs.length; d++) { entries.push({ dir: dirs[d], depth: d }); }
+    last = dirs;
+    entries.push({ i, depth: dirs.length });
+  });
+  showRows();
 }
 
-function addItems(n) {
-  const frag = document.createDocumentFragment();
-  for (let i = items.length; i < n; i++) {
-    const dirs = dirsOf(state.files[i].meta.path);
-    let same = 0;
-    while (same < dirs.length && same < lastDirs.length && dirs[same] === lastDirs[same]) { same++; }
-    for (let d = same; d < dirs.length; d++) { frag.appendChild(folder(dirs[d], d)); }
-    lastDirs = dirs;
-    const li = item(state.files[i], i, dirs.length);
-    li.hidden = !fileShown(i) || folded(state.files[i].meta.path);
-    badge(li, counts.get(i) || 0);
-    items.push(li);
-    frag.appendChild(li);
+// showRows works out which rows the filter and the folded directories
+// leave, and draws them.
+function showRows() {
+  const live = new Set();
+  if (words.length) {
+    state.files.forEach((f, i) => { if (fileShown(i)) { dirsOf(f.meta.path).forEach((d) => live.add(d)); } });
   }
-  el('rfa-tree-list').appendChild(frag);
-  if (words.length) { showItems(); } // the new directories' rows too
+  shown = entries.filter((e) => (e.dir !== undefined
+    ? (words.length === 0 || live.has(e.dir)) && !folded(e.dir.slice(0, -1))
+    : fileShown(e.i) && !folded(state.files[e.i].meta.path)));
+  list.style.height = shown.length * TREE_ROW + 'px';
+  drawRows(true);
 }
+
+// drawRows puts in the page the rows in the tree's view, unless they are
+// there already (or force).
+function drawRows(force) {
+  const top = Math.max(0, tree.scrollTop - list.offsetTop);
+  const from = Math.max(0, Math.floor(top / TREE_ROW) - SPARE);
+  const to = Math.min(shown.length, Math.ceil((top + tree.clientHeight) / TREE_ROW) + SPARE);
+  if (!force && drawn && drawn[0] === from && drawn[1] === to) { return; }
+  drawn = [from, to];
+  const frag = document.createDocumentFragment();
+  for (let k = from; k < to; k++) {
+    const e = shown[k];
+    frag.appendChild(e.dir !== undefined ? folder(e.dir, e.depth) : item(state.files[e.i], e.i, e.depth));
+  }
+  list.replaceChildren(frag);
+  list.style.paddingTop = from * TREE_ROW + 'px';
+}
+
+let frame = 0;
+tree.addEventListener('scroll', () => {
+  if (!frame) { frame = requestAnimationFrame(() => { frame = 0; drawRows(false); }); }
+}, { passive: true });
+window.addEventListener('resize', () => drawRows(false));
 
 // dirsOf is the directories above path, outermost first: 'a/', 'a/b/'.
 function dirsOf(path) {
@@ -87,8 +107,6 @@ function folder(dir, depth) {
   b.textContent = dir.slice(dir.lastIndexOf('/', dir.length - 2) + 1);
   b.style.paddingLeft = (6 + 12 * depth) + 'px';
   li.appendChild(b);
-  li.hidden = folded(dir.slice(0, -1));
-  folders.push({ li, dir, depth });
   return li;
 }
 
@@ -104,10 +122,14 @@ function item(f, i, depth) {
   const slash = f.meta.path.lastIndexOf('/');
   name.appendChild(document.createTextNode(f.meta.path.slice(slash + 1)));
   a.appendChild(name);
-  const count = document.createElement('span');
-  count.className = 'rfa-tree-count';
-  count.hidden = true;
-  a.appendChild(count);
+  const k = counts.get(i) || 0;
+  if (k > 0) {
+    const count = document.createElement('span');
+    count.className = 'rfa-tree-count';
+    count.textContent = String(k);
+    count.title = k + (k === 1 ? ' comment' : ' comments');
+    a.appendChild(count);
+  }
   li.appendChild(a);
   return li;
 }
@@ -118,75 +140,42 @@ function commentCounts() {
   return n;
 }
 
-function badge(li, k) {
-  const b = li.querySelector('.rfa-tree-count');
-  b.textContent = String(k);
-  b.title = k + (k === 1 ? ' comment' : ' comments');
-  b.hidden = k === 0;
-}
-
-// treeCounts shows how many comments each file has: it changes the
-// badges whose number changed.
+// treeCounts shows how many comments each file has: the rows drawn are
+// drawn again when a number changed.
 export function treeCounts() {
   const now = commentCounts();
-  new Set([...counts.keys(), ...now.keys()]).forEach((i) => {
-    if (items[i] && (counts.get(i) || 0) !== (now.get(i) || 0)) { badge(items[i], now.get(i) || 0); }
-  });
+  const same = now.size === counts.size && Array.from(now).every(([i, k]) => counts.get(i) === k);
   counts = now;
+  if (!same) { drawRows(true); }
 }
 
 // The filter keeps the files whose path holds every word typed, in the
 // tree and in the diff.
 el('rfa-tree-filter').addEventListener('input', (ev) => {
   words = ev.target.value.toLowerCase().split(/\s+/).filter(Boolean);
-  let shown = 0;
-  state.files.forEach((f, i) => {
-    const keep = fileShown(i);
-    if (keep) { shown++; }
-    if (f.wrapper && f.wrapper.hidden === keep) { f.wrapper.hidden = !keep; }
-  });
-  showItems();
-  el('rfa-tree-shown').textContent = words.length ? shown + ' of ' + state.files.length + ' files' : '';
-  window.dispatchEvent(new Event('scroll'));
+  let n = 0;
+  state.files.forEach((f, i) => { if (fileShown(i)) { n++; } });
+  refilter();
+  showRows();
+  el('rfa-tree-shown').textContent = words.length ? n + ' of ' + state.files.length + ' files' : '';
 });
-
-// showItems hides the tree's items the filter or a folded directory
-// hides, and the directories with no file shown under them.
-function showItems() {
-  const live = new Set();
-  items.forEach((li, i) => {
-    const path = state.files[i].meta.path;
-    const keep = fileShown(i);
-    if (keep) { dirsOf(path).forEach((d) => live.add(d)); }
-    const hide = !keep || folded(path);
-    if (li.hidden !== hide) { li.hidden = hide; }
-  });
-  folders.forEach((f) => {
-    const hide = !live.has(f.dir) || folded(f.dir.slice(0, -1));
-    if (f.li.hidden !== hide) { f.li.hidden = hide; }
-    f.li.firstChild.setAttribute('aria-expanded', String(!collapsed.has(f.dir)));
-  });
-}
 
 // A directory's row folds what is under it away, or shows it again; the
-// diff is left as it is.
-el('rfa-tree-list').addEventListener('click', (ev) => {
+// diff is left as it is. A file's row goes to the file.
+list.addEventListener('click', (ev) => {
   const b = ev.target.closest('.rfa-tree-toggle');
-  if (!b) { return; }
-  const dir = b.closest('li').dataset.rfaDir;
-  if (collapsed.has(dir)) { collapsed.delete(dir); } else { collapsed.add(dir); }
-  showItems();
-});
-
-el('rfa-tree-list').addEventListener('click', (ev) => {
+  if (b) {
+    const dir = b.closest('li').dataset.rfaDir;
+    if (collapsed.has(dir)) { collapsed.delete(dir); } else { collapsed.add(dir); }
+    showRows();
+    return;
+  }
   const a = ev.target.closest('a');
   if (!a) { return; }
   ev.preventDefault();
-  ensureFiles(Number(a.closest('li').dataset.rfaFile) + 1);
-  const w = document.getElementById(a.getAttribute('href').slice(1));
-  if (w) {
-    w.scrollIntoView({ block: 'start' });
-    const name = w.querySelector('.d2h-file-name-wrapper');
-    if (name) { name.focus({ preventScroll: true }); }
-  }
+  const i = Number(a.closest('li').dataset.rfaFile);
+  showFile(i);
+  const w = state.files[i].wrapper;
+  const name = w && w.querySelector('.d2h-file-name-wrapper');
+  if (name) { name.focus({ preventScroll: true }); }
 });
