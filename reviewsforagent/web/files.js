@@ -27,7 +27,12 @@ export function startFiles() {
   container.append(lead, rest);
   lo = 0;
   hi = 0;
-  placeFiles(true);
+  // Where the files start is not read: that would lay the whole page out
+  // in this task. They start below the top bar; the first frame's update
+  // puts the window right if not.
+  const h = window.innerHeight;
+  const [a, b] = span(0, h, 2 * h);
+  setWindow(a, b);
 }
 
 function spacer(cls) {

@@ -11,7 +11,8 @@ import { readFor, found } from './model.js';
 import { loadViewed } from './nav.js';
 import { fileShown } from './tree.js';
 
-const SLICE = 8; // ms
+const SLICE = 5; // ms
+const ROWS = 200; // rows searched between looks at the time
 const TYPING = 150; // ms without a key before the search starts
 
 const bar = el('rfa-find');
@@ -73,11 +74,13 @@ function close() {
 }
 
 // search finds text (any case) in the files shown, a slice at a time,
-// and goes to the first match in the file at the top of the screen or
-// after it.
+// each slice a task of its own, and goes to the first match in the file
+// at the top of the screen or after it.
 function search(text) {
   const q = text.toLowerCase();
   const mine = ++searching;
+  // Where the screen is, read before anything is drawn: no layout of its own.
+  const top = fileAtTop();
   matches = [];
   current = -1;
   state.find = { q, now: null };
@@ -85,18 +88,23 @@ function search(text) {
   done = q === '';
   if (done) { show(); return; }
   const viewed = loadViewed();
-  const top = fileAtTop();
   const at = { i: 0, row: 0 };
   const slice = () => {
     if (mine !== searching) { return; }
     searchFor(q, at, viewed, performance.now() + SLICE);
     done = at.i >= state.files.length;
-    const k = matches.findIndex((mt) => mt.i >= top);
-    if (current < 0 && (k >= 0 || (done && matches.length > 0))) { go(Math.max(k, 0)); }
+    if (current < 0) {
+      const k = matches.findIndex((mt) => mt.i >= top);
+      if (k >= 0 || (done && matches.length > 0)) {
+        // The match is gone to in a task of its own.
+        current = Math.max(k, 0);
+        setTimeout(() => { if (mine === searching) { go(current); } }, 0);
+      }
+    }
     show();
     if (!done) { setTimeout(slice, 0); }
   };
-  slice();
+  setTimeout(slice, 0);
 }
 
 // searchFor goes on searching from at (a file and a row in it) until the
@@ -110,7 +118,7 @@ function searchFor(q, at, viewed, end) {
     }
     const m = modelOf(at.i);
     const rows = m.unified;
-    for (let stop = Math.min(rows.length, at.row + 500); at.row < stop; at.row++) {
+    for (let stop = Math.min(rows.length, at.row + ROWS); at.row < stop; at.row++) {
       const line = rows[at.row].line;
       if (line) { found(line, q).forEach((col) => matches.push({ i: at.i, line, at: col })); }
     }
@@ -142,12 +150,14 @@ function step(dir) {
   go((from + dir + matches.length) % matches.length);
 }
 
+// go goes to match k: where its line is is read first, while the layout
+// is clean, then the rows are drawn again with it marked.
 function go(k) {
   current = k;
   const mt = matches[k];
   state.find = { q: state.find.q, now: mt };
-  redrawWindows();
   showLine(mt.i, mt.line);
+  redrawWindows();
   show();
 }
 

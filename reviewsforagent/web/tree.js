@@ -63,9 +63,13 @@ function showRows() {
 // drawRows puts in the page the rows in the tree's view, unless they are
 // there already (or force).
 function drawRows(force) {
-  const top = Math.max(0, tree.scrollTop - list.offsetTop);
+  // The first drawing reads no layout (the page is not laid out yet): the
+  // tree is at its top, at most a window high.
+  const first = drawn === null;
+  const top = first ? 0 : Math.max(0, tree.scrollTop - list.offsetTop);
+  const height = first ? window.innerHeight : tree.clientHeight;
   const from = Math.max(0, Math.floor(top / TREE_ROW) - SPARE);
-  const to = Math.min(shown.length, Math.ceil((top + tree.clientHeight) / TREE_ROW) + SPARE);
+  const to = Math.min(shown.length, Math.ceil((top + height) / TREE_ROW) + SPARE);
   if (!force && drawn && drawn[0] === from && drawn[1] === to) { return; }
   drawn = [from, to];
   const frag = document.createDocumentFragment();
