@@ -10,14 +10,14 @@ import {
   state, api, el, container, globalBox, fetchJSON, fetchText, updateCount, showError, notice, toast
 } from './page.js';
 import {
-  splitSections, unfold, unfoldCommented, afterPaint, drawDiff, switchView, fillScreen, drawComments, anchor, toAnchor, expand
+  splitSections, unfold, unfoldCommented, afterPaint, drawDiff, switchView, switchWhitespace, fillScreen, drawComments, anchor, toAnchor, expand
 } from './draw.js';
 import { applyDraft, scheduleSave, toWire, fromWire, draftStatus } from './drafts.js';
 import { initKeys } from './nav.js';
 import { authFetch } from './auth.js';
 import { renderInto } from './markdown.js';
 import { buildTree } from './tree.js';
-import './find.js';
+import { closeFind } from './find.js';
 import { initDrag } from './controls.js';
 
 // ------------------------------------------------------------------ loading
@@ -74,6 +74,7 @@ async function load() {
     }
     buildTree();
     el('rfa-view').hidden = false;
+    el('rfa-ws').hidden = false;
     el('rfa-help').hidden = false;
     el('rfa-bar').hidden = false;
     drawDiff();
@@ -284,6 +285,29 @@ el('rfa-view').addEventListener('click', (ev) => {
   toAnchor(at);
   fillScreen();
   afterPaint('rfa: layout toggle', t0);
+});
+
+// "Ignore whitespace" (or w) reads the diff again with the changes of
+// whitespace only as unchanged lines, or shows them again; the line at the
+// top of the screen stays there.
+function toggleWhitespace() {
+  const t0 = performance.now();
+  const at = anchor();
+  state.ignoreWs = !state.ignoreWs;
+  el('rfa-ws').setAttribute('aria-pressed', String(state.ignoreWs));
+  closeFind();
+  switchWhitespace();
+  toAnchor(at);
+  fillScreen();
+  afterPaint('rfa: whitespace toggle', t0);
+}
+
+el('rfa-ws').addEventListener('click', toggleWhitespace);
+document.addEventListener('keydown', (ev) => {
+  if (ev.key !== 'w' || ev.ctrlKey || ev.metaKey || ev.altKey || state.files.length === 0 ||
+    (ev.target.closest && ev.target.closest('textarea, input, select, [contenteditable]'))) { return; }
+  ev.preventDefault();
+  toggleWhitespace();
 });
 
 // ------------------------------------------------------------------ submitting

@@ -41,7 +41,7 @@ export function splitSections(text) {
 // ------------------------------------------------------------------ layout
 
 function model(f) {
-  if (!f.model) { f.model = newModel(f.section); }
+  if (!f.model) { f.model = newModel(f.section, state.ignoreWs); }
   return f.model;
 }
 
@@ -214,6 +214,15 @@ export function switchView() {
   });
   forgetHeights(); // the files out of the page are as tall as the new layout makes them
   drawComments(false);
+}
+
+// switchWhitespace reads every file again, ignoring whitespace or not as
+// state.ignoreWs says, and draws the bodies afresh; comments are on line
+// numbers, which both readings share.
+export function switchWhitespace() {
+  reading.clear();
+  state.files.forEach((f) => { f.model = null; });
+  switchView();
 }
 
 // fillScreen draws the rows of every body on screen now, not waiting for

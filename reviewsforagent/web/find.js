@@ -61,6 +61,12 @@ el('rfa-find-next').addEventListener('click', () => step(1));
 el('rfa-find-prev').addEventListener('click', () => step(-1));
 el('rfa-find-close').addEventListener('click', close);
 
+// closeFind closes the find box; its matches are of the rows as they
+// were read, so a new reading of the diff closes it.
+export function closeFind() {
+  if (!bar.hidden) { close(); }
+}
+
 function close() {
   bar.hidden = true;
   clearTimeout(timer);

@@ -14,13 +14,17 @@
 
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
-// newModel is the model of a file's section with nothing read yet.
-export function newModel(section) {
+// newModel is the model of a file's section with nothing read yet. With
+// ignoreWs, a deleted line and an added one of the same change that
+// differ only in whitespace (git diff -w) are one unchanged line, shown
+// with both its numbers: the lines keep their numbers in the diff, so a
+// comment stays on the line it was written on, in either view.
+export function newModel(section, ignoreWs) {
   return {
-    text: section || '', at: 0, done: false, hunks: 0, unified: [], split: [],
+    text: section || '', at: 0, done: false, hunks: 0, unified: [], split: [], ignoreWs: !!ignoreWs,
     index: newIndex(),
     // Where the reading is: the next numbers, what is left of the hunk,
-    // the change not yet paired for the split layout.
+    // the change not yet laid out (deletions, then additions).
     oldNo: 0, newNo: 0, oldLeft: 0, newLeft: 0, oldEnd: 0, newEnd: 0, dels: [], adds: []
   };
 }
@@ -93,7 +97,6 @@ function hunkLine(m, l) {
   const hunk = m.hunks - 1;
   m.oldEnd = Math.max(m.oldEnd, line.old);
   m.newEnd = Math.max(m.newEnd, line.new);
-  m.unified.push({ t: line.t, line, hunk });
   if (line.t === 'd') {
     if (m.adds.length > 0) { flush(m); } // a deletion after additions starts a new change
     m.dels.push(line);
@@ -101,6 +104,7 @@ function hunkLine(m, l) {
     m.adds.push(line);
   } else {
     flush(m);
+    m.unified.push({ t: 'c', line, hunk });
     m.split.push({ t: 's', l: line, r: line, hunk });
   }
   if (m.oldLeft <= 0 && m.newLeft <= 0) { flush(m); } // the hunk is read
@@ -110,19 +114,70 @@ function newLine(t, old, nw, text) {
   return { t, old, new: nw, text, pair: null, hl: undefined, html: null };
 }
 
-// flush puts the change read so far in the split layout: deletions on
-// the left beside additions on the right, paired for the word diff.
+// flush lays out the change read so far: in the unified layout its
+// deletions then its additions, in the split layout the deletions on the
+// left beside the additions on the right, paired for the word diff. With
+// ignoreWs, the pairs that differ only in whitespace are unchanged lines
+// between the parts of the change around them.
 function flush(m) {
   const { dels, adds } = m;
+  if (dels.length === 0 && adds.length === 0) { return; }
   const hunk = m.hunks - 1;
+  let d = 0;
+  let a = 0;
+  if (m.ignoreWs) {
+    sameButSpace(dels, adds).forEach(([i, j]) => {
+      change(m, dels.slice(d, i), adds.slice(a, j), hunk);
+      const line = Object.assign(newLine('c', dels[i].old, adds[j].new, adds[j].text), { ws: true });
+      m.unified.push({ t: 'c', line, hunk });
+      m.split.push({ t: 's', l: line, r: line, hunk });
+      d = i + 1;
+      a = j + 1;
+    });
+  }
+  change(m, dels.slice(d), adds.slice(a), hunk);
+  m.dels = [];
+  m.adds = [];
+}
+
+function change(m, dels, adds, hunk) {
+  dels.forEach((line) => m.unified.push({ t: 'd', line, hunk }));
+  adds.forEach((line) => m.unified.push({ t: 'a', line, hunk }));
   for (let i = 0; i < Math.max(dels.length, adds.length); i++) {
     const l = dels[i] || null;
     const r = adds[i] || null;
     if (l && r) { l.pair = r; r.pair = l; }
     m.split.push({ t: 's', l, r, hunk });
   }
-  m.dels = [];
-  m.adds = [];
+}
+
+// sameButSpace pairs, in order, each deleted line with the first added
+// line after the last one paired whose text is the same but for
+// whitespace: [deleted index, added index], both increasing.
+export function sameButSpace(dels, adds) {
+  const at = new Map(); // text without whitespace → the added lines' indexes, in order
+  adds.forEach((l, j) => {
+    const k = l.text.replace(/\s+/g, '');
+    if (!at.has(k)) { at.set(k, []); }
+    at.get(k).push(j);
+  });
+  const next = new Map(); // text → how far its list is used
+  const pairs = [];
+  let after = 0;
+  dels.forEach((l, i) => {
+    const k = l.text.replace(/\s+/g, '');
+    const list = at.get(k);
+    if (!list) { return; }
+    let p = next.get(k) || 0;
+    while (p < list.length && list[p] < after) { p++; }
+    next.set(k, p);
+    if (p < list.length) {
+      pairs.push([i, list[p]]);
+      after = list[p] + 1;
+      next.set(k, p + 1);
+    }
+  });
+  return pairs;
 }
 
 function finish(m) {
@@ -179,6 +234,9 @@ function numberAt(row, side) {
 function indexLine(ix, l, i) {
   if (!l || l.extra) { return; } // shown for context, not part of the diff
   if (l.t === 'd') { ix.left.set(l.old, i); } else { ix.right.set(l.new, i); }
+  // A deleted line that differs from its added one only in whitespace: a
+  // comment on it sits on the one line that shows both.
+  if (l.ws) { ix.left.set(l.old, i); }
 }
 
 // passed says whether the reading is past side:line, in both layouts.

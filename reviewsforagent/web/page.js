@@ -10,6 +10,7 @@ export const state = {
   draft: null, // the open form: a comment's fields plus `editing` (the comment's id, or null if new)
   anchor: null, // the last plain-clicked line, which a shift-click extends: { file, side, line, hunk }
   view: 'line-by-line',
+  ignoreWs: false, // changes of whitespace only are shown as unchanged lines (git diff -w)
   nextId: 1,
   done: false, // submitted: the page is read-only
   restored: false, // the saved draft is loaded: from now on changes are saved
