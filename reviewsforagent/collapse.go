@@ -1,6 +1,8 @@
 package reviewsforagent
 
 import (
+	"io"
+	"os"
 	"path"
 	"strings"
 
@@ -13,18 +15,26 @@ import (
 const (
 	collapseLines = 5000    // diff lines
 	collapseBytes = 1 << 20 // bytes of the file's diff section
+	// maxAttributes is as much of .gitattributes as is read: a file
+	// larger is cut there, its later lines marking nothing.
+	maxAttributes = 1 << 20
 )
 
 // collapseReason says why f (whose diff section is section) starts folded,
-// or "" when it does not. What the action does not review as generated (a
-// lock file, a marker the old version carried, minified lines:
-// actionreview.GeneratedByContent) is folded alike; beyond that, a name only
-// tools give a file and a marker at the top of a new file fold it too,
-// which on the person's own machine is their word, not a stranger's.
-func collapseReason(f diff.File, section string) string {
+// or "" when it does not. What the action does not review as generated is
+// folded alike, by the action's own rules: a path the repository's
+// .gitattributes marks linguist-generated or linguist-vendored (attrs:
+// actionreview.Exclusions), a lock file, a marker the old version carried,
+// minified lines (actionreview.GeneratedByContent). Beyond that, a name
+// only tools give a file and a marker at the top of a new file fold it
+// too, which on the person's own machine is their word, not a stranger's.
+func collapseReason(f diff.File, section string, attrs actionreview.Exclusions) string {
 	lower := strings.ToLower(path.Base(f.Path()))
 	if f.Binary {
 		return ""
+	}
+	if attrs.Why(f.Path()) != "" {
+		return "marked generated in .gitattributes"
 	}
 	switch actionreview.GeneratedByContent(f) {
 	case actionreview.GeneratedLockFile:
@@ -78,4 +88,21 @@ func generated(f diff.File, lower string) bool {
 		}
 	}
 	return false
+}
+
+// attributesOf is the repository's own .gitattributes, at the top of root:
+// the paths it marks generated or vendored fold as the action skips them.
+// Without one, or unreadable, nothing is marked. It is read through
+// os.Root, so a link cannot make it a file outside the repository.
+func attributesOf(root string) actionreview.Exclusions {
+	text := ""
+	if r, err := os.OpenRoot(root); err == nil {
+		defer r.Close()
+		if f, err := r.Open(".gitattributes"); err == nil {
+			defer f.Close()
+			b, _ := io.ReadAll(io.LimitReader(f, maxAttributes)) // what was read marks what it marks
+			text = string(b)
+		}
+	}
+	return actionreview.NewExclusions(nil, actionreview.Generated{Attributes: text})
 }

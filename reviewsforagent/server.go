@@ -304,10 +304,11 @@ func lineWidth(text string) int {
 func (s *Server) serveInfo(w http.ResponseWriter, r *http.Request, rv *review) {
 	files := make([]fileInfo, 0, len(rv.changes.Files))
 	sections := diff.SectionTexts(rv.changes.Diff)
+	attrs := attributesOf(rv.changes.Root)
 	for i, f := range rv.changes.Files {
 		fi := fileInfo{Path: f.Path(), OldPath: f.OldPath, Status: f.Status, Binary: f.Binary}
 		if i < len(sections) {
-			fi.Collapsed = collapseReason(f, sections[i])
+			fi.Collapsed = collapseReason(f, sections[i], attrs)
 		}
 		countFile(&fi, f)
 		files = append(files, fi)

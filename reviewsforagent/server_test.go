@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -552,5 +553,62 @@ func TestLineWidth(t *testing.T) {
 		if got := lineWidth(text); got != want {
 			t.Errorf("lineWidth(%q) = %d, want %d", text, got, want)
 		}
+	}
+}
+
+// The repository's .gitattributes folds the files it marks generated or
+// vendored, as the action skips them; one linking out of the repository
+// is not read.
+func TestServerInfoFoldsAttributes(t *testing.T) {
+	t.Parallel()
+	collapsed := func(info string) map[string]string {
+		t.Helper()
+		var got struct {
+			Files []struct{ Path, Collapsed string }
+		}
+		if err := json.Unmarshal([]byte(info), &got); err != nil {
+			t.Fatalf("info: %v", err)
+		}
+		out := map[string]string{}
+		for _, f := range got.Files {
+			if f.Collapsed != "" {
+				out[f.Path] = f.Collapsed
+			}
+		}
+		return out
+	}
+	tests := map[string]struct {
+		attrs string // written to the root's .gitattributes
+		link  bool   // .gitattributes links to a file outside holding attrs
+		want  map[string]string
+	}{
+		"none":       {"", false, map[string]string{}},
+		"generated":  {"src/utils/*.ts linguist-generated\n", false, map[string]string{"src/utils/parse.ts": "marked generated in .gitattributes"}},
+		"vendored":   {"src/api/** linguist-vendored\n", false, map[string]string{"src/api/handler.ts": "marked generated in .gitattributes"}},
+		"a link out": {"src/utils/*.ts linguist-generated\n", true, map[string]string{}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv, root, _ := testServer(t)
+			if tc.attrs != "" {
+				target := filepath.Join(root, ".gitattributes")
+				if tc.link {
+					target = filepath.Join(t.TempDir(), "attributes")
+				}
+				if err := os.WriteFile(target, []byte(tc.attrs), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if tc.link {
+					if err := os.Symlink(target, filepath.Join(root, ".gitattributes")); err != nil {
+						t.Skipf("no symlinks here: %v", err)
+					}
+				}
+			}
+			_, info := do(t, srv, request{method: http.MethodGet, path: "/api/info"})
+			if got := collapsed(info); !maps.Equal(got, tc.want) {
+				t.Errorf("folded = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

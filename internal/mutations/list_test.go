@@ -246,4 +246,6 @@ var list = []mutation{
 		Old: "if k == \"\" || rank(l.marks[k]) >= rank(m) {", New: "if k == \"\" {", Tests: "TestLedger"},
 	{ID: "K4", Section: since, What: "a file GitHub sent no patch for is recorded as binary whatever its content", File: "execution/review.go",
 		Old: "case strings.Contains(content[:min(len(content), 8000)], \"\\x00\"):", New: "case true || strings.Contains(content[:min(len(content), 8000)], \"\\x00\"):", Tests: "TestReviewRecordsTheLedger"},
+	{ID: "R1", Section: since, What: "the local page shows in full a file the repository's .gitattributes marks generated", File: "reviewsforagent/collapse.go",
+		Old: "if attrs.Why(f.Path()) != \"\" {", New: "if false && attrs.Why(f.Path()) != \"\" {", Tests: "TestCollapseReason|TestServerInfoFoldsAttributes"},
 }
