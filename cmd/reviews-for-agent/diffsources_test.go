@@ -17,7 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/review-my-code-bot/rmc/inbox"
+	"github.com/review-my-code-bot/rmc/inbox/inboxmcp"
 	"github.com/review-my-code-bot/rmc/reviewsforagent"
 )
 
@@ -276,6 +279,63 @@ func TestRequestDiffSource(t *testing.T) {
 	}
 	r := rec.Request.Reviewed
 	if r == nil || r.Source != inbox.DiffCommit || r.To == nil || r.To.Commit != git("rev-parse", "HEAD~1") {
+		t.Errorf("recorded as reviewed: %+v", r)
+	}
+}
+
+// The MCP tool chooses the changes as request does: an agent asks over
+// MCP for a review of a range it committed, and the inbox records that
+// range with the review, its files the range's.
+func TestMCPRequestDiffSource(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	dir, git := sourcesRepo(t)
+	store := filepath.Join(t.TempDir(), "reviews.jsonl")
+	port := freePort(t)
+	st, err := inbox.Open(store, inbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { // the page server the request started
+		if token, err := reviewsforagent.StoreToken(st); err == nil {
+			if h, err := reviewsforagent.Probe(context.Background(), port, token); err == nil {
+				syscall.Kill(h.PID, syscall.SIGTERM)
+			}
+		}
+	})
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.Command(exe, "mcp", "--port", strconv.Itoa(port), "--idle-exit", "1m")
+	cmd.Env = append(os.Environ(), cliEnv+"=1", "RFA_STORE="+store)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: inboxmcp.ToolRequest,
+		Arguments: map[string]any{"dir": dir, "source": "range", "rev": "main...feature"}})
+	if err != nil || res.IsError {
+		raw, _ := json.Marshal(res)
+		t.Fatalf("review_request = %s, %v", raw, err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	id := strings.Fields(strings.TrimPrefix(text, "Requested review "))[0]
+	rec, err := st.Get(ctx, id)
+	if err != nil {
+		t.Fatalf("the review %s of %q: %v", id, text, err)
+	}
+	if !slices.Equal(rec.Request.Files, []string{"a.txt", "b.txt"}) {
+		t.Errorf("recorded files = %v, want the range's a.txt and b.txt", rec.Request.Files)
+	}
+	r := rec.Request.Reviewed
+	if r == nil || r.Source != inbox.DiffRange || r.To == nil || r.To.Commit != git("rev-parse", "feature") ||
+		r.From == nil || r.From.Commit != git("merge-base", "main", "feature") {
 		t.Errorf("recorded as reviewed: %+v", r)
 	}
 }

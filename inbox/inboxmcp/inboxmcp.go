@@ -7,6 +7,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/review-my-code-bot/rmc/inbox"
@@ -24,6 +25,53 @@ type RequestInput struct {
 	Message string   `json:"message,omitempty" jsonschema:"a note for the reviewer: what to look at, what you are unsure of"`
 	PR      string   `json:"pr,omitempty" jsonschema:"owner/repo#N: ask the review bot on this GitHub pull request instead of a person"`
 	Dir     string   `json:"dir,omitempty" jsonschema:"a directory inside the git repository; the server's working directory when omitted"`
+	Source  string   `json:"source,omitempty" jsonschema:"which changes to review: uncommitted (the default: staged, unstaged and new files against HEAD), commit (one commit against its parent), range (rev FROM..TO, or FROM...TO against their merge base), base (the work tree, new files too, against its merge base with the branch rev), staged, or unstaged (new files too)"`
+	Rev     string   `json:"rev,omitempty" jsonschema:"commit: the commit (a hash, a branch, HEAD~2); range: FROM..TO or FROM...TO; base: the branch; not given for the other sources"`
+}
+
+// requestSources are the sources review_request offers, in its schema's
+// order: every inbox.DiffSource but stdin, which an MCP client has no way
+// to give.
+var requestSources = []inbox.DiffSource{inbox.DiffUncommitted, inbox.DiffCommit, inbox.DiffRange, inbox.DiffBase, inbox.DiffStaged, inbox.DiffUnstaged}
+
+// requestSchema is RequestInput's schema, with the sources listed.
+func requestSchema() *jsonschema.Schema {
+	s, err := jsonschema.For[RequestInput](nil)
+	if err != nil {
+		panic("review_request's schema: " + err.Error()) // a struct of strings always has one
+	}
+	for _, k := range requestSources {
+		s.Properties["source"].Enum = append(s.Properties["source"].Enum, string(k))
+	}
+	return s
+}
+
+// diffOf is the source and revision in names, checked: a revision is given
+// for commit, range and base, and for no other source.
+func diffOf(in RequestInput) (inbox.DiffSource, string, error) {
+	kind := inbox.DiffSource(strings.TrimSpace(in.Source))
+	rev := strings.TrimSpace(in.Rev)
+	bad := func(reason string) (inbox.DiffSource, string, error) {
+		return "", "", &inbox.Error{Op: ToolRequest, Kind: inbox.ErrInvalidInput, Reason: reason}
+	}
+	switch kind {
+	case "", inbox.DiffUncommitted, inbox.DiffStaged, inbox.DiffUnstaged:
+		if rev != "" {
+			return bad("rev names a commit, a range or a branch: source " + quote(string(kind)) + " takes none")
+		}
+	case inbox.DiffCommit, inbox.DiffRange, inbox.DiffBase:
+		if rev == "" {
+			return bad("source " + quote(string(kind)) + " needs rev")
+		}
+	case inbox.DiffStdin:
+		return bad("source \"stdin\" is for the command line: give one of uncommitted, commit, range, base, staged, unstaged")
+	default:
+		return bad("source " + quote(string(kind)) + " is not one of uncommitted, commit, range, base, staged, unstaged")
+	}
+	if kind != "" && strings.TrimSpace(in.PR) != "" {
+		return bad("source is for local changes: a pull request (pr) is reviewed as GitHub has it")
+	}
+	return kind, rev, nil
 }
 
 // InboxInput are the arguments of review_inbox.
@@ -53,10 +101,17 @@ func NewServer(svc *inbox.Service, version string) *mcp.Server {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name: ToolRequest,
 		Description: "Ask for a code review and return at once, without waiting for it. Locally, a person reviews " +
-			"the uncommitted changes (or the given files) in their browser at the returned URL; with pr, the review " +
-			"bot reviews a GitHub pull request. Check the result later with review_inbox.",
+			"the uncommitted changes (or the given files) in their browser at the returned URL; source and rev choose " +
+			"other changes you made: a commit, a range, the work tree against a branch's merge base, the staged or the " +
+			"unstaged changes. With pr, the review bot reviews a GitHub pull request. Check the result later with review_inbox.",
+		InputSchema: requestSchema(),
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in RequestInput) (*mcp.CallToolResult, any, error) {
-		res, err := svc.Request(ctx, inbox.RequestOptions{LocalRequest: inbox.LocalRequest{Dir: in.Dir, Files: in.Files, Message: in.Message}, PR: in.PR})
+		kind, rev, err := diffOf(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		res, err := svc.Request(ctx, inbox.RequestOptions{PR: in.PR,
+			LocalRequest: inbox.LocalRequest{Dir: in.Dir, Files: in.Files, Message: in.Message, Diff: kind, Rev: rev}})
 		if err != nil {
 			return nil, nil, err
 		}

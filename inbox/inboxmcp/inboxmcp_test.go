@@ -2,6 +2,7 @@ package inboxmcp
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -21,9 +22,15 @@ const testDiff = "diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -1,3 +1,3
 
 // stubRequester records local requests in the store without git or a
 // server, as reviewsforagent's Requester would.
-type stubRequester struct{ store *inbox.Store }
+type stubRequester struct {
+	store *inbox.Store
+	asked chan<- inbox.LocalRequest // if set, each request is sent here
+}
 
 func (r stubRequester) RequestLocal(ctx context.Context, q inbox.LocalRequest) (inbox.RequestResult, error) {
+	if r.asked != nil {
+		r.asked <- q
+	}
 	req := inbox.Request{Files: q.Files, Root: "/repo", Cwd: "/repo", Message: q.Message, Server: "http://localhost:4100"}
 	rec, err := r.store.Create(ctx, req, testDiff)
 	if err != nil {
@@ -59,7 +66,7 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := &inbox.Service{Store: store, Local: stubRequester{store}, GitHub: func() (inbox.GitHub, error) {
+	svc := &inbox.Service{Store: store, Local: stubRequester{store: store}, GitHub: func() (inbox.GitHub, error) {
 		return github.New(github.Options{Token: "ghs_mcp", APIURL: f.URL, GraphQLURL: f.GraphQLURL()})
 	}}
 	return &world{svc: svc, f: f, pr: "o/r#" + strconv.Itoa(pr.Number), n: pr.Number, thread: tid}
@@ -209,4 +216,76 @@ func TestInboxToolNamesBotFindings(t *testing.T) {
 		return
 	}
 	t.Fatalf("no %s tool", ToolInbox)
+}
+
+// review_request chooses the changes as the command line does: its schema
+// lists the sources, and each reaches the local requester with its
+// revision; a revision where none belongs, or none where one does, is
+// refused before anything is asked.
+func TestRequestSources(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	asked := make(chan inbox.LocalRequest, 1)
+	w.svc.Local = stubRequester{store: w.svc.Store, asked: asked}
+	cs := mcpSession(t, w.svc)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name != ToolRequest {
+			continue
+		}
+		raw, _ := json.Marshal(tool.InputSchema)
+		if !strings.Contains(string(raw), `"enum":["uncommitted","commit","range","base","staged","unstaged"]`) || !strings.Contains(string(raw), `"rev":`) {
+			t.Errorf("review_request's schema lists no sources: %s", raw)
+		}
+	}
+	tests := map[string]struct {
+		args    map[string]any
+		diff    inbox.DiffSource
+		rev     string
+		wantErr string // "" when the request goes through
+	}{
+		"the default":        {map[string]any{}, "", "", ""},
+		"uncommitted":        {map[string]any{"source": "uncommitted"}, inbox.DiffUncommitted, "", ""},
+		"a commit":           {map[string]any{"source": "commit", "rev": "HEAD~2"}, inbox.DiffCommit, "HEAD~2", ""},
+		"a range":            {map[string]any{"source": "range", "rev": "main...feature"}, inbox.DiffRange, "main...feature", ""},
+		"against a base":     {map[string]any{"source": "base", "rev": " main "}, inbox.DiffBase, "main", ""},
+		"staged":             {map[string]any{"source": "staged"}, inbox.DiffStaged, "", ""},
+		"unstaged":           {map[string]any{"source": "unstaged", "files": []string{"a.go"}}, inbox.DiffUnstaged, "", ""},
+		"a commit without":   {map[string]any{"source": "commit"}, "", "", `source "commit" needs rev`},
+		"a base without":     {map[string]any{"source": "base", "rev": "  "}, "", "", `source "base" needs rev`},
+		"staged with a rev":  {map[string]any{"source": "staged", "rev": "HEAD"}, "", "", `source "staged" takes none`},
+		"a rev alone":        {map[string]any{"rev": "HEAD"}, "", "", "takes none"},
+		"stdin":              {map[string]any{"source": "stdin"}, "", "", "stdin"},
+		"unknown":            {map[string]any{"source": "yesterday"}, "", "", "yesterday"},
+		"a source with a pr": {map[string]any{"source": "staged", "pr": w.pr}, "", "", "source is for local changes"},
+	}
+	for name, tc := range tests { // one session, one at a time: the requests share the channel
+		out, isErr := call(t, cs, ToolRequest, tc.args)
+		if tc.wantErr != "" {
+			if !isErr || !strings.Contains(out, tc.wantErr) {
+				t.Errorf("%s: %q (error %v), want an error saying %q", name, out, isErr, tc.wantErr)
+			}
+			select {
+			case q := <-asked:
+				t.Errorf("%s: refused, yet asked for %+v", name, q)
+			default:
+			}
+			continue
+		}
+		if isErr {
+			t.Errorf("%s: %q", name, out)
+			continue
+		}
+		select {
+		case q := <-asked:
+			if q.Diff != tc.diff || q.Rev != tc.rev {
+				t.Errorf("%s: asked for source %q rev %q, want %q %q", name, q.Diff, q.Rev, tc.diff, tc.rev)
+			}
+		default:
+			t.Errorf("%s: answered %q without asking", name, out)
+		}
+	}
 }

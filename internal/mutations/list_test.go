@@ -248,4 +248,6 @@ var list = []mutation{
 		Old: "case strings.Contains(content[:min(len(content), 8000)], \"\\x00\"):", New: "case true || strings.Contains(content[:min(len(content), 8000)], \"\\x00\"):", Tests: "TestReviewRecordsTheLedger"},
 	{ID: "R1", Section: since, What: "the local page shows in full a file the repository's .gitattributes marks generated", File: "reviewsforagent/collapse.go",
 		Old: "if attrs.Why(f.Path()) != \"\" {", New: "if false && attrs.Why(f.Path()) != \"\" {", Tests: "TestCollapseReason|TestServerInfoFoldsAttributes"},
+	{ID: "R2", Section: since, What: "review_request asks for a commit, a range or a base with no revision", File: "inbox/inboxmcp/inboxmcp.go",
+		Old: "if rev == \"\" {", New: "if false {", Tests: "TestRequestSources"},
 }
