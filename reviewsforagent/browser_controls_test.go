@@ -70,7 +70,7 @@ func TestBrowserShortcutHelp(t *testing.T) {
 	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitVisible(lineCell(0, "right", 2)))
 	b.do(t, "press ?", chromedp.KeyEvent("?"), chromedp.WaitVisible(help))
 	txt := get(t, b, "read the help", chromedp.Text(help))
-	for _, want := range []string{"next or previous file", "next or previous hunk", "Drag across line numbers", "find in the whole diff", "save the comment"} {
+	for _, want := range []string{"next or previous file", "next or previous hunk", "Drag across line numbers", "find in the whole diff", "save the comment", "ignore changes of whitespace only"} {
 		if !strings.Contains(txt, want) {
 			t.Errorf("the help lacks %q:\n%s", want, txt)
 		}
