@@ -324,6 +324,20 @@ func (g *memGitHub) CreateReview(_ context.Context, _ snapshot.Repo, number int,
 	return id, nil
 }
 
+func (g *memGitHub) EditReview(_ context.Context, _ snapshot.Repo, number int, id int64, body string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.record(true, "edit review #%d %d", number, id)
+	for i, r := range g.pr.Reviews {
+		if r.ID == id {
+			editor := g.pr.Viewer
+			g.pr.Reviews[i].Body, g.pr.Reviews[i].Editor = body, &editor
+			return nil
+		}
+	}
+	return fmt.Errorf("no review %d", id)
+}
+
 func (g *memGitHub) ResolveThread(_ context.Context, id string) error {
 	return g.setResolved(id, true)
 }

@@ -34,7 +34,7 @@ func verdict(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, sco
 // findings it counted.
 func judge(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, scope review.Settings) (gate.Judgment, int) {
 	f := gate.Facts{Head: snap.PR.HeadSHA, Changes: changes, Ledger: st.Ledger(), Scope: baseScope(scope, snap.Config.Attributes),
-		Missing: len(st.Missing())}
+		Missing: len(st.Missing()), Integrity: integrity(st)}
 	f.Blocking = len(st.OpenBlocking()) + f.Missing
 	switch cov := st.Coverage(snap.PR.HeadSHA, snap.PR.BaseRef); {
 	case st.Pause != nil:
@@ -45,6 +45,23 @@ func judge(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, scope
 		f.Review, f.Why = cov.Coverage, cov.Why
 	}
 	return gate.Evaluate(f), f.Blocking
+}
+
+// integrity is what the state's ledger check says, for the gate: the cuts
+// no maintainer cleared and the findings they touch that do not block on
+// their own.
+func integrity(st state.State) gate.Integrity {
+	cuts := st.OpenCuts()
+	if len(cuts) == 0 {
+		return gate.Integrity{}
+	}
+	in := gate.Integrity{Cuts: len(cuts), Cut: cuts[0].Why}
+	for _, f := range st.Findings {
+		if !f.Blocks() && st.Touched(f.Block.ID) {
+			in.Touched++
+		}
+	}
+	return in
 }
 
 // changeKey is a change set and the commits it was read for.
@@ -62,7 +79,7 @@ func (k changeKey) of(snap snapshot.Snapshot) bool {
 // cannot change the gate (gate.Worth): then it is marked unread, and the
 // key stays empty so a later state reads it.
 func readChanges(ctx context.Context, gh treeReader, snap snapshot.Snapshot, st state.State) changeKey {
-	if !gate.Worth(len(st.OpenBlocking()) + len(st.Missing())) {
+	if !gate.Worth(len(st.OpenBlocking()) + len(st.Missing()) + len(st.OpenCuts())) {
 		return changeKey{set: gate.ChangeSet{Unread: true}}
 	}
 	return changeKey{base: snap.PR.BaseSHA, head: snap.PR.HeadSHA, set: changeSet(ctx, gh, snap.Repo, snap.PR.BaseSHA, snap.PR.HeadSHA)}

@@ -34,7 +34,9 @@ import (
 //	        GitHub's limit) ∧ every changed file of the head is excluded by
 //	        the base (gen/**) or its content was shown to all three passes of
 //	        one posted, untampered review (or is binary and such a review saw
-//	        it) ∧ no blocking finding was ever posted (nothing here closes one).
+//	        it) ∧ no blocking finding was ever posted (nothing here closes one)
+//	        ∧ no one edited a bot review (the state ledger is whole: nothing
+//	        here clears a cut).
 //
 //	go test ./app -run TestGateModel -gate.seed 7 -gate.n 5000
 var (
@@ -149,6 +151,7 @@ type modelWorld struct {
 	binSeen map[string]bool // binary contents a counted review had in its head
 	reviews map[int64]reviewSeen
 	posted  bool // a blocking finding was posted
+	cut     bool // someone edited a bot review: the state ledger is cut
 	ran     int  // model requests already attributed to a run
 }
 
@@ -401,6 +404,7 @@ func (m *modelWorld) step(s step) (ran bool) {
 			last := rv[len(rv)-1]
 			m.w.gh.EditReview(last.ID, "alice", last.Body+"\n")
 			delete(m.reviews, last.ID)
+			m.cut = true // the state ledger is cut: nothing here clears it
 		}
 		m.comment(nil)
 	case s.kind == stepDeleteThread:
@@ -513,7 +517,7 @@ func shownMarkers(r fakellm.Request) []string {
 // oracle is the gate the invariant asks for: "success", or "failure" when
 // a blocking finding was posted, else "pending".
 func (m *modelWorld) oracle() string {
-	if m.posted {
+	if m.posted || m.cut {
 		return "failure"
 	}
 	shown, binary := map[string]bool{}, map[string]bool{}

@@ -46,13 +46,16 @@ func (r *run) answerCommand(ctx context.Context, m state.Mention) error {
 	default:
 		a = spec.Answer(state.Answering{Mention: m, By: by, State: r.State, HeadSHA: r.Snap.PR.HeadSHA, Settings: r.Options.Settings, ModelLine: r.fromModelLine, Stats: StatsTable(r.Options.Learnings, r.Options.Run)})
 	}
-	var block rmcoc.Block = rmcoc.CommandAnswer{CommandCommentID: rmcoc.ID(m.Ref.ID), Command: string(m.Command), By: m.Author.Login, Result: a.Result, FindingIDs: a.FindingIDs, At: r.now()}
+	var block rmcoc.Block = rmcoc.CommandAnswer{CommandCommentID: rmcoc.ID(m.Ref.ID), Command: string(m.Command), By: m.Author.Login, Result: a.Result, FindingIDs: a.FindingIDs, Cuts: a.Cuts, At: r.now()}
 	if spec.Record != nil {
 		block = spec.Record(m, a, r.now())
 	}
-	if _, err := r.GitHub.CreateComment(ctx, r.repo(), r.number(), r.compose(a.Text, block)); err != nil {
+	body := r.compose(a.Text, r.ledger.link(block))
+	posted, err := r.GitHub.CreateComment(ctx, r.repo(), r.number(), body)
+	if err != nil {
 		return fmt.Errorf("answer @%s's %s command (comment %d): %w", m.Author.Login, m.Command, m.Ref.ID, err)
 	}
+	r.ledger.wrote(rmcoc.HolderComment, posted.ID, body)
 	return nil
 }
 

@@ -35,7 +35,7 @@ func (x *reviewRunner) composeReview(rt *detector.ReviewTask, res review.Result,
 	if res.Blocking() > 0 && rt.Mode == rmcoc.ModeAuto {
 		event = snapshot.ReviewEventRequestChanges
 	}
-	return snapshot.NewReview{CommitSHA: rt.HeadSHA, Event: event, Body: x.compose(b.String(), x.runBlock(rt, res, sc)), Comments: comments}
+	return snapshot.NewReview{CommitSHA: rt.HeadSHA, Event: event, Body: x.compose(b.String(), x.env.ledger.link(x.runBlock(rt, res, sc))), Comments: comments}
 }
 
 // runBlock is the review's state: what it covered against which base,

@@ -119,10 +119,13 @@ func (x *disputeRunner) answer(ctx context.Context, o Outcome, f *state.Finding,
 	}
 	// The reply and its block first: from then on the state says what was
 	// decided, whatever happens to the calls that follow.
-	if _, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, x.compose(text, block)); err != nil {
+	body := x.compose(text, x.ledger.link(block))
+	posted, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, body)
+	if err != nil {
 		o.Err = fmt.Errorf("reply on the finding: %w", err)
 		return o
 	}
+	x.ledger.wrote(rmcoc.HolderReviewComment, posted.ID, body)
 	if outcome.resolve {
 		if err := x.GitHub.ResolveThread(ctx, f.Thread.ID); err != nil {
 			x.Log.Warningf("the reply is posted and the finding is %s, but resolving its thread failed: the token needs pull-requests: write (a fine-grained token: Pull requests, read and write): %v", outcome.status, err)

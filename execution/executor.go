@@ -37,6 +37,7 @@ type GitHub interface {
 	reviewGitHub
 	fixGitHub
 	runGitHub
+	reviewEditor
 }
 
 // Session is the run's one conversation with the model.
@@ -372,6 +373,7 @@ func (x *Executor) Run(ctx context.Context, plan detector.Plan) Result {
 		r.Log.EndGroup()
 		res.Outcomes = append(res.Outcomes, o)
 	}
+	r.anchorLedger(ctx)
 	return res
 }
 

@@ -84,11 +84,14 @@ type env struct {
 	num   int
 	clock func() time.Time
 	Log   Logger
+	// ledger is the run's end of the state ledger, shared by every
+	// runner the env is copied into.
+	ledger *chain
 }
 
 func newEnv(c Config) env {
 	return env{poster: poster{secrets: c.Secrets, withheld: c.Withheld, instructions: c.Instructions, language: c.Options.Language, log: c.Log},
-		pr: c.Snap.Repo, num: c.Snap.PR.Number, clock: c.Now, Log: c.Log}
+		pr: c.Snap.Repo, num: c.Snap.PR.Number, clock: c.Now, Log: c.Log, ledger: newChain(c.State.Chain)}
 }
 
 func (e env) now() time.Time {

@@ -73,9 +73,12 @@ func (x *run) reopen(ctx context.Context, f state.Finding) (replied bool, err er
 			"To unblock it: **push a fix** (I verify it and resolve the thread), **reply here** to dispute it, or ask a **maintainer** (write access, not the pull request's author) to resolve it.", who)
 		block := rmcoc.DisputeResolution{FindingID: f.Block.ID, ThreadID: f.Thread.ID, Status: f.Status,
 			Resolution: rmcoc.ResolutionReopened, ResolvedBy: f.Reopen.Login, ResolvedAt: x.now()}
-		if _, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, x.compose(text, block)); err != nil {
+		body := x.compose(text, x.ledger.link(block))
+		posted, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, body)
+		if err != nil {
 			return false, err
 		}
+		x.ledger.wrote(rmcoc.HolderReviewComment, posted.ID, body)
 		replied = true
 	}
 	if err := x.GitHub.UnresolveThread(ctx, f.Thread.ID); err != nil {

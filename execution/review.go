@@ -382,6 +382,9 @@ func (x *reviewRunner) postReview(ctx context.Context, rv snapshot.NewReview) (i
 		rv = x.bodyOnly(rv)
 		id, err = x.GitHub.CreateReview(ctx, x.repo(), x.number(), rv)
 	}
+	if err == nil {
+		x.env.ledger.wrote(rmcoc.HolderReview, id, rv.Body)
+	}
 	return id, err
 }
 

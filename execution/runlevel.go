@@ -79,6 +79,9 @@ func (r *run) before(ctx context.Context, plan detector.Plan) {
 			r.Log.Warningf("could not answer @%s's %s command: %v", m.Author.Login, m.Command, err)
 		}
 	}
+	if err := r.noticeCuts(ctx); err != nil {
+		r.Log.Warningf("%v", err)
+	}
 	if len(plan.Evidence) > 0 {
 		if err := r.reportEvidence(ctx, plan.Evidence); err != nil {
 			r.Log.Warningf("could not report the deleted finding threads: %v", err)
@@ -108,6 +111,11 @@ func (r *run) catchUp(ctx context.Context) {
 	for _, f := range r.State.Findings {
 		// A finding a maintainer's resolve command waived gets its thread
 		// resolved, here too when a killed run did not get to it.
+		// A finding a ledger cut touches stays as it is: what resolved it
+		// may be the block someone cut away.
+		if r.State.Touched(f.Block.ID) {
+			continue
+		}
 		if f.ResolveDue || (f.WaivedBy != "" && !f.Thread.IsResolved) {
 			if err := r.GitHub.ResolveThread(ctx, f.Thread.ID); err != nil {
 				r.Log.Warningf("could not resolve the thread of finding %q: %v", f.Block.Title, err)

@@ -121,9 +121,12 @@ func (x *fixes) resolveFinding(ctx context.Context, f state.Finding, resolution 
 		block.HeadSHA = x.Snap.PR.HeadSHA // the fix holds while the head contains this commit
 		block.FixLines, block.FixSuggestion = fix.Lines, fix.Suggestion
 	}
-	if _, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, x.compose(text, block)); err != nil {
+	body := x.compose(text, x.ledger.link(block))
+	posted, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, body)
+	if err != nil {
 		return err
 	}
+	x.ledger.wrote(rmcoc.HolderReviewComment, posted.ID, body)
 	if len(block.FixLines) > 0 {
 		fix.Head = block.HeadSHA
 		x.wrote = append(x.wrote, fix)
@@ -142,9 +145,12 @@ func (x *fixes) regress(ctx context.Context, f state.Finding, why string) error 
 	block := rmcoc.DisputeResolution{FindingID: f.Block.ID, ThreadID: f.Thread.ID, Status: rmcoc.FindingOpen,
 		Resolution: rmcoc.ResolutionRegressed, ResolvedAt: x.now()}
 	text := "🔁 " + why + "\n\nThis finding blocks the merge gate again: push a fix (I verify it), reply here to dispute it, or ask a maintainer to resolve it."
-	if _, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, x.compose(text, block)); err != nil {
+	body := x.compose(text, x.ledger.link(block))
+	posted, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, body)
+	if err != nil {
 		return err
 	}
+	x.ledger.wrote(rmcoc.HolderReviewComment, posted.ID, body)
 	if f.Thread.IsResolved {
 		if err := x.GitHub.UnresolveThread(ctx, f.Thread.ID); err != nil {
 			return fmt.Errorf("the reply is posted, but reopening the thread failed: %w", err)

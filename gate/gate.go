@@ -15,10 +15,17 @@
 //     a revert to reviewed content carries the review, a new blob is owed
 //     one, and a blob GitHub sends no diff for stays owed (named);
 //   - no blocking finding stands, a finding whose thread was deleted
-//     included.
+//     included;
+//   - the state ledger is whole: every block that decides the gate (a
+//     review run, a dispute's verdict, a regressed or reopened reply, a
+//     waiver, a maintainer's command answer) names its predecessor by
+//     comment and digest, and the bot's latest review names the newest,
+//     so no one deleted or edited one; a cut, until a maintainer clears
+//     it, holds every finding it touches.
 //
-// A blocking finding makes it failure whatever the coverage; anything
-// else short of success is pending, saying what unblocks it.
+// A blocking finding or a cut ledger makes it failure whatever the
+// coverage; anything else short of success is pending, saying what
+// unblocks it.
 package gate
 
 import (
@@ -80,6 +87,17 @@ type Input struct {
 	// ones whose verified fix the head no longer contains, and ones whose
 	// thread is gone (Missing of them).
 	Blocking, Missing int
+	// Integrity is the state ledger's.
+	Integrity Integrity
+}
+
+// Integrity is what the state ledger's check found: the cuts no
+// maintainer cleared, the first of them for people, and the findings they
+// touch that do not block on their own.
+type Integrity struct {
+	Cuts    int
+	Cut     string
+	Touched int
 }
 
 // Verdict is the status to set.
@@ -97,6 +115,9 @@ const MaxDescription = 140
 func Derive(in Input) Verdict {
 	sha := short(in.Head)
 	switch {
+	case in.Integrity.Cuts > 0:
+		return verdict(Failure, fmt.Sprintf("state ledger cut (%s): %d finding(s) held until a maintainer comments clear-ledger",
+			clip(in.Integrity.Cut, 70), in.Blocking+in.Integrity.Touched))
 	case in.Missing > 0:
 		return verdict(Failure, fmt.Sprintf("%d blocking finding(s), %d with a deleted thread: see the PR; a maintainer can waive", in.Blocking, in.Missing))
 	case in.Blocking > 0:
@@ -132,12 +153,18 @@ func verdict(s State, desc string) Verdict {
 
 // oneLine keeps a reason (an API error's text, say) to one short line.
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 60 {
-		s = string(r[:59]) + "…"
-	}
+	s = clip(s, 60)
 	if s == "" {
 		return "no reason given"
+	}
+	return s
+}
+
+// clip keeps s to one line of at most n runes.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n-1]) + "…"
 	}
 	return s
 }

@@ -98,6 +98,9 @@ type Facts struct {
 	// Blocking counts the blocking findings that stand; Missing, those of
 	// them whose thread is gone.
 	Blocking, Missing int
+	// Integrity is the state ledger's: a cut fails the gate until a
+	// maintainer clears it.
+	Integrity Integrity
 }
 
 // Judgment is the gate of a head and the changes it is still owed.
@@ -111,7 +114,7 @@ type Judgment struct {
 
 // Evaluate is the whole gate: see the package comment for the invariant.
 func Evaluate(f Facts) Judgment {
-	in := Input{Head: f.Head, Blocking: f.Blocking, Missing: f.Missing}
+	in := Input{Head: f.Head, Blocking: f.Blocking, Missing: f.Missing, Integrity: f.Integrity}
 	if f.Changes.Unread {
 		// Never green: what the state says of the review words it.
 		in.Coverage, in.Why = NotReviewed, f.Why

@@ -137,6 +137,12 @@ func restComment(ic *gogithub.IssueComment) snapshot.Comment {
 		CreatedAt: ic.GetCreatedAt().Time, UpdatedAt: ic.GetUpdatedAt().Time}
 }
 
+// EditReview replaces the body of a submitted review of a pull request.
+func (c *Client) EditReview(ctx context.Context, repo snapshot.Repo, number int, id int64, body string) error {
+	_, _, err := c.rest.PullRequests.UpdateReview(ctx, repo.Owner, repo.Name, number, id, body)
+	return wrap(scopePulls, fmt.Sprintf("edit review %d on %s#%d", id, repo, number), err)
+}
+
 // EditReviewComment replaces the body of a review (thread) comment.
 func (c *Client) EditReviewComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error {
 	_, _, err := c.rest.PullRequests.EditComment(ctx, repo.Owner, repo.Name, id, &gogithub.PullRequestComment{Body: &body})

@@ -84,11 +84,21 @@ type RollUp struct {
 	OwnSuggestion int   `json:"own_suggestion,omitempty"`
 }
 
-// Link names the ledger block an outcome block follows: the learnings
-// issue comment holding it and the digest of that block.
+// Link names the ledger block a block follows: the comment holding it and
+// the digest of that block. The outcome ledger's links name learnings
+// issue comments; the gate ledger's (see ledger.go) also say which kind of
+// comment holds the block, and what it was about, so a cut can be told
+// apart from the thread it touches even when the block is gone.
 type Link struct {
 	CommentID ID     `json:"comment_id"`
 	Digest    string `json:"digest"`
+	// Holder is the kind of comment CommentID names, "" for an issue
+	// comment (the outcome ledger's only kind).
+	Holder Holder `json:"holder,omitempty"`
+	// FindingID and ReplyTo are, for a block about a finding, the finding
+	// and the developer reply it answered.
+	FindingID string `json:"finding_id,omitempty"`
+	ReplyTo   ID     `json:"reply_to,omitempty"`
 }
 
 // Outcomes is one link of the outcome ledger the bot keeps in its

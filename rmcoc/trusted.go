@@ -2,6 +2,7 @@ package rmcoc
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -34,39 +35,20 @@ const detailsOpen = "<details><summary>rmc state</summary>"
 func ParseTrusted(body string) Trusted {
 	var tr Trusted
 	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
-	type found struct {
-		line    int
-		content string
-	}
-	var secs []found // last section first
-	i := len(lines)
-	for {
-		for i > 0 && strings.TrimSpace(lines[i-1]) == "" {
-			i--
-		}
-		start, open, closing, ok := section(lines, i)
-		if !ok {
-			break
-		}
-		secs = append(secs, found{open, strings.Join(lines[open+1:closing], "\n")})
-		i = start
-		if i > 0 && strings.TrimSpace(lines[i-1]) != "" {
-			break // a section is always preceded by a blank line (or starts the body)
-		}
-	}
+	i, secs := trailing(lines)
 	if i > 0 {
 		prose, _ := Parse(strings.Join(lines[:i], "\n"))
 		tr.Prose = len(prose)
 	}
 	var blocks []Block
-	for k := len(secs) - 1; k >= 0; k-- {
+	for _, sec := range secs {
 		if len(blocks)+len(tr.Errs) >= maxBlocks {
-			tr.Errs = append(tr.Errs, ParseError{secs[k].line + 1, fmt.Sprintf("more than %d blocks; the rest are ignored", maxBlocks)})
+			tr.Errs = append(tr.Errs, ParseError{sec.open + 1, fmt.Sprintf("more than %d blocks; the rest are ignored", maxBlocks)})
 			break
 		}
-		b, err := decode(secs[k].content)
+		b, err := decode(sec.content)
 		if err != "" {
-			tr.Errs = append(tr.Errs, ParseError{secs[k].line + 1, err})
+			tr.Errs = append(tr.Errs, ParseError{sec.open + 1, err})
 			continue
 		}
 		blocks = append(blocks, b)
@@ -86,6 +68,39 @@ func ParseTrusted(body string) Trusted {
 		}
 	}
 	return tr
+}
+
+// stateSection is one section of a body's trailing state run: its lines
+// [start, end), the line of its opening fence, and the fence's content.
+type stateSection struct {
+	start, end, open int
+	content          string
+}
+
+// trailing finds the trailing run of state sections in lines: the index of
+// its first line (len(lines) when there is none) and its sections in body
+// order.
+func trailing(lines []string) (int, []stateSection) {
+	var secs []stateSection // last section first
+	i := len(lines)
+	for {
+		end := i
+		for i > 0 && strings.TrimSpace(lines[i-1]) == "" {
+			i--
+		}
+		start, open, closing, ok := section(lines, i)
+		if !ok {
+			i = end
+			break
+		}
+		secs = append(secs, stateSection{start: start, end: i, open: open, content: strings.Join(lines[open+1:closing], "\n")})
+		i = start
+		if i > 0 && strings.TrimSpace(lines[i-1]) != "" {
+			break // a section is always preceded by a blank line (or starts the body)
+		}
+	}
+	slices.Reverse(secs)
+	return i, secs
 }
 
 // section recognizes the state section whose last line is lines[end-1]:

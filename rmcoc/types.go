@@ -38,6 +38,8 @@ const (
 	TypeCommand        Type = "command-answer"     // a pause, resume, resolve... command was answered
 	TypeWalkthrough    Type = "walkthrough"        // the sticky walkthrough comment
 	TypeOutcomes       Type = "pr-outcomes"        // a link of the outcome ledger, in the learnings issue
+	TypeLedgerHead     Type = "ledger-head"        // the gate ledger's newest links, in a bot review's body
+	TypeLedgerCut      Type = "ledger-cut"         // the PR was told its gate ledger is cut
 )
 
 // Block is one decoded block. Concrete types are the structs below.
@@ -207,6 +209,7 @@ type DisputeResolution struct {
 	// suggestion as the bot wrote it, when the fix committed it.
 	FixLines      []LineRange `json:"fix_lines,omitempty"`
 	FixSuggestion LineRange   `json:"fix_suggestion,omitzero"`
+	Prev          *Link       `json:"prev,omitempty"` // the gate ledger's link (see Link)
 }
 
 // AutoReviewTrigger records that an automatic review was requested for a head
@@ -280,6 +283,8 @@ type ReviewRun struct {
 	Blobs       string `json:"blobs,omitempty"`
 	BinaryBlobs string `json:"binary_blobs,omitempty"`
 	NoDiffBlobs string `json:"nodiff_blobs,omitempty"`
+
+	Prev *Link `json:"prev,omitempty"` // the gate ledger's link (see Link)
 }
 
 // BlobKeyLen is the length of one key in a packed blob list: 128 bits of
@@ -372,6 +377,7 @@ type Waiver struct {
 	By               string    `json:"by"`
 	Result           string    `json:"result"`
 	At               time.Time `json:"at"`
+	Prev             *Link     `json:"prev,omitempty"` // the gate ledger's link (see Link)
 }
 
 // CommandAnswer records that a command given to the bot in the PR's
@@ -385,8 +391,12 @@ type CommandAnswer struct {
 	By               string `json:"by"`
 	Result           string `json:"result"`
 	// FindingIDs are, for resolve, the findings it waived.
-	FindingIDs []string  `json:"finding_ids,omitempty"`
-	At         time.Time `json:"at"`
+	FindingIDs []string `json:"finding_ids,omitempty"`
+	// Cuts are, for clear-ledger, the cuts of the gate ledger it cleared
+	// (LedgerCut's keys).
+	Cuts []string  `json:"cuts,omitempty"`
+	At   time.Time `json:"at"`
+	Prev *Link     `json:"prev,omitempty"` // the gate ledger's link (see Link)
 }
 
 // Walkthrough marks the bot's one walkthrough comment on a PR, edited in
@@ -480,6 +490,10 @@ func newBlock(t Type) (Block, bool) {
 		return &Walkthrough{}, true
 	case TypeOutcomes:
 		return &Outcomes{}, true
+	case TypeLedgerHead:
+		return &LedgerHead{}, true
+	case TypeLedgerCut:
+		return &LedgerCut{}, true
 	}
 	return nil, false
 }

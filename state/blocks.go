@@ -43,6 +43,18 @@ func (d *deriver) blocks(author snapshot.Actor, editor *snapshot.Actor, body, wh
 	return tr.Blocks
 }
 
+// editor is the login of someone other than the bot who last edited a bot
+// comment, "" when no one did.
+func (d *deriver) editor(e *snapshot.Actor) string {
+	if !d.tampered(e) {
+		return ""
+	}
+	if e.Login == "" {
+		return "someone"
+	}
+	return e.Login
+}
+
 // readBotBlocks reads the bot's state blocks from its comments, reviews and
 // review comments, then lists the dismissals it never explained and the
 // answers still pending in a placeholder comment.
@@ -56,7 +68,12 @@ func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 	d.answeredReplies = map[int64]bool{}
 	d.readIssueComments(snap.IssueComments)
 	for _, r := range snap.Reviews {
-		for _, b := range d.blocks(r.Author, r.Editor, r.Body, fmt.Sprintf("review %d", r.ID)) {
+		bs := d.blocks(r.Author, r.Editor, r.Body, fmt.Sprintf("review %d", r.ID))
+		if d.isBot(r.Author) {
+			d.chain.hold(rmcoc.HolderReview, r.ID, r.SubmittedAt, d.editor(r.Editor), bs)
+			d.chain.review(r, d.tampered(r.Editor))
+		}
+		for _, b := range bs {
 			if run, ok := b.(rmcoc.ReviewRun); ok {
 				d.review(run, r.ID, r.SubmittedAt)
 				continue
@@ -66,7 +83,11 @@ func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 	}
 	for _, t := range snap.Threads {
 		for _, c := range t.Comments {
-			for _, b := range d.blocks(c.Author, c.Editor, c.Body, fmt.Sprintf("review comment %d", c.ID)) {
+			bs := d.blocks(c.Author, c.Editor, c.Body, fmt.Sprintf("review comment %d", c.ID))
+			if d.isBot(c.Author) {
+				d.chain.hold(rmcoc.HolderReviewComment, c.ID, c.CreatedAt, d.editor(c.Editor), bs)
+			}
+			for _, b := range bs {
 				d.common(b, c.ID)
 			}
 		}
@@ -86,7 +107,11 @@ func (d *deriver) readBotBlocks(snap snapshot.Snapshot) {
 func (d *deriver) readIssueComments(comments []snapshot.Comment) {
 	var latestTrigger time.Time
 	for _, c := range comments {
-		for _, b := range d.blocks(c.Author, c.Editor, c.Body, fmt.Sprintf("comment %d", c.ID)) {
+		bs := d.blocks(c.Author, c.Editor, c.Body, fmt.Sprintf("comment %d", c.ID))
+		if d.isBot(c.Author) {
+			d.chain.hold(rmcoc.HolderComment, c.ID, c.CreatedAt, d.editor(c.Editor), bs)
+		}
+		for _, b := range bs {
 			switch b := b.(type) {
 			case rmcoc.AutoReviewTrigger:
 				d.st.StatusComment = c.ID

@@ -93,8 +93,10 @@ type Answering struct {
 type Answer struct {
 	Text   string
 	Result string // rmcoc.CommandDone or rmcoc.CommandNotAllowed, or the Record's own
-	// FindingIDs are the findings it changed.
+	// FindingIDs are the findings it changed; Cuts, the ledger cuts it
+	// cleared.
 	FindingIDs []string
+	Cuts       []string
 }
 
 var registry []*CommandSpec

@@ -69,6 +69,8 @@ type State struct {
 	// progress" although a completed review answered their requests (a run
 	// was killed between the review and the comment's update).
 	Unfinished []Unfinished
+	// Chain is the gate ledger: its cuts, newest block and tips.
+	Chain Chain
 	// Notices explain what was ignored: malformed blocks, blocks in comments
 	// the bot did not write, and so on. They are shown in the job summary.
 	Notices []string
@@ -102,6 +104,7 @@ func Derive(snap snapshot.Snapshot, opt Options) State {
 	d := deriver{st: &st, opt: opt}
 	d.prAuthor, d.fork = snap.PR.Author, snap.PR.IsFork
 	d.readBotBlocks(snap)
+	d.readChain()
 	d.findings(snap)
 	d.fixesHeld(snap.PR)
 	d.mentions(snap)
@@ -129,6 +132,8 @@ type deriver struct {
 	answeredReplies map[int64]bool
 	prAuthor        snapshot.Actor
 	fork            bool
+	// chain collects the gate ledger's blocks (see ledger.go).
+	chain chainReader
 }
 
 // trusted reports whether an author may ask the bot for work: a

@@ -82,6 +82,31 @@ func (s *Server) getReview(c *call) reply {
 	return jsonReply(http.StatusOK, s.reviewJSON(rs))
 }
 
+// updateReview replaces a review's body, as GitHub's "update a review"
+// does; the editor is recorded, as the web UI shows it.
+func (s *Server) updateReview(c *call) reply {
+	const doc = "https://docs.github.com/rest/pulls/reviews#update-a-review-for-a-pull-request"
+	p := c.pullParam()
+	id, ok := c.intParam("id")
+	rs := s.reviews[id]
+	if p == nil || !ok || rs == nil || rs.pull != p {
+		return notFound(doc)
+	}
+	var in bodyInput
+	if !c.decode(&in) {
+		return problemsParsingJSON(doc)
+	}
+	body, bad := checkBody(in, "PullRequestReview", doc)
+	if bad != nil {
+		return *bad
+	}
+	if rs.r.Body != body {
+		rs.r.Body, rs.r.Editor = body, c.who.login
+		s.logWrite("%s:review:edit:%d", p.key(), rs.r.ID)
+	}
+	return jsonReply(http.StatusOK, s.reviewJSON(rs))
+}
+
 // createReview validates the whole review before writing anything: one bad
 // inline comment rejects the review and leaves no trace, as on GitHub.
 func (s *Server) createReview(c *call) reply {

@@ -49,6 +49,7 @@ func restRoutes(s *Server) []route {
 		{"GET /repos/{owner}/{repo}/pulls/{number}/reviews", s.listReviews},
 		{"POST /repos/{owner}/{repo}/pulls/{number}/reviews", s.createReview},
 		{"GET /repos/{owner}/{repo}/pulls/{number}/reviews/{id}", s.getReview},
+		{"PUT /repos/{owner}/{repo}/pulls/{number}/reviews/{id}", s.updateReview},
 		{"GET /repos/{owner}/{repo}/pulls/{number}/requested_reviewers", s.listRequestedReviewers},
 		{"POST /repos/{owner}/{repo}/pulls/{number}/requested_reviewers", s.requestReviewers},
 		{"DELETE /repos/{owner}/{repo}/pulls/{number}/requested_reviewers", s.removeRequestedReviewers},
