@@ -44,7 +44,9 @@ const genesis = "genesis"
 func Genesis() *Link { return &Link{Digest: genesis} }
 
 // IsGenesis reports whether l is the link of a ledger's first block.
-func (l Link) IsGenesis() bool { return l.CommentID == 0 && l.Digest == genesis && l.Holder == HolderComment }
+func (l Link) IsGenesis() bool {
+	return l.CommentID == 0 && l.Digest == genesis && l.Holder == HolderComment
+}
 
 // LedgerHead names the gate ledger's newest blocks (those no block names
 // yet), in the body of the bot's latest review: a submitted review cannot
