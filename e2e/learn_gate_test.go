@@ -303,7 +303,9 @@ func TestLearnGateReadOnlyDisputeKeepsBlocking(t *testing.T) {
 		t.Errorf("the bot's answer: %s", last.Body)
 	}
 	got := w.writesSince(writes)
-	if len(got) != 2 || !strings.Contains(got[0], ":reaction:eyes:") || !strings.Contains(got[1], ":review-comment:reply:") {
+	// The reaction, the reply, and the state ledger's head in the bot's
+	// review (the reply is the ledger's newest block).
+	if len(got) != 3 || !strings.Contains(got[0], ":reaction:eyes:") || !strings.Contains(got[1], ":review-comment:reply:") || !strings.Contains(got[2], ":review:edit:") {
 		t.Errorf("writes %v", got)
 	}
 	if n := w.permissionLookups(reads, "rita"); n != 1 {

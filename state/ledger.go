@@ -20,9 +20,10 @@ type Chain struct {
 	// Latest is the newest ledger block, which the next one names; nil
 	// when the PR has none.
 	Latest *rmcoc.Link
-	// Tips are the ledger blocks in deletable comments that no block
-	// names yet, newest last; Unanchored is set when some of them is
-	// named by no LedgerHead either: the run writes one.
+	// Tips are the linked blocks in deletable comments that no block
+	// names yet, newest last, and the links of the cuts (the head keeps
+	// naming them); Unanchored is set when some of them is named by no
+	// LedgerHead: the run writes one.
 	Tips       []rmcoc.Link
 	Unanchored bool
 	// Anchor is the bot's latest review its own, unedited: where the
@@ -225,6 +226,14 @@ func (r *chainReader) check() Chain {
 	}
 	r.recorded(&c, add)
 	c.Latest, c.Tips, c.Unanchored = r.tips(linked)
+	// The head keeps naming what is cut, so that deleting the notice that
+	// told of a cut does not make it whole again.
+	for _, cut := range c.Cuts {
+		if !slices.ContainsFunc(c.Tips, func(t rmcoc.Link) bool { return same(t, cut.Link) }) {
+			c.Tips = append(c.Tips, cut.Link)
+			c.Unanchored = c.Unanchored || !r.anchored(cut.Link)
+		}
+	}
 	return c
 }
 
