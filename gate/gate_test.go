@@ -33,6 +33,11 @@ func TestDerive(t *testing.T) {
 		{"unreadable", Input{Coverage: Unreadable, Unreviewed: 2}, Pending, "2 changed file(s) of 0123456 too large for GitHub to send a diff"},
 		{"unreadable, blocking", Input{Coverage: Unreadable, Unreviewed: 2, Blocking: 1}, Failure, "1 open blocking"},
 		{"paused", Input{Coverage: Paused, Why: "a draft is reviewed when marked ready for review"}, Pending, "0123456 not reviewed: a draft is reviewed"},
+		{"covered, the state ledger cut", Input{Coverage: Covered, Integrity: Integrity{Cuts: 1, Cut: "the bot's reply 303 on finding f-1 was deleted", Touched: 1}}, Failure,
+			"state ledger cut (the bot's reply 303 on finding f-1 was deleted): 1 finding(s) held until a maintainer comments clear-ledger"},
+		{"a cut outranks a deleted thread", Input{Coverage: Covered, Blocking: 2, Missing: 1, Integrity: Integrity{Cuts: 2, Cut: "the bot's review 201 was edited by @mallory"}}, Failure,
+			"state ledger cut (the bot's review 201 was edited by @mallory): 2 finding(s) held"},
+		{"not reviewed, the state ledger cut", Input{Coverage: NotReviewed, Integrity: Integrity{Cuts: 1, Cut: "x"}}, Failure, "state ledger cut (x)"},
 	}
 	for _, tc := range tests {
 		tc.in.Head = head

@@ -118,6 +118,9 @@ func TestEvaluate(t *testing.T) {
 		"paused, covered": {Facts{Changes: ChangeSet{Changes: []Change{change("a", 1)}}, Ledger: ledger(map[Mark][]int{Reviewed: {1}}), Review: Paused},
 			Success, "reviewed", 0},
 		"failed": {Facts{Changes: ChangeSet{Changes: []Change{change("a", 1)}}, Review: Failed, Why: "HTTP 503"}, Pending, "failed (HTTP 503)", 1},
+		"every blob reviewed, the state ledger cut": {Facts{Changes: ChangeSet{Changes: []Change{change("a", 1)}}, Ledger: ledger(map[Mark][]int{Reviewed: {1}}),
+			Integrity: Integrity{Cuts: 1, Cut: "the bot's reply 9 was deleted", Touched: 1}}, Failure, "state ledger cut (the bot's reply 9 was deleted)", 0},
+		"change set unread, the state ledger cut": {Facts{Changes: ChangeSet{Unread: true}, Integrity: Integrity{Cuts: 1, Cut: "x"}}, Failure, "state ledger cut", 0},
 		"a short blob id matches nothing": {Facts{Changes: ChangeSet{Changes: []Change{{Path: "a", Blob: "abc", Kind: KindBlob}}}, Ledger: ledger(map[Mark][]int{Reviewed: {1}})},
 			Pending, "not reviewed yet", 1},
 	} {
