@@ -201,23 +201,7 @@ func (r *chainReader) check() Chain {
 			c.Cuts = append(c.Cuts, Cut{Link: l, Why: why})
 		}
 	}
-	for _, rec := range r.recs {
-		switch {
-		case rec.prev != nil:
-			if why := r.resolve(*rec.prev); why != "" {
-				add(*rec.prev, why)
-			}
-		case linked && rec.at.After(first):
-			add(rec.self, fmt.Sprintf("%s holds a ledger block written without a link after the ledger began", where(rec.self)))
-		}
-	}
-	for _, h := range r.heads {
-		for _, tip := range h.Tips {
-			if why := r.resolve(tip); why != "" {
-				add(tip, why)
-			}
-		}
-	}
+	r.links(add, linked, first)
 	if linked || len(r.heads) > 0 || r.began {
 		for _, rv := range r.editedReviews {
 			add(rmcoc.Link{Holder: rmcoc.HolderReview, CommentID: rmcoc.ID(rv.ID), Digest: "edited"},
@@ -235,6 +219,28 @@ func (r *chainReader) check() Chain {
 		}
 	}
 	return c
+}
+
+// links adds the cuts of the links blocks and heads name, and of the
+// blocks written without one after the ledger began (at first).
+func (r *chainReader) links(add func(rmcoc.Link, string), linked bool, first time.Time) {
+	for _, rec := range r.recs {
+		switch {
+		case rec.prev != nil:
+			if why := r.resolve(*rec.prev); why != "" {
+				add(*rec.prev, why)
+			}
+		case linked && rec.at.After(first):
+			add(rec.self, fmt.Sprintf("%s holds a ledger block written without a link after the ledger began", where(rec.self)))
+		}
+	}
+	for _, h := range r.heads {
+		for _, tip := range h.Tips {
+			if why := r.resolve(tip); why != "" {
+				add(tip, why)
+			}
+		}
+	}
 }
 
 // recorded adds the cuts notices recorded, and dates each cut's notice.
@@ -321,7 +327,10 @@ func where(l rmcoc.Link) string {
 		s = fmt.Sprintf("the bot's review %d", l.CommentID)
 	case rmcoc.HolderReviewComment:
 		s = fmt.Sprintf("the bot's reply %d", l.CommentID)
+	case rmcoc.HolderComment:
+		s = fmt.Sprintf("the bot's comment %d", l.CommentID)
 	default:
+		// A holder this version does not know: named as a comment.
 		s = fmt.Sprintf("the bot's comment %d", l.CommentID)
 	}
 	if l.FindingID != "" {
