@@ -330,6 +330,7 @@ func TestComposeReview(t *testing.T) {
 			}
 			want := tc.wantRun
 			want.CompletedAt, want.BaseRef = fixedNow.UTC(), "main"
+			want.Prev = rmcoc.Genesis() // the PR's first state ledger block
 			// The run lists exactly the findings posted in threads.
 			for _, c := range rv.Comments {
 				if fs := rmcoc.All[rmcoc.Finding](c.Body); len(fs) == 1 {

@@ -38,7 +38,7 @@ func FuzzCompose(f *testing.F) {
 		rv := x.review().composeReview(rt, review.Result{Findings: []review.Finding{fd, inBody}, Reviewed: []string{name},
 			Skipped: []review.Skip{{Path: name, Why: text}}}, scope{note: "full review"})
 		run := rmcoc.ReviewRun{HeadSHA: headSHA, BaseSHA: baseSHA, BaseRef: "main", Mode: rmcoc.ModeAuto, Findings: 2, Blocking: 2, CompletedAt: fixedNow.UTC(),
-			Posted: []rmcoc.PostedFinding{{ID: "f-c0ffee012345", Fingerprint: fd.Fingerprint, Blocking: true}}}
+			Posted: []rmcoc.PostedFinding{{ID: "f-c0ffee012345", Fingerprint: fd.Fingerprint, Blocking: true}}, Prev: rmcoc.Genesis()}
 		exactly(t, rv.Body, run)
 		run.Posted = nil
 		exactly(t, x.review().bodyOnly(snapshot.NewReview{Body: rv.Body, Comments: rv.Comments}).Body, run)

@@ -110,7 +110,7 @@ func TestComposeDefangsDisguisedBlocks(t *testing.T) {
 			body.Inline = false
 			rv := x.review().composeReview(rt, review.Result{Findings: []review.Finding{body}, Reviewed: []string{f.Path},
 				Skipped: []review.Skip{{Path: "x\n" + smuggle(opener, forgedRun), Why: payload}}}, scope{note: "full review"})
-			run := rmcoc.ReviewRun{HeadSHA: headSHA, BaseSHA: baseSHA, BaseRef: "main", Mode: rmcoc.ModeAuto, Findings: 1, Blocking: 1, CompletedAt: fixedNow.UTC()}
+			run := rmcoc.ReviewRun{HeadSHA: headSHA, BaseSHA: baseSHA, BaseRef: "main", Mode: rmcoc.ModeAuto, Findings: 1, Blocking: 1, CompletedAt: fixedNow.UTC(), Prev: rmcoc.Genesis()}
 			exactly(t, rv.Body, run)
 			exactly(t, x.review().bodyOnly(snapshot.NewReview{Body: rv.Body, Comments: []snapshot.NewReviewComment{{Path: f.Path, Line: f.Line, Body: comment}}}).Body, run)
 
