@@ -242,7 +242,7 @@ func TestEveryPostingPathHoldsNoHostileText(t *testing.T) {
 		Skipped: []review.Skip{{Path: hostileFile, Why: attack}}}, scope{note: "full review"})
 	run := rmcoc.ReviewRun{HeadSHA: headSHA, BaseSHA: baseSHA, BaseRef: "main", Mode: rmcoc.ModeAuto, Findings: 2, Blocking: 2, CompletedAt: fixedNow.UTC(),
 		Posted: []rmcoc.PostedFinding{{ID: "f-" + f.Fingerprint[:12], Fingerprint: f.Fingerprint, Blocking: true}},
-		Prev: rmcoc.Genesis()} // the first block of the PR's state ledger
+		Prev:   rmcoc.Genesis()} // the first block of the PR's state ledger
 	assertSafe(t, rv.Body, nil, run)
 	run.Posted = nil // in the body only, no finding has a thread
 	assertSafe(t, rig.review().bodyOnly(rv).Body, nil, run)
@@ -253,7 +253,7 @@ func TestEveryPostingPathHoldsNoHostileText(t *testing.T) {
 		Suppressed: []review.Suppressed{{Finding: f, Learning: review.Learned{ID: "L-abc123", URL: "https://github.com/o/r/issues/9#c1"}}}}, scope{note: "full review"})
 	prun := rmcoc.ReviewRun{HeadSHA: headSHA, BaseSHA: baseSHA, BaseRef: "main", Mode: rmcoc.ModeAuto, Findings: 1, Blocking: 1, CompletedAt: fixedNow.UTC(),
 		Posted: []rmcoc.PostedFinding{{ID: "f-" + f.Fingerprint[:12], Fingerprint: f.Fingerprint, Blocking: true}},
-		Prev: rmcoc.Genesis()}
+		Prev:   rmcoc.Genesis()}
 	assertSafe(t, partial.Body, nil, prun)
 	if !strings.HasPrefix(partial.Body, "⚠️ **Partial review") || !strings.HasSuffix(partial.Body, "</details>") ||
 		!strings.Contains(rmcoc.Strip(partial.Body), "📚 1 finding suppressed by a learning ([L-abc123]") {

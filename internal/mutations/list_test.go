@@ -260,4 +260,8 @@ var list = []mutation{
 		Old: "Who: Maintainers, Order: 75", New: "Who: Collaborators, Order: 75", Tests: "TestLedgerCutNoticeAndClear"},
 	{ID: "T5", Section: since, What: "a clear-ledger command clears cuts it was given before they were told", File: "state/command_clear.go",
 		Old: "c.Noticed.Before(m.CreatedAt)", New: "!c.Noticed.IsZero()", Tests: "TestLedgerCutNoticeAndClear"},
+	{ID: "T6", Section: since, What: "a run's ledger head keeps naming blocks a later block of the run names", File: "execution/ledger.go",
+		Old: "func(t rmcoc.Link) bool { return sameLink(t, *prev) })", New: "func(t rmcoc.Link) bool { return false && sameLink(t, *prev) })", Tests: "TestLedgerWriterRoundTrip"},
+	{ID: "T7", Section: since, What: "a run writes the ledger head again when nothing new needs naming", File: "execution/ledger.go",
+		Old: "c.anchor.Body, c.dirty = body, false", New: "c.anchor.Body = body", Tests: "TestLedgerWriterRoundTrip"},
 }
