@@ -94,8 +94,11 @@ func TestLedgerTailVerdictDeleted(t *testing.T) {
 	wantGate(t, w, "failure", "1 open blocking finding")
 
 	w.gh.DeleteReviewComment(v.ID)
-	w.lgtm(t, "bob")
+	r := w.lgtm(t, "bob")
 	wantGate(t, w, "failure", "state ledger cut (the bot's reply")
+	if !strings.Contains(r.summary, "the state ledger is cut: the bot's reply") {
+		t.Errorf("the job summary does not name the cut:\n%s", r.summary)
+	}
 	wantGate(t, w, "failure", "was deleted): 1 finding(s) held until a maintainer comments clear-ledger")
 	if n := judged.Load(); n != 1 {
 		t.Errorf("the author's reply was judged %d times, want once: deleting the verdict must not ask again", n)

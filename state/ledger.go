@@ -339,6 +339,13 @@ func where(l rmcoc.Link) string {
 	return s
 }
 
+// cutNotices tells the job summary of the cuts no maintainer cleared.
+func (d *deriver) cutNotices() {
+	for _, c := range d.st.OpenCuts() {
+		d.st.Notices = append(d.st.Notices, "warning: the state ledger is cut: "+c.Why)
+	}
+}
+
 // readChain checks the ledger the bot's blocks hold, marks the replies a
 // cut verdict answered as answered (a dispute is judged once: deleting its
 // verdict does not ask the model again), and keeps the chain in the state.

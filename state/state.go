@@ -109,6 +109,7 @@ func Derive(snap snapshot.Snapshot, opt Options) State {
 	d.fixesHeld(snap.PR)
 	d.mentions(snap)
 	d.commands(snap.PR)
+	d.cutNotices()
 	st.requests, st.placeholders = d.handled, d.placeholders
 	return st
 }
