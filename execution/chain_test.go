@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/review-my-code-bot/rmc/precision"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
@@ -41,7 +42,7 @@ func TestLedgerWriterRoundTrip(t *testing.T) {
 
 	r := rig.run()
 	f := rig.State.Findings[0]
-	if err := r.fixes.resolveFinding(context.Background(), f, rmcoc.ResolutionFixed, "Fixed."); err != nil {
+	if err := r.fixes.resolveFinding(context.Background(), f, rmcoc.ResolutionFixed, "Fixed.", precision.Fix{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.fixes.regress(context.Background(), f, "It came back."); err != nil {
