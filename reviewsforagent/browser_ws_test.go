@@ -97,3 +97,64 @@ func TestBrowserIgnoreWhitespace(t *testing.T) {
 	}
 	b.checkLocalOnly(t, baseOf(t, page))
 }
+
+// With whitespace ignored, a hunk whose changes are all whitespace is left
+// out, as git diff -w leaves it out, unless a comment is on it; the choice
+// is kept for the review across a reload, and w brings the hunk back.
+func TestBrowserIgnoreWhitespaceHunks(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t, map[string]string{"a.go": numberedGo(40), "b.go": numberedGo(20)})
+	// a.go: a re-indented line in one hunk, a real change in another.
+	a := strings.Replace(numberedGo(40), "\tstep(6)\n", "\t\tstep(6)\n", 1)
+	writeFile(t, dir, "a.go", strings.Replace(a, "\tstep(34)\n", "\tstep(34, x)\n", 1))
+	// b.go: only a re-indented line, which gets a comment.
+	writeFile(t, dir, "b.go", strings.Replace(numberedGo(20), "\tstep(6)\n", "  \tstep(6)\n", 1))
+	page, _ := startServer(t, dir)
+	b := newBrowser(t, time.Minute)
+	const heads = `Array.from(document.querySelectorAll('td[data-rfa-hunk-head]'), (td) => td.closest('.d2h-file-wrapper').dataset.rfaFile + ':' + td.dataset.rfaHunkHead).join(',')`
+	pressed := chromedp.Evaluate[string](`document.getElementById('rfa-ws').getAttribute('aria-pressed')`)
+	expect := func(step, want, press string) {
+		t.Helper()
+		// The hunks are drawn a slice a frame: wait for the heads wanted,
+		// then read them, so a wrong set fails with what it was.
+		_, _ = chromedp.Run(b.ctx, chromedp.Poll[bool](fmt.Sprintf(`%s === %q`, heads, want), chromedp.WithPollingTimeout(30*time.Second)))
+		if got := get(t, b, "read the hunks", chromedp.Evaluate[string](heads)); got != want {
+			t.Errorf("%s: hunks shown %q, want %q", step, got, want)
+		}
+		if got := get(t, b, "read the button", pressed); got != press {
+			t.Errorf("%s: the button says aria-pressed=%s, want %s", step, got, press)
+		}
+	}
+	press := func(step string) {
+		t.Helper()
+		b.do(t, step, chromedp.Focus(lineCell(0, "right", 34)), chromedp.KeyEvent("w"))
+	}
+
+	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitVisible(lineCell(1, "right", 6)))
+	expect("loaded", "0:0,0:1,1:0", "false")
+	b.do(t, "comment on b's re-indented line", chromedp.Click(lineCell(1, "right", 6)), comment("Why indent?"))
+
+	press("ignore whitespace with w")
+	expect("ignoring whitespace", "0:1,1:0", "true")
+	if n := get(t, b, "look for a's line 6", chromedp.Evaluate[float64](`document.querySelectorAll('.d2h-file-wrapper[data-rfa-file="0"] td[data-rfa-line="6"]').length`)); n != 0 {
+		t.Errorf("a's whitespace-only hunk still shows line 6 (%v cells)", n)
+	}
+	get(t, b, "b's comment is still shown", cardsAtLeast(1))
+	// The lines of the hunk left out are reached by "show more lines" above
+	// the next one: twenty, then the rest up to the top of the file.
+	more := chromedp.CSS(`.d2h-file-wrapper[data-rfa-file="0"] button[data-rfa-action="expand"][data-rfa-hunk="1"]`)
+	b.do(t, "show the lines above a's hunk", chromedp.Click(more))
+	get(t, b, "wait for them", chromedp.Poll[bool](`document.querySelectorAll('.d2h-file-wrapper[data-rfa-file="0"] tr.rfa-r').length >= 27`))
+	b.do(t, "and the rest", chromedp.Click(more))
+	get(t, b, "a's line 6 is reached", chromedp.Poll[bool](`Array.from(document.querySelectorAll('.d2h-file-wrapper[data-rfa-file="0"] tr.rfa-r')).some((tr) => tr.textContent.includes('step(6)'))`,
+		chromedp.WithPollingTimeout(30*time.Second)))
+
+	b.do(t, "reload", chromedp.Reload(), chromedp.WaitVisible(lineCell(0, "right", 34)))
+	expect("reloaded", "0:1,1:0", "true")
+	get(t, b, "b's comment is still shown after the reload", cardsAtLeast(1))
+
+	press("show whitespace again with w")
+	expect("showing whitespace", "0:0,0:1,1:0", "false")
+	b.do(t, "reload again", chromedp.Reload(), chromedp.WaitVisible(lineCell(0, "right", 6)))
+	expect("reloaded again", "0:0,0:1,1:0", "false")
+}

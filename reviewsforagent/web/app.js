@@ -7,7 +7,7 @@
 // redraws never lose or double it. Drawing is draw.js's, drafts
 // drafts.js's, keys and viewed files nav.js's; page.js holds the state.
 import {
-  state, api, el, container, globalBox, fetchJSON, fetchText, updateCount, showError, notice, toast
+  state, api, el, container, globalBox, fetchJSON, fetchText, updateCount, showError, notice, toast, reviewKey
 } from './page.js';
 import {
   splitSections, unfold, unfoldCommented, afterPaint, drawDiff, switchView, switchWhitespace, fillScreen, drawComments, anchor, toAnchor, expand
@@ -74,6 +74,8 @@ async function load() {
     }
     buildTree();
     el('rfa-view').hidden = false;
+    state.ignoreWs = wsKept();
+    el('rfa-ws').setAttribute('aria-pressed', String(state.ignoreWs));
     el('rfa-ws').hidden = false;
     el('rfa-help').hidden = false;
     el('rfa-bar').hidden = false;
@@ -289,17 +291,24 @@ el('rfa-view').addEventListener('click', (ev) => {
 
 // "Ignore whitespace" (or w) reads the diff again with the changes of
 // whitespace only as unchanged lines, or shows them again; the line at the
-// top of the screen stays there.
+// top of the screen stays there. The choice is kept for the review across
+// reloads, as the files marked viewed are.
 function toggleWhitespace() {
   const t0 = performance.now();
   const at = anchor();
   state.ignoreWs = !state.ignoreWs;
   el('rfa-ws').setAttribute('aria-pressed', String(state.ignoreWs));
+  try { localStorage.setItem(reviewKey('ws'), state.ignoreWs ? '1' : '0'); } catch (err) { /* private mode: not kept */ }
   closeFind();
   switchWhitespace();
   toAnchor(at);
   fillScreen();
   afterPaint('rfa: whitespace toggle', t0);
+}
+
+// wsKept is whether whitespace was last ignored on this review.
+function wsKept() {
+  try { return localStorage.getItem(reviewKey('ws')) === '1'; } catch (err) { return false; }
 }
 
 el('rfa-ws').addEventListener('click', toggleWhitespace);

@@ -41,8 +41,17 @@ export function splitSections(text) {
 // ------------------------------------------------------------------ layout
 
 function model(f) {
-  if (!f.model) { f.model = newModel(f.section, state.ignoreWs); }
+  if (!f.model) { f.model = newModel(f.section, state.ignoreWs, (oldLines, newLines) => commentedIn(f, oldLines, newLines)); }
   return f.model;
+}
+
+// commentedIn says whether a comment, or the open form, of file f is on
+// its old lines or its new lines (each [first, last]).
+function commentedIn(f, oldLines, newLines) {
+  const i = state.files.indexOf(f);
+  const on = (c) => c.file === i && c.startLine !== null &&
+    (c.side === 'left' ? oldLines : newLines)[0] <= c.endLine && c.startLine <= (c.side === 'left' ? oldLines : newLines)[1];
+  return state.comments.some(on) || (state.draft !== null && on(state.draft));
 }
 
 // rowCount is the rows of f in the current layout, known before they are

@@ -18,10 +18,14 @@ const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 // ignoreWs, a deleted line and an added one of the same change that
 // differ only in whitespace (git diff -w) are one unchanged line, shown
 // with both its numbers: the lines keep their numbers in the diff, so a
-// comment stays on the line it was written on, in either view.
-export function newModel(section, ignoreWs) {
+// comment stays on the line it was written on, in either view. A hunk
+// whose changes are all whitespace is then left out, as git diff -w
+// leaves it out, unless keep(oldLines, newLines) says a comment is on it
+// (each [first, last]): a comment is never hidden by a view.
+export function newModel(section, ignoreWs, keep) {
   return {
     text: section || '', at: 0, done: false, hunks: 0, unified: [], split: [], ignoreWs: !!ignoreWs,
+    keep: keep || null,
     index: newIndex(),
     // Where the reading is: the next numbers, what is left of the hunk,
     // the change not yet laid out (deletions, then additions).
@@ -60,7 +64,32 @@ function readLine(m) {
     return;
   }
   const h = HUNK.exec(l);
-  if (h) { startHunk(m, l, h); }
+  if (!h) { return; }
+  const at = { unified: m.unified.length, split: m.split.length, oldEnd: m.oldEnd, newEnd: m.newEnd };
+  startHunk(m, l, h);
+  if (m.ignoreWs) { wholeHunk(m, at); }
+}
+
+// wholeHunk reads the rest of the hunk just started, whose rows begin at
+// at, and takes them out again if its changes are all whitespace and no
+// comment is on it. A hunk is read whole while whitespace is ignored, so
+// no row of one about to go is ever drawn. The hunk numbers stay those of
+// the diff (a range stays within one of them, which the server checks),
+// and the unchanged lines above the next hunk start where they did above
+// this one: "show more lines" reaches every line of the file.
+function wholeHunk(m, at) {
+  const oldLines = [m.oldNo, m.oldNo + m.oldLeft - 1];
+  const newLines = [m.newNo, m.newNo + m.newLeft - 1];
+  while ((m.oldLeft > 0 || m.newLeft > 0) && m.at <= m.text.length) { readLine(m); }
+  flush(m);
+  for (let r = at.unified + 1; r < m.unified.length; r++) {
+    if (m.unified[r].t !== 'c') { return; }
+  }
+  if (m.keep && m.keep(oldLines, newLines)) { return; }
+  m.unified.length = at.unified;
+  m.split.length = at.split;
+  m.oldEnd = at.oldEnd;
+  m.newEnd = at.newEnd;
 }
 
 function startHunk(m, l, h) {

@@ -1,6 +1,6 @@
 // Moving around the diff: files marked viewed stay folded across reloads,
 // and keys move between files and hunks and comment on the focused line.
-import { state, el, container } from './page.js';
+import { state, el, container, reviewKey } from './page.js';
 import { hunkFrom, edgeHunk, rowTop, scrollToRow } from './draw.js';
 import { showFile, fileRange } from './files.js';
 import { fileShown } from './tree.js';
@@ -12,7 +12,7 @@ import { fileShown } from './tree.js';
 // folded, and the top bar counts them.
 
 function viewedKey() {
-  return 'rfa-viewed:' + (state.info.id || state.info.repo + '@' + state.info.base);
+  return reviewKey('viewed');
 }
 
 // loadViewed is the paths of the files marked viewed.

@@ -27,6 +27,12 @@ const reviewPath = location.pathname.match(/^\/review\/([^/]+)$/);
 export const api = reviewPath ? '/api/reviews/' + reviewPath[1] : '/api';
 
 export const el = (id) => document.getElementById(id);
+
+// reviewKey is where the browser keeps what for this review (the files
+// marked viewed, whether whitespace is ignored) across reloads.
+export function reviewKey(what) {
+  return 'rfa-' + what + ':' + (state.info.id || state.info.repo + '@' + state.info.base);
+}
 export const container = el('rfa-diff');
 export const globalBox = el('rfa-global');
 
