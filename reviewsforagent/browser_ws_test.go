@@ -103,12 +103,14 @@ func TestBrowserIgnoreWhitespace(t *testing.T) {
 // is kept for the review across a reload, and w brings the hunk back.
 func TestBrowserIgnoreWhitespaceHunks(t *testing.T) {
 	t.Parallel()
-	dir := newRepo(t, map[string]string{"a.go": numberedGo(40), "b.go": numberedGo(20)})
+	dir := newRepo(t, map[string]string{"a.go": numberedGo(40), "b.go": numberedGo(20), "c.go": numberedGo(20)})
 	// a.go: a re-indented line in one hunk, a real change in another.
 	a := strings.Replace(numberedGo(40), "\tstep(6)\n", "\t\tstep(6)\n", 1)
 	writeFile(t, dir, "a.go", strings.Replace(a, "\tstep(34)\n", "\tstep(34, x)\n", 1))
 	// b.go: only a re-indented line, which gets a comment.
 	writeFile(t, dir, "b.go", strings.Replace(numberedGo(20), "\tstep(6)\n", "  \tstep(6)\n", 1))
+	// c.go: only trailing spaces, no comment: its header stays, no hunk.
+	writeFile(t, dir, "c.go", strings.Replace(numberedGo(20), "\tstep(9)\n", "\tstep(9)  \n", 1))
 	page, _ := startServer(t, dir)
 	b := newBrowser(t, time.Minute)
 	const heads = `Array.from(document.querySelectorAll('td[data-rfa-hunk-head]'), (td) => td.closest('.d2h-file-wrapper').dataset.rfaFile + ':' + td.dataset.rfaHunkHead).join(',')`
@@ -131,7 +133,7 @@ func TestBrowserIgnoreWhitespaceHunks(t *testing.T) {
 	}
 
 	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitVisible(lineCell(1, "right", 6)))
-	expect("loaded", "0:0,0:1,1:0", "false")
+	expect("loaded", "0:0,0:1,1:0,2:0", "false")
 	b.do(t, "comment on b's re-indented line", chromedp.Click(lineCell(1, "right", 6)), comment("Why indent?"))
 
 	press("ignore whitespace with w")
@@ -140,6 +142,9 @@ func TestBrowserIgnoreWhitespaceHunks(t *testing.T) {
 		t.Errorf("a's whitespace-only hunk still shows line 6 (%v cells)", n)
 	}
 	get(t, b, "b's comment is still shown", cardsAtLeast(1))
+	if n := get(t, b, "c's header", chromedp.Evaluate[float64](`document.querySelectorAll('.d2h-file-wrapper[data-rfa-file="2"] .rfa-file-header').length`)); n != 1 {
+		t.Errorf("c.go, whitespace only, shows %v headers, want 1", n)
+	}
 	// The lines of the hunk left out are reached by "show more lines" above
 	// the next one: twenty, then the rest up to the top of the file.
 	more := chromedp.CSS(`.d2h-file-wrapper[data-rfa-file="0"] button[data-rfa-action="expand"][data-rfa-hunk="1"]`)
@@ -154,7 +159,7 @@ func TestBrowserIgnoreWhitespaceHunks(t *testing.T) {
 	get(t, b, "b's comment is still shown after the reload", cardsAtLeast(1))
 
 	press("show whitespace again with w")
-	expect("showing whitespace", "0:0,0:1,1:0", "false")
+	expect("showing whitespace", "0:0,0:1,1:0,2:0", "false")
 	b.do(t, "reload again", chromedp.Reload(), chromedp.WaitVisible(lineCell(0, "right", 6)))
-	expect("reloaded again", "0:0,0:1,1:0", "false")
+	expect("reloaded again", "0:0,0:1,1:0,2:0", "false")
 }
