@@ -75,39 +75,47 @@ func TestRecordOnDemand(t *testing.T) {
 	}
 }
 
-// On a ledger that rolled entries up, a pull request opened after the
-// oldest entry it holds in full was recorded is recorded; one opened
-// before may be in the roll-up, and is not recorded rather than counted
-// twice. The fake GitHub opens the pull request at the start of 2026.
-func TestRecordOnDemandRolledUp(t *testing.T) {
+// On a ledger that rolled entries up, the roll-up names the pull requests
+// it holds: one it holds (closed, recorded, rolled up, then reopened and
+// closed again) is recorded neither by the closing run nor on demand; one
+// it does not hold is recorded, however old. The fake GitHub opens the
+// pull request at the start of 2026, after the entries were recorded.
+func TestRecordRolledUp(t *testing.T) {
 	t.Parallel()
 	for name, tc := range map[string]struct {
-		recordedAt time.Time
-		records    bool
+		held    bool
+		records bool
 	}{
-		"entries recorded before the PR was opened": {time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC), true},
-		"entries recorded after":                    {time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC), false},
+		"reopened and closed again after its entry rolled up": {true, false},
+		"never recorded, older than the entries held in full": {false, true},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
 			w.scriptReview(true)
 			var entries []rmcoc.PROutcome
+			at := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+			if tc.held {
+				entries = append(entries, rmcoc.PROutcome{PR: w.pr, Lines: 3, ClosedAt: at, Findings: fates(1, "bug", 8, rmcoc.FateIgnored)})
+			}
 			for i := range 55 {
-				entries = append(entries, rmcoc.PROutcome{PR: 1000 + i, Lines: 10, ClosedAt: tc.recordedAt.Add(time.Duration(i) * time.Hour), Findings: fates(1, "bug", 7, rmcoc.FateFixed)})
+				entries = append(entries, rmcoc.PROutcome{PR: 1000 + i, Lines: 10, ClosedAt: at.Add(time.Duration(i+1) * time.Hour), Findings: fates(1, "bug", 7, rmcoc.FateFixed)})
 			}
 			issue := w.seedLedger(entries...)
 			w.finding(1, "Unsynchronized map", 8, true)
 			w.closePR(false)
+			r := w.run(w.prEvent("closed"))
 			ans := w.record(t, "bob")
 			blocks, _ := w.outcomeBlocks(issue)
 			head := blocks[len(blocks)-1]
 			total := head.RollUp.PRs + len(head.Recent)
 			switch {
-			case tc.records && (!strings.Contains(ans, "I recorded the outcome of #1") || len(blocks) != 56 || total != 56 || head.Recent[len(head.Recent)-1].PR != w.pr):
-				t.Errorf("not recorded: %d blocks, %d PRs\n%s", len(blocks), total, ans)
-			case !tc.records && (!strings.Contains(ans, "may already be counted in the ledger's roll-up") || len(blocks) != 55):
-				t.Errorf("recorded, or not said why not: %d blocks\n%s", len(blocks), ans)
+			case tc.records && (!strings.Contains(r.log, "recorded the outcome of #1") || len(blocks) != 56 || total != 56 || head.Recent[len(head.Recent)-1].PR != w.pr ||
+				!strings.Contains(ans, "the outcome of #1 is already in the outcome ledger")):
+				t.Errorf("not recorded once: %d blocks, %d PRs\n%s\n%s", len(blocks), total, ans, r.log)
+			case !tc.records && (!strings.Contains(r.log, "the outcome of #1 is already recorded") || len(blocks) != len(entries) || total != len(entries) ||
+				!strings.Contains(ans, "the outcome of #1 is already in the outcome ledger; it is not recorded twice")):
+				t.Errorf("recorded twice, or not said why not: %d blocks, %d PRs\n%s\n%s", len(blocks), total, ans, r.log)
 			}
 		})
 	}

@@ -97,23 +97,33 @@ func Has(o *rmcoc.Outcomes, n int) bool {
 }
 
 // Recorded says whether pull request n, created at created, is counted in
-// the ledger whose newest block is head. A pull request its recent
-// entries do not hold may still be counted in the roll-up: known is false
-// then, unless it was created after the oldest recent entry was recorded
-// (every entry rolled up was recorded before that one, and no pull request
-// is recorded before it exists).
+// the ledger whose newest block is head: in its recent entries or in the
+// pull requests its roll-up holds. When the roll-up's held set does not
+// name every pull request rolled up (it cannot be read), known is false
+// for one neither holds, unless it was created after the oldest recent
+// entry was recorded (every entry rolled up was recorded before that one,
+// and no pull request is recorded before it exists).
 func Recorded(head *rmcoc.Outcomes, n int, created time.Time) (recorded, known bool) {
-	switch {
-	case head == nil:
+	if head == nil {
 		return false, true
-	case Has(head, n):
+	}
+	held, err := parseHeld(head.RollUp.Held)
+	complete := err == nil && held.count() == head.RollUp.PRs
+	switch {
+	case Has(head, n) || (err == nil && held.has(n)):
 		return true, true
-	case head.RollUp.PRs == 0:
+	case complete:
 		return false, true
 	case len(head.Recent) > 0 && created.After(head.Recent[0].ClosedAt):
 		return false, true
 	}
 	return false, false
+}
+
+// held reports whether the ledger counts pull request n for sure.
+func held(o *rmcoc.Outcomes, n int) bool {
+	recorded, _ := Recorded(o, n, time.Time{})
+	return recorded
 }
 
 func copyRollUp(r rmcoc.RollUp) rmcoc.RollUp {
@@ -132,6 +142,11 @@ func copyMap(m map[string]rmcoc.Tally) map[string]rmcoc.Tally {
 
 // addPR folds one pull request into the roll-up.
 func addPR(r *rmcoc.RollUp, e rmcoc.PROutcome) {
+	// The held set names every pull request rolled up, or it is left as
+	// it is: a reader then cannot tell from it (see Recorded).
+	if h, err := parseHeld(r.Held); err == nil && h.count() == r.PRs {
+		r.Held = h.with(e.PR).encode()
+	}
 	r.PRs++
 	r.Lines += e.Lines
 	if r.ByScore == nil {
@@ -319,7 +334,7 @@ func (l *Ledger) forks(recs, chain, counted []state.OutcomeRecord) {
 		switch {
 		case !ok:
 			l.Problems = append(l.Problems, fmt.Sprintf("outcome ledger block %d (comment %d) is not on the counted chain: not counted", r.Block.Seq, r.CommentID))
-		case Has(l.View(), e.PR):
+		case held(l.View(), e.PR):
 			// The same pull request, recorded twice at once: counted once.
 		default:
 			l.Orphans = append(l.Orphans, Fold{Link: rmcoc.Link{CommentID: rmcoc.ID(r.CommentID), Digest: rmcoc.Digest(r.Block)}, Entry: e})

@@ -53,39 +53,59 @@ func read(li snapshot.LearningsIssue) (Ledger, state.Learnings) {
 }
 
 // TestLedgerSize appends 10,000 closed pull requests and prints the size
-// of the newest block's comment: the ledger is read from it alone.
+// of the newest block's comment: the ledger is read from it alone. Pull
+// requests share their numbers with issues, so they are numbered in a
+// row, one in two and one in ten: the roll-up's held set grows with the
+// span of their numbers. The last two take long (every append digests a
+// larger block): -short runs the first.
 func TestLedgerSize(t *testing.T) {
 	t.Parallel()
-	var head *rmcoc.Outcomes
-	var biggest int
-	for i := 1; i <= 10000; i++ {
-		b := Append(head, int64(i), entry(i))
-		head = &b
-		if i%250 == 0 || len(b.Recent) == MaxRecent-1 {
-			biggest = max(biggest, len(rmcoc.Render(b)))
-		}
-	}
-	body := rmcoc.Render(*head)
-	t.Logf("ledger of 10000 closed PRs: newest block %d characters (largest sampled %d), %d PRs in full, %d rolled up", len(body), biggest, len(head.Recent), head.RollUp.PRs)
-	if biggest >= 65536 || biggest > rmcoc.MaxBlockBytes {
-		t.Fatalf("a block reached %d characters: over a comment's 65,536 or the %d a block may hold", biggest, rmcoc.MaxBlockBytes)
-	}
-	got, errs := rmcoc.Parse(body)
-	if len(errs) > 0 || len(got) != 1 {
-		t.Fatalf("the newest block does not read back: %v", errs)
-	}
-	if n := head.RollUp.PRs + len(head.Recent); n != 10000 {
-		t.Fatalf("the ledger holds %d PRs, want 10000", n)
-	}
-	s := Compute(head, 20)
-	var want rmcoc.Tally
-	for i := 1; i <= 10000; i++ {
-		for _, f := range entry(i).Findings {
-			count(&want, f.Fate)
-		}
-	}
-	if s.AllTime.Findings != want {
-		t.Fatalf("all-time findings %+v, want %+v", s.AllTime.Findings, want)
+	for name, step := range map[string]int{"in a row": 1, "one number in two": 2, "one number in ten": 10} {
+		t.Run(name, func(t *testing.T) {
+			if step > 1 && testing.Short() {
+				t.Skip("the sparse numberings run without -short")
+			}
+			t.Parallel()
+			var head *rmcoc.Outcomes
+			var biggest int
+			for i := 1; i <= 10000; i++ {
+				e := entry(i)
+				e.PR = i * step
+				b := Append(head, int64(i), e)
+				head = &b
+				if i%250 == 0 || len(b.Recent) == MaxRecent-1 {
+					biggest = max(biggest, len(rmcoc.Render(b)))
+				}
+			}
+			body := rmcoc.Render(*head)
+			t.Logf("ledger of 10000 closed PRs numbered %s: newest block %d characters (largest sampled %d; held set %d), %d PRs in full, %d rolled up", name, len(body), biggest, len(head.RollUp.Held), len(head.Recent), head.RollUp.PRs)
+			if biggest >= 65536 || biggest > rmcoc.MaxBlockBytes {
+				t.Fatalf("a block reached %d characters: over a comment's 65,536 or the %d a block may hold", biggest, rmcoc.MaxBlockBytes)
+			}
+			got, errs := rmcoc.Parse(body)
+			if len(errs) > 0 || len(got) != 1 {
+				t.Fatalf("the newest block does not read back: %v", errs)
+			}
+			if n := head.RollUp.PRs + len(head.Recent); n != 10000 {
+				t.Fatalf("the ledger holds %d PRs, want 10000", n)
+			}
+			for _, n := range []int{step, 9950 * step, 9951 * step, 3*step + 1} {
+				recorded, known := Recorded(head, n, time.Time{})
+				if want := n%step == 0; recorded != want || !known {
+					t.Errorf("Recorded(#%d) = %t, %t; want %t, true", n, recorded, known, want)
+				}
+			}
+			s := Compute(head, 20)
+			var want rmcoc.Tally
+			for i := 1; i <= 10000; i++ {
+				for _, f := range entry(i).Findings {
+					count(&want, f.Fate)
+				}
+			}
+			if s.AllTime.Findings != want {
+				t.Fatalf("all-time findings %+v, want %+v", s.AllTime.Findings, want)
+			}
+		})
 	}
 }
 
@@ -302,9 +322,11 @@ func TestNoLoopsWriteNothingNew(t *testing.T) {
 	}
 }
 
-// A pull request is known to be recorded when the recent entries hold it,
-// and known not to be when nothing was rolled up or it was opened after
-// the oldest recent entry was recorded; otherwise the roll-up may hold it.
+// A pull request is known to be recorded when the recent entries or the
+// roll-up's held set hold it, and known not to be when the held set names
+// every pull request rolled up; with one it cannot read, known not to be
+// only when nothing was rolled up or it was opened after the oldest recent
+// entry was recorded.
 func TestRecorded(t *testing.T) {
 	t.Parallel()
 	at := func(h int) time.Time { return t0.Add(time.Duration(h) * time.Hour) }
@@ -315,19 +337,28 @@ func TestRecorded(t *testing.T) {
 	}
 	oldest := head.Recent[0]
 	young := Append(nil, 0, rmcoc.PROutcome{PR: 7, ClosedAt: at(1)})
+	unread := *head
+	unread.RollUp.Held = "r:101-104,x"
+	short := *head
+	short.RollUp.Held = "r:101-104"
 	for name, tc := range map[string]struct {
 		head            *rmcoc.Outcomes
 		n               int
 		created         time.Time
 		recorded, known bool
 	}{
-		"no ledger":                                {nil, 1, at(0), false, true},
-		"held in full":                             {head, oldest.PR, at(0), true, true},
-		"nothing rolled up":                        {&young, 8, at(0), false, true},
-		"opened after the oldest recent entry":     {head, 1, oldest.ClosedAt.Add(time.Second), false, true},
-		"opened as the oldest entry was recorded":  {head, 1, oldest.ClosedAt, false, false},
-		"opened before: the roll-up may hold it":   {head, 1, at(1), false, false},
-		"rolled up, opened before the oldest held": {head, 101, at(0), false, false},
+		"no ledger":                            {nil, 1, at(0), false, true},
+		"held in full":                         {head, oldest.PR, at(0), true, true},
+		"nothing rolled up":                    {&young, 8, at(0), false, true},
+		"rolled up: the held set names it":     {head, 101, at(0), true, true},
+		"last rolled up":                       {head, 105, at(0), true, true},
+		"next to the held set, not in it":      {head, 100, at(0), false, true},
+		"opened before, not held":              {head, 1, at(1), false, true},
+		"unread held set, opened after":        {&unread, 1, oldest.ClosedAt.Add(time.Second), false, true},
+		"unread held set, opened as recorded":  {&unread, 1, oldest.ClosedAt, false, false},
+		"unread held set, opened before":       {&unread, 101, at(0), false, false},
+		"short held set names it":              {&short, 101, at(0), true, true},
+		"short held set, one it does not name": {&short, 105, at(0), false, false},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

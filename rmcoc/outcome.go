@@ -82,7 +82,16 @@ type RollUp struct {
 	// OwnSuggestion those of them on the bot's own committed suggestion.
 	Loops         Tally `json:"loops,omitzero"`
 	OwnSuggestion int   `json:"own_suggestion,omitempty"`
+	// Held names the pull requests rolled up, so that one closed again
+	// after its entry rolled up is not counted twice.
+	Held PRSet `json:"held,omitempty"`
 }
+
+// PRSet is a set of pull request numbers written compactly: "r:" and
+// sorted ranges ("r:1-40,42,45-90"), or "b:", the first number, ":" and
+// a bitmap from it in unpadded base64url, whichever is shorter (package
+// precision writes and reads it).
+type PRSet string
 
 // Link names the ledger block a block follows: the comment holding it and
 // the digest of that block. The outcome ledger's links name learnings

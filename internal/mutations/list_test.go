@@ -181,11 +181,15 @@ var list = []mutation{
 	{ID: "O7", Section: since, What: "the pull request of a run that lost a race to append is not counted", File: "precision/ledger.go",
 		Old: "if len(l.Orphans) == 0 || l.Head == nil {", New: "if true {", Tests: "TestLedgerRead"},
 	{ID: "O8", Section: since, What: "two runs recording one pull request at once count it twice", File: "precision/ledger.go",
-		Old: "case Has(l.View(), e.PR):", New: "case false:", Tests: "TestLedgerRead"},
+		Old: "case held(l.View(), e.PR):", New: "case false:", Tests: "TestLedgerRead"},
 	{ID: "O9", Section: since, What: "a verified fix does not record the lines it wrote", File: "execution/verify.go",
 		Old: "block.FixLines, block.FixSuggestion = fix.Lines, fix.Suggestion", New: "_ = fix", Tests: "TestVerifiedFixRecordsItsLines"},
 	{ID: "O10", Section: since, What: "a finding on the old side is matched against the new side's fix lines", File: "execution/compose.go",
 		Old: "if x.fixes == nil || f.Side != diff.Right {", New: "if x.fixes == nil {", Tests: "TestVerifiedFixRecordsItsLines"},
+	{ID: "O11", Section: since, What: "a pull request the roll-up holds is recorded again when it closes again", File: "precision/ledger.go",
+		Old: "case Has(head, n) || (err == nil && held.has(n)):", New: "case Has(head, n):", Tests: "TestRecorded"},
+	{ID: "O12", Section: since, What: "the roll-up does not name the pull requests it folds in", File: "precision/ledger.go",
+		Old: "err == nil && h.count() == r.PRs {", New: "err == nil && false {", Tests: "TestRecorded|TestLedgerSize"},
 	// Issue 37: the three mutations that survived every unit test, and
 	// guards of the code that issue changed.
 	{ID: "V1", Section: survivors, What: "a score-9 blocking finding is deferred as out of scope", File: "execution/dispute.go",
