@@ -190,6 +190,10 @@ var list = []mutation{
 		Old: "case Has(head, n) || (err == nil && held.has(n)):", New: "case Has(head, n):", Tests: "TestRecorded"},
 	{ID: "O12", Section: since, What: "the roll-up does not name the pull requests it folds in", File: "precision/ledger.go",
 		Old: "err == nil && h.count() == r.PRs {", New: "err == nil && false {", Tests: "TestRecorded|TestLedgerSize"},
+	{ID: "O13", Section: since, What: "two runs creating the learnings issue at once each write in their own", File: "github/learnings.go",
+		Old: "if len(nodes) == 0 || nodes[0].Number == n || !actor(nodes[0].Author).Is(me) {", New: "if true {", Tests: "TestCreateLearningsIssueKeepsTheOldest"},
+	{ID: "O14", Section: since, What: "an older labelled issue someone else opened takes the bot's learnings", File: "github/learnings.go",
+		Old: "nodes[0].Number == n || !actor(nodes[0].Author).Is(me) {", New: "nodes[0].Number == n {", Tests: "TestCreateLearningsIssueKeepsTheOldest"},
 	// Issue 37: the three mutations that survived every unit test, and
 	// guards of the code that issue changed.
 	{ID: "V1", Section: survivors, What: "a score-9 blocking finding is deferred as out of scope", File: "execution/dispute.go",
