@@ -11,6 +11,7 @@ import (
 	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/llm"
+	"github.com/review-my-code-bot/rmc/precision"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
@@ -156,6 +157,9 @@ func (x *reviewRunner) review(ctx context.Context, key string, rt *detector.Revi
 	}
 	res.Findings = x.regressions(ctx, res.Findings, rt.HeadSHA)
 	x.fixes.verifyFixes(ctx, key, sc)
+	// A fix verified on the reviewed head before this push wrote lines
+	// the push may have moved: the diff since then numbers them here.
+	x.fixes.wrote = precision.Forward(x.fixes.wrote, sc.from, rt.HeadSHA, sc.since)
 	id, err := x.postReview(ctx, x.composeReview(rt, res, sc))
 	return res, id, err
 }

@@ -194,6 +194,10 @@ var list = []mutation{
 		Old: "if len(nodes) == 0 || nodes[0].Number == n || !actor(nodes[0].Author).Is(me) {", New: "if true {", Tests: "TestCreateLearningsIssueKeepsTheOldest"},
 	{ID: "O14", Section: since, What: "an older labelled issue someone else opened takes the bot's learnings", File: "github/learnings.go",
 		Old: "nodes[0].Number == n || !actor(nodes[0].Author).Is(me) {", New: "nodes[0].Number == n {", Tests: "TestCreateLearningsIssueKeepsTheOldest"},
+	{ID: "O15", Section: since, What: "a fix verified on another head than the one the diff starts at is moved through it", File: "precision/forward.go",
+		Old: "if fx.Head != from || !ok {", New: "if !ok {", Tests: "TestForward"},
+	{ID: "O16", Section: since, What: "lines after a hunk that adds or deletes lines keep their numbers", File: "precision/forward.go",
+		Old: "offset += h.NewLines - h.OldLines", New: "offset += 0", Tests: "TestForwardLine"},
 	// Issue 37: the three mutations that survived every unit test, and
 	// guards of the code that issue changed.
 	{ID: "V1", Section: survivors, What: "a score-9 blocking finding is deferred as out of scope", File: "execution/dispute.go",
