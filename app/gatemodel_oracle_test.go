@@ -1,0 +1,362 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/llm/fakellm"
+)
+
+// The oracle of the gate's model-based test. It knows nothing of trees,
+// blob ids, blocks or the ledger: only the files of each PR, what the
+// scripted model was sent and answered, and who did what. For each PR:
+//
+//	coverage: every changed file of the head is excluded by the base
+//	          (gen/**), or its content was shown to all three passes of one
+//	          posted review of the PR that nobody edited (binary content: the
+//	          review had it among its changes), and the change set is
+//	          readable (no tree the walk must read is past GitHub's limit);
+//	findings: a finding is raised on a content when pass 1 of a posted
+//	          review was shown its bug. It stands on the head while the
+//	          head holds a bug at its path and either that very content was
+//	          reported or an earlier finding there is still open, unless a
+//	          decision closed it that judged exactly the head's content and
+//	          the content has not moved since (a decision lapses when its
+//	          content changes: coming back, the finding is a regression);
+//	decisions: a verified fix (the content has no bug), a concession
+//	          (the model conceding a dispute, once per content: a content a
+//	          dispute was maintained on stays maintained), a maintainer's
+//	          resolve (closes what stands at that moment, never later
+//	          findings), a maintainer's waiver; the author's commands change
+//	          nothing;
+//	cut:      a finding whose thread a person deleted, whose block a person
+//	          edited, or whose bot reply or verdict a person deleted blocks
+//	          until a maintainer's command clears it;
+//	gate:     failure when a finding stands or is cut, else pending when
+//	          coverage is incomplete or unknown, else success.
+//
+// The status on a commit is the strictest gate of the open PRs whose head
+// it is.
+type prModel struct {
+	num      int
+	baseSHA  string
+	base     files
+	head     files
+	headSHA  string
+	open     bool
+	reviews  map[int64]reviewSeen
+	findings []*finding
+	gone     map[string]*finding // by id: findings whose thread a person deleted, until a maintainer waives them
+	judged   map[string]bool     // bug contents a dispute was maintained on
+}
+
+// reviewSeen is what one posted review was shown.
+type reviewSeen struct{ shown, binary []string }
+
+// finding is one finding the model reported: on a content of a path.
+type finding struct {
+	path, on string
+	open     bool
+	judged   string // the content the decision that closed it judged
+	cut      bool   // a person edited its block or deleted the bot's reply: a maintainer must clear it
+}
+
+func newPRModel(num int, baseSHA string, base, head files, headSHA string) *prModel {
+	return &prModel{num: num, baseSHA: baseSHA, base: base, head: head.clone(), headSHA: headSHA, open: true,
+		reviews: map[int64]reviewSeen{}, gone: map[string]*finding{}, judged: map[string]bool{}}
+}
+
+// find is the finding raised on content on at path p, nil for none.
+func (pr *prModel) find(p, on string) *finding {
+	for _, f := range pr.findings {
+		if f.path == p && f.on == on {
+			return f
+		}
+	}
+	return nil
+}
+
+// moved is a push to the PR's head: a finding whose bug is gone from its
+// path is closed (its fix is verified on that content); a closed finding
+// whose path holds a bug again, on a content its decision did not judge,
+// reopens: the decision lapsed when its content changed.
+func (pr *prModel) moved(sha string, head files) {
+	for _, f := range pr.findings {
+		was, now := pr.head[f.path], head[f.path]
+		switch {
+		case was == now:
+		case !now.bug():
+			f.open, f.judged = false, now.mark()
+		case !f.open && f.judged != now.mark():
+			f.open, f.judged = true, ""
+		}
+	}
+	pr.head, pr.headSHA = head.clone(), sha
+}
+
+// stands reports whether a finding holds the gate on the PR's head.
+func (pr *prModel) stands(f *finding) bool {
+	return f.cut || f.open && pr.head[f.path].bug()
+}
+
+// decide closes f by a decision on the head's content.
+func (pr *prModel) decide(f *finding) {
+	f.open, f.cut, f.judged = false, false, pr.head[f.path].mark()
+}
+
+// observe attributes a run's model requests: a content is shown to a
+// review when its marker reached all three passes; a bug pass 1 was shown
+// is reported. Only a run that posted a review counts.
+func (pr *prModel) observe(reqs []fakellm.Request, posted []fakegithub.Review) {
+	if len(posted) == 0 {
+		return
+	}
+	passes := [3]map[string]bool{{}, {}, {}}
+	for _, r := range reqs {
+		u := r.LastUser()
+		for i := range passes {
+			if strings.Contains(u, fmt.Sprintf("# Task: review pass %d of 3", i+1)) {
+				for _, line := range shownLines(r) {
+					for _, mk := range marker.FindAllString(line, -1) {
+						passes[i][mk] = true
+					}
+					if b := bugLine.FindStringSubmatch(line); b != nil && i == 0 {
+						pr.raise(b[2], b[1])
+					}
+				}
+			}
+		}
+	}
+	var seen reviewSeen
+	for mk := range passes[0] {
+		if passes[1][mk] && passes[2][mk] {
+			seen.shown = append(seen.shown, mk)
+		}
+	}
+	for p, c := range pr.head {
+		if b, ok := pr.base[p]; c.binary && (!ok || b != c) {
+			seen.binary = append(seen.binary, c.text)
+		}
+	}
+	for _, rv := range posted {
+		pr.reviews[rv.ID] = seen
+	}
+}
+
+// raise is a finding reported on content mk at p: a new one, unless one
+// was raised on that content before (a decision on it that holds keeps it
+// closed; one that lapsed has reopened it).
+// A finding whose thread a person deleted is, reported again, a finding
+// with a thread again, open whatever closed it before.
+func (pr *prModel) raise(p, mk string) {
+	f := pr.find(p, mk)
+	if f == nil {
+		pr.findings = append(pr.findings, &finding{path: p, on: mk, open: true})
+		return
+	}
+	for id, g := range pr.gone {
+		if g == f {
+			delete(pr.gone, id)
+			f.open, f.judged = true, ""
+		}
+	}
+}
+
+// shownLines are the new-side lines of the diff chunk a request carries
+// (the "+" lines of "# The diff under review").
+func shownLines(r fakellm.Request) []string {
+	var body struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(r.Body, &body); err != nil {
+		return nil
+	}
+	var out []string
+	for _, msg := range body.Messages {
+		var text string
+		var parts []struct {
+			Text string `json:"text"`
+		}
+		if json.Unmarshal(msg.Content, &text) != nil && json.Unmarshal(msg.Content, &parts) == nil {
+			for _, p := range parts {
+				text += p.Text
+			}
+		}
+		if msg.Role != "user" || !strings.Contains(text, "# The diff under review") {
+			continue
+		}
+		for _, line := range strings.Split(text, "\n") {
+			// A new-side line: its number (when shown), then "+".
+			if strings.HasPrefix(strings.TrimLeft(line, "0123456789"), "+") {
+				out = append(out, line)
+			}
+		}
+	}
+	return out
+}
+
+// gate is the gate the invariant asks for on the PR's head.
+func (pr *prModel) gate(limit int) string {
+	if len(pr.gone) > 0 {
+		return "failure"
+	}
+	for _, f := range pr.findings {
+		if pr.stands(f) {
+			return "failure"
+		}
+	}
+	if !readable(pr.base, pr.head, limit) {
+		return "pending"
+	}
+	shown, binary := map[string]bool{}, map[string]bool{}
+	for _, r := range pr.reviews {
+		for _, s := range r.shown {
+			shown[s] = true
+		}
+		for _, b := range r.binary {
+			binary[b] = true
+		}
+	}
+	for _, p := range pr.head.paths() {
+		h := pr.head[p]
+		if b, ok := pr.base[p]; ok && b == h || strings.HasPrefix(p, "gen/") {
+			continue
+		}
+		if h.binary && binary[h.text] || !h.binary && !h.huge && shown[h.mark()] {
+			continue
+		}
+		return "pending"
+	}
+	return "success"
+}
+
+// strictness orders the states as a commit's status holds them.
+var strictness = map[string]int{"success": 0, "pending": 1, "failure": 2}
+
+// oracle is the status the head of PR 1 must carry: the strictest gate of
+// the open PRs whose head it is.
+func (m *modelWorld) oracle() string {
+	head := m.prs[0].headSHA
+	want := "success"
+	for _, pr := range m.prs {
+		if pr.open && pr.headSHA == head {
+			if g := pr.gate(m.limit); strictness[g] > strictness[want] {
+				want = g
+			}
+		}
+	}
+	return want
+}
+
+// readable says whether the change set can be read within the tree limit:
+// every directory the walk reads one level of holds at most limit entries.
+// A directory both sides hold and whose files differ is read on both
+// sides; one only the head holds is read whole unless it is past the
+// limit, then one level at a time.
+func readable(base, head files, limit int) bool {
+	if limit == 0 {
+		return true
+	}
+	var walk func(dir string, inBase bool) bool
+	walk = func(dir string, inBase bool) bool {
+		if !inBase && entriesUnder(head, dir) <= limit {
+			return true
+		}
+		if children(head, dir) > limit || inBase && children(base, dir) > limit {
+			return false
+		}
+		var changed []string
+		for _, sub := range subdirs(head, dir) {
+			if !hasDir(base, sub) || !sameUnder(base, head, sub) {
+				changed = append(changed, sub)
+			}
+		}
+		if inBase && len(changed) > 8 && entriesUnder(base, dir) <= limit && entriesUnder(head, dir) <= limit {
+			return true // read whole on both sides
+		}
+		for _, sub := range changed {
+			if !walk(sub, hasDir(base, sub)) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk("", true)
+}
+
+func under(p, dir string) (rest string, ok bool) {
+	if dir == "" {
+		return p, true
+	}
+	return strings.CutPrefix(p, dir+"/")
+}
+
+// children counts the entries of one level of dir: files and directories.
+func children(f files, dir string) int {
+	seen := map[string]bool{}
+	for p := range f {
+		if rest, ok := under(p, dir); ok {
+			name, _, _ := strings.Cut(rest, "/")
+			seen[name] = true
+		}
+	}
+	return len(seen)
+}
+
+// entriesUnder counts everything a recursive read of dir lists.
+func entriesUnder(f files, dir string) int {
+	seen := map[string]bool{}
+	for p := range f {
+		if rest, ok := under(p, dir); ok {
+			parts := strings.Split(rest, "/")
+			for i := 1; i <= len(parts); i++ {
+				seen[strings.Join(parts[:i], "/")] = true
+			}
+		}
+	}
+	return len(seen)
+}
+
+func subdirs(f files, dir string) []string {
+	seen := map[string]bool{}
+	for p := range f {
+		if rest, ok := under(p, dir); ok {
+			if name, _, isDir := strings.Cut(rest, "/"); isDir {
+				seen[path.Join(dir, name)] = true
+			}
+		}
+	}
+	var out []string
+	for d := range seen {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func hasDir(f files, dir string) bool {
+	for p := range f {
+		if _, ok := under(p, dir); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func sameUnder(a, b files, dir string) bool {
+	for _, f := range []files{a, b} {
+		for p := range f {
+			if _, ok := under(p, dir); ok && a[p] != b[p] {
+				return false
+			}
+		}
+	}
+	return true
+}
