@@ -48,7 +48,7 @@ const (
 	stepCapped                        // a comment run whose review the token ceiling cuts short
 	stepComment                       // a comment run (owed reviews resume)
 	stepCancelled                     // a push whose run never happened
-	stepTamper                        // a person edits the bot's latest review body
+	stepTamper                        // [cut] a person edits the bot's latest review body (its coverage and findings ledger)
 	stepDeleteThread                  // a person deletes a finding's comment
 	stepWideEdit                      // a push that edits a file in each of many directories
 	stepSecondPR                      // a second open PR whose head is PR 1's head: opened, or moved to it; its run
@@ -91,7 +91,7 @@ func optionOf(k stepKind) option {
 	switch k {
 	case stepRegress:
 		return optRegress
-	case stepDeleteReply, stepEditFinding:
+	case stepTamper, stepDeleteReply, stepEditFinding:
 		return optCut
 	case stepRedispute:
 		return optRedispute

@@ -78,6 +78,13 @@ func newReviewRunner(r *run) *reviewRunner {
 			known[f.Block.Fingerprint] = true
 		}
 	}
+	for _, p := range r.State.Gone() {
+		// A maintainer waived it where it stands: reported again on the
+		// same code, it is the waived finding, not a new one.
+		if r.State.Waived[p.ID] && p.Fingerprint != "" {
+			known[p.Fingerprint] = true
+		}
+	}
 	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, sendable: r.scope(), baseRef: r.Snap.PR.BaseRef, held: r.heldReview,
 		last: r.State.LastReview(), ledger: r.State.Ledger(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify, read: r.read}
 }

@@ -447,3 +447,21 @@ func TestClaimLease(t *testing.T) {
 		})
 	}
 }
+
+// A deleted finding a maintainer waived is known to the next review: the
+// same code reported again is that finding, not a new one to post (the
+// gate's model-based test found a full review posting it again).
+func TestReviewKnowsWaivedDeletedFindings(t *testing.T) {
+	t.Parallel()
+	rig := newTestExecutor(&recorder{}, &testLog{})
+	st := goneState("f9")
+	st.Reviews[0].Run.Posted[0].Fingerprint, st.Reviews[0].Run.Posted[2].Fingerprint = "fp-f1", "fp-f9"
+	rig.State = st
+	x := newReviewRunner(rig.run())
+	if !x.known["fp-f9"] {
+		t.Errorf("the waived deleted finding is not known: a review would post it again")
+	}
+	if x.known["fp-f1"] {
+		t.Errorf("a deleted finding nobody waived is known: a review would not post it again")
+	}
+}
