@@ -271,40 +271,66 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // dispute is the author's reply to a finding open on the head's content;
-// the model concedes when the reply says CONCEDE (b even, or always when
-// again). again disputes a content a dispute was maintained on.
+// the model concedes when the reply says CONCEDE (b even). again disputes
+// a content a dispute was maintained on (maintained first when none was),
+// the bot's verdict deleted first when b is odd, and the reply concedes.
 func (m *modelWorld) dispute(s step, again bool) bool {
 	pr := m.prs[0]
-	type target struct {
-		th fakegithub.Thread
-		f  *finding
-	}
-	var ts []target
+	var ts []disputed
 	for _, th := range m.findingRoots(pr, true) {
-		if f := m.threadFinding(pr, th); f.open && !f.cut && pr.head[f.path].mark() == f.on && pr.judged[f.on] == again {
-			ts = append(ts, target{th, f})
+		if f := m.threadFinding(pr, th); f.open && !f.cut && pr.head[f.path].mark() == f.on && (again || !pr.judged[f.on]) {
+			ts = append(ts, disputed{th.ID, th.Comments[0].ID, f})
 		}
 	}
 	if len(ts) == 0 {
 		return false
 	}
 	t := ts[s.a%len(ts)]
-	concede := again || s.b%2 == 0
+	if !again {
+		m.reply(t, s.b%2 == 0)
+		return true
+	}
+	if !pr.judged[t.f.on] {
+		m.reply(t, false)
+	}
+	if s.b%2 == 1 {
+		for _, th := range m.findingRoots(pr, false) {
+			if th.ID == t.thread && th.Comments[len(th.Comments)-1].Author == botLogin {
+				m.gh.DeleteReviewComment(th.Comments[len(th.Comments)-1].ID)
+				t.f.cut = true
+			}
+		}
+	}
+	m.reply(t, true)
+	return true
+}
+
+const botLogin = "github-actions[bot]"
+
+// disputed is a finding's thread and root, and the oracle's finding.
+type disputed struct {
+	thread string
+	root   int64
+	f      *finding
+}
+
+// reply is the author's reply in the thread and its run; a concession
+// closes the finding unless a dispute was judged on its content before.
+func (m *modelWorld) reply(t disputed, concede bool) {
+	pr := m.prs[0]
 	body := "the caller checks it"
 	if concede {
 		body = "CONCEDE: " + body
 	}
-	root := t.th.Comments[0].ID
-	id := m.gh.AddReply(modelRepo, pr.num, root, author, body)
+	id := m.gh.AddReply(modelRepo, pr.num, t.root, author, body)
 	m.run(runOf{pr: pr, ev: event.Event{Name: event.PullRequestReviewComment, Action: "created", Sender: author,
-		Comment: &event.Comment{ID: id, Body: body, Author: author, InReplyTo: root, IsReview: true}}})
+		Comment: &event.Comment{ID: id, Body: body, Author: author, InReplyTo: t.root, IsReview: true}}})
 	switch {
 	case !concede:
 		pr.judged[t.f.on] = true
 	case !pr.judged[t.f.on]: // a dispute is judged once per content
 		pr.decide(t.f)
 	}
-	return true
 }
 
 // botReplies are the bot's replies in the PR's finding threads, each with
@@ -312,7 +338,7 @@ func (m *modelWorld) dispute(s step, again bool) bool {
 func (m *modelWorld) botReplies(pr *prModel) (replies []fakegithub.ReviewComment, threads []fakegithub.Thread) {
 	for _, th := range m.findingRoots(pr, false) {
 		for _, c := range th.Comments[1:] {
-			if c.Author == "github-actions[bot]" {
+			if c.Author == botLogin {
 				replies, threads = append(replies, c), append(threads, th)
 			}
 		}
