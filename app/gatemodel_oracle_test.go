@@ -15,29 +15,29 @@ import (
 // blob ids, blocks or the ledger: only the files of each PR, what the
 // scripted model was sent and answered, and who did what. For each PR:
 //
-//	coverage: every changed file of the head is excluded by the base
-//	          (gen/**), or its content was shown to all three passes of one
-//	          posted review of the PR that nobody edited (binary content: the
-//	          review had it among its changes), and the change set is
-//	          readable (no tree the walk must read is past GitHub's limit);
-//	findings: a finding is raised on a content when pass 1 of a posted
-//	          review was shown its bug. It stands on the head while the
-//	          head holds a bug at its path and either that very content was
-//	          reported or an earlier finding there is still open, unless a
-//	          decision closed it that judged exactly the head's content and
-//	          the content has not moved since (a decision lapses when its
-//	          content changes: coming back, the finding is a regression);
-//	decisions: a verified fix (the content has no bug), a concession
-//	          (the model conceding a dispute, once per content: a content a
-//	          dispute was maintained on stays maintained), a maintainer's
-//	          resolve (closes what stands at that moment, never later
-//	          findings), a maintainer's waiver; the author's commands change
-//	          nothing;
-//	cut:      a finding whose thread a person deleted, whose block a person
-//	          edited, or whose bot reply or verdict a person deleted blocks
-//	          until a maintainer's command clears it;
-//	gate:     failure when a finding stands or is cut, else pending when
-//	          coverage is incomplete or unknown, else success.
+//	coverage:  every changed file of the head is excluded by the base
+//	           (gen/**), or its content was shown to all three passes of one
+//	           posted review of the PR that nobody edited (binary content:
+//	           the review had it among its changes), and the change set is
+//	           readable (no tree the walk must read is past GitHub's limit);
+//	findings:  pass 1 of a posted review shown a bug raises a finding on
+//	           that content. A finding is open until a decision closes it;
+//	           an open finding stands while its path holds a bug;
+//	decisions: a verified fix (the path no longer holds the bug), a
+//	           concession (the model conceding a dispute, once per content:
+//	           a content a dispute was maintained on stays maintained), a
+//	           maintainer's resolve (closes what is open when it is given,
+//	           never later findings), a maintainer's waiver; the author's
+//	           commands change nothing. A decision holds on the content it
+//	           judged: when the path moves to a bug it did not judge (a
+//	           revert included), the finding is open again;
+//	cut:       a finding whose thread a person deleted blocks until a
+//	           maintainer waives it (or a review reports it again: it has a
+//	           thread again); one whose block a person edited, or whose bot
+//	           reply or verdict a person deleted, blocks until a maintainer's
+//	           command clears it;
+//	gate:      failure when a finding stands or is cut, else pending when
+//	           coverage is incomplete or unknown, else success.
 //
 // The status on a commit is the strictest gate of the open PRs whose head
 // it is.
