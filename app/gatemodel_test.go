@@ -24,7 +24,7 @@ import (
 var (
 	gateSeed = flag.Int64("gate.seed", 1, "seed of the gate's model-based test")
 	gateN    = flag.Int("gate.n", 0, "histories the gate's model-based test runs (0: 1,000, or 100 with -short)")
-	gateOff  = flag.String("gate.off", "", "step options the gate's model-based test leaves out, comma-separated ("+strings.Join(optionNames[:], ", ")+")")
+	gateOff  = flag.String("gate.off", "", "step options ("+strings.Join(optionNames[:], ", ")+") or step kinds the gate's model-based test leaves out, comma-separated")
 )
 
 // stepKind is one kind of thing that happens to a PR.
@@ -74,7 +74,8 @@ var stepNames = [...]string{"edit", "add", "delete", "rename", "revert", "force-
 func (k stepKind) String() string { return stepNames[k] }
 
 // option is a group of step kinds for behaviour the gate may not have yet:
-// each is on by default and -gate.off leaves it out.
+// each is on by default and -gate.off leaves it out (as it leaves out a
+// step kind it names).
 type option int
 
 const (
@@ -99,23 +100,28 @@ func optionOf(k stepKind) option {
 	return numOptions
 }
 
-// options are the options a history is generated with.
-type options [numOptions]bool
+// options are the step kinds a history may draw: every kind but those
+// -gate.off names, by option or by kind.
+type options [numSteps]bool
 
 func parseOptions(off string) (options, error) {
 	var o options
-	for i := range o {
-		o[i] = true
+	for k := range o {
+		o[k] = true
 	}
 	for _, name := range strings.Split(off, ",") {
 		if name = strings.TrimSpace(name); name == "" {
 			continue
 		}
-		i := slices.Index(optionNames[:], name)
-		if i < 0 {
-			return o, fmt.Errorf("-gate.off: no option %q (have %s)", name, strings.Join(optionNames[:], ", "))
+		opt, kind := slices.Index(optionNames[:], name), slices.Index(stepNames[:], name)
+		if opt < 0 && kind < 0 {
+			return o, fmt.Errorf("-gate.off: no option or step kind %q (options: %s)", name, strings.Join(optionNames[:], ", "))
 		}
-		o[i] = false
+		for k := range numSteps {
+			if k == stepKind(kind) || opt >= 0 && optionOf(k) == option(opt) {
+				o[k] = false
+			}
+		}
 	}
 	return o, nil
 }
@@ -149,7 +155,7 @@ func rare(k stepKind) bool {
 func genHistory(rng *rand.Rand, opts options) history {
 	var kinds []stepKind
 	for k := range numSteps {
-		if o := optionOf(k); o == numOptions || opts[o] {
+		if opts[k] {
 			kinds = append(kinds, k)
 		}
 	}
@@ -175,8 +181,8 @@ type replayed struct {
 }
 
 // replay runs a history and stops at the first disagreement.
-func replay(t testing.TB, h history, opts options) replayed {
-	m := newModelWorld(t, h.limit, opts)
+func replay(t testing.TB, h history) replayed {
+	m := newModelWorld(t, h.limit)
 	o := replayed{at: -1}
 	for i, s := range h.steps {
 		did := m.step(s)
@@ -193,18 +199,18 @@ func replay(t testing.TB, h history, opts options) replayed {
 }
 
 // shrink removes steps from a failing history while it still fails.
-func shrink(t testing.TB, h history, opts options) history {
+func shrink(t testing.TB, h history) history {
 	for changed := true; changed; {
 		changed = false
 		for i := range h.steps {
 			c := history{limit: h.limit, steps: append(append([]step(nil), h.steps[:i]...), h.steps[i+1:]...)}
-			if replay(t, c, opts).at >= 0 {
+			if replay(t, c).at >= 0 {
 				h, changed = c, true
 				break
 			}
 		}
 		if h.limit != 0 && !changed {
-			if c := (history{steps: h.steps}); replay(t, c, opts).at >= 0 {
+			if c := (history{steps: h.steps}); replay(t, c).at >= 0 {
 				h, changed = c, true
 			}
 		}
@@ -242,7 +248,7 @@ func TestGateModel(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				outs[i] = replay(t, hs[i], opts)
+				outs[i] = replay(t, hs[i])
 			}
 		}()
 	}
@@ -251,8 +257,8 @@ func TestGateModel(t *testing.T) {
 		if o.at < 0 {
 			continue
 		}
-		min := shrink(t, hs[i], opts)
-		m := replay(t, min, opts)
+		min := shrink(t, hs[i])
+		m := replay(t, min)
 		t.Fatalf("history %d (seed %d) broke the invariant at step %d: gate %s, oracle %s\n  history: %s\n  shrunk:  %s (gate %s, oracle %s)",
 			i, *gateSeed, o.at, o.got, o.want, hs[i], min, m.got, m.want)
 	}

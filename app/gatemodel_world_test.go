@@ -78,7 +78,6 @@ type modelWorld struct {
 	t      testing.TB
 	gh     *fakegithub.Server
 	models [2]*fakellm.Server
-	opts   options
 	prs    []*prModel // PR 1, then PR 2 once opened
 	base   files
 	head   files   // PR 1's head
@@ -93,7 +92,7 @@ type modelWorld struct {
 
 func modelSHA(n int) string { return fmt.Sprintf("%07x%033x", n+1, 0) }
 
-func newModelWorld(t testing.TB, limit int, opts options) *modelWorld {
+func newModelWorld(t testing.TB, limit int) *modelWorld {
 	gh := fakegithub.New()
 	t.Cleanup(gh.Close)
 	gh.AddToken(benchToken, fakegithub.Identity{Login: "github-actions[bot]", Kind: fakegithub.TokenInstallation})
@@ -102,7 +101,7 @@ func newModelWorld(t testing.TB, limit int, opts options) *modelWorld {
 	gh.AddRepo(modelRepo)
 	gh.SetPermission(modelRepo, maintainer, "write")
 	gh.SetTreeLimit(limit)
-	m := &modelWorld{t: t, gh: gh, opts: opts, base: files{}, limit: limit, bySHA: map[string]files{}}
+	m := &modelWorld{t: t, gh: gh, base: files{}, limit: limit, bySHA: map[string]files{}}
 	for i := range m.models {
 		m.models[i] = m.newModel()
 	}

@@ -276,4 +276,6 @@ var list = []mutation{
 		Old: "func(t rmcoc.Link) bool { return sameLink(t, *prev) })", New: "func(t rmcoc.Link) bool { return false && sameLink(t, *prev) })", Tests: "TestLedgerWriterRoundTrip"},
 	{ID: "T7", Section: since, What: "a run writes the ledger head again when nothing new needs naming", File: "execution/ledger.go",
 		Old: "c.anchor.Body, c.dirty = body, false", New: "c.anchor.Body = body", Tests: "TestLedgerWriterRoundTrip"},
+	{ID: "H3", Section: since, What: "a deleted finding a maintainer waived is posted again by the next full review", File: "execution/review.go",
+		Old: "if r.State.Waived[p.ID] && p.Fingerprint != \"\" {", New: "if false && p.Fingerprint != \"\" {", Tests: "TestReviewKnowsWaivedDeletedFindings"},
 }

@@ -1,0 +1,60 @@
+package app
+
+import "testing"
+
+// Minimal histories the generator found, each kept as a table row so the
+// case it caught stays caught in a second, under -short too.
+//
+// foundHistories hold on today's gate: each failed on a break of the line
+// it names (or, for the waiver, on the bug it found).
+var foundHistories = map[string][]step{
+	"a commit's status is the strictest gate of its open PRs (gate.Shared)": {{stepBug, 141, 915}, {stepSecondPR, 815, 385}},
+	"a maintainer's resolve closes only the findings posted before it":      {{stepResolveMaint, 822, 223}, {stepBug, 629, 92}},
+	"a deleted finding a maintainer waived is not posted again":             {{stepBug, 653, 774}, {stepDeleteThread, 546, 723}, {stepWaive, 983, 928}, {stepBinary, 477, 412}},
+	"the author's resolve closes nothing":                                   {{stepBug, 1, 0}, {stepResolveAuthor, 0, 0}},
+	"a conceded dispute closes the finding, a maintained one does not":      {{stepBug, 0, 0}, {stepBug, 1, 0}, {stepDispute, 0, 0}, {stepDispute, 0, 1}},
+	"an older overlapping run finishing last leaves the new head's status":  {{stepBug, 0, 0}, {stepOverlapStale, 0, 0}, {stepOverlapStale, 1, 1}},
+}
+
+// optionHistories are the minimal histories each option's steps broke
+// today's gate with (seed 1): they pass once the gate binds decisions to
+// the content they judged, keeps a ledger whose cuts block until a
+// maintainer clears them, and judges a dispute once per content.
+var optionHistories = map[string][]step{
+	"regress: a maintainer's resolve lapses when the bug comes back":      {{stepBug, 546, 107}, {stepResolveMaint, 552, 843}, {stepFix, 425, 351}, {stepRegress, 582, 384}},
+	"cut: a deleted fix reply blocks until a maintainer clears it":        {{stepBug, 586, 422}, {stepFix, 14, 826}, {stepDeleteReply, 585, 194}},
+	"cut: an edited finding blocks until a maintainer clears it":          {{stepBug, 48, 513}, {stepEditFinding, 677, 402}, {stepRename, 604, 421}, {stepFix, 956, 765}},
+	"cut: a finding of an edited review, its thread deleted, still holds": {{stepBug, 894, 797}, {stepTamper, 448, 578}, {stepDeleteThread, 155, 632}},
+	"redispute: a dispute maintained on a content is not asked again":     {{stepBug, 48, 513}, {stepRedispute, 677, 402}},
+	"redispute: deleting the verdict does not reopen the question":        {{stepBug, 48, 513}, {stepRedispute, 677, 403}},
+}
+
+func TestGateModelHistories(t *testing.T) {
+	t.Parallel()
+	replayAll(t, foundHistories)
+}
+
+// The option steps' histories: they fail on a gate without the behaviour
+// their option names (-gate.off leaves those steps out of TestGateModel).
+func TestGateModelOptionHistories(t *testing.T) {
+	t.Parallel()
+	replayAll(t, optionHistories)
+}
+
+func replayAll(t *testing.T, hs map[string][]step) {
+	for name, steps := range hs {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := history{steps: steps}
+			o := replay(t, h)
+			if o.at >= 0 {
+				t.Fatalf("%s: after step %d the gate is %s, the oracle says %s", h, o.at, o.got, o.want)
+			}
+			for i, checked := range o.checked {
+				if !checked {
+					t.Errorf("%s: step %d found nothing to do: the row no longer tests what it names", h, i)
+				}
+			}
+		})
+	}
+}
