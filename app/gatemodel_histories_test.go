@@ -14,12 +14,15 @@ var foundHistories = map[string][]step{
 	"the author's resolve closes nothing":                                   {{stepBug, 1, 0}, {stepResolveAuthor, 0, 0}},
 	"a conceded dispute closes the finding, a maintained one does not":      {{stepBug, 0, 0}, {stepBug, 1, 0}, {stepDispute, 0, 0}, {stepDispute, 0, 1}},
 	"an older overlapping run finishing last leaves the new head's status":  {{stepBug, 0, 0}, {stepOverlapStale, 0, 0}, {stepOverlapStale, 1, 1}},
+	"a push's run held at its review while a comment's run finishes":        {{stepOverlap, 1, 1}, {stepOverlap, 0, 0}},
 }
 
 // optionHistories are the minimal histories each option's steps broke
 // today's gate with (seed 1): they pass once the gate binds decisions to
 // the content they judged, keeps a ledger whose cuts block until a
-// maintainer clears them, and judges a dispute once per content.
+// maintainer clears them, judges a dispute once per content, and a run
+// that writes the gate's status after another run's write since its read
+// of it (GitHub has no compare-and-set) writes it again from a fresh read.
 var optionHistories = map[string][]step{
 	"regress: a maintainer's resolve lapses when the bug comes back":      {{stepBug, 546, 107}, {stepResolveMaint, 552, 843}, {stepFix, 425, 351}, {stepRegress, 582, 384}},
 	"cut: a deleted fix reply blocks until a maintainer clears it":        {{stepBug, 586, 422}, {stepFix, 14, 826}, {stepDeleteReply, 585, 194}},
@@ -27,6 +30,8 @@ var optionHistories = map[string][]step{
 	"cut: a finding of an edited review, its thread deleted, still holds": {{stepBug, 894, 797}, {stepTamper, 448, 578}, {stepDeleteThread, 155, 632}},
 	"redispute: a dispute maintained on a content is not asked again":     {{stepBug, 48, 513}, {stepRedispute, 677, 402}},
 	"redispute: deleting the verdict does not reopen the question":        {{stepBug, 48, 513}, {stepRedispute, 677, 403}},
+	"race: no stale pending over a review that finished blocking":         {{stepOverlapRace, 0, 1}},
+	"race: no stale pending over a review that finished clean":            {{stepOverlapRace, 957, 720}},
 }
 
 func TestGateModelHistories(t *testing.T) {

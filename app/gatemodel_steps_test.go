@@ -40,8 +40,8 @@ func (m *modelWorld) step(s step) bool {
 		return m.secondPR(s)
 	case stepCloseSecond:
 		return m.closeSecond()
-	case stepOverlap:
-		m.overlap(s)
+	case stepOverlap, stepOverlapRace:
+		m.overlap(s, s.kind == stepOverlapRace)
 	case stepOverlapStale:
 		m.overlapStale(s)
 	case stepResolveAuthor:
@@ -426,23 +426,39 @@ func (m *modelWorld) closeSecond() bool {
 	return true
 }
 
-// overlap is two runs on one snapshot (the push's run delivered again and
-// a comment's run), the one that started first held at one of its first
-// writes until the other finished.
-func (m *modelWorld) overlap(s step) {
+// overlap is a push (an edit, or a bug when b is odd) and two runs on its
+// snapshot (the push's and a comment's, no concurrency:): the push's run, started first, is held at
+// its first or second write (its trigger comment, its review) until the
+// comment's run finished. race holds the comment's run instead, at its
+// first write (the gate's status, its read of the status done), until the
+// push's run finished.
+func (m *modelWorld) overlap(s step, race bool) {
 	pr := m.prs[0]
-	first, second := m.pushRun(pr, 1), m.commentRun(pr, author, "thanks", nil)
+	push := step{kind: stepEdit, a: s.b}
 	if s.b%2 == 1 {
-		first, second = m.commentRun(pr, author, "thanks", nil), m.pushRun(pr, 0)
-		first.model = 1
+		push.kind = stepBug
 	}
-	m.held(first, 1+s.a%3, func() map[int64]bool { return m.run(second) })
+	if m.apply(push) {
+		m.push()
+	}
+	if race {
+		first := m.commentRun(pr, author, "thanks", nil)
+		first.model = 1
+		m.held(first, 1, func() map[int64]bool { return m.run(m.pushRun(pr, 0)) })
+		return
+	}
+	second := m.commentRun(pr, author, "thanks", nil)
+	m.held(m.pushRun(pr, 1), 1+s.a%2, func() map[int64]bool { return m.run(second) })
 }
 
-// overlapStale is a comment's run held at one of its first writes while a
+// overlapStale is a push whose run never started, then a comment's run
+// (reviewing what is owed) held at one of its first writes while another
 // push lands and its run finishes: the older run finishes last.
 func (m *modelWorld) overlapStale(s step) {
 	pr := m.prs[0]
+	if m.apply(step{kind: stepEdit, a: s.a / 3}) {
+		m.push()
+	}
 	older := m.commentRun(pr, author, "thanks", nil)
 	older.model = 1
 	m.held(older, 1+s.a%3, func() map[int64]bool {
@@ -475,6 +491,7 @@ func (m *modelWorld) held(r runOf, k int, during func() map[int64]bool) {
 	}()
 	select {
 	case <-arrived:
+		m.overlapped++
 		theirs := during()
 		close(hold)
 		<-done

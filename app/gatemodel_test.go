@@ -53,7 +53,7 @@ const (
 	stepWideEdit                      // a push that edits a file in each of many directories
 	stepSecondPR                      // a second open PR whose head is PR 1's head: opened, or moved to it; its run
 	stepCloseSecond                   // the second PR is closed; a comment run on PR 1
-	stepOverlap                       // two runs on one snapshot, the one that started first finishing last
+	stepOverlap                       // a push and two runs on its snapshot, the push's held at its first writes until the other finished
 	stepOverlapStale                  // a comment run held while a push is reviewed, finishing last on the old head
 	stepResolveAuthor                 // the author comments "@rmc-bot resolve" (no effect)
 	stepResolveMaint                  // a maintainer comments "@rmc-bot resolve" (closes what is open then)
@@ -63,13 +63,14 @@ const (
 	stepDeleteReply                   // [cut] a person deletes the bot's latest reply in a finding's thread (a verdict, a fix)
 	stepEditFinding                   // [cut] a person edits a bot finding's comment
 	stepRedispute                     // [redispute] the author disputes again a content a dispute was maintained on
+	stepOverlapRace                   // [race] a push and two runs on its snapshot, the comment's held between its read of the status and its write
 	numSteps
 )
 
 var stepNames = [...]string{"edit", "add", "delete", "rename", "revert", "force-back", "binary", "text-for-binary", "huge", "big-dir",
 	"wide-dir", "ignored", "bug", "fix", "capped-run", "comment-run", "cancelled-push", "tamper-review", "delete-thread", "wide-edit",
 	"second-pr", "close-second", "overlap", "overlap-stale", "resolve-by-author", "resolve-by-maintainer", "waive", "dispute",
-	"regress", "delete-reply", "edit-finding", "redispute"}
+	"regress", "delete-reply", "edit-finding", "redispute", "overlap-race"}
 
 func (k stepKind) String() string { return stepNames[k] }
 
@@ -82,10 +83,11 @@ const (
 	optRegress   option = iota // decisions bound to the content they judged: a revert reopens
 	optCut                     // a cut ledger (deleted replies, edited blocks) blocks until a maintainer clears it
 	optRedispute               // a dispute is judged once per content
+	optRace                    // a status read and then written by one run, another run's write between
 	numOptions
 )
 
-var optionNames = [numOptions]string{"regress", "cut", "redispute"}
+var optionNames = [numOptions]string{"regress", "cut", "redispute", "race"}
 
 // optionOf is the option a step kind needs, numOptions for none.
 func optionOf(k stepKind) option {
@@ -96,6 +98,8 @@ func optionOf(k stepKind) option {
 		return optCut
 	case stepRedispute:
 		return optRedispute
+	case stepOverlapRace:
+		return optRace
 	}
 	return numOptions
 }
@@ -178,6 +182,7 @@ type replayed struct {
 	at        int // the first step after which the gate and the oracle disagree, -1 for none
 	got, want string
 	checked   []bool // per step: whether it did something and the gate was checked after it
+	held      int    // runs held at a write while another ran
 }
 
 // replay runs a history and stops at the first disagreement.
@@ -191,10 +196,11 @@ func replay(t testing.TB, h history) replayed {
 			continue
 		}
 		if got, want := m.gate(), m.oracle(); got != want {
-			o.at, o.got, o.want = i, got, want
+			o.at, o.got, o.want, o.held = i, got, want, m.overlapped
 			return o
 		}
 	}
+	o.held = m.overlapped
 	return o
 }
 
@@ -262,7 +268,11 @@ func TestGateModel(t *testing.T) {
 		t.Fatalf("history %d (seed %d) broke the invariant at step %d: gate %s, oracle %s\n  history: %s\n  shrunk:  %s (gate %s, oracle %s)",
 			i, *gateSeed, o.at, o.got, o.want, hs[i], min, m.got, m.want)
 	}
-	t.Logf("%d histories, seed %d, options off %q; steps (drawn/checked): %s", n, *gateSeed, *gateOff, distribution(hs, outs))
+	held := 0
+	for _, o := range outs {
+		held += o.held
+	}
+	t.Logf("%d histories, seed %d, options off %q; runs held while another ran: %d; steps (drawn/checked): %s", n, *gateSeed, *gateOff, held, distribution(hs, outs))
 }
 
 // distribution counts each step kind drawn, and how many were checked (a

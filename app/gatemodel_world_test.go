@@ -85,6 +85,8 @@ type modelWorld struct {
 	sha    int
 	next   int // marker counter
 	limit  int
+	// overlapped counts the runs held at a write while another ran.
+	overlapped int
 
 	mu    sync.Mutex
 	bySHA map[string]files // every commit's files by its short id: the scripted model reads them, threads are placed by them
