@@ -63,3 +63,15 @@ func replayAll(t *testing.T, hs map[string][]step) {
 		})
 	}
 }
+
+// Every step kind is a push (edits) or an action, never both, and has a name.
+func TestGateModelStepsAreComplete(t *testing.T) {
+	t.Parallel()
+	for k := range numSteps {
+		_, edit := edits[k]
+		_, action := actions[k]
+		if edit == action || k.String() == "" {
+			t.Errorf("step kind %d (%s): a push %v, an action %v", k, k, edit, action)
+		}
+	}
+}

@@ -16,37 +16,62 @@ import (
 // gate is to be checked (a cancelled push's head has no run, and a step
 // that found nothing to do did nothing).
 func (m *modelWorld) step(s step) bool {
-	pr := m.prs[0]
-	switch s.kind {
-	case stepCapped:
-		m.run(m.commentRun(pr, author, "thanks", map[string]string{"max_run_tokens": fmt.Sprint(40 + s.b%200)}))
-	case stepComment:
-		m.run(m.commentRun(pr, author, "thanks", nil))
-	case stepCancelled:
-		if m.apply(step{kind: stepEdit, a: s.a}) {
+	if edit, ok := edits[s.kind]; ok {
+		if !m.apply(edit, s) {
+			return false
+		}
+		m.push()
+		m.run(m.pushRun(m.prs[0], 0))
+		return true
+	}
+	return actions[s.kind](m, s)
+}
+
+// apply changes PR 1's head as edit says; it reports whether it changed.
+func (m *modelWorld) apply(edit func(*modelWorld, step), s step) bool {
+	before := m.head.clone()
+	edit(m, s)
+	return !maps.Equal(before, m.head)
+}
+
+// actions are the steps that are not a push and its run.
+var actions = map[stepKind]func(m *modelWorld, s step) bool{
+	stepCapped: func(m *modelWorld, s step) bool {
+		m.run(m.commentRun(m.prs[0], author, "thanks", map[string]string{"max_run_tokens": fmt.Sprint(40 + s.b%200)}))
+		return true
+	},
+	stepComment: func(m *modelWorld, _ step) bool {
+		m.run(m.commentRun(m.prs[0], author, "thanks", nil))
+		return true
+	},
+	stepCancelled: func(m *modelWorld, s step) bool {
+		if m.apply(edits[stepEdit], s) {
 			m.push()
 		}
 		return false
-	case stepTamper:
+	},
+	stepTamper: func(m *modelWorld, _ step) bool {
+		pr := m.prs[0]
 		if rv := m.botReviews(pr); len(rv) > 0 {
 			last := rv[len(rv)-1]
 			m.gh.EditReview(last.ID, author, last.Body+"\n")
 			delete(pr.reviews, last.ID)
 		}
 		m.run(m.commentRun(pr, author, "thanks", nil))
-	case stepDeleteThread:
-		return m.deleteThread(s)
-	case stepSecondPR:
-		return m.secondPR(s)
-	case stepCloseSecond:
-		return m.closeSecond()
-	case stepOverlap, stepOverlapRace:
-		m.overlap(s, s.kind == stepOverlapRace)
-	case stepOverlapStale:
-		m.overlapStale(s)
-	case stepResolveAuthor:
-		m.run(m.commentRun(pr, author, "@rmc-bot resolve", nil))
-	case stepResolveMaint:
+		return true
+	},
+	stepDeleteThread: (*modelWorld).deleteThread,
+	stepSecondPR:     (*modelWorld).secondPR,
+	stepCloseSecond:  func(m *modelWorld, _ step) bool { return m.closeSecond() },
+	stepOverlap:      func(m *modelWorld, s step) bool { m.overlap(s, false); return true },
+	stepOverlapRace:  func(m *modelWorld, s step) bool { m.overlap(s, true); return true },
+	stepOverlapStale: func(m *modelWorld, s step) bool { m.overlapStale(s); return true },
+	stepResolveAuthor: func(m *modelWorld, _ step) bool {
+		m.run(m.commentRun(m.prs[0], author, "@rmc-bot resolve", nil))
+		return true
+	},
+	stepResolveMaint: func(m *modelWorld, _ step) bool {
+		pr := m.prs[0]
 		// A command applies to the findings open when it is given.
 		for _, f := range pr.findings {
 			if f.open || f.cut {
@@ -54,105 +79,94 @@ func (m *modelWorld) step(s step) bool {
 			}
 		}
 		m.run(m.commentRun(pr, maintainer, "@rmc-bot resolve", nil))
-	case stepWaive:
-		m.waive(s)
-	case stepDispute:
-		return m.dispute(s, false)
-	case stepRedispute:
-		return m.dispute(s, true)
-	case stepDeleteReply:
-		return m.deleteReply(s)
-	case stepEditFinding:
-		return m.editFinding(s)
-	default:
-		if !m.apply(s) {
-			return false
-		}
-		m.push()
-		m.run(m.pushRun(pr, 0))
-	}
-	return true
+		return true
+	},
+	stepWaive:       func(m *modelWorld, s step) bool { m.waive(s); return true },
+	stepDispute:     func(m *modelWorld, s step) bool { return m.dispute(s, false) },
+	stepRedispute:   func(m *modelWorld, s step) bool { return m.dispute(s, true) },
+	stepDeleteReply: (*modelWorld).deleteReply,
+	stepEditFinding: (*modelWorld).editFinding,
 }
 
-// apply changes PR 1's head as a push step says; it reports whether the
-// head changed.
-func (m *modelWorld) apply(s step) bool {
-	before := m.head.clone()
-	isText := func(_ string, c content) bool { return !c.binary }
-	switch s.kind {
-	case stepEdit, stepCancelled:
+// edits are the pushes: each changes PR 1's head as its step says.
+var edits = map[stepKind]func(m *modelWorld, s step){
+	stepEdit: func(m *modelWorld, s step) {
 		if p := m.pick(s.a, isText); p != "" {
 			m.head[p] = m.text()
 		}
-	case stepAdd:
+	},
+	stepAdd: func(m *modelWorld, s step) {
 		m.head[fmt.Sprintf("%s/n%d.go", []string{"src", "lib", "lib/deep"}[s.b%3], s.a)] = m.text()
-	case stepDelete:
+	},
+	stepDelete: func(m *modelWorld, s step) {
 		if p := m.pick(s.a, nil); p != "" {
 			delete(m.head, p)
 		}
-	case stepRename:
+	},
+	stepRename: func(m *modelWorld, s step) {
 		// A bug keeps its path: the scripted model names it by the path it
 		// was written for.
 		if p := m.pick(s.a, func(_ string, c content) bool { return !c.bug() }); p != "" {
 			m.head[renamedPath(p)] = m.head[p]
 			delete(m.head, p)
 		}
-	case stepRevert:
+	},
+	stepRevert: func(m *modelWorld, s step) {
 		if back := m.reverts(); len(back) > 0 {
 			maps.Copy(m.head, back[s.a%len(back)])
 		}
-	case stepForceBack:
+	},
+	stepForceBack: func(m *modelWorld, s step) {
 		if len(m.heads) > 0 && !m.bringsBack(m.heads[s.a%len(m.heads)]) {
 			m.head = m.heads[s.a%len(m.heads)].clone()
 		}
-	case stepRegress:
-		m.regress(s)
-	default:
-		m.applyNew(s)
-	}
-	return !maps.Equal(before, m.head)
-}
-
-// applyNew applies the steps that push new content.
-func (m *modelWorld) applyNew(s step) {
-	switch s.kind {
-	case stepBinary:
+	},
+	stepRegress: (*modelWorld).regress,
+	stepBinary: func(m *modelWorld, s step) {
 		m.head[fmt.Sprintf("assets/b%d.bin", s.a%3)] = content{text: "BIN\x00" + m.text().text, binary: true}
-	case stepTextForBin:
+	},
+	stepTextForBin: func(m *modelWorld, s step) {
 		if p := m.pick(s.a, func(_ string, c content) bool { return c.binary }); p != "" {
 			m.head[p] = content{text: m.text().text, huge: true} // GitHub: "Binary files differ", no patch
 		}
-	case stepHuge:
+	},
+	stepHuge: func(m *modelWorld, s step) {
 		c := m.text()
 		c.huge = true
 		m.head[fmt.Sprintf("data/h%d.sql", s.a%3)] = c
-	case stepBigDir:
+	},
+	stepBigDir: func(m *modelWorld, s step) {
 		for i := range 12 {
 			m.head[fmt.Sprintf("big%d/d%d/f%d.go", s.a%2, i%3, i)] = m.text()
 		}
-	case stepWideDir:
+	},
+	stepWideDir: func(m *modelWorld, s step) {
 		for i := range 10 {
 			m.head[fmt.Sprintf("wide/w%d_%d.go", s.a%2, i)] = m.text()
 		}
-	case stepWideEdit:
+	},
+	stepWideEdit: func(m *modelWorld, s step) {
 		for _, p := range m.head.paths() {
 			if strings.HasPrefix(p, "pkg/") && (s.a+len(p))%5 != 0 {
 				m.head[p] = m.text()
 			}
 		}
-	case stepIgnored:
-		m.head[fmt.Sprintf("gen/g%d.go", s.a%3)] = m.text()
-	case stepBug:
+	},
+	stepIgnored: func(m *modelWorld, s step) { m.head[fmt.Sprintf("gen/g%d.go", s.a%3)] = m.text() },
+	stepBug: func(m *modelWorld, s step) {
 		p := fmt.Sprintf("src/bug%d.go", s.a%2)
 		c := m.text()
 		c.text = strings.TrimSuffix(c.text, "\n") + " BUG in " + p + "\n"
 		m.head[p] = c
-	case stepFix:
+	},
+	stepFix: func(m *modelWorld, s step) {
 		if p := m.pick(s.a, func(_ string, c content) bool { return c.bug() }); p != "" {
 			m.head[p] = m.text()
 		}
-	}
+	},
 }
+
+func isText(_ string, c content) bool { return !c.binary }
 
 // reverts are the files an earlier head held that the head holds no longer
 // (or holds otherwise), one per path and content, less those only
@@ -434,11 +448,11 @@ func (m *modelWorld) closeSecond() bool {
 // push's run finished.
 func (m *modelWorld) overlap(s step, race bool) {
 	pr := m.prs[0]
-	push := step{kind: stepEdit, a: s.b}
+	push := edits[stepEdit]
 	if s.b%2 == 1 {
-		push.kind = stepBug
+		push = edits[stepBug]
 	}
-	if m.apply(push) {
+	if m.apply(push, step{a: s.b}) {
 		m.push()
 	}
 	if race {
@@ -456,13 +470,13 @@ func (m *modelWorld) overlap(s step, race bool) {
 // push lands and its run finishes: the older run finishes last.
 func (m *modelWorld) overlapStale(s step) {
 	pr := m.prs[0]
-	if m.apply(step{kind: stepEdit, a: s.a / 3}) {
+	if m.apply(edits[stepEdit], step{a: s.a / 3}) {
 		m.push()
 	}
 	older := m.commentRun(pr, author, "thanks", nil)
 	older.model = 1
 	m.held(older, 1+s.a%3, func() map[int64]bool {
-		if !m.apply(step{kind: stepEdit, a: s.b}) {
+		if !m.apply(edits[stepEdit], step{a: s.b}) {
 			return nil
 		}
 		m.push()

@@ -91,18 +91,14 @@ var optionNames = [numOptions]string{"regress", "cut", "redispute", "race"}
 
 // optionOf is the option a step kind needs, numOptions for none.
 func optionOf(k stepKind) option {
-	switch k {
-	case stepRegress:
-		return optRegress
-	case stepTamper, stepDeleteReply, stepEditFinding:
-		return optCut
-	case stepRedispute:
-		return optRedispute
-	case stepOverlapRace:
-		return optRace
+	if o, ok := optionKinds[k]; ok {
+		return o
 	}
 	return numOptions
 }
+
+var optionKinds = map[stepKind]option{stepRegress: optRegress, stepTamper: optCut, stepDeleteReply: optCut, stepEditFinding: optCut,
+	stepRedispute: optRedispute, stepOverlapRace: optRace}
 
 // options are the step kinds a history may draw: every kind but those
 // -gate.off names, by option or by kind.

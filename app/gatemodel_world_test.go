@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/review-my-code-bot/rmc/event"
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
@@ -87,6 +88,7 @@ type modelWorld struct {
 	limit  int
 	// overlapped counts the runs held at a write while another ran.
 	overlapped int
+	runs       atomic.Int64 // workflow run ids
 
 	mu    sync.Mutex
 	bySHA map[string]files // every commit's files by its short id: the scripted model reads them, threads are placed by them
@@ -330,7 +332,12 @@ func (m *modelWorld) exec(r runOf) {
 	}
 	ev := r.ev
 	ev.Repo, ev.PRNumber = modelRepo, r.pr.num
-	Pipeline{Config: cfg, GitHub: gh, Log: log}.run(context.Background(), snapshot.Repo{Owner: "acme", Name: "svc"}, ev)
+	// A workflow run has an id, and the Actions API says whether it is
+	// still at work: a run leaves a review to another that is.
+	id := m.runs.Add(1)
+	m.gh.SetRun(modelRepo, id, "in_progress")
+	defer m.gh.SetRun(modelRepo, id, "completed")
+	Pipeline{Config: cfg, GitHub: gh, Log: log, RunID: fmt.Sprint(id)}.run(context.Background(), snapshot.Repo{Owner: "acme", Name: "svc"}, ev)
 }
 
 // pushRun is the run a push starts on a PR.
