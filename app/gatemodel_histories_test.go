@@ -31,7 +31,8 @@ var optionHistories = map[string][]step{
 	"redispute: a dispute maintained on a content is not asked again":     {{stepBug, 48, 513}, {stepRedispute, 677, 402}},
 	"redispute: deleting the verdict does not reopen the question":        {{stepBug, 48, 513}, {stepRedispute, 677, 403}},
 	"race: no stale pending over a review that finished blocking":         {{stepOverlapRace, 0, 1}},
-	"race: no stale pending over a review that finished clean":            {{stepOverlapRace, 957, 720}},
+	"race: no stale pending over a review that finished clean":            {{stepOverlapRace, 956, 720}},
+	"race: a run whose claim lands late does not post a finding twice":    {{stepHuge, 91, 903}, {stepOverlapRace, 125, 155}, {stepDispute, 75, 720}},
 }
 
 func TestGateModelHistories(t *testing.T) {

@@ -441,11 +441,14 @@ func (m *modelWorld) closeSecond() bool {
 }
 
 // overlap is a push (an edit, or a bug when b is odd) and two runs on its
-// snapshot (the push's and a comment's, no concurrency:): the push's run, started first, is held at
-// its first or second write (its trigger comment, its review) until the
-// comment's run finished. race holds the comment's run instead, at its
-// first write (the gate's status, its read of the status done), until the
-// push's run finished.
+// snapshot (the push's and a comment's, no concurrency:): the push's run,
+// started first, claims the review and is held at its next write (its
+// review) until the comment's run, which leaves the review to it, finished.
+// race holds a run where today's gate has no answer (GitHub has no
+// compare-and-set): the comment's run at its first write, the gate's
+// status, after its read of the status, while the push's run finishes (a
+// even); or the push's run at its claim, while the comment's run reviews
+// the head, which the push's run then reviews again (a odd).
 func (m *modelWorld) overlap(s step, race bool) {
 	pr := m.prs[0]
 	push := edits[stepEdit]
@@ -455,14 +458,19 @@ func (m *modelWorld) overlap(s step, race bool) {
 	if m.apply(push, step{a: s.b}) {
 		m.push()
 	}
-	if race {
+	switch {
+	case race && s.a%2 == 0:
 		first := m.commentRun(pr, author, "thanks", nil)
 		first.model = 1
 		m.held(first, 1, func() map[int64]bool { return m.run(m.pushRun(pr, 0)) })
-		return
+	default:
+		k := 2
+		if race {
+			k = 1
+		}
+		second := m.commentRun(pr, author, "thanks", nil)
+		m.held(m.pushRun(pr, 1), k, func() map[int64]bool { return m.run(second) })
 	}
-	second := m.commentRun(pr, author, "thanks", nil)
-	m.held(m.pushRun(pr, 1), 1+s.a%2, func() map[int64]bool { return m.run(second) })
 }
 
 // overlapStale is a push whose run never started, then a comment's run

@@ -53,7 +53,7 @@ const (
 	stepWideEdit                      // a push that edits a file in each of many directories
 	stepSecondPR                      // a second open PR whose head is PR 1's head: opened, or moved to it; its run
 	stepCloseSecond                   // the second PR is closed; a comment run on PR 1
-	stepOverlap                       // a push and two runs on its snapshot, the push's held at its first writes until the other finished
+	stepOverlap                       // a push and two runs on its snapshot, the push's held at its review until the other finished
 	stepOverlapStale                  // a comment run held while a push is reviewed, finishing last on the old head
 	stepResolveAuthor                 // the author comments "@rmc-bot resolve" (no effect)
 	stepResolveMaint                  // a maintainer comments "@rmc-bot resolve" (closes what is open then)
@@ -63,7 +63,7 @@ const (
 	stepDeleteReply                   // [cut] a person deletes the bot's latest reply in a finding's thread (a verdict, a fix)
 	stepEditFinding                   // [cut] a person edits a bot finding's comment
 	stepRedispute                     // [redispute] the author disputes again a content a dispute was maintained on
-	stepOverlapRace                   // [race] a push and two runs on its snapshot, the comment's held between its read of the status and its write
+	stepOverlapRace                   // [race] a push and two runs on its snapshot, one held where its read and its write race the other's
 	numSteps
 )
 
