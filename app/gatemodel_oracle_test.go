@@ -29,8 +29,8 @@ import (
 //	           maintainer's resolve (closes what is open when it is given,
 //	           never later findings), a maintainer's waiver; the author's
 //	           commands change nothing. A decision holds on the content it
-//	           judged: when the path moves to a bug it did not judge (a
-//	           revert included), the finding is open again;
+//	           judged: it lapses when that content changes, and a closed
+//	           finding whose content comes back (a revert) is open again;
 //	cut:       a finding whose thread a person deleted blocks until a
 //	           maintainer waives it (or a review reports it again: it has a
 //	           thread again); one whose block a person edited, or whose bot
@@ -81,9 +81,10 @@ func (pr *prModel) find(p, on string) *finding {
 }
 
 // moved is a push to the PR's head: a finding whose bug is gone from its
-// path is closed (its fix is verified on that content); a closed finding
-// whose path holds a bug again, on a content its decision did not judge,
-// reopens: the decision lapsed when its content changed.
+// path is closed (its fix is verified on that content); a decision lapses
+// when the content it judged changes; a closed finding whose very content
+// comes back reopens (a regression). A new bug at the path is a finding of
+// its own, once reviewed.
 func (pr *prModel) moved(sha string, head files) {
 	for _, f := range pr.findings {
 		was, now := pr.head[f.path], head[f.path]
@@ -91,8 +92,10 @@ func (pr *prModel) moved(sha string, head files) {
 		case was == now:
 		case !now.bug():
 			f.open, f.judged = false, now.mark()
-		case !f.open && f.judged != now.mark():
+		case !f.open && now.mark() == f.on:
 			f.open, f.judged = true, ""
+		case !f.open:
+			f.judged = ""
 		}
 	}
 	pr.head, pr.headSHA = head.clone(), sha
