@@ -31,7 +31,9 @@ import (
 //	           commands change nothing. A decision holds on the content it
 //	           judged: it lapses when that content changes, and a closed
 //	           finding whose content comes back (a revert) is open again;
-//	cut:       a finding whose thread a person deleted blocks until a
+//	cut:       a bot review a person edited cuts the state ledger: the
+//	           gate fails until a maintainer clears it (no step here does);
+//	           a finding whose thread a person deleted blocks until a
 //	           maintainer waives it (or a review reports it again: it has a
 //	           thread again); one whose block a person edited, or whose bot
 //	           reply or verdict a person deleted, blocks until a maintainer's
@@ -52,6 +54,7 @@ type prModel struct {
 	findings []*finding
 	gone     map[string]*finding // by id: findings whose thread a person deleted, until a maintainer waives them
 	judged   map[string]bool     // bug contents a dispute was maintained on
+	cut      bool                // a person edited a bot review: the state ledger is cut until a maintainer clears it
 }
 
 // reviewSeen is what one posted review was shown.
@@ -207,7 +210,7 @@ func shownLines(r fakellm.Request) []string {
 
 // gate is the gate the invariant asks for on the PR's head.
 func (pr *prModel) gate(limit int) string {
-	if len(pr.gone) > 0 {
+	if len(pr.gone) > 0 || pr.cut {
 		return "failure"
 	}
 	for _, f := range pr.findings {

@@ -56,6 +56,7 @@ var actions = map[stepKind]func(m *modelWorld, s step) bool{
 			last := rv[len(rv)-1]
 			m.gh.EditReview(last.ID, author, last.Body+"\n")
 			delete(pr.reviews, last.ID)
+			pr.cut = true
 		}
 		m.run(m.commentRun(pr, author, "thanks", nil))
 		return true
