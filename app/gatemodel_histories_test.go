@@ -18,7 +18,8 @@ var foundHistories = map[string][]step{
 }
 
 // optionHistories are the minimal histories each option's steps broke
-// today's gate with (seed 1): they pass once the gate binds decisions to
+// the gate with (seed 1; the deleted reply, the edited review and the
+// deleted verdict pass since the state ledger): they pass once the gate binds decisions to
 // the content they judged, keeps a ledger whose cuts block until a
 // maintainer clears them, judges a dispute once per content, and a run
 // that writes the gate's status after another run's write since its read
