@@ -102,6 +102,8 @@ func (r *run) before(ctx context.Context, plan detector.Plan) {
 			r.Log.Warningf("could not reopen finding %q, whose fix the head lost: %v", f.Block.Title, err)
 		}
 	}
+	r.bindResolutions(ctx)
+	r.lapsed(ctx)
 }
 
 // catchUp finishes what a killed run left half done: threads whose

@@ -1,0 +1,138 @@
+package execution
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/review-my-code-bot/rmc/gate"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/sanitize"
+	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
+)
+
+// filesReader reads the PR's changed files, with their head blob ids.
+type filesReader interface {
+	Files(ctx context.Context, repo snapshot.Repo, number int) ([]snapshot.ChangedFile, error)
+}
+
+// headBlobs are the head blobs of the PR's changed files, by path: the
+// content a decision judges. They are read once per run, and only when a
+// decision needs them (a review primes them from its own read).
+type headBlobs struct {
+	GitHub filesReader
+	env
+	blobs map[string]string
+	read  bool
+}
+
+// prime takes the blobs a review already read.
+func (h *headBlobs) prime(blobs map[string]string) {
+	if h != nil && !h.read {
+		h.blobs, h.read = blobs, true
+	}
+}
+
+// of is the key of the head blob of path, "" when the path is no change
+// of the PR or the files could not be read.
+func (h *headBlobs) of(ctx context.Context, path string) string {
+	if h == nil {
+		return ""
+	}
+	if !h.read {
+		h.read = true
+		files, err := h.GitHub.Files(ctx, h.repo(), h.number())
+		if err != nil {
+			h.Log.Warningf("could not read the changed files to bind a decision to its code: %v", err)
+			return ""
+		}
+		h.blobs = make(map[string]string, len(files))
+		for _, f := range files {
+			h.blobs[f.Path] = f.Blob
+		}
+	}
+	return gate.Key(h.blobs[path])
+}
+
+// judged is the content a decision on f made now judges: while its thread
+// is not outdated, the lines under it are as they were raised, and so is
+// what the decision judged; else the head blob of its file.
+func (h *headBlobs) judged(ctx context.Context, f state.Finding) string {
+	if !f.Thread.IsOutdated && f.Block.Blob != "" {
+		return f.Block.Blob
+	}
+	return h.of(ctx, f.Thread.Path)
+}
+
+// bindResolutions records, for each blocking finding a maintainer
+// resolved by hand, the content the resolution judged: one reply in the
+// resolved thread whose block changes no status. Until it is recorded the
+// gate cannot tell whether the content came back, and stays pending; a
+// resolution recorded before this existed is bound to the content at the
+// head of the first run that sees it.
+func (r *run) bindResolutions(ctx context.Context) {
+	for i := range r.State.Findings {
+		f := &r.State.Findings[i]
+		if !f.Unbound() || ctx.Err() != nil {
+			continue
+		}
+		blob := r.fixes.heads.judged(ctx, *f)
+		if blob == "" {
+			continue // unknown stays unknown: the gate waits, the next run retries
+		}
+		block := rmcoc.DisputeResolution{FindingID: f.Block.ID, ThreadID: f.Thread.ID, Status: rmcoc.FindingResolved,
+			Resolution: rmcoc.ResolutionAccepted, ResolvedBy: f.ResolvedBy.Login, HeadSHA: r.Snap.PR.HeadSHA, Blob: blob, ResolvedAt: r.now()}
+		text := fmt.Sprintf("📌 @%s resolved this finding on `%.7s`. It stays resolved while the code it was raised on does not come back; if it does, it reopens as a regression.",
+			sanitize.Name(f.ResolvedBy.Login), r.Snap.PR.HeadSHA)
+		if _, err := r.GitHub.Reply(ctx, r.repo(), r.number(), f.RootCommentID, r.compose(text, block)); err != nil {
+			r.Log.Warningf("could not record the resolution of finding %q: %v", f.Block.Title, err)
+			continue
+		}
+		f.Accepted = &block
+	}
+}
+
+// lapsed reopens, as regressions, the blocking findings whose closing
+// decision judged other content than the head shows now, where the head
+// shows the very content they were raised on: one reply each, after which
+// the finding is open and no later run replies again.
+func (r *run) lapsed(ctx context.Context) {
+	for i := range r.State.Findings {
+		f := &r.State.Findings[i]
+		d, ok := f.Decision()
+		if !ok || d.Unknown != "" || !d.Lapsed(d.Raised) || ctx.Err() != nil {
+			continue // nothing the head could show makes it lapse: no read
+		}
+		if !d.Lapsed(r.fixes.heads.of(ctx, d.Path)) {
+			continue
+		}
+		why := fmt.Sprintf("This problem is back in `%.7s`: `%s` is again the code this finding was raised on, %s.", r.Snap.PR.HeadSHA, sanitize.Name(d.Path), decidedAs(d.Kind))
+		if err := r.fixes.regress(ctx, *f, why); err != nil {
+			r.Log.Warningf("could not reopen finding %q, whose code came back: %v", f.Block.Title, err)
+			continue
+		}
+		reopened(f, r.now())
+	}
+}
+
+// reopened is f as a regression reply left it, for the rest of the run.
+func reopened(f *state.Finding, at time.Time) {
+	f.Status, f.OpenSince, f.Accepted, f.ResolvedBy, f.WaivedBy = rmcoc.FindingOpen, at, nil, nil, ""
+	f.LastResolution = &rmcoc.DisputeResolution{FindingID: f.Block.ID, Status: rmcoc.FindingOpen, Resolution: rmcoc.ResolutionRegressed, ResolvedAt: at}
+}
+
+// decidedAs says which decision the code's return undid.
+func decidedAs(k gate.DecisionKind) string {
+	switch k {
+	case gate.Fix:
+		return "after its fix was verified (a revert?)"
+	case gate.Conceded:
+		return "after I set it aside on other code"
+	case gate.Accepted:
+		return "after a maintainer resolved it on other code"
+	case gate.Waived:
+		return "after a maintainer waived it"
+	}
+	return "after it was closed"
+}
