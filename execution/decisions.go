@@ -113,6 +113,8 @@ func (r *run) lapsed(ctx context.Context) {
 			continue
 		}
 		reopened(f, r.now())
+		// Judged just now on the head: not asked again as a fix this run.
+		r.fixes.verified[f.Block.ID] = true
 	}
 }
 
