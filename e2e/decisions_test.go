@@ -10,7 +10,9 @@ import (
 
 // decisionBlocks are the bot's dispute-resolution blocks in a thread of
 // one resolution.
-func decisionBlocks(th interface{ botBlocks() []rmcoc.DisputeResolution }, r rmcoc.Resolution) int {
+func decisionBlocks(th interface {
+	botBlocks() []rmcoc.DisputeResolution
+}, r rmcoc.Resolution) int {
 	n := 0
 	for _, b := range th.botBlocks() {
 		if b.Resolution == r {
