@@ -8,14 +8,12 @@ import (
 	"github.com/review-my-code-bot/rmc/rmcoc"
 )
 
-// decisionBlocks are the bot's dispute-resolution blocks in a thread of
-// one resolution.
-func decisionBlocks(th interface {
-	botBlocks() []rmcoc.DisputeResolution
-}, r rmcoc.Resolution) int {
+// decisionBlocks counts the bot's dispute-resolution blocks of one
+// resolution in the finding threads.
+func decisionBlocks(b blocksIn, r rmcoc.Resolution) int {
 	n := 0
-	for _, b := range th.botBlocks() {
-		if b.Resolution == r {
+	for _, d := range b.botBlocks() {
+		if d.Resolution == r {
 			n++
 		}
 	}
@@ -23,7 +21,7 @@ func decisionBlocks(th interface {
 }
 
 // blocksIn lists the bot's dispute-resolution blocks in the finding
-// thread, oldest first.
+// threads, oldest first.
 type blocksIn struct{ w *world }
 
 func (b blocksIn) botBlocks() []rmcoc.DisputeResolution {
