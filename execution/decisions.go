@@ -17,40 +17,44 @@ type filesReader interface {
 	Files(ctx context.Context, repo snapshot.Repo, number int) ([]snapshot.ChangedFile, error)
 }
 
-// headBlobs are the head blobs of the PR's changed files, by path: the
-// content a decision judges. They are read once per run, and only when a
-// decision needs them (a review primes them from its own read).
+// headBlobs are the PR's changed files and their head blobs, by path: the
+// content a decision judges. The list is read once per run, when a
+// decision or the review first needs it.
 type headBlobs struct {
 	GitHub filesReader
 	env
-	blobs map[string]string
-	read  bool
+	files  []snapshot.ChangedFile
+	blobs  map[string]string
+	listed bool
+	failed bool // a read for a decision failed: not tried again this run
 }
 
-// prime takes the blobs a review already read.
-func (h *headBlobs) prime(blobs map[string]string) {
-	if h != nil && !h.read {
-		h.blobs, h.read = blobs, true
+// list is the PR's changed files, read once per run.
+func (h *headBlobs) list(ctx context.Context) ([]snapshot.ChangedFile, error) {
+	if h.listed {
+		return h.files, nil
 	}
+	files, err := h.GitHub.Files(ctx, h.repo(), h.number())
+	if err != nil {
+		return nil, err
+	}
+	h.files, h.listed, h.blobs = files, true, make(map[string]string, len(files))
+	for _, f := range files {
+		h.blobs[f.Path] = f.Blob
+	}
+	return files, nil
 }
 
 // of is the key of the head blob of path, "" when the path is no change
 // of the PR or the files could not be read.
 func (h *headBlobs) of(ctx context.Context, path string) string {
-	if h == nil {
+	if h == nil || h.failed {
 		return ""
 	}
-	if !h.read {
-		h.read = true
-		files, err := h.GitHub.Files(ctx, h.repo(), h.number())
-		if err != nil {
-			h.Log.Warningf("could not read the changed files to bind a decision to its code: %v", err)
-			return ""
-		}
-		h.blobs = make(map[string]string, len(files))
-		for _, f := range files {
-			h.blobs[f.Path] = f.Blob
-		}
+	if _, err := h.list(ctx); err != nil {
+		h.failed = true
+		h.Log.Warningf("could not read the changed files to bind a decision to its code: %v", err)
+		return ""
 	}
 	return gate.Key(h.blobs[path])
 }
@@ -108,7 +112,18 @@ func (r *run) lapsed(ctx context.Context) {
 			continue
 		}
 		why := fmt.Sprintf("This problem is back in `%.7s`: `%s` is again the code this finding was raised on, %s.", r.Snap.PR.HeadSHA, sanitize.Name(d.Path), decidedAs(d.Kind))
-		if err := r.fixes.regress(ctx, *f, why); err != nil {
+		g := *f
+		if d.Kind == gate.Accepted && g.Thread.IsResolved {
+			// The maintainer's resolution is what closes it: the thread is
+			// reopened before the reply, which would otherwise let a run
+			// killed between the two count that resolution again.
+			if err := r.GitHub.UnresolveThread(ctx, g.Thread.ID); err != nil {
+				r.Log.Warningf("could not reopen finding %q, whose code came back (the gate fails meanwhile): %v", f.Block.Title, err)
+				continue
+			}
+			g.Thread.IsResolved = false
+		}
+		if err := r.fixes.regress(ctx, g, why); err != nil {
 			r.Log.Warningf("could not reopen finding %q, whose code came back: %v", f.Block.Title, err)
 			continue
 		}

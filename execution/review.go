@@ -216,7 +216,7 @@ func (x *reviewRunner) tellAgent(ctx context.Context, id int64, head string, res
 // review, it looks at everything.
 func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scope, error) {
 	var sc scope
-	files, err := x.GitHub.Files(ctx, x.repo(), x.number())
+	files, err := x.files(ctx)
 	if err != nil {
 		return sc, err
 	}
@@ -226,7 +226,6 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 		sc.blobs[f.Path] = f.Blob
 	}
 	x.blobs = sc.blobs
-	x.fixes.heads.prime(sc.blobs)
 	sc.review, sc.note = sc.anchor, "full review"
 	last := x.last
 	switch {
@@ -248,6 +247,15 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 	}
 	sc.binary, sc.noDiff = x.probe(ctx, rt.HeadSHA, files)
 	return sc, nil
+}
+
+// files is the PR's changed files, read once for the run's decisions and
+// its review.
+func (x *reviewRunner) files(ctx context.Context) ([]snapshot.ChangedFile, error) {
+	if x.fixes != nil && x.fixes.heads != nil {
+		return x.fixes.heads.list(ctx)
+	}
+	return x.GitHub.Files(ctx, x.repo(), x.number())
 }
 
 // incremental is the scope after a push: what changed since the reviewed
