@@ -111,7 +111,7 @@ func (r *run) lapsed(ctx context.Context) {
 		if !d.Lapsed(r.fixes.heads.of(ctx, d.Path)) {
 			continue
 		}
-		why := fmt.Sprintf("This problem is back in `%.7s`: `%s` is again the code this finding was raised on, %s.", r.Snap.PR.HeadSHA, sanitize.Name(d.Path), decidedAs(d.Kind))
+		why := fmt.Sprintf("This problem is back in `%.7s`: %s is again the code this finding was raised on, %s.", r.Snap.PR.HeadSHA, sanitize.Code(d.Path), decidedAs(d.Kind))
 		g := *f
 		if d.Kind == gate.Accepted && g.Thread.IsResolved {
 			// The maintainer's resolution is what closes it: the thread is

@@ -3,9 +3,11 @@ package execution
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/sanitize"
 	"github.com/review-my-code-bot/rmc/snapshot"
 	"github.com/review-my-code-bot/rmc/state"
 )
@@ -88,5 +90,26 @@ func TestRunLevelDecisions(t *testing.T) {
 				t.Errorf("a second pass wrote again: %v", gh.effects()[n:])
 			}
 		})
+	}
+}
+
+// The reply reopening a finding names its file, a name the PR's author
+// chose: as a code span that nothing in it can close, so it mentions
+// nobody and hides nothing.
+func TestLapsedReplyShowsAHostilePath(t *testing.T) {
+	t.Parallel()
+	const path = "src/`` @admins <!-- hidden --> ``.go"
+	f := blockingFinding(prevSHA, nil)
+	f.Block.Blob, f.Status, f.Reopen, f.Thread.Path = "11111111111111111111111111111111", rmcoc.FindingResolved, nil, path
+	f.LastResolution = &rmcoc.DisputeResolution{Status: rmcoc.FindingResolved, Resolution: rmcoc.ResolutionFixed, Blob: "22222222222222222222222222222222"}
+	gh := &recorder{files: []snapshot.ChangedFile{{Path: path, Blob: "11111111111111111111111111111111ffffffff"}}}
+	x, _ := trustRig(gh, nil, f)
+	x.lapsed(context.Background())
+	if len(gh.calls) == 0 {
+		t.Fatal("no reply")
+	}
+	body := gh.calls[0].Body
+	if !strings.Contains(body, sanitize.Code(path)) || strings.Contains(strings.Replace(body, sanitize.Code(path), "", 1), "@admins") {
+		t.Errorf("the path is not shown as one code span:\n%s", body)
 	}
 }
