@@ -204,3 +204,33 @@ func TestFixPastTheCommitListIsNotGreen(t *testing.T) {
 	}
 	wantGate(t, w, "success", head[:7]+" reviewed")
 }
+
+// A waive applies to what was gone when it was given: a maintainer's
+// waive of a finding whose thread was still there is answered "nothing to
+// waive", and does not apply when the thread is deleted later.
+func TestOldWaiveDoesNotApplyToALaterDeletion(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	th := reviewed(t, w, false)
+	id := blockOf(t, w.reviews()[0].Body)["posted"].([]any)[0].(map[string]any)["id"].(string)
+	cmd := w.gh.AddIssueComment(repoName, w.pr, "bob", "@rmc-bot waive "+id)
+	if r := w.run(w.commentEvent(cmd.ID, "bob", "@rmc-bot waive "+id)); r.code != 0 {
+		t.Fatalf("waive run: exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "failure", "1 open blocking finding")
+
+	w.gh.DeleteReviewComment(th.Comments[0].ID)
+	if r := w.run(w.commentEvent(w.gh.AddIssueComment(repoName, w.pr, "alice", "gone").ID, "alice", "gone")); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "failure", "1 with a deleted thread")
+	var answers []string
+	for _, c := range w.botComments() {
+		if strings.Contains(c.Body, `"type": "finding-waiver"`) {
+			answers = append(answers, blockOf(t, c.Body)["result"].(string))
+		}
+	}
+	if strings.Join(answers, ",") != "unknown-id" {
+		t.Errorf("waiver answers %v, want the one saying there was nothing to waive", answers)
+	}
+}

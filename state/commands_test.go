@@ -213,3 +213,33 @@ func FuzzParseCommand(f *testing.F) {
 		}
 	})
 }
+
+// A waive applies to the finding whose thread was gone when it was given:
+// unanswered, it waives; answered as waived, it keeps waiving; answered
+// "no such finding" (the thread was there), it waives nothing when the
+// thread is deleted later.
+func TestWaiveAppliesToWhatWasGone(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		answer string // the recorded Waiver result, "" for none yet
+		waived bool
+	}{
+		"not answered yet":           {"", true},
+		"answered as waived":         {rmcoc.WaiverDone, true},
+		"answered: nothing to waive": {rmcoc.WaiverUnknown, false},
+		"answered: not allowed":      {rmcoc.WaiverRefused, false},
+	} {
+		p := newPR()
+		r := run(shaA, "", "main", rmcoc.ModeAuto)
+		r.Posted = []rmcoc.PostedFinding{{ID: "f-123456", Blocking: true}}
+		p.review(1, botAuthor, with("review", r))
+		p.comment(2, maria, "@rmc-bot waive f-123456")
+		if tc.answer != "" {
+			p.comment(3, botAuthor, with("answer", rmcoc.Waiver{CommandCommentID: 2, FindingID: "f-123456", By: "maria", Result: tc.answer, At: t0}))
+		}
+		st := derive(p, bot)
+		if st.Waived["f-123456"] != tc.waived || (len(st.Missing()) == 0) != tc.waived {
+			t.Errorf("%s: waived %v, missing %v; want waived %v", name, st.Waived["f-123456"], st.Missing(), tc.waived)
+		}
+	}
+}

@@ -287,4 +287,6 @@ var list = []mutation{
 		Old: "!answered && !f.openAt(m.CreatedAt)", New: "!answered && !f.Open()", Tests: "TestCommands"},
 	{ID: "E5", Section: since, What: "a maintainer's resolution counts as bound before the bot recorded what it judged", File: "state/findings.go",
 		Old: "d.Unknown = \"a maintainer's resolution not bound to its code yet\"", New: "d.Unknown = \"\"", Tests: "TestDecisionOf"},
+	{ID: "E6", Section: since, What: "a waive answered \"nothing to waive\" applies when the thread is deleted later", File: "state/command_waive.go",
+		Old: "answered && (a.Result != rmcoc.WaiverDone || a.FindingID != m.Arg)", New: "answered && a.Result == \"\"", Tests: "TestWaiveAppliesToWhatWasGone"},
 }
