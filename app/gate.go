@@ -44,7 +44,8 @@ func judge(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, scope
 	case cov.Coverage == gate.Failed || cov.Coverage == gate.Running || cov.Coverage == gate.Partial:
 		f.Review, f.Why = cov.Coverage, cov.Why
 	}
-	return gate.Evaluate(f), f.Blocking
+	j := gate.Evaluate(f)
+	return j, f.Blocking + j.Lapsed
 }
 
 // integrity is what the state's ledger check says, for the gate: the cuts

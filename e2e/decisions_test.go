@@ -106,6 +106,38 @@ func TestMaintainerResolutionLapsesWhenTheRaisedCodeComesBack(t *testing.T) {
 	}
 }
 
+// An author who pauses the reviews before reverting to the code a
+// maintainer's resolution was not made on gets no review and no reply,
+// but the gate fails from the head's content all the same.
+func TestPausedRevertStillFailsTheGate(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	th := reviewed(t, w, false)
+	w.passOne = []finding{}
+	w.push("2222222222222222222222222222222222222222", patchV2)
+	w.gh.SetThreadOutdated(th.ID, true)
+	if r := w.run(w.prEvent("synchronize")); r.code != 1 {
+		t.Fatalf("push run: exit %d, want 1\n%s", r.code, r.log)
+	}
+	w.gh.ResolveThreadAs(th.ID, "bob", true)
+	pause := w.gh.AddIssueComment(repoName, w.pr, "alice", "@rmc-bot pause")
+	if r := w.run(w.commentEvent(pause.ID, "alice", "@rmc-bot pause")); r.code != 0 {
+		t.Fatalf("pause run: exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "2222222 reviewed")
+
+	reviews := len(w.reviews())
+	w.push("3333333333333333333333333333333333333333", patchV1) // reviewed before, at 1111111: covered
+	r := w.run(w.prEvent("synchronize"))
+	if r.code != 1 || r.outputs["blocking_issues"] != "1" {
+		t.Fatalf("revert run: exit %d, blocking_issues %q; want 1 and 1\n%s", r.code, r.outputs["blocking_issues"], r.log)
+	}
+	wantGate(t, w, "failure", "1 blocking finding(s), 1 back on the code they were raised on")
+	if n := len(w.reviews()); n != reviews {
+		t.Errorf("a paused PR was reviewed (%d reviews, was %d)", n, reviews)
+	}
+}
+
 // A maintainer's resolve applies to what was open when it was given: a
 // fixed finding that reopens later (the head force-pushed back before the
 // fix) is not waived by the old command, and blocks.

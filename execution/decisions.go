@@ -29,6 +29,9 @@ type headBlobs struct {
 	failed bool // a read for a decision failed: not tried again this run
 }
 
+// known reports whether the run read the changed files already.
+func (h *headBlobs) known() bool { return h != nil && h.listed }
+
 // list is the PR's changed files, read once per run.
 func (h *headBlobs) list(ctx context.Context) ([]snapshot.ChangedFile, error) {
 	if h.listed {

@@ -103,7 +103,13 @@ func (r *run) before(ctx context.Context, plan detector.Plan) {
 		}
 	}
 	r.bindResolutions(ctx)
-	r.lapsed(ctx)
+	if plan.Review() != nil || r.fixes.heads.known() {
+		// The files are read anyway: a code that came back is replied to
+		// now. A run that reads no files leaves the reply to the next
+		// review (a revert is a push); the gate fails meanwhile, from the
+		// change set.
+		r.lapsed(ctx)
+	}
 }
 
 // catchUp finishes what a killed run left half done: threads whose

@@ -76,6 +76,9 @@ func TestEvaluateDecisions(t *testing.T) {
 		}(), Failure, "1 open blocking"},
 	} {
 		j := Evaluate(tc.f)
+		if lapsed := strings.Contains(tc.desc, "back"); (j.Lapsed == 1) != lapsed {
+			t.Errorf("%s: %d lapsed", name, j.Lapsed)
+		}
 		if j.Verdict.State != tc.state || !strings.Contains(j.Verdict.Description, tc.desc) {
 			t.Errorf("%s: %s %q, want %s containing %q", name, j.Verdict.State, j.Verdict.Description, tc.state, tc.desc)
 		}

@@ -114,6 +114,9 @@ type Judgment struct {
 	// path order; NoDiff counts those GitHub sends no diff for.
 	Owed   []Change
 	NoDiff int
+	// Lapsed counts the closed findings whose decision lapsed on the
+	// head: they block as open ones do.
+	Lapsed int
 }
 
 // Evaluate is the whole gate: see the package comment for the invariant.
@@ -147,6 +150,7 @@ func Evaluate(f Facts) Judgment {
 	in.Unreviewed = len(j.Owed)
 	in.Lapsed, in.Unchecked, in.UncheckedWhy = decisions(f.Decisions, f.Changes.Changes)
 	in.Blocking += in.Lapsed
+	j.Lapsed = in.Lapsed
 	switch {
 	case len(j.Owed) == 0:
 		in.Coverage = Covered
