@@ -92,10 +92,13 @@ func (r *run) bindResolutions(ctx context.Context) {
 			Resolution: rmcoc.ResolutionAccepted, ResolvedBy: f.ResolvedBy.Login, HeadSHA: r.Snap.PR.HeadSHA, Blob: blob, ResolvedAt: r.now()}
 		text := fmt.Sprintf("📌 @%s resolved this finding on `%.7s`. It stays resolved while the code it was raised on does not come back; if it does, it reopens as a regression.",
 			sanitize.Name(f.ResolvedBy.Login), r.Snap.PR.HeadSHA)
-		if _, err := r.GitHub.Reply(ctx, r.repo(), r.number(), f.RootCommentID, r.compose(text, block)); err != nil {
+		body := r.compose(text, r.ledger.link(block))
+		posted, err := r.GitHub.Reply(ctx, r.repo(), r.number(), f.RootCommentID, body)
+		if err != nil {
 			r.Log.Warningf("could not record the resolution of finding %q: %v", f.Block.Title, err)
 			continue
 		}
+		r.ledger.wrote(rmcoc.HolderReviewComment, posted.ID, body)
 		f.Accepted = &block
 	}
 }
