@@ -591,7 +591,10 @@ func gateMayChange(plan detector.Plan, res execution.Result, st state.State) boo
 		return true
 	}
 	for _, f := range st.Findings {
-		if f.ResolveDue {
+		// A maintainer's resolution is bound to its code by the run's
+		// reply. (A decision whose code came back fails the gate from the
+		// change set, with or without the reply that reopens it.)
+		if f.ResolveDue || f.Unbound() {
 			return true
 		}
 	}

@@ -34,7 +34,7 @@ func verdict(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, sco
 // findings it counted.
 func judge(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, scope review.Settings) (gate.Judgment, int) {
 	f := gate.Facts{Head: snap.PR.HeadSHA, Changes: changes, Ledger: st.Ledger(), Scope: baseScope(scope, snap.Config.Attributes),
-		Missing: len(st.Missing()), Integrity: integrity(st)}
+		Missing: len(st.Missing()), Integrity: integrity(st), Decisions: st.Decisions()}
 	f.Blocking = len(st.OpenBlocking()) + f.Missing
 	switch cov := st.Coverage(snap.PR.HeadSHA, snap.PR.BaseRef); {
 	case st.Pause != nil:
@@ -44,7 +44,8 @@ func judge(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, scope
 	case cov.Coverage == gate.Failed || cov.Coverage == gate.Running || cov.Coverage == gate.Partial:
 		f.Review, f.Why = cov.Coverage, cov.Why
 	}
-	return gate.Evaluate(f), f.Blocking
+	j := gate.Evaluate(f)
+	return j, f.Blocking + j.Lapsed
 }
 
 // integrity is what the state's ledger check says, for the gate: the cuts

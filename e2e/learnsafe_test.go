@@ -182,19 +182,22 @@ func TestLearningsRelayNoHostileText(t *testing.T) {
 func TestLearningsReadAPermissionOncePerRun(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
+	// Every finding is seeded before the first run: a run that records a
+	// maintainer's resolution starts the state ledger, after which a block
+	// seeded without a link would read as a cut.
 	id, _ := w.finding(3, "Magic number", 8, true)
 	w.gh.ResolveThreadAs(id, "bob", true)
 	nit, _ := w.finding(2, "Name could be clearer", 5, false)
 	w.gh.ResolveThreadAs(nit, "bob", true)
+	id2, _ := w.finding(4, "Shadowed err", 8, true)
+	nit2, _ := w.finding(5, "Long function", 5, false)
 	r := w.run(w.commentEvent(w.gh.AddIssueComment(repoName, w.pr, "bob", "lgtm").ID, "bob", "lgtm"))
 	issue := w.learningsIssue()
 	if issue == 0 || len(w.learnings(issue)) != 2 {
 		t.Fatalf("learnings issue %d\n%s", issue, r.log)
 	}
 
-	id2, _ := w.finding(4, "Shadowed err", 8, true)
 	w.gh.ResolveThreadAs(id2, "bob", true)
-	nit2, _ := w.finding(5, "Long function", 5, false)
 	w.gh.ResolveThreadAs(nit2, "bob", true)
 	w.gh.AddIssueComment(repoName, issue, "bob", "@rmc-bot remember buckets are fixed-size on purpose")
 	w.gh.ResetLogs()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/diff"
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/precision"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
@@ -223,7 +224,7 @@ func (x *reviewRunner) findingBody(f review.Finding, head string) string {
 func (x *reviewRunner) findingBlock(f review.Finding, head string) rmcoc.Finding {
 	b := rmcoc.Finding{ID: "f-" + f.Fingerprint[:12], Fingerprint: f.Fingerprint, Path: f.Path, Line: f.Line, StartLine: f.StartLine,
 		Side: strings.ToUpper(string(f.Side)), Title: f.Title, Category: f.Category, Score: f.Score, Blocking: f.Blocking,
-		Status: rmcoc.FindingOpen, HeadSHA: head, Pass: f.Pass, CreatedAt: x.now()}
+		Status: rmcoc.FindingOpen, HeadSHA: head, Pass: f.Pass, CreatedAt: x.now(), Blob: gate.Key(x.blobs[f.Path])}
 	if l, ok := x.loopOf(f, head); ok {
 		b.OnFix, b.OnSuggestion = l.FindingID, l.Own
 	}

@@ -65,10 +65,11 @@ type disputeRunner struct {
 	// only the author's dispute may concede a finding).
 	author snapshot.Actor
 	perms  PermissionReader
+	heads  *headBlobs // the content a decision that closes the finding judged
 }
 
 func newDisputeRunner(r *run) *disputeRunner {
-	d := &disputeRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, bot: r.State.Bot, author: r.Snap.PR.Author, perms: r.Perms}
+	d := &disputeRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, bot: r.State.Bot, author: r.Snap.PR.Author, perms: r.Perms, heads: r.fixes.heads}
 	if r.Options.EnableHumanEscalation {
 		d.humans = r.Options.HumanReviewers
 	}
@@ -113,6 +114,9 @@ func (x *disputeRunner) answer(ctx context.Context, o Outcome, f *state.Finding,
 	}
 	block := rmcoc.DisputeResolution{ReplyToCommentID: rmcoc.ID(last.ID), FindingID: f.Block.ID, ThreadID: f.Thread.ID,
 		Status: outcome.status, Resolution: outcome.resolution, Reason: oneLine(v.Reason), ResolvedAt: x.now()}
+	if outcome.status == rmcoc.FindingResolved {
+		block.Blob = x.heads.judged(ctx, *f)
+	}
 	text := strings.TrimSpace(x.fromModel(v.Reply))
 	if outcome.note != "" {
 		text += "\n\n" + outcome.note

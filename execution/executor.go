@@ -322,7 +322,7 @@ func (x *Executor) start() *run {
 	r := &run{env: newEnv(c), GitHub: c.GitHub, Session: c.Session, Options: c.Options, Snap: c.Snap, State: c.State,
 		Model: c.Model, Screen: c.Screen, Perms: c.Permissions, built: map[detector.Kind]Runner{}, read: map[string]string{}}
 	r.fixes = &fixes{env: r.env, GitHub: c.GitHub, Session: c.Session, Snap: c.Snap, findings: c.State.Findings, verified: map[string]bool{},
-		wrote: precision.FixesOf(c.State.Findings)}
+		wrote: precision.FixesOf(c.State.Findings), heads: &headBlobs{GitHub: c.GitHub, env: r.env}}
 	r.notify = &notifier{env: r.env, GitHub: c.GitHub, handle: c.Options.NotifyAgent, notified: c.State.Notified}
 	return r
 }

@@ -59,8 +59,9 @@ type reviewRunner struct {
 	held       string                   // why another run does this run's automatic review
 	last       *state.CompletedReview   // the latest review, if any
 	ledger     gate.Ledger              // what the PR's automatic reviews read, by blob
-	known      map[string]bool          // fingerprints of the findings already reported
-	fixed      map[string]state.Finding // findings resolved as fixed, by fingerprint: reported again, they regressed
+	known      map[string]bool          // fingerprints of the findings already reported, or decided on this content
+	fixed      map[string]state.Finding // findings closed on other content, by fingerprint: reported again, they regressed
+	blobs      map[string]string        // the head blob of each changed file, by path (the review's read)
 	fixes      *fixes
 	notify     *notifier
 	read       map[string]string // the run's lines on the files read (run.read)
@@ -69,10 +70,13 @@ type reviewRunner struct {
 func newReviewRunner(r *run) *reviewRunner {
 	known, fixed := map[string]bool{}, map[string]state.Finding{}
 	for _, f := range r.State.Findings {
+		d, decided := f.Decision()
 		switch {
 		case f.Block.Fingerprint == "":
-		case f.Fixed():
-			// Reported again, it is the fix that was reverted.
+		case f.Fixed(), decided && d.Reraised():
+			// Reported again, the problem came back: the fix was
+			// reverted, or the decision was made on other code. Only a
+			// decision on the very code reported is not asked again.
 			fixed[f.Block.Fingerprint] = f
 		default:
 			known[f.Block.Fingerprint] = true
@@ -219,7 +223,7 @@ func (x *reviewRunner) tellAgent(ctx context.Context, id int64, head string, res
 // review, it looks at everything.
 func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scope, error) {
 	var sc scope
-	files, err := x.GitHub.Files(ctx, x.repo(), x.number())
+	files, err := x.files(ctx)
 	if err != nil {
 		return sc, err
 	}
@@ -228,6 +232,7 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 	for _, f := range files {
 		sc.blobs[f.Path] = f.Blob
 	}
+	x.blobs = sc.blobs
 	sc.review, sc.note = sc.anchor, "full review"
 	last := x.last
 	switch {
@@ -249,6 +254,15 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 	}
 	sc.binary, sc.noDiff = x.probe(ctx, rt.HeadSHA, files)
 	return sc, nil
+}
+
+// files is the PR's changed files, read once for the run's decisions and
+// its review.
+func (x *reviewRunner) files(ctx context.Context) ([]snapshot.ChangedFile, error) {
+	if x.fixes != nil && x.fixes.heads != nil {
+		return x.fixes.heads.list(ctx)
+	}
+	return x.GitHub.Files(ctx, x.repo(), x.number())
 }
 
 // incremental is the scope after a push: what changed since the reviewed
@@ -472,6 +486,9 @@ func (x *reviewRunner) regressions(ctx context.Context, found []review.Finding, 
 			continue
 		}
 		why := fmt.Sprintf("This problem is back in `%.7s`: the code its fix changed is as it was (a revert?).", head)
+		if d, decided := old.Decision(); decided && d.Kind != gate.Fix {
+			why = fmt.Sprintf("This problem is back in `%.7s`: a review reports it again, %s.", head, decidedAs(d.Kind))
+		}
 		if err := x.fixes.regress(ctx, old, why); err != nil {
 			x.Log.Warningf("could not reopen finding %q, which came back: %v", old.Block.Title, err)
 			out = append(out, f) // reported anew rather than lost

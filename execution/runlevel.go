@@ -102,6 +102,14 @@ func (r *run) before(ctx context.Context, plan detector.Plan) {
 			r.Log.Warningf("could not reopen finding %q, whose fix the head lost: %v", f.Block.Title, err)
 		}
 	}
+	r.bindResolutions(ctx)
+	if plan.Review() != nil || r.fixes.heads.known() {
+		// The files are read anyway: a code that came back is replied to
+		// now. A run that reads no files leaves the reply to the next
+		// review (a revert is a push); the gate fails meanwhile, from the
+		// change set.
+		r.lapsed(ctx)
+	}
 }
 
 // catchUp finishes what a killed run left half done: threads whose

@@ -32,6 +32,8 @@ type fixes struct {
 	// wrote are the lines verified fixes wrote, the state's and this
 	// run's: a finding posted on them is a finding on a fix.
 	wrote []precision.Fix
+	// heads are the content a decision judges; nil: not recorded.
+	heads *headBlobs
 }
 
 // maxVerify bounds how many open findings one run re-checks.
@@ -120,6 +122,7 @@ func (x *fixes) resolveFinding(ctx context.Context, f state.Finding, resolution 
 	if resolution == rmcoc.ResolutionFixed {
 		block.HeadSHA = x.Snap.PR.HeadSHA // the fix holds while the head contains this commit
 		block.FixLines, block.FixSuggestion = fix.Lines, fix.Suggestion
+		block.Blob = x.heads.of(ctx, f.Thread.Path)
 	}
 	body := x.compose(text, x.ledger.link(block))
 	posted, err := x.GitHub.Reply(ctx, x.repo(), x.number(), f.RootCommentID, body)

@@ -21,7 +21,15 @@
 //     waiver, a maintainer's command answer) names its predecessor by
 //     comment and digest, and the bot's latest review names the newest,
 //     so no one deleted or edited one; a cut, until a maintainer clears
-//     it, holds every finding it touches.
+//     it, holds every finding it touches;
+//   - every decision that closed a blocking finding (a verified fix, a
+//     concession, a maintainer's resolution or waiver) holds on the head:
+//     each is bound to the content it judged, the head blob of the
+//     finding's file, and lapses when the content the finding was raised
+//     on comes back after a decision on other content (the finding then
+//     stands again, a regression). A binding that cannot be checked (a fix
+//     verified on a commit the PR's commit list is too long to show, a
+//     maintainer's resolution not yet bound) is unknown, never success.
 //
 // A blocking finding or a cut ledger makes it failure whatever the
 // coverage; anything else short of success is pending, saying what
@@ -89,6 +97,13 @@ type Input struct {
 	Blocking, Missing int
 	// Integrity is the state ledger's.
 	Integrity Integrity
+	// Lapsed counts, among Blocking, the findings whose closing decision
+	// lapsed: the content they were raised on is back at the head.
+	Lapsed int
+	// Unchecked counts the decisions that closed a blocking finding but
+	// whose binding cannot be checked; UncheckedWhy says why (the first).
+	Unchecked    int
+	UncheckedWhy string
 }
 
 // Integrity is what the state ledger's check found: the cuts no
@@ -120,8 +135,12 @@ func Derive(in Input) Verdict {
 			clip(in.Integrity.Cut, 70), in.Blocking+in.Integrity.Touched))
 	case in.Missing > 0:
 		return verdict(Failure, fmt.Sprintf("%d blocking finding(s), %d with a deleted thread: see the PR; a maintainer can waive", in.Blocking, in.Missing))
+	case in.Lapsed > 0:
+		return verdict(Failure, fmt.Sprintf("%d blocking finding(s), %d back on the code they were raised on after a decision closed them", in.Blocking, in.Lapsed))
 	case in.Blocking > 0:
 		return verdict(Failure, fmt.Sprintf("%d open blocking finding(s): fix, or reply in the thread to dispute", in.Blocking))
+	case in.Unchecked > 0:
+		return verdict(Pending, fmt.Sprintf("%d closed blocking finding(s) cannot be checked (%s): not green until they can", in.Unchecked, oneLine(in.UncheckedWhy)))
 	}
 	switch in.Coverage {
 	case Covered:

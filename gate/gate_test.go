@@ -38,6 +38,10 @@ func TestDerive(t *testing.T) {
 		{"a cut outranks a deleted thread", Input{Coverage: Covered, Blocking: 2, Missing: 1, Integrity: Integrity{Cuts: 2, Cut: "the bot's review 201 was edited by @mallory"}}, Failure,
 			"state ledger cut (the bot's review 201 was edited by @mallory): 2 finding(s) held"},
 		{"not reviewed, the state ledger cut", Input{Coverage: NotReviewed, Integrity: Integrity{Cuts: 1, Cut: "x"}}, Failure, "state ledger cut (x)"},
+		{"covered, a decision that lapsed", Input{Coverage: Covered, Blocking: 1, Lapsed: 1}, Failure, "1 blocking finding(s), 1 back on the code they were raised on"},
+		{"covered, a decision that cannot be checked", Input{Coverage: Covered, Unchecked: 1, UncheckedWhy: "fix verified on abcdef0, past the PR's commits GitHub lists"}, Pending, "1 closed blocking finding(s) cannot be checked (fix verified on abcdef0"},
+		{"covered, unchecked without a reason", Input{Coverage: Covered, Unchecked: 2}, Pending, "2 closed blocking finding(s) cannot be checked (no reason given)"},
+		{"partial, a decision that cannot be checked", Input{Coverage: Partial, Unreviewed: 1, Unchecked: 1}, Pending, "cannot be checked"},
 	}
 	for _, tc := range tests {
 		tc.in.Head = head
@@ -66,14 +70,16 @@ func TestVerdictFitsGitHub(t *testing.T) {
 }
 
 // Only Covered is ever green: every other coverage, with or without
-// findings, holds the gate.
+// findings, holds the gate, and so does a decision that cannot be checked.
 func TestOnlyCoverageIsGreen(t *testing.T) {
 	t.Parallel()
 	for c := NotReviewed; c <= Unknown; c++ {
 		for _, blocking := range []int{0, 1} {
-			v := Derive(Input{Head: head, Coverage: c, Blocking: blocking})
-			if green := v.State == Success; green != (c == Covered && blocking == 0) {
-				t.Errorf("coverage %d, %d blocking: %s", c, blocking, v.State)
+			for _, unchecked := range []int{0, 1} {
+				v := Derive(Input{Head: head, Coverage: c, Blocking: blocking, Unchecked: unchecked})
+				if green := v.State == Success; green != (c == Covered && blocking == 0 && unchecked == 0) {
+					t.Errorf("coverage %d, %d blocking, %d unchecked: %s", c, blocking, unchecked, v.State)
+				}
 			}
 		}
 	}

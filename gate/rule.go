@@ -101,6 +101,10 @@ type Facts struct {
 	// Integrity is the state ledger's: a cut fails the gate until a
 	// maintainer clears it.
 	Integrity Integrity
+	// Decisions are the blocking findings decisions closed, each bound to
+	// the content it judged: one that lapsed on the head blocks, one that
+	// cannot be checked leaves the gate pending.
+	Decisions []Decision
 }
 
 // Judgment is the gate of a head and the changes it is still owed.
@@ -110,6 +114,9 @@ type Judgment struct {
 	// path order; NoDiff counts those GitHub sends no diff for.
 	Owed   []Change
 	NoDiff int
+	// Lapsed counts the closed findings whose decision lapsed on the
+	// head: they block as open ones do.
+	Lapsed int
 }
 
 // Evaluate is the whole gate: see the package comment for the invariant.
@@ -141,6 +148,9 @@ func Evaluate(f Facts) Judgment {
 		}
 	}
 	in.Unreviewed = len(j.Owed)
+	in.Lapsed, in.Unchecked, in.UncheckedWhy = decisions(f.Decisions, f.Changes.Changes)
+	in.Blocking += in.Lapsed
+	j.Lapsed = in.Lapsed
 	switch {
 	case len(j.Owed) == 0:
 		in.Coverage = Covered

@@ -52,7 +52,7 @@ func FateOf(f state.Finding, prAuthor string) rmcoc.Fate {
 		case rmcoc.ResolutionAcknowledged, rmcoc.ResolutionDeferred:
 			return rmcoc.FateAccepted
 		case rmcoc.ResolutionMaintained, rmcoc.ResolutionEscalated, rmcoc.ResolutionAnswered,
-			rmcoc.ResolutionFixed, rmcoc.ResolutionReopened, rmcoc.ResolutionRegressed:
+			rmcoc.ResolutionFixed, rmcoc.ResolutionReopened, rmcoc.ResolutionRegressed, rmcoc.ResolutionAccepted:
 			// Fixed here is a fix that no longer holds; the others leave
 			// the finding as open as it was.
 		}

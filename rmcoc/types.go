@@ -156,6 +156,11 @@ type Finding struct {
 	// it.
 	OnFix        string `json:"on_fix,omitempty"`
 	OnSuggestion bool   `json:"on_suggestion,omitempty"`
+	// Blob is the key (BlobKeyLen hex digits) of the head blob of Path the
+	// finding was raised on: the content that is bad. A decision that
+	// closed the finding on other content lapses when this comes back.
+	// "" in blocks written before it was recorded.
+	Blob string `json:"blob,omitempty"`
 }
 
 // LineRange is a span of lines, both ends included.
@@ -183,6 +188,10 @@ const (
 	// ResolutionReopened marks the bot's reply to a resolution that does not
 	// count (see state): the thread is reopened, the status is unchanged.
 	ResolutionReopened Resolution = "reopened"
+	// ResolutionAccepted is the bot's record of a maintainer's resolution
+	// of the thread, binding it to the content it judged (Blob): it
+	// changes no status (the resolution itself does).
+	ResolutionAccepted Resolution = "accepted"
 	// ResolutionRegressed marks the bot's reply reopening a fixed finding:
 	// the head no longer contains the commit its fix was verified on (a
 	// force-push), or the same problem came back (a revert).
@@ -210,6 +219,12 @@ type DisputeResolution struct {
 	FixLines      []LineRange `json:"fix_lines,omitempty"`
 	FixSuggestion LineRange   `json:"fix_suggestion,omitzero"`
 	Prev          *Link       `json:"prev,omitempty"` // the gate ledger's link (see Link)
+	// Blob is, on a decision that closes the finding (a verified fix, a
+	// concession, a deferral, a maintainer's resolution recorded as
+	// accepted), the key of the head blob of the finding's file it
+	// judged; "" when unknown (blocks written before it was recorded, or
+	// a read that failed).
+	Blob string `json:"blob,omitempty"`
 }
 
 // AutoReviewTrigger records that an automatic review was requested for a head

@@ -176,9 +176,17 @@ func (d *deriver) common(b rmcoc.Block, holder int64) {
 			d.st.EvidenceNoticed[id] = true
 		}
 	case rmcoc.Waiver:
-		d.handled[Ref{SourceIssueComment, int64(b.CommandCommentID)}] = HandledAnswered
+		ref := Ref{SourceIssueComment, int64(b.CommandCommentID)}
+		d.handled[ref] = HandledAnswered
+		if _, seen := d.st.waiverAnswers[ref]; !seen {
+			d.st.waiverAnswers[ref] = b // the first answer is what the command did
+		}
 	case rmcoc.CommandAnswer:
-		d.handled[Ref{SourceIssueComment, int64(b.CommandCommentID)}] = HandledAnswered
+		ref := Ref{SourceIssueComment, int64(b.CommandCommentID)}
+		d.handled[ref] = HandledAnswered
+		if _, seen := d.st.answers[ref]; !seen {
+			d.st.answers[ref] = b // the first answer is what the command did
+		}
 	case rmcoc.Walkthrough:
 		if holder != 0 && (d.st.Walkthrough == 0 || holder < d.st.Walkthrough) {
 			d.st.Walkthrough, d.st.WalkthroughFiles = holder, b.Files

@@ -2,14 +2,15 @@ package state
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
 )
 
-// CommandResolve is a maintainer's waiver of every open finding posted
-// before it.
+// CommandResolve is a maintainer's waiver of every finding open when it
+// was given.
 const CommandResolve Command = "resolve"
 
 func init() {
@@ -21,10 +22,14 @@ func init() {
 	})
 }
 
-// resolveAll waives every open finding posted before the command.
+// resolveAll waives the findings that were open when the command was
+// given: once answered, exactly those its answer recorded; before that,
+// those open since before its comment. A finding raised, or reopened as a
+// regression, after the command is not the command's to waive.
 func resolveAll(st *State, m Mention) {
+	a, answered := st.answers[m.Ref]
 	for _, f := range st.Findings {
-		if !f.Open() || f.Thread.Comments[0].CreatedAt.After(m.CreatedAt) {
+		if answered && !slices.Contains(a.FindingIDs, f.Block.ID) || !answered && !f.openAt(m.CreatedAt) {
 			continue
 		}
 		if _, done := st.WaivedBy[f.Block.ID]; !done {

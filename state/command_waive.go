@@ -17,12 +17,23 @@ func init() {
 	RegisterCommand(CommandSpec{Name: CommandWaive, Arg: FindingArg, Usage: "waive <finding id>", Who: Maintainers, Order: 70,
 		Help:    "let a blocking finding whose thread was deleted stop holding the merge gate",
 		Refused: "The finding keeps holding the merge gate.",
-		Apply:   func(st *State, m Mention) { st.Waived[m.Arg] = true },
+		Apply:   waive,
 		Answer:  answerWaive,
 		Record: func(m Mention, a Answer, at time.Time) rmcoc.Block {
 			return rmcoc.Waiver{CommandCommentID: rmcoc.ID(m.Ref.ID), FindingID: m.Arg, By: m.Author.Login, Result: a.Result, At: at}
 		},
 	})
+}
+
+// waive takes a finding whose thread was deleted off the gate. A command
+// applies to what was open when it was given: once answered, only if its
+// answer waived the finding; a waive answered "no such finding" (the thread
+// was still there) does not apply when the thread is deleted later.
+func waive(st *State, m Mention) {
+	if a, answered := st.waiverAnswers[m.Ref]; answered && (a.Result != rmcoc.WaiverDone || a.FindingID != m.Arg) {
+		return
+	}
+	st.Waived[m.Arg] = true
 }
 
 // answerWaive says whether the finding was waived: only a blocking finding

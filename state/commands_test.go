@@ -48,8 +48,9 @@ func TestParseCommand(t *testing.T) {
 }
 
 // A command counts from its own comment, by someone who may ask for work,
-// unedited; the latest pause or resume wins; resolve waives the open
-// findings posted before it, and only a maintainer's.
+// unedited; the latest pause or resume wins; resolve waives the findings
+// open when it was given (once answered, those its answer recorded), and
+// only a maintainer's.
 func TestCommands(t *testing.T) {
 	t.Parallel()
 	mallory := snapshot.NewActor("mallory", "User")
@@ -98,6 +99,31 @@ func TestCommands(t *testing.T) {
 			p.comment(1, maria, "@rmc-bot resolve")
 			p.finding("T3", 12, blocking("f-333333"))
 		}, waived: []string{"f-111111"}},
+		"resolve does not waive a finding reopened as a regression after it": {setup: func(p *pr) {
+			p.finding("T1", 10, blocking("f-111111"))
+			fixed(p, "T1", 20)
+			p.comment(1, maria, "@rmc-bot resolve")
+			regressed(p, "T1", 21)
+		}},
+		"an answered resolve waives what its answer recorded": {setup: func(p *pr) {
+			p.finding("T1", 10, blocking("f-111111"))
+			p.finding("T2", 11, blocking("f-222222"))
+			p.comment(1, maria, "@rmc-bot resolve")
+			p.comment(2, botAuthor, with("resolved", rmcoc.CommandAnswer{CommandCommentID: 1, Command: "resolve", By: "maria", Result: rmcoc.CommandDone, FindingIDs: []string{"f-222222"}, At: t0}))
+		}, waived: []string{"f-222222"}},
+		"an answered resolve that found nothing open waives nothing later": {setup: func(p *pr) {
+			p.finding("T1", 10, blocking("f-111111"))
+			fixed(p, "T1", 20)
+			p.comment(1, maria, "@rmc-bot resolve")
+			p.comment(2, botAuthor, with("none open", rmcoc.CommandAnswer{CommandCommentID: 1, Command: "resolve", By: "maria", Result: rmcoc.CommandDone, At: t0}))
+			regressed(p, "T1", 21)
+		}},
+		"resolve waives a fix that cannot be checked": {setup: func(p *pr) {
+			p.snap.PR.Commits, p.snap.PR.CommitsTotal = []string{shaA}, 300
+			p.finding("T1", 10, blocking("f-111111"))
+			fixed(p, "T1", 20)
+			p.comment(1, maria, "@rmc-bot resolve")
+		}, waived: []string{"f-111111"}},
 		"resolve by the PR's author waives nothing": {setup: func(p *pr) {
 			p.finding("T1", 10, blocking("f-111111"))
 			p.comment(1, alice, "@rmc-bot resolve")
@@ -139,6 +165,20 @@ func TestCommands(t *testing.T) {
 	}
 }
 
+// fixed records the bot's verified fix of the finding in thread tid, on
+// shaB, and resolves the thread.
+func fixed(p *pr, tid string, id int64) {
+	p.reply(tid, id, botAuthor, with("✅ Fixed", rmcoc.DisputeResolution{FindingID: "f", Status: rmcoc.FindingResolved, Resolution: rmcoc.ResolutionFixed, HeadSHA: shaB, ResolvedAt: t0}))
+	p.resolveAs(tid, botAuthor)
+}
+
+// regressed records the bot's reply reopening the finding in thread tid
+// as a regression, and reopens the thread.
+func regressed(p *pr, tid string, id int64) {
+	p.reply(tid, id, botAuthor, with("🔁 back", rmcoc.DisputeResolution{FindingID: "f", Status: rmcoc.FindingOpen, Resolution: rmcoc.ResolutionRegressed, ResolvedAt: t0}))
+	p.find(tid).IsResolved, p.find(tid).ResolvedBy = false, nil
+}
+
 // A command answered is not pending; the bot's resolving of a waived
 // finding's thread does not reopen it.
 func TestCommandAnswered(t *testing.T) {
@@ -172,4 +212,34 @@ func FuzzParseCommand(f *testing.F) {
 			t.Errorf("ParseCommand(%q) = %q, %v", text, c, ok)
 		}
 	})
+}
+
+// A waive applies to the finding whose thread was gone when it was given:
+// unanswered, it waives; answered as waived, it keeps waiving; answered
+// "no such finding" (the thread was there), it waives nothing when the
+// thread is deleted later.
+func TestWaiveAppliesToWhatWasGone(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		answer string // the recorded Waiver result, "" for none yet
+		waived bool
+	}{
+		"not answered yet":           {"", true},
+		"answered as waived":         {rmcoc.WaiverDone, true},
+		"answered: nothing to waive": {rmcoc.WaiverUnknown, false},
+		"answered: not allowed":      {rmcoc.WaiverRefused, false},
+	} {
+		p := newPR()
+		r := run(shaA, "", "main", rmcoc.ModeAuto)
+		r.Posted = []rmcoc.PostedFinding{{ID: "f-123456", Blocking: true}}
+		p.review(1, botAuthor, with("review", r))
+		p.comment(2, maria, "@rmc-bot waive f-123456")
+		if tc.answer != "" {
+			p.comment(3, botAuthor, with("answer", rmcoc.Waiver{CommandCommentID: 2, FindingID: "f-123456", By: "maria", Result: tc.answer, At: t0}))
+		}
+		st := derive(p, bot)
+		if st.Waived["f-123456"] != tc.waived || (len(st.Missing()) == 0) != tc.waived {
+			t.Errorf("%s: waived %v, missing %v; want waived %v", name, st.Waived["f-123456"], st.Missing(), tc.waived)
+		}
+	}
 }

@@ -77,7 +77,8 @@ func TestCoverage(t *testing.T) {
 	}
 }
 
-// A fix holds while the head contains the commit it was verified on.
+// A fix holds while the head contains the commit it was verified on; a
+// commit list that cannot show it leaves it unknown, never holding.
 func TestFixLost(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -85,11 +86,13 @@ func TestFixLost(t *testing.T) {
 		commits []string
 		total   int
 		lost    bool
+		unknown bool
 	}{
-		{"the head contains the fix", []string{shaB, shaA}, 2, false},
-		{"force-pushed back before the fix", []string{shaB}, 1, true},
-		{"a commit list GitHub cut short says nothing", []string{shaC}, 300, false},
-		{"no commit list says nothing", nil, 0, false},
+		{"the head contains the fix", []string{shaB, shaA}, 2, false, false},
+		{"force-pushed back before the fix", []string{shaB}, 1, true, false},
+		{"a commit list GitHub cut short leaves it unknown", []string{shaC}, 300, false, true},
+		{"a cut list that shows the commit says it holds", []string{shaC, shaA}, 300, false, false},
+		{"no commit list leaves it unknown", nil, 0, false, true},
 	} {
 		p := newPR()
 		p.snap.PR.Commits, p.snap.PR.CommitsTotal = tc.commits, tc.total
@@ -100,6 +103,9 @@ func TestFixLost(t *testing.T) {
 		f := st.Findings[0]
 		if f.FixLost != tc.lost || f.Blocks() != tc.lost || len(st.OpenBlocking()) != map[bool]int{true: 1}[tc.lost] {
 			t.Errorf("%s: lost %v, blocks %v", tc.name, f.FixLost, f.Blocks())
+		}
+		if d, _ := f.Decision(); f.FixUnknown != tc.unknown || (d.Unknown != "") != tc.unknown {
+			t.Errorf("%s: unknown %v (decision %+v), want %v", tc.name, f.FixUnknown, d, tc.unknown)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
@@ -54,6 +55,19 @@ type Finding struct {
 	// WaivedBy is the maintainer whose resolve command waived the finding:
 	// it no longer holds the gate.
 	WaivedBy string
+	// FixUnknown is set on a finding resolved as fixed whose fix was
+	// verified on a commit the PR's commit list cannot show (GitHub lists
+	// at most snapshot.MaxCommits): whether the head still contains it is
+	// unknown, and unknown is never green.
+	FixUnknown bool
+	// Accepted is the bot's record binding a maintainer's resolution of
+	// the thread to the content it judged (rmcoc.ResolutionAccepted), nil
+	// when none was written since the finding last regressed.
+	Accepted *rmcoc.DisputeResolution
+	// OpenSince is when the finding last became open: its comment, or the
+	// bot's latest reply reopening it as a regression. A command applies
+	// to the findings open when it was given (openAt).
+	OpenSince time.Time
 }
 
 // Open reports whether the finding still needs attention. A resolved thread
@@ -68,22 +82,83 @@ func (f Finding) Fixed() bool {
 
 // fixesHeld marks the fixed findings whose fix was verified on a commit
 // the head no longer contains. Contains is only known from the PR's commit
-// list: a list GitHub cut short, or none, marks nothing.
+// list: a list GitHub cut short, or none, leaves it unknown (FixUnknown).
 func (d *deriver) fixesHeld(pr snapshot.PullRequest) {
-	if len(pr.Commits) == 0 || pr.CommitsTotal > len(pr.Commits) {
-		return
-	}
 	in := map[string]bool{}
 	for _, c := range pr.Commits {
 		in[c] = true
 	}
+	cut := len(pr.Commits) == 0 || pr.CommitsTotal > len(pr.Commits)
 	for i := range d.st.Findings {
 		f := &d.st.Findings[i]
 		r := f.LastResolution
-		if f.Status == rmcoc.FindingResolved && r != nil && r.Resolution == rmcoc.ResolutionFixed && r.HeadSHA != "" && !in[r.HeadSHA] {
-			f.FixLost = true
+		if f.Status != rmcoc.FindingResolved || r == nil || r.Resolution != rmcoc.ResolutionFixed || r.HeadSHA == "" || in[r.HeadSHA] {
+			continue
 		}
+		if cut {
+			// Not in the commits GitHub listed: maybe an older commit of
+			// the head, maybe a commit a force-push dropped.
+			f.FixUnknown = true
+			continue
+		}
+		f.FixLost = true
 	}
+}
+
+// Decision is the decision that closed a blocking finding, bound to the
+// content it judged; ok is false for a finding that does not block or that
+// no decision closed. A maintainer's resolution of the thread is bound by
+// the bot's record of it (Accepted), written by the first run that sees it;
+// until then, and for a fix whose commit the head's list cannot show, the
+// binding is unknown. Waivers judged the content the finding was raised on
+// (it was open when they were given), and so did decisions whose block
+// records no content (written before blocks did): see gate.Decision.
+func (f Finding) Decision() (d gate.Decision, ok bool) {
+	if !f.Block.Blocking || f.Blocks() {
+		return d, false
+	}
+	d = gate.Decision{Finding: f.Block.ID, Path: f.Thread.Path, Raised: f.Block.Blob}
+	r := f.LastResolution
+	switch {
+	case f.WaivedBy != "":
+		d.Kind = gate.Waived
+	case f.ResolvedBy != nil:
+		d.Kind = gate.Accepted
+		if f.Accepted == nil {
+			d.Unknown = "a maintainer's resolution not bound to its code yet"
+		} else {
+			d.Judged = f.Accepted.Blob
+		}
+	case r != nil && r.Resolution == rmcoc.ResolutionFixed:
+		d.Kind, d.Judged = gate.Fix, r.Blob
+		if f.FixUnknown {
+			d.Unknown = fmt.Sprintf("fix verified on %.7s, past the PR's commits GitHub lists", r.HeadSHA)
+		}
+	case r != nil:
+		d.Kind, d.Judged = gate.Conceded, r.Blob
+	default:
+		return d, false
+	}
+	return d, true
+}
+
+// Unbound reports whether the finding was closed by a maintainer's
+// resolution of its thread that the bot has not bound to content yet.
+func (f Finding) Unbound() bool {
+	return f.Block.Blocking && !f.Open() && f.WaivedBy == "" && f.ResolvedBy != nil && f.Accepted == nil
+}
+
+// openAt reports whether the finding was open at t, as far as its thread
+// shows: open now and since before t. A fix the head lost reopened it at a
+// time nothing records, after the fix: a command given since the fix found
+// it closed. A fix that cannot be checked counts as open: a maintainer's
+// resolve is how it stops holding the gate.
+func (f Finding) openAt(t time.Time) bool {
+	if !f.Open() && !f.FixUnknown || f.OpenSince.After(t) {
+		return false
+	}
+	r := f.LastResolution
+	return !f.FixLost || r == nil || !r.ResolvedAt.Before(t)
 }
 
 // Blocks reports whether the finding holds the merge gate closed: a blocking
@@ -141,7 +216,7 @@ func (d *deriver) finding(t snapshot.Thread) (Finding, bool) {
 		}
 		tampered = true
 	}
-	f := Finding{Block: fs[0], Thread: t, RootCommentID: root.ID, Status: fs[0].Status}
+	f := Finding{Block: fs[0], Thread: t, RootCommentID: root.ID, Status: fs[0].Status, OpenSince: root.CreatedAt}
 	if f.Status == "" {
 		f.Status = rmcoc.FindingOpen
 	}
@@ -170,10 +245,20 @@ func (d *deriver) history(f *Finding, t snapshot.Thread) (lastBot time.Time, las
 			lastNotice = &t.Comments[1+i]
 			continue
 		}
+		if len(res) > 0 && res[len(res)-1].Resolution == rmcoc.ResolutionAccepted {
+			// A record of a maintainer's resolution answers no reply and
+			// changes no status: the resolution itself does.
+			r := res[len(res)-1]
+			f.Accepted = &r
+			continue
+		}
 		lastNotice, lastBot = nil, c.CreatedAt
 		if len(res) > 0 {
 			r := res[len(res)-1]
 			f.LastResolution, f.Status = &r, r.Status
+			if r.Resolution == rmcoc.ResolutionRegressed {
+				f.OpenSince, f.Accepted = c.CreatedAt, nil
+			}
 		}
 	}
 	return lastBot, lastNotice

@@ -55,6 +55,18 @@ func (s State) OpenBlocking() []Finding {
 	return out
 }
 
+// Decisions are the decisions that closed blocking findings, each bound
+// to the content it judged, for the gate.
+func (s State) Decisions() []gate.Decision {
+	var out []gate.Decision
+	for _, f := range s.Findings {
+		if d, ok := f.Decision(); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // Pending returns the mentions not yet handled.
 func (s State) Pending() []Mention {
 	var out []Mention

@@ -80,6 +80,10 @@ type State struct {
 	requests     map[Ref]Handling
 	placeholders map[Ref]int64
 	waivers      []string // logins of waive commands whose permission is unknown
+	// answers are the bot's answers to commands, by command: what an
+	// answered command applied to is what its answer recorded.
+	answers       map[Ref]rmcoc.CommandAnswer
+	waiverAnswers map[Ref]rmcoc.Waiver
 }
 
 // Options are what Derive needs beyond the snapshot.
@@ -100,7 +104,7 @@ type Options struct {
 // Derive computes the state. It never fails: what it cannot read it reports
 // in Notices and skips.
 func Derive(snap snapshot.Snapshot, opt Options) State {
-	st := State{Bot: opt.Bot, Failures: map[string]int{}, FailureText: map[string]string{}, Waived: map[string]bool{}, WaivedBy: map[string]Waiver{}, EvidenceNoticed: map[string]bool{}, Notified: map[int64]bool{}, Refused: map[string]bool{}}
+	st := State{Bot: opt.Bot, Failures: map[string]int{}, FailureText: map[string]string{}, Waived: map[string]bool{}, WaivedBy: map[string]Waiver{}, EvidenceNoticed: map[string]bool{}, Notified: map[int64]bool{}, Refused: map[string]bool{}, answers: map[Ref]rmcoc.CommandAnswer{}, waiverAnswers: map[Ref]rmcoc.Waiver{}}
 	d := deriver{st: &st, opt: opt}
 	d.prAuthor, d.fork = snap.PR.Author, snap.PR.IsFork
 	d.readBotBlocks(snap)
