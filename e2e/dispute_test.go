@@ -277,3 +277,48 @@ func TestConcedeWithoutPermissionToResolve(t *testing.T) {
 		}
 	}
 }
+
+// Issue 32 §3: a dispute is judged once per content. Kept open on this
+// code, a finding is not argued off by asking again until the model gives
+// in; a change to its file opens the question anew.
+func TestDisputeIsJudgedOncePerContent(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptDisputes()
+	a, root := w.finding(3, "Unsynchronized map", 8, true)
+	first := w.gh.AddReply(repoName, w.pr, root, "alice", "This is intentional.")
+	w.run(w.reviewCommentEvent(first, root, "alice", ""))
+	again := w.gh.AddReply(repoName, w.pr, root, "alice", "Look again: mu guards every write.")
+	r := w.run(w.reviewCommentEvent(again, root, "alice", ""))
+	th := w.thread(a)
+	if got := strings.Join(resolutions(th), ","); got != "DISPUTED,DISPUTED" || th.Resolved || w.gate() != "failure" {
+		t.Fatalf("asked again on the same code: %s resolved=%v gate=%q\n%s", got, th.Resolved, w.gate(), r.log)
+	}
+	if last := th.Comments[len(th.Comments)-1].Body; !strings.Contains(last, "already kept this finding open on this very code") {
+		t.Errorf("the answer does not say the question was settled on this code:\n%s", last)
+	}
+	// The code changes under the finding: the same words now convince.
+	w.push("3333333333333333333333333333333333333333", strings.Replace(patchV1, "buckets[k]--", "buckets[k]-- // guarded by mu", 1))
+	w.gh.SetThreadOutdated(a, true)
+	third := w.gh.AddReply(repoName, w.pr, root, "alice", "Now with the comment: mu guards every write.")
+	r = w.run(w.reviewCommentEvent(third, root, "alice", ""))
+	if th := w.thread(a); !th.Resolved {
+		t.Errorf("a dispute on changed code was not judged anew: %v\n%s", resolutions(th), r.log)
+	}
+}
+
+// An edited finding is not argued off or verified fixed by the model: what
+// its comment says is no longer what the bot raised.
+func TestEditedFindingIsSettledByAMaintainerOnly(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptDisputes()
+	a, root := w.finding(3, "Unsynchronized map", 8, true)
+	th := w.thread(a)
+	w.gh.EditComment(root, "alice", th.Comments[0].Body+"\n\n(nit: rename a variable)")
+	reply := w.gh.AddReply(repoName, w.pr, root, "alice", "Done, and mu guards every write.")
+	r := w.run(w.reviewCommentEvent(reply, root, "alice", ""))
+	if th := w.thread(a); th.Resolved || w.gate() == "success" {
+		t.Fatalf("an edited finding was argued off: resolved=%v gate=%q %v\n%s", th.Resolved, w.gate(), resolutions(th), r.log)
+	}
+}

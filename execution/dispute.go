@@ -108,15 +108,12 @@ func (x *disputeRunner) Run(ctx context.Context, t detector.Task, d *detector.Di
 // into an answer that leaves its status as it was.
 func (x *disputeRunner) answer(ctx context.Context, o Outcome, f *state.Finding, v verdict, entitled string) Outcome {
 	last := f.PendingReplies[len(f.PendingReplies)-1]
-	outcome := x.decide(f, v)
-	if outcome.status == rmcoc.FindingResolved && entitled == "" {
-		outcome = x.unentitled(f, last.Author)
+	outcome, blob := x.decide(f, v), x.heads.judged(ctx, *f)
+	if outcome.status == rmcoc.FindingResolved {
+		outcome = x.mayClose(f, last.Author, entitled, blob, outcome)
 	}
 	block := rmcoc.DisputeResolution{ReplyToCommentID: rmcoc.ID(last.ID), FindingID: f.Block.ID, ThreadID: f.Thread.ID,
-		Status: outcome.status, Resolution: outcome.resolution, Reason: oneLine(v.Reason), ResolvedAt: x.now()}
-	if outcome.status == rmcoc.FindingResolved {
-		block.Blob = x.heads.judged(ctx, *f)
-	}
+		Status: outcome.status, Resolution: outcome.resolution, Reason: oneLine(v.Reason), ResolvedAt: x.now(), Blob: blob}
 	text := strings.TrimSpace(x.fromModel(v.Reply))
 	if outcome.note != "" {
 		text += "\n\n" + outcome.note
@@ -172,6 +169,41 @@ func (x *disputeRunner) entitled(ctx context.Context, f *state.Finding) (string,
 		}
 	}
 	return "", nil
+}
+
+// mayClose turns a decision that would close f into one that leaves it as
+// it was when the reply may not close it: its author may not argue it off,
+// someone else edited the finding's comment (what the model judged is no
+// longer what the bot wrote: only a maintainer settles it), or the bot
+// already kept it open on this very code (a dispute is judged once per
+// content: asking again, or deleting the verdict, does not reopen it).
+func (x *disputeRunner) mayClose(f *state.Finding, by snapshot.Actor, entitled, blob string, d decision) decision {
+	switch {
+	case entitled == "":
+		return x.unentitled(f, by)
+	case f.Tampered:
+		return settled(f, "_Someone other than me edited this finding's comment, so I can no longer vouch for what it says: it is settled by a maintainer resolving this thread._")
+	case judgedOn(f.LastResolution, blob):
+		return settled(f, "_I already kept this finding open on this very code. A change to the code, or a maintainer resolving this thread, settles it._")
+	}
+	return d
+}
+
+// judgedOn reports whether r kept its finding open on the content blob.
+func judgedOn(r *rmcoc.DisputeResolution, blob string) bool {
+	if r == nil || blob == "" || r.Blob != blob {
+		return false
+	}
+	return r.Resolution == rmcoc.ResolutionMaintained || r.Resolution == rmcoc.ResolutionEscalated
+}
+
+// settled answers a reply without changing f's status.
+func settled(f *state.Finding, note string) decision {
+	status := f.Status
+	if status == "" || status == rmcoc.FindingResolved {
+		status = rmcoc.FindingOpen
+	}
+	return decision{status: status, resolution: rmcoc.ResolutionAnswered, note: note}
 }
 
 // unentitled is the decision when the model would close the finding on the
@@ -248,7 +280,7 @@ func (x *disputeRunner) decide(f *state.Finding, v verdict) decision {
 				note: fmt.Sprintf("%s: the author and I disagree on this finding. My position is above; theirs is in the reply before it. Please decide: resolve this thread if you side with the author. Until then it holds the merge gate.", strings.Join(who, " "))}
 		}
 		return decision{status: rmcoc.FindingDisputed, resolution: rmcoc.ResolutionMaintained,
-			note: "_I am keeping this finding open. Reply with more detail if you still disagree, or resolve the thread if a maintainer decides otherwise._"}
+			note: "_I am keeping this finding open on this code: a change that addresses it, or a maintainer resolving this thread, settles it._"}
 	}
 	switch v.Kind {
 	case ReplyAcknowledgment:

@@ -60,7 +60,9 @@ func (x *fixes) verifyFixes(ctx context.Context, task string, sc scope) {
 	checked := 0
 	for _, f := range x.findings {
 		// A check's finding is re-evaluated by its check, not asked about.
-		if !f.Open() || f.Block.Category == CategoryCheck || x.verified[f.Block.ID] || (!f.Thread.IsOutdated && !changed[f.Thread.Path]) || checked == maxVerify {
+		// An edited finding is not asked about: what its comment says now
+		// is not what the bot raised, and only a maintainer settles it.
+		if !f.Open() || f.Tampered || f.Block.Category == CategoryCheck || x.verified[f.Block.ID] || (!f.Thread.IsOutdated && !changed[f.Thread.Path]) || checked == maxVerify {
 			continue
 		}
 		checked++

@@ -219,11 +219,13 @@ type DisputeResolution struct {
 	FixLines      []LineRange `json:"fix_lines,omitempty"`
 	FixSuggestion LineRange   `json:"fix_suggestion,omitzero"`
 	Prev          *Link       `json:"prev,omitempty"` // the gate ledger's link (see Link)
-	// Blob is, on a decision that closes the finding (a verified fix, a
+	// Blob is the key of the head blob of the finding's file a verdict
+	// judged: on a decision that closes the finding (a verified fix, a
 	// concession, a deferral, a maintainer's resolution recorded as
-	// accepted), the key of the head blob of the finding's file it
-	// judged; "" when unknown (blocks written before it was recorded, or
-	// a read that failed).
+	// accepted) what it holds on, on one that keeps it open (maintained,
+	// escalated) the content a later reply cannot argue it off again; ""
+	// when unknown (blocks written before it was recorded, or a read that
+	// failed).
 	Blob string `json:"blob,omitempty"`
 }
 

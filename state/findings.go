@@ -46,7 +46,8 @@ type Finding struct {
 	Unjudged string
 	// Tampered is set when someone other than the bot edited the finding's
 	// comment: its block cannot be trusted, so the finding blocks until a
-	// verified fix, a concession or a maintainer resolves it.
+	// maintainer resolves or waives it (no fix or dispute is judged on a
+	// text someone else wrote).
 	Tampered bool
 	// FixLost is set on a finding resolved as fixed whose fix was verified
 	// on a commit the head no longer contains (a force-push): it is open
@@ -188,7 +189,8 @@ func (d *deriver) findings(snap snapshot.Snapshot) {
 
 // finding reads the finding a thread's root holds, if the bot wrote it.
 // An edited block is believed in nothing: the finding blocks until a
-// verified fix, a concession or a maintainer closes it.
+// maintainer closes it (the model is not asked about what its comment
+// says now: neither a fix nor a dispute closes it).
 func (d *deriver) finding(t snapshot.Thread) (Finding, bool) {
 	root := t.Root()
 	switch {
@@ -208,7 +210,9 @@ func (d *deriver) finding(t snapshot.Thread) (Finding, bool) {
 		// Two finding blocks in the bot's comment: it was edited, though
 		// GitHub did not say so. Dropping the finding would open the
 		// gate; holding it, as for any edit, keeps it shut.
-		if len(rmcoc.ParseTrusted(root.Body).Tampered) == 0 {
+		// Or someone edited it and the block no longer closes the
+		// comment: held, as for any edit, rather than dropped.
+		if len(rmcoc.ParseTrusted(root.Body).Tampered) == 0 && !tampered {
 			return Finding{}, false
 		}
 		if fs = rmcoc.All[rmcoc.Finding](root.Body); len(fs) == 0 {

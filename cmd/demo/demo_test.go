@@ -41,7 +41,7 @@ func TestTranscript(t *testing.T) {
 		"the question":        {"@alice commented:\n  @rmc-bot why refill inside Allow"},
 		"the answer":          {"Refilling lazily costs nothing while a client is idle.", "Answered by review-my-code-bot (demo/scripted-model) for @alice."},
 		"the dispute":         {"@alice replied on limiter/bucket.go:28:\n  This is fine:"},
-		"the dispute's reply": {"@github-actions[bot] replied on limiter/bucket.go:28:\n  I read `Allow` again", "I am keeping this finding open."},
+		"the dispute's reply": {"@github-actions[bot] replied on limiter/bucket.go:28:\n  I read `Allow` again", "I am keeping this finding open on this code"},
 		"the merge gate": {"Status rmc/merge-gate on 1111111: ✗ failure — 1 open blocking finding(s)",
 			"Status rmc/merge-gate on 1111111: ✗ failure (unchanged)"},
 		"each run's job":   {"the workflow runs on pull_request.opened: the job fails (exit 1)", "the workflow runs on issue_comment.created: the job succeeds"},
