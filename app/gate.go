@@ -58,7 +58,7 @@ func stands(start, snap snapshot.Snapshot, st state.State, scope review.Settings
 	}
 	f := facts(snap, st, gate.ChangeSet{Unread: true}, scope)
 	p := gate.Published{Found: found, State: gate.State(was.State), URL: was.TargetURL}
-	return gate.Stands(p, f.Blocking, gate.Basis(f, snap.PR.Number, snap.PR.BaseSHA))
+	return gate.Stands(p, f, gate.Basis(f, snap.PR.Number, snap.PR.BaseSHA))
 }
 
 // integrity is what the state's ledger check says, for the gate: the cuts

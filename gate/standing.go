@@ -72,19 +72,21 @@ type Published struct {
 // Stands reports whether a run whose work changed neither the ledger nor
 // the findings (a question, a command that closes nothing) may leave the
 // head's gate as it found it, without reading the change set or the status
-// again: the facts it holds, basis, are the facts the status was judged
-// on, so deriving it again could only say the same; or no status is on
-// the head yet and nothing blocks, so the head's own automatic run
-// publishes it (a required status that is absent holds the merge as
-// pending does, and writing one here would need the change set and a read
-// of the status first). A blocking finding is never left to stand: a
-// failure is written without reads. Anything else is derived again.
-func Stands(p Published, blocking int, basis string) bool {
+// again: the facts it holds (f, without the change set; basis, their
+// digest) are the facts the status was judged on, so deriving it again
+// could only say the same; or no status is on the head yet, nothing
+// blocks and no automatic review ever recorded anything (an empty ledger),
+// so the head's own automatic run publishes it (a required status that is
+// absent holds the merge as pending does, and writing one here would need
+// the change set and a read of the status first). A blocking finding is
+// never left to stand: a failure is written without reads. Anything else
+// is derived again.
+func Stands(p Published, f Facts, basis string) bool {
 	switch {
-	case blocking > 0:
+	case f.Blocking > 0:
 		return false
 	case !p.Found:
-		return true
+		return f.Ledger.Len() == 0
 	}
 	return basis != "" && Stamped(p.URL) == basis
 }

@@ -54,23 +54,27 @@ func TestStands(t *testing.T) {
 	t.Parallel()
 	basis := strings.Repeat("ab", basisLen/2)
 	url := "https://github.example/acme/svc/pull/7"
+	var reviewed Ledger
+	reviewed.Record(Reviewed, blob(1))
 	for name, tc := range map[string]struct {
 		p        Published
 		blocking int
 		basis    string
 		want     bool
+		ledger   Ledger
 	}{
-		"judged on these facts":          {Published{Found: true, State: Success, URL: Stamp(url, basis)}, 0, basis, true},
-		"pending, judged on these facts": {Published{Found: true, State: Pending, URL: Stamp(url, basis)}, 0, basis, true},
-		"judged on other facts":          {Published{Found: true, State: Success, URL: Stamp(url, strings.Repeat("cd", basisLen/2))}, 0, basis, false},
-		"no basis on the status":         {Published{Found: true, State: Success, URL: url}, 0, basis, false},
-		"a basis cut short":              {Published{Found: true, State: Success, URL: url + stampMark + basis[:10]}, 0, basis[:10], false},
-		"no basis for these facts":       {Published{Found: true, State: Success, URL: Stamp(url, basis)}, 0, "", false},
-		"no status, nothing blocks":      {Published{}, 0, basis, true},
-		"no status, a blocking finding":  {Published{}, 1, basis, false},
-		"a blocking finding":             {Published{Found: true, State: Failure, URL: Stamp(url, basis)}, 1, basis, false},
+		"judged on these facts":          {Published{Found: true, State: Success, URL: Stamp(url, basis)}, 0, basis, true, reviewed},
+		"pending, judged on these facts": {Published{Found: true, State: Pending, URL: Stamp(url, basis)}, 0, basis, true, reviewed},
+		"judged on other facts":          {Published{Found: true, State: Success, URL: Stamp(url, strings.Repeat("cd", basisLen/2))}, 0, basis, false, reviewed},
+		"no basis on the status":         {Published{Found: true, State: Success, URL: url}, 0, basis, false, reviewed},
+		"a basis cut short":              {Published{Found: true, State: Success, URL: url + stampMark + basis[:10]}, 0, basis[:10], false, reviewed},
+		"no basis for these facts":       {Published{Found: true, State: Success, URL: Stamp(url, basis)}, 0, "", false, reviewed},
+		"no status, nothing blocks":      {Published{}, 0, basis, true, Ledger{}},
+		"no status, a review recorded":   {Published{}, 0, basis, false, reviewed},
+		"no status, a blocking finding":  {Published{}, 1, basis, false, reviewed},
+		"a blocking finding":             {Published{Found: true, State: Failure, URL: Stamp(url, basis)}, 1, basis, false, reviewed},
 	} {
-		if got := Stands(tc.p, tc.blocking, tc.basis); got != tc.want {
+		if got := Stands(tc.p, Facts{Blocking: tc.blocking, Ledger: tc.ledger}, tc.basis); got != tc.want {
 			t.Errorf("%s: Stands = %v, want %v", name, got, tc.want)
 		}
 	}
