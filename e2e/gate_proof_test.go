@@ -50,9 +50,10 @@ func TestGateProofCases(t *testing.T) {
 	}{
 		// GitHub sends no patch for a file that was binary at the base: the
 		// text now under its name is read from the repository, found to be
-		// text, and owed (named unreadable), not waved through as binary.
+		// text, and reviewed from the patch built here, not waved through
+		// as binary (TestGateReadsWhatGitHubSendsNoPatchFor shows it).
 		"text replacing a binary": {files: map[string]string{"logo.png": "package main // not an image", "ok.go": "package ok"},
-			noPatch: map[string]int{"logo.png": 0}, state: "pending", desc: "1 changed file(s) of 3333333 too large for GitHub to send a diff", code: 1},
+			noPatch: map[string]int{"logo.png": 0}, state: "success", desc: "3333333 reviewed", code: 0},
 		// A real binary is covered by its content.
 		"a real binary": {files: map[string]string{"logo.png": "PNG\x00\x01\x02", "ok.go": "package ok"},
 			noPatch: map[string]int{"logo.png": 0}, state: "success", desc: "3333333 reviewed", code: 0},

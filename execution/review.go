@@ -32,6 +32,11 @@ type scope struct {
 	// sent no patch for, binary by content or text.
 	blobs          map[string]string
 	binary, noDiff []string
+	// built are the files GitHub sent no patch for whose patch the review
+	// built from their two contents (see unpatched); later counts those
+	// left for the next run.
+	built map[string]bool
+	later int
 }
 
 // reviewGitHub is what a review reads and writes (the fixes it verifies
@@ -40,6 +45,7 @@ type reviewGitHub interface {
 	Files(ctx context.Context, repo snapshot.Repo, number int) ([]snapshot.ChangedFile, error)
 	Compare(ctx context.Context, repo snapshot.Repo, base, head string) (snapshot.Comparison, error)
 	Contents(ctx context.Context, repo snapshot.Repo, ref, path string) (content string, found bool, err error)
+	MergeBase(ctx context.Context, repo snapshot.Repo, base, head string) (string, error)
 	CreateReview(ctx context.Context, repo snapshot.Repo, number int, r snapshot.NewReview) (int64, error)
 	CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error)
 	EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
@@ -247,7 +253,7 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 	default:
 		x.incremental(ctx, rt, &sc)
 	}
-	sc.binary, sc.noDiff = x.probe(ctx, rt.HeadSHA, files)
+	x.unpatched(ctx, rt.HeadSHA, files, &sc)
 	return sc, nil
 }
 
@@ -280,38 +286,119 @@ func (x *reviewRunner) owed(sc scope) []string {
 	return out
 }
 
-// maxProbes bounds the files GitHub sent no patch for that one run reads
-// to tell binary from text; the rest stay owed, for the next run.
-const maxProbes = 100
+// maxProbes bounds the files GitHub sent no patch for that one run reads,
+// and maxBuiltLines the lines of those it diffs (the matcher's time grows
+// with the square of a file's lines): the rest are left for the next run,
+// which resumes them.
+const (
+	maxProbes     = 100
+	maxBuiltLines = 100000
+)
 
-// probe reads the head content of the files GitHub sent no patch for and
-// tells binary (a NUL byte in the first 8,000 bytes, git's own rule) from
-// text no review could read: a text file replacing a binary one under the
-// same name is owed a review, not waved through as binary.
-func (x *reviewRunner) probe(ctx context.Context, head string, files []snapshot.ChangedFile) (binary, noDiff []string) {
-	probes := 0
+// unpatched reads the files GitHub sent no patch for (a change too large,
+// or text it takes for binary) from the repository, at the head and at
+// the merge base. Binary content (a NUL byte in the first 8,000 bytes,
+// git's own rule) has nothing to review. Text is given the patch GitHub
+// would have sent, built from the two contents (diff.Unified), and is
+// reviewed like any other file of the scope, split into chunks as any big
+// diff is; it is not anchored, since GitHub takes no review comment on a
+// file it sends no diff for. A file that cannot be read (past the contents
+// API's 1 MB, past diff.MaxUnifiedLines, a failed read) stays named
+// unreadable. A file the base excludes is never read: nothing is owed.
+func (x *reviewRunner) unpatched(ctx context.Context, head string, files []snapshot.ChangedFile, sc *scope) {
+	sc.built = map[string]bool{}
+	var r sideReader
+	probes, lines := 0, 0
 	for _, f := range files {
-		if f.Patch != "" || f.Status == "removed" || f.Blob == "" || x.ledger.Of(f.Blob) != 0 {
+		if f.Patch != "" || f.Status == "removed" || f.Blob == "" || x.ledger.Of(f.Blob) != 0 || x.sendable.WhyPath(f.Path) != "" {
 			continue
 		}
-		if f.Additions+f.Deletions > 0 {
-			noDiff = append(noDiff, f.Blob)
-			continue
-		}
-		if probes == maxProbes {
+		if probes == maxProbes || lines >= maxBuiltLines {
+			sc.later++
 			continue
 		}
 		probes++
-		content, found, err := x.GitHub.Contents(ctx, x.repo(), head, f.Path)
-		switch {
-		case err != nil || !found:
-		case strings.Contains(content[:min(len(content), 8000)], "\x00"):
-			binary = append(binary, f.Blob)
-		default:
-			noDiff = append(noDiff, f.Blob)
+		d, n, kind := x.buildPatch(ctx, &r, head, f)
+		lines += n
+		switch kind {
+		case isBinary:
+			sc.binary = append(sc.binary, f.Blob)
+		case isUnreadable:
+			sc.noDiff = append(sc.noDiff, f.Blob)
+		case isBuilt:
+			sc.built[f.Path] = true
+			sc.review = append(sc.review, d)
 		}
 	}
-	return binary, noDiff
+	sc.skip = slices.DeleteFunc(sc.skip, func(s review.Skip) bool { return sc.built[s.Path] })
+}
+
+// contentKind is what a file GitHub sent no patch for turned out to be.
+type contentKind int
+
+const (
+	isUnreadable contentKind = iota
+	isBinary
+	isBuilt
+)
+
+// sideReader holds the merge base, read once when a file needs it.
+type sideReader struct {
+	mergeBase string
+	err       error
+	read      bool
+}
+
+// buildPatch reads one file GitHub sent no patch for on both sides and
+// builds its diff; n is how many lines it compared.
+func (x *reviewRunner) buildPatch(ctx context.Context, r *sideReader, head string, f snapshot.ChangedFile) (d diff.File, n int, kind contentKind) {
+	content, found, err := x.GitHub.Contents(ctx, x.repo(), head, f.Path)
+	switch {
+	case err != nil || !found:
+		return d, 0, isUnreadable
+	case isBinaryText(content):
+		return d, 0, isBinary
+	}
+	var old string
+	if f.Status != "added" {
+		if !r.read {
+			r.mergeBase, r.err = x.GitHub.MergeBase(ctx, x.repo(), x.base, head)
+			r.read = true
+		}
+		if r.err != nil {
+			return d, 0, isUnreadable
+		}
+		from := f.Path
+		if f.PreviousPath != "" {
+			from = f.PreviousPath
+		}
+		if old, _, err = x.GitHub.Contents(ctx, x.repo(), r.mergeBase, from); err != nil {
+			return d, 0, isUnreadable
+		}
+		if isBinaryText(old) {
+			old = "" // text replacing a binary file: all of it is new
+		}
+	}
+	n = strings.Count(old, "\n") + strings.Count(content, "\n")
+	patch, ok := diff.Unified(old, content)
+	if !ok || patch == "" {
+		return d, n, isUnreadable
+	}
+	if d, err = diff.ParsePatch(f.Path, patch); err != nil {
+		return d, n, isUnreadable
+	}
+	if f.PreviousPath != "" {
+		d.OldPath, d.Status = f.PreviousPath, diff.Renamed
+	}
+	if old == "" {
+		d.Status = diff.Added
+	}
+	return d, n, isBuilt
+}
+
+// isBinaryText is git's rule: a NUL byte in the first 8,000 bytes.
+func isBinaryText(content string) bool {
+	return strings.Contains(content[:min(len(content), 8000)], "\x00")
 }
 
 // excluded gives a file GitHub sent no diff for the base configuration's
