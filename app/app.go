@@ -244,6 +244,7 @@ type runRecord struct {
 	learner   *execution.Learner
 	report    summary.Report  // the run's facts, for the log and the job summary
 	out       outcome.Outcome // what the outputs say, once published
+	changes   changeKey       // the head's change set, once a review or the gate read it
 }
 
 func (r *runRecord) secrets() []string { return []string{r.cfg.APIKey, r.cfg.GitHubToken} }
@@ -346,7 +347,7 @@ func (p Pipeline) execute(ctx context.Context, r *runRecord) (execution.Result, 
 // executionConfig is what the executor is built from.
 func (p Pipeline) executionConfig(r *runRecord) execution.Config {
 	c := r.cfg
-	return execution.Config{GitHub: r.reads, Snap: r.snap, State: r.st, Model: c.Model, Secrets: r.secrets(), Log: p.Log,
+	return execution.Config{GitHub: r.reads, Snap: r.snap, State: r.st, Model: c.Model, Secrets: r.secrets(), Log: p.Log, Changes: r.changeSet(p.GitHub),
 		Options: execution.Options{Run: c.Run, Learnings: r.learnings, Lease: c.ReviewTimeout, RunID: p.RunID, Settings: r.report.Settings(), Walkthrough: c.Walkthrough}, Permissions: r.states}
 }
 
@@ -439,7 +440,7 @@ func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result
 		out.ReviewStatus = outcome.ReviewFailed // the summary's task table says why
 	}
 	ctx = context.WithoutCancel(ctx) // the gate is published even when the deadline ran out
-	g := gateRun{p: p, states: r.states, reads: r.reads, start: snap, snap: snap, st: st}
+	g := gateRun{p: p, states: r.states, reads: r.reads, start: snap, snap: snap, st: st, changes: r.changes}
 	if gateMayChange(plan, res, st) {
 		// The review threads, and the reviews posted since the start, are
 		// read again: GitHub, not what the run meant to write, says which of

@@ -108,6 +108,17 @@ func standingVerdict(snap snapshot.Snapshot) gate.Verdict {
 	return gate.Verdict{State: gate.Pending, Description: "no status on the head yet: its automatic review sets it"}
 }
 
+// changeSet reads the head's change set for a review that needs the files
+// past GitHub's list, once: the gate at the end of the run reuses it.
+func (r *runRecord) changeSet(gh treeReader) func(ctx context.Context) gate.ChangeSet {
+	return func(ctx context.Context) gate.ChangeSet {
+		if !r.changes.of(r.snap) {
+			r.changes = changeKey{base: r.snap.PR.BaseSHA, head: r.snap.PR.HeadSHA, set: changeSet(ctx, gh, r.snap.Repo, r.snap.PR.BaseSHA, r.snap.PR.HeadSHA)}
+		}
+		return r.changes.set
+	}
+}
+
 // statusOf is the commit status a verdict sets; its target URL carries the
 // basis the verdict was judged on (gate.Stamp).
 func statusOf(v gate.Verdict, url, basis string) snapshot.Status {

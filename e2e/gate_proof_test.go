@@ -1,11 +1,15 @@
 package e2e
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/rmcoc"
 )
 
 // setHead makes the PR's head a new commit holding files (path → content,
@@ -117,32 +121,104 @@ func TestGatePushPastTheComparisonLimit(t *testing.T) {
 	}
 }
 
-// A PR past GitHub's 3,000-file list: one review records the 3,000 files
-// it read; the five past the list stay owed, and later runs neither review
-// the PR again nor turn the gate green.
+// A PR past GitHub's 3,000-file list: the five files past the list are
+// named by the head's trees with their blob ids, read from the repository
+// and reviewed like the rest, so the PR turns green. One block records
+// 1,500 files, so the 3,005 take three runs, each reviewing only what is
+// owed.
 func TestGateResumesExactlyWhatIsOwed(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	w.scriptReview(true)
+	w.scriptGroupedWalkthrough()
 	files := map[string]string{}
 	for i := range 3005 {
-		files[fmt.Sprintf("pkg/f%04d.go", i)] = fmt.Sprintf("package pkg // %d", i)
+		files[fmt.Sprintf("pkg/f%04d.go", i)] = fmt.Sprintf("package pkg // %d MARK%04d", i, i)
 	}
 	w.setHead("3333333333333333333333333333333333333333", files, nil)
-	w.run(w.prEvent("opened"))
-	// One block records 1,500 of the 3,000 files read; the rest and the
-	// five past GitHub's files list are owed.
-	wantGateFrom(t, w, "pending", "1505 changed file(s) of 3333333 not reviewed yet")
-	for i, text := range []string{"lgtm", "lgtm again"} {
-		c := w.gh.AddIssueComment(repoName, w.pr, "bob", text)
-		w.run(w.commentEvent(c.ID, "bob", text))
-		// The first comment's run reviews the 1,500 unrecorded files; the
-		// second finds only the five no run can read, and reviews nothing.
-		if want := 2; len(w.reviews()) != want {
-			t.Errorf("after comment %d: %d reviews, want %d", i+1, len(w.reviews()), want)
-		}
-		wantGateFrom(t, w, "pending", "5 changed file(s) of 3333333 not reviewed yet")
+	if r := w.run(w.prEvent("opened")); r.code != 1 {
+		t.Fatalf("exit %d, want 1 (the gate is pending)\n%s", r.code, r.log)
 	}
+	// One block records 1,500 of the 3,005 files read; the rest are owed.
+	wantGateFrom(t, w, "pending", "1505 changed file(s) of 3333333 not reviewed yet")
+	// What the first run's block recorded, by the markers of its files.
+	first := map[string]bool{}
+	for _, b := range rmcoc.UnpackBlobs(lastRun(t, w).Blobs) {
+		for p, c := range files {
+			if strings.HasPrefix(blobOfContent(c), b) {
+				first["MARK"+strings.TrimSuffix(strings.TrimPrefix(p, "pkg/f"), ".go")] = true
+			}
+		}
+	}
+	if len(first) != 1500 {
+		t.Fatalf("the first block records %d files, want 1,500", len(first))
+	}
+	past := pastTheList(w)
+	if len(past) != 5 || !shownToEveryPass(w, past) {
+		t.Fatalf("the files past GitHub's list %v were not shown to every pass", past)
+	}
+	for i, want := range []struct {
+		reviews int
+		state   string
+		desc    string
+		code    int // the run resumes the automatic review: its job mirrors the gate
+	}{{2, "pending", "5 changed file(s) of 3333333 not reviewed yet", 1}, {3, "success", "3333333 reviewed", 0}} {
+		before := len(w.llm.Requests())
+		c := w.gh.AddIssueComment(repoName, w.pr, "bob", "lgtm")
+		if r := w.run(w.commentEvent(c.ID, "bob", "lgtm")); r.code != want.code {
+			t.Fatalf("comment %d: exit %d\n%s", i+1, r.code, r.log)
+		}
+		if len(w.reviews()) != want.reviews {
+			t.Errorf("after comment %d: %d reviews, want %d", i+1, len(w.reviews()), want.reviews)
+		}
+		wantGateFrom(t, w, want.state, want.desc)
+		// Each run shows the model only what is owed: a file the first
+		// run's block recorded is never sent again.
+		for _, q := range w.llm.Requests()[before:] {
+			if !strings.Contains(q.LastUser(), "review pass 1 of 3") {
+				continue
+			}
+			for _, m := range markRe.FindAllString(string(q.Body), -1) {
+				if first[m] {
+					t.Fatalf("comment %d's run sent %s again, which the first block recorded", i+1, m)
+				}
+			}
+		}
+	}
+}
+
+var markRe = regexp.MustCompile(`MARK\d{4}`)
+
+// pastTheList are the paths of the PR's files that GitHub's list, which
+// stops at 3,000 in its order, leaves out.
+func pastTheList(w *world) []string {
+	var out []string
+	for i, f := range w.gh.Files(repoName, w.pr) {
+		if i >= 3000 {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+// shownToEveryPass reports whether each path's marker reached all three
+// review passes.
+func shownToEveryPass(w *world, paths []string) bool {
+	for _, p := range paths {
+		mark := "MARK" + strings.TrimSuffix(strings.TrimPrefix(p, "pkg/f"), ".go")
+		passes := map[string]bool{}
+		for _, q := range w.llm.Requests() {
+			for _, pass := range []string{"review pass 1 of 3", "review pass 2 of 3", "review pass 3 of 3"} {
+				if strings.Contains(q.LastUser(), pass) && strings.Contains(string(q.Body), mark) {
+					passes[pass] = true
+				}
+			}
+		}
+		if len(passes) != 3 {
+			return false
+		}
+	}
+	return true
 }
 
 // wantGateFrom is wantGate for a description that starts with desc: a
@@ -152,4 +228,26 @@ func wantGateFrom(t *testing.T, w *world, state, desc string) {
 	if s := w.gateStatus(); s.State != state || !strings.HasPrefix(s.Description, desc) {
 		t.Fatalf("gate %s %q, want %s starting with %q", s.State, s.Description, state, desc)
 	}
+}
+
+// blobOfContent is git's blob id of a content.
+func blobOfContent(c string) string {
+	sum := sha1.Sum([]byte(fmt.Sprintf("blob %d\x00%s", len(c), c)))
+	return hex.EncodeToString(sum[:])
+}
+
+// lastRun is the review-run block of the bot's latest review.
+func lastRun(t *testing.T, w *world) rmcoc.ReviewRun {
+	t.Helper()
+	rv := w.reviews()
+	if len(rv) == 0 {
+		t.Fatal("no review")
+	}
+	for _, b := range rmcoc.ParseTrusted(rv[len(rv)-1].Body).Blocks {
+		if run, ok := b.(rmcoc.ReviewRun); ok {
+			return run
+		}
+	}
+	t.Fatal("the review carries no review-run block")
+	return rmcoc.ReviewRun{}
 }

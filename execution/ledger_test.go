@@ -120,3 +120,41 @@ func TestLedgerKeyLengthsAgree(t *testing.T) {
 		t.Errorf("gate keys %d hex digits, rmcoc packs %d", gate.KeyLen, rmcoc.BlobKeyLen)
 	}
 }
+
+// GitHub's list of a PR's files stops at 3,000: a review reads the head's
+// change set for the rest (their paths and blob ids, from the trees) and
+// reviews them from the repository like any file GitHub sent no patch
+// for; a change set that cannot be read adds nothing, and they stay owed.
+func TestFilesPastTheListAreReviewed(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		set  gate.ChangeSet
+		want bool
+	}{
+		"the trees read":           {gate.ChangeSet{}, true},
+		"the trees cannot be read": {gate.ChangeSet{Unknown: "GitHub truncated the tree"}, false},
+	} {
+		r, gh, _ := reviewRig(t, Options{Run: settings.Run{Review: thresholds(6, 8)}}, &fakeSession{})
+		gh.files = nil
+		set := tc.set
+		for i := range 3001 {
+			p, b := fmt.Sprintf("pkg/f%04d.go", i), fmt.Sprintf("%040x", i+1)
+			if i < 3000 {
+				gh.files = append(gh.files, snapshot.ChangedFile{Path: p, Status: "added", Additions: 1, Patch: "@@ -0,0 +1 @@\n+package pkg", Blob: b})
+			}
+			if set.Unknown == "" {
+				set.Changes = append(set.Changes, gate.Change{Path: p, Blob: b, Kind: gate.KindBlob})
+			}
+		}
+		gh.contents = map[string]string{"pkg/f3000.go": "package pkg // PAST\n"}
+		r.changes = func(context.Context) gate.ChangeSet { return set }
+		sc, err := r.scope(context.Background(), &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: headSHA})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := sc.built["pkg/f3000.go"] && sc.blobs["pkg/f3000.go"] == fmt.Sprintf("%040x", 3001)
+		if got != tc.want || len(sc.review) != 3000+map[bool]int{true: 1}[tc.want] {
+			t.Errorf("%s: the file past the list reviewed: %v (scope of %d files), want %v", name, got, len(sc.review), tc.want)
+		}
+	}
+}

@@ -70,6 +70,7 @@ type reviewRunner struct {
 	fixes      *fixes
 	notify     *notifier
 	read       map[string]string // the run's lines on the files read (run.read)
+	changes    func(ctx context.Context) gate.ChangeSet
 }
 
 func newReviewRunner(r *run) *reviewRunner {
@@ -92,7 +93,8 @@ func newReviewRunner(r *run) *reviewRunner {
 		}
 	}
 	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, sendable: r.scope(), baseRef: r.Snap.PR.BaseRef, held: r.heldReview,
-		last: r.State.LastReview(), ledger: r.State.Ledger(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify, read: r.read}
+		last: r.State.LastReview(), ledger: r.State.Ledger(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify, read: r.read,
+		changes: r.Changes}
 }
 
 // Run runs a review task: one review posted in one request, with every
@@ -229,6 +231,7 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 	if err != nil {
 		return sc, err
 	}
+	files = append(files, x.pastTheList(ctx, files)...)
 	sc.anchor, sc.skip = ParseFiles(files)
 	sc.blobs = map[string]string{}
 	for _, f := range files {
@@ -281,6 +284,38 @@ func (x *reviewRunner) owed(sc scope) []string {
 	for _, f := range sc.anchor {
 		if m := x.ledger.Of(sc.blobs[f.Path()]); m != gate.Reviewed && m != gate.Binary {
 			out = append(out, f.Path())
+		}
+	}
+	return out
+}
+
+// gitHubFilesCap is where GitHub's list of a PR's files stops: "a
+// maximum of 3000 files".
+const gitHubFilesCap = 3000
+
+// pastTheList are the changed files GitHub's list left out, when it is
+// full: the head's change set from the trees names them with their blob
+// ids, and each becomes a file with no patch, which unpatched reads from
+// the repository like any other. A change set that cannot be read adds
+// nothing: those files stay owed, and the gate pending.
+func (x *reviewRunner) pastTheList(ctx context.Context, files []snapshot.ChangedFile) []snapshot.ChangedFile {
+	if len(files) < gitHubFilesCap || x.changes == nil {
+		return nil
+	}
+	cs := x.changes(ctx)
+	if !cs.Known() {
+		return nil
+	}
+	listed := make(map[string]bool, len(files))
+	for _, f := range files {
+		listed[f.Path] = true
+	}
+	var out []snapshot.ChangedFile
+	for _, c := range cs.Changes {
+		if c.Kind == gate.KindBlob && !listed[c.Path] {
+			// "modified": the merge base's side is read, and a file it
+			// does not hold is shown whole as added.
+			out = append(out, snapshot.ChangedFile{Path: c.Path, Status: "modified", Blob: c.Blob})
 		}
 	}
 	return out

@@ -262,6 +262,8 @@ var list = []mutation{
 		Old: "pr, baseSHA, f.Head, key", New: "pr, \"\", f.Head, key", Tests: "TestBasis"},
 	{ID: "K7", Section: since, What: "a blocking problem in a file GitHub sent no patch for, which no thread can hold, leaves the file covered", File: "execution/compose.go",
 		Old: "return slices.ContainsFunc(res.Findings, func(f review.Finding) bool { return f.Path == path && (f.Demoted || f.Blocking && !f.Inline) })", New: "return false", Tests: "TestBlockingFindingOnABuiltPatchKeepsItOwed"},
+	{ID: "K8", Section: since, What: "the files past GitHub's list of 3,000 are never reviewed, and owed forever", File: "execution/review.go",
+		Old: "if len(files) < gitHubFilesCap || x.changes == nil {", New: "if true || len(files) < gitHubFilesCap || x.changes == nil {", Tests: "TestFilesPastTheListAreReviewed"},
 	{ID: "K4", Section: since, What: "a file GitHub sent no patch for is recorded as binary whatever its content", File: "execution/review.go",
 		Old: "return strings.Contains(content[:min(len(content), 8000)], \"\\x00\")", New: "return true || strings.Contains(content[:min(len(content), 8000)], \"\\x00\")", Tests: "TestReviewRecordsTheLedger"},
 	{ID: "R1", Section: since, What: "the local page shows in full a file the repository's .gitattributes marks generated", File: "reviewsforagent/collapse.go",
