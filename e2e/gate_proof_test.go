@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -61,10 +62,11 @@ func TestGateProofCases(t *testing.T) {
 		// A real binary is covered by its content.
 		"a real binary": {files: map[string]string{"logo.png": "PNG\x00\x01\x02", "ok.go": "package ok"},
 			noPatch: map[string]int{"logo.png": 0}, state: "success", desc: "3333333 reviewed", code: 0},
-		// The files list stops at 3,000: the five past it are owed, and so
-		// are the reviewed files one review-run block cannot record
-		// (rmcoc.MaxBlobs: 1,500), which the next run reviews.
-		"past the files list": {files: many(3005), state: "pending", desc: "1505 changed file(s) of 3333333 not reviewed yet", code: 1},
+		// The files list stops at 3,000: the five past it are named by the
+		// trees and reviewed from the repository, and what one review-run
+		// block cannot record (rmcoc.MaxBlobs: 1,500) goes to continuation
+		// blocks (TestGateResumesExactlyWhatIsOwed).
+		"past the files list": {files: many(3005), state: "success", desc: "3333333 reviewed", code: 0},
 		// A tree GitHub truncates makes the change set unknown.
 		"a truncated tree": {files: map[string]string{"a/1.go": "package a", "a/2.go": "package a", "a/3.go": "package a"}, limit: 2,
 			state: "pending", desc: "changed files of 3333333 unknown (GitHub truncated the tree of \"a\")", code: 1},
@@ -123,9 +125,11 @@ func TestGatePushPastTheComparisonLimit(t *testing.T) {
 
 // A PR past GitHub's 3,000-file list: the five files past the list are
 // named by the head's trees with their blob ids, read from the repository
-// and reviewed like the rest, so the PR turns green. One block records
-// 1,500 files, so the 3,005 take three runs, each reviewing only what is
-// owed.
+// and reviewed like the rest. One review-run block records 1,500 files;
+// the review records the other 1,505 it read in continuation blocks in two
+// comments naming it, so one run turns the gate green. A continuation cut
+// by someone else's edit leaves exactly its files owed, and the next run
+// reviews those and nothing else.
 func TestGateResumesExactlyWhatIsOwed(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -136,55 +140,68 @@ func TestGateResumesExactlyWhatIsOwed(t *testing.T) {
 		files[fmt.Sprintf("pkg/f%04d.go", i)] = fmt.Sprintf("package pkg // %d MARK%04d", i, i)
 	}
 	w.setHead("3333333333333333333333333333333333333333", files, nil)
-	if r := w.run(w.prEvent("opened")); r.code != 1 {
-		t.Fatalf("exit %d, want 1 (the gate is pending)\n%s", r.code, r.log)
+	if r := w.run(w.prEvent("opened")); r.code != 0 {
+		t.Fatalf("exit %d, want 0 (every file reviewed and recorded)\n%s", r.code, r.log)
 	}
-	// One block records 1,500 of the 3,005 files read; the rest are owed.
-	wantGateFrom(t, w, "pending", "1505 changed file(s) of 3333333 not reviewed yet")
-	// What the first run's block recorded, by the markers of its files.
-	first := map[string]bool{}
-	for _, b := range rmcoc.UnpackBlobs(lastRun(t, w).Blobs) {
-		for p, c := range files {
-			if strings.HasPrefix(blobOfContent(c), b) {
-				first["MARK"+strings.TrimSuffix(strings.TrimPrefix(p, "pkg/f"), ".go")] = true
-			}
-		}
-	}
-	if len(first) != 1500 {
-		t.Fatalf("the first block records %d files, want 1,500", len(first))
-	}
-	past := pastTheList(w)
-	if len(past) != 5 || !shownToEveryPass(w, past) {
+	wantGate(t, w, "success", "3333333 reviewed")
+	if past := pastTheList(w); len(past) != 5 || !shownToEveryPass(w, past) {
 		t.Fatalf("the files past GitHub's list %v were not shown to every pass", past)
 	}
-	for i, want := range []struct {
-		reviews int
-		state   string
-		desc    string
-		code    int // the run resumes the automatic review: its job mirrors the gate
-	}{{2, "pending", "5 changed file(s) of 3333333 not reviewed yet", 1}, {3, "success", "3333333 reviewed", 0}} {
-		before := len(w.llm.Requests())
-		c := w.gh.AddIssueComment(repoName, w.pr, "bob", "lgtm")
-		if r := w.run(w.commentEvent(c.ID, "bob", "lgtm")); r.code != want.code {
-			t.Fatalf("comment %d: exit %d\n%s", i+1, r.code, r.log)
-		}
-		if len(w.reviews()) != want.reviews {
-			t.Errorf("after comment %d: %d reviews, want %d", i+1, len(w.reviews()), want.reviews)
-		}
-		wantGateFrom(t, w, want.state, want.desc)
-		// Each run shows the model only what is owed: a file the first
-		// run's block recorded is never sent again.
-		for _, q := range w.llm.Requests()[before:] {
-			if !strings.Contains(q.LastUser(), "review pass 1 of 3") {
-				continue
+	run := lastRun(t, w)
+	var spills []fakegithub.Comment
+	recorded := len(rmcoc.UnpackBlobs(run.Blobs))
+	for _, c := range w.botComments() {
+		for _, b := range rmcoc.ParseTrusted(c.Body).Blocks {
+			if rr, ok := b.(rmcoc.ReviewRun); ok && rr.Continues != 0 {
+				spills = append(spills, c)
+				recorded += len(rmcoc.UnpackBlobs(rr.Blobs))
 			}
-			for _, m := range markRe.FindAllString(string(q.Body), -1) {
-				if first[m] {
-					t.Fatalf("comment %d's run sent %s again, which the first block recorded", i+1, m)
+		}
+	}
+	if len(w.reviews()) != 1 || len(spills) != 2 || run.Spilled != 1505 || recorded != 3005 {
+		t.Fatalf("%d reviews, %d continuation comments, %d spilled, %d recorded; want 1, 2, 1505, 3005", len(w.reviews()), len(spills), run.Spilled, recorded)
+	}
+
+	// Someone edits the last continuation: its five files are owed again.
+	w.gh.EditComment(spills[1].ID, "alice", spills[1].Body+"\n")
+	cut := map[string]bool{}
+	for _, b := range rmcoc.ParseTrusted(spills[1].Body).Blocks {
+		if rr, ok := b.(rmcoc.ReviewRun); ok {
+			for _, k := range rmcoc.UnpackBlobs(rr.Blobs) {
+				for p, c := range files {
+					if strings.HasPrefix(blobOfContent(c), k) {
+						cut["MARK"+strings.TrimSuffix(strings.TrimPrefix(p, "pkg/f"), ".go")] = true
+					}
 				}
 			}
 		}
 	}
+	before := len(w.llm.Requests())
+	c := w.gh.AddIssueComment(repoName, w.pr, "bob", "lgtm")
+	if r := w.run(w.commentEvent(c.ID, "bob", "lgtm")); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "3333333 reviewed")
+	sent := map[string]bool{}
+	for _, q := range w.llm.Requests()[before:] {
+		if strings.Contains(q.LastUser(), "review pass 1 of 3") {
+			for _, m := range markRe.FindAllString(string(q.Body), -1) {
+				sent[m] = true
+			}
+		}
+	}
+	if len(cut) != 5 || fmt.Sprint(sortedKeys(sent)) != fmt.Sprint(sortedKeys(cut)) || len(w.reviews()) != 2 {
+		t.Errorf("the run after the cut sent %d files (%.80v), want exactly the cut files %v (%d reviews)", len(sent), sortedKeys(sent), sortedKeys(cut), len(w.reviews()))
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 var markRe = regexp.MustCompile(`MARK\d{4}`)

@@ -98,9 +98,13 @@ func (x *reviewRunner) ledgerOf(run *rmcoc.ReviewRun, res review.Result, sc scop
 	var n, left int
 	run.Blobs, n, left = rmcoc.PackBlobs(read, room)
 	room -= n
-	// What one block cannot hold stays owed: the run says so, and the
-	// next resumes exactly those files.
-	run.UnreviewedCount += left + sc.later
+	// What one block cannot hold goes to continuation blocks the run
+	// posts after the review (postSpills); until they are found the review
+	// counts as partial, and a run killed before them leaves those files
+	// owed, which the next run reviews.
+	x.spill = append([]string(nil), read[len(read)-left:]...)
+	run.Spilled = left
+	run.UnreviewedCount += sc.later
 	run.BinaryBlobs, n, _ = rmcoc.PackBlobs(excluded, room)
 	room -= n
 	run.NoDiffBlobs, _, _ = rmcoc.PackBlobs(noDiff, room)

@@ -71,6 +71,7 @@ type reviewRunner struct {
 	notify     *notifier
 	read       map[string]string // the run's lines on the files read (run.read)
 	changes    func(ctx context.Context) gate.ChangeSet
+	spill      []string // the blobs read past what the review's block holds
 }
 
 func newReviewRunner(r *run) *reviewRunner {
@@ -176,7 +177,30 @@ func (x *reviewRunner) review(ctx context.Context, key string, rt *detector.Revi
 	// the push may have moved: the diff since then numbers them here.
 	x.fixes.wrote = precision.Forward(x.fixes.wrote, sc.from, rt.HeadSHA, sc.since)
 	id, err := x.postReview(ctx, x.composeReview(rt, res, sc))
+	if err == nil {
+		x.postSpills(ctx, rt, id)
+	}
 	return res, id, err
+}
+
+// postSpills records the blobs the review read past what its block holds
+// in continuation blocks, rmcoc.MaxBlobs each, in the bot's comments that
+// name the review. One that cannot be posted leaves its files owed (the
+// review's block counts them as spilled): the next run reviews them.
+func (x *reviewRunner) postSpills(ctx context.Context, rt *detector.ReviewTask, id int64) {
+	for part := 1; len(x.spill) > 0; part++ {
+		packed, n, _ := rmcoc.PackBlobs(x.spill, rmcoc.MaxBlobs)
+		x.spill = x.spill[min(n, len(x.spill)):]
+		if n == 0 {
+			return
+		}
+		block := rmcoc.ReviewRun{HeadSHA: rt.HeadSHA, BaseSHA: x.base, BaseRef: x.baseRef, Mode: rt.Mode, CompletedAt: x.now(), Continues: rmcoc.ID(id), Blobs: packed}
+		text := fmt.Sprintf("The coverage record of review %d, part %d: %d more file(s) it read, past what one review body holds.", id, part+1, n)
+		if _, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), x.compose(text, block)); err != nil {
+			x.Log.Warningf("could not record the coverage of %d file(s) review %d read (they stay owed): %v", n, id, err)
+			return
+		}
+	}
 }
 
 // reviewOptions are the engine's options for this review: the repository's
@@ -245,10 +269,11 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 	case last == nil:
 	case last.Run.BaseRef != "" && last.Run.BaseRef != x.baseRef:
 		sc.note = "full review: the base changed since the last review"
-	case last.Run.HeadSHA == rt.HeadSHA && !last.Run.Covered():
-		// Resuming a partial review of this head: exactly the files whose
-		// head blob no review read, however many, on the chain the
-		// partial review built on.
+	case last.Run.HeadSHA == rt.HeadSHA && (!last.Run.Covered() || last.Run.Spilled > 0):
+		// Resuming a partial review of this head (or one whose
+		// continuation blocks were lost): exactly the files whose head
+		// blob no review read, however many, on the chain the partial
+		// review built on.
 		sc.review, sc.from = carry(sc.anchor, nil, x.owed(sc)), last.Run.FromSHA
 		sc.note = fmt.Sprintf("resuming the review of %.7s: %d file(s) no review read yet", rt.HeadSHA, len(sc.review))
 	case last.Run.HeadSHA == rt.HeadSHA:
