@@ -238,15 +238,6 @@ func shownToEveryPass(w *world, paths []string) bool {
 	return true
 }
 
-// wantGateFrom is wantGate for a description that starts with desc: a
-// count is read whole ("5 changed" is not "1505 changed").
-func wantGateFrom(t *testing.T, w *world, state, desc string) {
-	t.Helper()
-	if s := w.gateStatus(); s.State != state || !strings.HasPrefix(s.Description, desc) {
-		t.Fatalf("gate %s %q, want %s starting with %q", s.State, s.Description, state, desc)
-	}
-}
-
 // blobOfContent is git's blob id of a content.
 func blobOfContent(c string) string {
 	sum := sha1.Sum([]byte(fmt.Sprintf("blob %d\x00%s", len(c), c)))
