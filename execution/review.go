@@ -196,10 +196,13 @@ func (x *reviewRunner) postSpills(ctx context.Context, rt *detector.ReviewTask, 
 		}
 		block := rmcoc.ReviewRun{HeadSHA: rt.HeadSHA, BaseSHA: x.base, BaseRef: x.baseRef, Mode: rt.Mode, CompletedAt: x.now(), Continues: rmcoc.ID(id), Blobs: packed}
 		text := fmt.Sprintf("The coverage record of review %d, part %d: %d more file(s) it read, past what one review body holds.", id, part+1, n)
-		if _, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), x.compose(text, block)); err != nil {
+		body := x.compose(text, x.env.ledger.link(block))
+		c, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), body)
+		if err != nil {
 			x.Log.Warningf("could not record the coverage of %d file(s) review %d read (they stay owed): %v", n, id, err)
 			return
 		}
+		x.env.ledger.wrote(rmcoc.HolderComment, c.ID, body)
 	}
 }
 
