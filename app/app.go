@@ -244,6 +244,7 @@ type runRecord struct {
 	learner   *execution.Learner
 	report    summary.Report  // the run's facts, for the log and the job summary
 	out       outcome.Outcome // what the outputs say, once published
+	changes   changeKey       // the head's change set, once a review or the gate read it
 }
 
 func (r *runRecord) secrets() []string { return []string{r.cfg.APIKey, r.cfg.GitHubToken} }
@@ -346,7 +347,7 @@ func (p Pipeline) execute(ctx context.Context, r *runRecord) (execution.Result, 
 // executionConfig is what the executor is built from.
 func (p Pipeline) executionConfig(r *runRecord) execution.Config {
 	c := r.cfg
-	return execution.Config{GitHub: r.reads, Snap: r.snap, State: r.st, Model: c.Model, Secrets: r.secrets(), Log: p.Log,
+	return execution.Config{GitHub: r.reads, Snap: r.snap, State: r.st, Model: c.Model, Secrets: r.secrets(), Log: p.Log, Changes: r.changeSet(p.GitHub),
 		Options: execution.Options{Run: c.Run, Learnings: r.learnings, Lease: c.ReviewTimeout, RunID: p.RunID, Settings: r.report.Settings(), Walkthrough: c.Walkthrough}, Permissions: r.states}
 }
 
@@ -439,7 +440,7 @@ func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result
 		out.ReviewStatus = outcome.ReviewFailed // the summary's task table says why
 	}
 	ctx = context.WithoutCancel(ctx) // the gate is published even when the deadline ran out
-	g := gateRun{p: p, states: r.states, reads: r.reads, start: snap, snap: snap, st: st}
+	g := gateRun{p: p, states: r.states, reads: r.reads, start: snap, snap: snap, st: st, changes: r.changes}
 	if gateMayChange(plan, res, st) {
 		// The review threads, and the reviews posted since the start, are
 		// read again: GitHub, not what the run meant to write, says which of
@@ -450,6 +451,13 @@ func (p Pipeline) finish(ctx context.Context, r *runRecord, res execution.Result
 			log.Warningf("could not re-read the pull request to publish the merge gate: %v", err)
 			return out, nil
 		}
+	}
+	if !g.fresh && !r.ev.IsAutoReview() && stands(snap, snap, st, r.cfg.Review) {
+		// Nothing this run did can change the gate, and the status on the
+		// head was judged on the facts it holds (or there is none yet and
+		// nothing blocks): it stands, unread and unwritten.
+		out.BlockingIssues, out.Gate = len(st.OpenBlocking())+len(st.Missing()), standingVerdict(snap)
+		return out, &st
 	}
 	if !g.changes.of(g.snap) {
 		g.changes = readChanges(ctx, p.GitHub, g.snap, g.st)
@@ -495,8 +503,8 @@ func (g *gateRun) reread(ctx context.Context) error {
 // through than the status (gate.Relaxes), success included, is the
 // strictest gate of the open PRs whose head is the commit (gate.Shared).
 func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
-	v, n := verdict(g.snap, g.st, g.changes.set, g.p.Config.Review)
-	want := statusOf(v, g.snap.PR.URL)
+	v, n, basis := verdict(g.snap, g.st, g.changes.set, g.p.Config.Review)
+	want := statusOf(v, g.snap.PR.URL, basis)
 	was, found, known := startStatus(g.start, g.snap)
 	if known && same(was, found, want) {
 		return v, n, nil
@@ -518,12 +526,15 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 		if err := g.reread(ctx); err != nil {
 			return v, n, err
 		}
-		v, n = verdict(g.snap, g.st, g.changes.set, g.p.Config.Review)
+		v, n, basis = verdict(g.snap, g.st, g.changes.set, g.p.Config.Review)
 	}
 	if v.State == gate.Success || curFound && gate.Relaxes(gate.State(cur.State), v.State) {
-		v = gate.Shared(v, g.sharing(ctx))
+		if shared := gate.Shared(v, g.sharing(ctx)); shared != v {
+			// Another PR's gate: this PR's facts are not its basis.
+			v, basis = shared, ""
+		}
 	}
-	if want = statusOf(v, g.snap.PR.URL); same(cur, curFound, want) {
+	if want = statusOf(v, g.snap.PR.URL, basis); same(cur, curFound, want) {
 		return v, n, nil
 	}
 	return v, n, g.p.GitHub.SetStatus(ctx, g.snap.Repo, g.snap.PR.HeadSHA, want)
@@ -554,7 +565,7 @@ func (g *gateRun) sharing(ctx context.Context) []gate.PRVerdict {
 			ignore = g.p.Config.Review
 		}
 		st := g.states.Derive(ctx, snap)
-		v, _ := verdict(snap, st, readChanges(ctx, g.p.GitHub, snap, st).set, ignore)
+		v, _, _ := verdict(snap, st, readChanges(ctx, g.p.GitHub, snap, st).set, ignore)
 		out = append(out, gate.PRVerdict{Number: num, Verdict: v})
 	}
 	return out

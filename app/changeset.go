@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/review"
@@ -103,9 +104,16 @@ func compareLevel(ctx context.Context, gh treeReader, repo snapshot.Repo, d gate
 // private_paths, generated and vendored files by .gitattributes): the gate
 // owes those paths nothing. It is the one place the gate asks.
 func baseScope(s review.Settings, attributes string) gate.Scope {
-	return scopeOf{review.NewScope(s, review.Generated{Attributes: attributes})}
+	key := fmt.Sprintf("ignore %q\nprivate %q\nattributes %q", s.IgnorePaths, s.PrivatePaths, attributes)
+	return scopeOf{s: review.NewScope(s, review.Generated{Attributes: attributes}), key: key}
 }
 
-type scopeOf struct{ s review.Scope }
+// scopeOf is the review's scope as the gate asks it; key is what it was
+// built from (review.NewScope reads nothing else).
+type scopeOf struct {
+	s   review.Scope
+	key string
+}
 
 func (s scopeOf) Excluded(path string) bool { return s.s.WhyPath(path) != "" }
+func (s scopeOf) Key() string               { return s.key }

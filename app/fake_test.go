@@ -32,6 +32,7 @@ type memGitHub struct {
 	reads    int64
 	writes   int64
 	claims   map[snapshot.Subject]time.Time
+	trees    int // tree reads, kept out of the log
 }
 
 var _ GitHub = (*memGitHub)(nil)
@@ -188,6 +189,7 @@ func (g *memGitHub) MergeBase(_ context.Context, _ snapshot.Repo, base, _ string
 func (g *memGitHub) Tree(_ context.Context, _ snapshot.Repo, sha string, _ bool) (gate.Tree, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.trees++
 	t := gate.Tree{ID: sha}
 	if sha == "merge-base" {
 		return t, nil

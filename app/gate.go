@@ -22,17 +22,18 @@ type gatePublisher interface {
 
 // verdict is the gate for the snapshot's head (package gate has the
 // rule): its change set against the ledger of what the PR's automatic
-// reviews read, and the blocking findings that stand. What the state says
-// of the head's review (running, failed, paused, a draft) only words a
-// pending gate.
-func verdict(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, scope review.Settings) (gate.Verdict, int) {
-	j, blocking := judge(snap, st, changes, scope)
-	return j.Verdict, blocking
+// reviews read, and the blocking findings that stand; with the blocking
+// findings it counted and the basis it was judged on (gate.Basis). What
+// the state says of the head's review (running, failed, paused, a draft)
+// only words a pending gate.
+func verdict(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, scope review.Settings) (gate.Verdict, int, string) {
+	f := facts(snap, st, changes, scope)
+	j := gate.Evaluate(f)
+	return j.Verdict, f.Blocking + j.Lapsed, gate.Basis(f, snap.PR.Number, snap.PR.BaseSHA)
 }
 
-// judge is the gate's judgment of the snapshot's head, and the blocking
-// findings it counted.
-func judge(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, scope review.Settings) (gate.Judgment, int) {
+// facts are what the gate of the snapshot's head is judged on.
+func facts(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, scope review.Settings) gate.Facts {
 	f := gate.Facts{Head: snap.PR.HeadSHA, Changes: changes, Ledger: st.Ledger(), Scope: baseScope(scope, snap.Config.Attributes),
 		Missing: len(st.Missing()), Integrity: integrity(st), Decisions: st.Decisions()}
 	f.Blocking = len(st.OpenBlocking()) + f.Missing
@@ -44,8 +45,21 @@ func judge(snap snapshot.Snapshot, st state.State, changes gate.ChangeSet, scope
 	case cov.Coverage == gate.Failed || cov.Coverage == gate.Running || cov.Coverage == gate.Partial:
 		f.Review, f.Why = cov.Coverage, cov.Why
 	}
-	j := gate.Evaluate(f)
-	return j, f.Blocking + j.Lapsed
+	return f
+}
+
+// stands reports whether a run whose work changed neither the ledger nor
+// the findings leaves the head's gate as the run found it (gate.Stands):
+// no change set is read and no status written. The start's read must have
+// asked for the head's statuses.
+func stands(start, snap snapshot.Snapshot, st state.State, scope review.Settings) bool {
+	was, found, known := startStatus(start, snap)
+	if !known {
+		return false
+	}
+	f := facts(snap, st, gate.ChangeSet{Unread: true}, scope)
+	p := gate.Published{Found: found, State: gate.State(was.State), URL: was.TargetURL}
+	return gate.Stands(p, f, gate.Basis(f, snap.PR.Number, snap.PR.BaseSHA))
 }
 
 // integrity is what the state's ledger check says, for the gate: the cuts
@@ -86,9 +100,30 @@ func readChanges(ctx context.Context, gh treeReader, snap snapshot.Snapshot, st 
 	return changeKey{base: snap.PR.BaseSHA, head: snap.PR.HeadSHA, set: changeSet(ctx, gh, snap.Repo, snap.PR.BaseSHA, snap.PR.HeadSHA)}
 }
 
-// statusOf is the commit status a verdict sets.
-func statusOf(v gate.Verdict, url string) snapshot.Status {
-	return snapshot.Status{Context: GateContext, State: string(v.State), Description: v.Description, TargetURL: url}
+// standingVerdict is the gate as the run's first read saw it on the head,
+// for the outputs and the summary of a run that leaves it standing.
+func standingVerdict(snap snapshot.Snapshot) gate.Verdict {
+	if was, found, _ := startStatus(snap, snap); found {
+		return gate.Verdict{State: gate.State(was.State), Description: was.Description}
+	}
+	return gate.Verdict{State: gate.Pending, Description: "no status on the head yet: its automatic review sets it"}
+}
+
+// changeSet reads the head's change set for a review that needs the files
+// past GitHub's list, once: the gate at the end of the run reuses it.
+func (r *runRecord) changeSet(gh treeReader) func(ctx context.Context) gate.ChangeSet {
+	return func(ctx context.Context) gate.ChangeSet {
+		if !r.changes.of(r.snap) {
+			r.changes = changeKey{base: r.snap.PR.BaseSHA, head: r.snap.PR.HeadSHA, set: changeSet(ctx, gh, r.snap.Repo, r.snap.PR.BaseSHA, r.snap.PR.HeadSHA)}
+		}
+		return r.changes.set
+	}
+}
+
+// statusOf is the commit status a verdict sets; its target URL carries the
+// basis the verdict was judged on (gate.Stamp).
+func statusOf(v gate.Verdict, url, basis string) snapshot.Status {
+	return snapshot.Status{Context: GateContext, State: string(v.State), Description: v.Description, TargetURL: gate.Stamp(url, basis)}
 }
 
 // startStatus is the gate's status on the head as the run's first read
@@ -106,7 +141,7 @@ func startStatus(start, snap snapshot.Snapshot) (s snapshot.Status, found, known
 }
 
 func same(a snapshot.Status, found bool, b snapshot.Status) bool {
-	return found && a.State == b.State && a.Description == b.Description
+	return found && a.State == b.State && a.Description == b.Description && a.TargetURL == b.TargetURL
 }
 
 // contentsReader reads a file of a repository at a commit.

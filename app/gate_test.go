@@ -126,7 +126,7 @@ func TestVerdictUnderCommands(t *testing.T) {
 		snap := seamPR()
 		tc.setup(&snap)
 		st := state.Derive(snap, state.Options{Bot: snapshot.BotIdentity("", snap.Viewer), Handles: []string{"@rmc-bot"}, Writers: map[string]bool{"maria": true, "alice": true}})
-		v, _ := verdict(snap, st, seamChanges(), review.Settings{})
+		v, _, _ := verdict(snap, st, seamChanges(), review.Settings{})
 		if string(v.State) != tc.state || !strings.Contains(v.Description, tc.desc) {
 			t.Errorf("%s: %s %q, want %s containing %q", name, v.State, v.Description, tc.state, tc.desc)
 		}

@@ -235,7 +235,7 @@ func (pr *prModel) gate(limit int) string {
 		if b, ok := pr.base[p]; ok && b == h || strings.HasPrefix(p, "gen/") {
 			continue
 		}
-		if h.binary && binary[h.text] || !h.binary && !h.huge && shown[h.mark()] {
+		if h.binary && binary[h.text] || !h.binary && shown[h.mark()] {
 			continue
 		}
 		return "pending"

@@ -184,6 +184,10 @@ type replayed struct {
 // replay runs a history and stops at the first disagreement.
 func replay(t testing.TB, h history) replayed {
 	m := newModelWorld(t, h.limit)
+	// The PR opens, and its pull_request run sets the gate: a run that
+	// changes nothing (a comment's) leaves a head without a status as it
+	// is, for the head's own automatic run.
+	m.run(m.pushRun(m.prs[0], 0))
 	o := replayed{at: -1}
 	for i, s := range h.steps {
 		did := m.step(s)

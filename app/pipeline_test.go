@@ -85,12 +85,15 @@ func TestPipelineAnswersAQuestionOverTheSeam(t *testing.T) {
 	if n := count(calls, "re-read"); n != 0 {
 		t.Errorf("an answer cannot change the findings, yet the PR was read again: %q", calls)
 	}
-	// Nothing reviewed this head: the gate is pending, never green, and it
-	// is written once, after a read of the status (another run may have
-	// written a stricter one since this run read the PR).
-	if n := count(calls, "status "); n != 2 || !slices.Contains(calls, "status 1111111 rmc/merge-gate?") ||
-		!slices.Contains(calls, `status 1111111 rmc/merge-gate pending: 1111111 not reviewed yet: the next push, or a re-run of the pull_request job, reviews it`) {
-		t.Errorf("want the status read, then the gate published once, pending: %q", calls)
+	// Nothing reviewed this head and no status is on it: an answer changes
+	// neither the ledger nor the findings, so the gate is left to the
+	// head's automatic run (an absent required status holds the merge):
+	// no status read or written, no tree read.
+	if n := count(calls, "status "); n != 0 || gh.trees != 0 {
+		t.Errorf("an answer on a head with no gate read or wrote its status (%d tree reads): %q", gh.trees, calls)
+	}
+	if rec.out.Gate.State != gate.Pending {
+		t.Errorf("the outputs say the gate is %+v", rec.out.Gate)
 	}
 	var answer *snapshot.Comment
 	for i, c := range gh.pr.IssueComments {
@@ -162,6 +165,84 @@ func TestPipelineReviewHoldsTheGateOverTheSeam(t *testing.T) {
 	}
 	if len(gh.pr.Threads) != 1 || !strings.Contains(gh.pr.Threads[0].Comments[0].Body, "retry never gives up") {
 		t.Errorf("threads %+v", gh.pr.Threads)
+	}
+}
+
+// A run that changes neither the ledger nor the findings leaves the gate
+// as it found it only when the status on the head was judged on the facts
+// the run holds (its basis); a status judged on other facts is derived
+// again, and a green one over a ledger cut since is never kept.
+func TestQuestionLeavesOnlyAGateJudgedOnItsFacts(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		before func(g *memGitHub)
+		trees  bool   // the change set is read
+		write  string // the status written, "" for none
+	}{
+		"the review's own status": {func(*memGitHub) {}, false, ""},
+		// The head's review no longer counts: the state ledger is cut, and
+		// the run derives the gate again, which fails closed (a failure
+		// needs no tree read).
+		"the head's bot review edited since": {func(g *memGitHub) {
+			g.pr.Reviews[0].Editor = &snapshot.Actor{Login: "alice"}
+		}, false, "status 1111111 rmc/merge-gate failure: state ledger cut"},
+		// A base retargeted with a file the review never read: the stale
+		// success is not kept.
+		"a success judged against another base": {func(g *memGitHub) {
+			g.pr.PR.BaseSHA = strings.Repeat("3", 40)
+			g.files = append(slices.Clone(g.files), snapshot.ChangedFile{Path: "jobs/extra.go", Status: "added", Additions: 1, Patch: "@@ -0,0 +1 @@\n+package jobs"})
+		}, true, "status 1111111 rmc/merge-gate pending: 1 changed file(s) of 1111111 not reviewed yet"},
+		"a success without a basis (an older run's, or written by hand)": {func(g *memGitHub) {
+			s := g.statuses[GateContext]
+			s.TargetURL = "https://github.example/acme/svc/pull/7"
+			g.statuses[GateContext] = s
+		}, true, "status 1111111 rmc/merge-gate success: 1111111 reviewed"},
+		"the base's configuration changed since": {func(g *memGitHub) {
+			g.pr.Config.Path, g.pr.Config.Text = ".github/rmc.yml", "ignore_paths: [\"docs/**\"]\n"
+		}, true, "status 1111111 rmc/merge-gate success: 1111111 reviewed"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			gh := newMemGitHub(seamPR(), seamFiles)
+			model := newSeamModel(t,
+				fakellm.Rule{Name: "pass 1", LastUser: "review pass 1 of 3", Respond: func(r fakellm.Request) fakellm.Reply { return fakellm.ReviewAnswer(r, []any{}) }},
+				fakellm.Rule{Name: "passes", LastUser: "review pass", Reply: fakellm.Reply{JSON: map[string]any{"findings": []any{}}}},
+				fakellm.Rule{Name: "walkthrough", LastUser: "# Task: walkthrough", Reply: fakellm.Reply{Text: "A retry loop."}},
+				fakellm.Rule{Name: "answer", LastUser: "flush interval", Reply: fakellm.Reply{Text: "50 ms."}})
+			p, out := seamPipeline(t, gh, model)
+			review := event.Event{Name: event.PullRequest, Action: "opened", Repo: "acme/svc", PRNumber: 7, Sender: "alice",
+				HeadSHA: gh.pr.PR.HeadSHA, BaseSHA: gh.pr.PR.BaseSHA}
+			if _, code := p.run(context.Background(), gh.pr.Repo, review); code != outcome.ExitOK || gh.statuses[GateContext].State != "success" {
+				t.Fatalf("review: exit %d, gate %+v:\n%s", code, gh.statuses[GateContext], out)
+			}
+			tc.before(gh)
+			gh.calls()
+			gh.trees = 0
+			asked := time.Date(2026, 11, 2, 11, 0, 0, 0, time.UTC)
+			gh.pr.IssueComments = append(gh.pr.IssueComments, snapshot.Comment{ID: 502, Author: snapshot.Actor{Login: "alice"}, Association: "OWNER",
+				CreatedAt: asked, UpdatedAt: asked, Body: "@rmc-bot what is the flush interval?"})
+			ev := event.Event{Name: event.IssueComment, Action: "created", Repo: "acme/svc", PRNumber: 7, Sender: "alice",
+				Comment: &event.Comment{ID: 502, Body: "@rmc-bot what is the flush interval?", Author: "alice"}}
+			if _, code := p.run(context.Background(), gh.pr.Repo, ev); code != outcome.ExitOK && !strings.Contains(tc.write, "failure") {
+				t.Fatalf("question: exit %d:\n%s", code, out)
+			}
+			calls := gh.calls()
+			if (gh.trees > 0) != tc.trees {
+				t.Errorf("%d tree reads, want them: %v", gh.trees, tc.trees)
+			}
+			var wrote []string
+			for _, c := range calls {
+				if strings.HasPrefix(c, "status 1111111 rmc/merge-gate ") {
+					wrote = append(wrote, c)
+				}
+			}
+			switch {
+			case tc.write == "" && len(wrote)+count(calls, "status ") > 0:
+				t.Errorf("the gate stands, yet the run did %q", calls)
+			case tc.write != "" && (len(wrote) != 1 || !strings.HasPrefix(wrote[0], tc.write)):
+				t.Errorf("wrote %q, want %q", wrote, tc.write)
+			}
+		})
 	}
 }
 

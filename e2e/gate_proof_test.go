@@ -1,11 +1,16 @@
 package e2e
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
+	"github.com/review-my-code-bot/rmc/rmcoc"
 )
 
 // setHead makes the PR's head a new commit holding files (path → content,
@@ -50,16 +55,18 @@ func TestGateProofCases(t *testing.T) {
 	}{
 		// GitHub sends no patch for a file that was binary at the base: the
 		// text now under its name is read from the repository, found to be
-		// text, and owed (named unreadable), not waved through as binary.
+		// text, and reviewed from the patch built here, not waved through
+		// as binary (TestGateReadsWhatGitHubSendsNoPatchFor shows it).
 		"text replacing a binary": {files: map[string]string{"logo.png": "package main // not an image", "ok.go": "package ok"},
-			noPatch: map[string]int{"logo.png": 0}, state: "pending", desc: "1 changed file(s) of 3333333 too large for GitHub to send a diff", code: 1},
+			noPatch: map[string]int{"logo.png": 0}, state: "success", desc: "3333333 reviewed", code: 0},
 		// A real binary is covered by its content.
 		"a real binary": {files: map[string]string{"logo.png": "PNG\x00\x01\x02", "ok.go": "package ok"},
 			noPatch: map[string]int{"logo.png": 0}, state: "success", desc: "3333333 reviewed", code: 0},
-		// The files list stops at 3,000: the five past it are owed, and so
-		// are the reviewed files one review-run block cannot record
-		// (rmcoc.MaxBlobs: 1,500), which the next run reviews.
-		"past the files list": {files: many(3005), state: "pending", desc: "1505 changed file(s) of 3333333 not reviewed yet", code: 1},
+		// The files list stops at 3,000: the five past it are named by the
+		// trees and reviewed from the repository, and what one review-run
+		// block cannot record (rmcoc.MaxBlobs: 1,500) goes to continuation
+		// blocks (TestGateResumesExactlyWhatIsOwed).
+		"past the files list": {files: many(3005), state: "success", desc: "3333333 reviewed", code: 0},
 		// A tree GitHub truncates makes the change set unknown.
 		"a truncated tree": {files: map[string]string{"a/1.go": "package a", "a/2.go": "package a", "a/3.go": "package a"}, limit: 2,
 			state: "pending", desc: "changed files of 3333333 unknown (GitHub truncated the tree of \"a\")", code: 1},
@@ -116,39 +123,142 @@ func TestGatePushPastTheComparisonLimit(t *testing.T) {
 	}
 }
 
-// A PR past GitHub's 3,000-file list: one review records the 3,000 files
-// it read; the five past the list stay owed, and later runs neither review
-// the PR again nor turn the gate green.
+// A PR past GitHub's 3,000-file list: the five files past the list are
+// named by the head's trees with their blob ids, read from the repository
+// and reviewed like the rest. One review-run block records 1,500 files;
+// the review records the other 1,505 it read in continuation blocks in two
+// comments naming it, so one run turns the gate green. A continuation cut
+// by someone else's edit leaves exactly its files owed, and the next run
+// reviews those and nothing else; the cut state ledger keeps the gate shut
+// until a maintainer clears it.
 func TestGateResumesExactlyWhatIsOwed(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	w.scriptReview(true)
+	w.scriptGroupedWalkthrough()
 	files := map[string]string{}
 	for i := range 3005 {
-		files[fmt.Sprintf("pkg/f%04d.go", i)] = fmt.Sprintf("package pkg // %d", i)
+		files[fmt.Sprintf("pkg/f%04d.go", i)] = fmt.Sprintf("package pkg // %d MARK%04d", i, i)
 	}
 	w.setHead("3333333333333333333333333333333333333333", files, nil)
-	w.run(w.prEvent("opened"))
-	// One block records 1,500 of the 3,000 files read; the rest and the
-	// five past GitHub's files list are owed.
-	wantGateFrom(t, w, "pending", "1505 changed file(s) of 3333333 not reviewed yet")
-	for i, text := range []string{"lgtm", "lgtm again"} {
-		c := w.gh.AddIssueComment(repoName, w.pr, "bob", text)
-		w.run(w.commentEvent(c.ID, "bob", text))
-		// The first comment's run reviews the 1,500 unrecorded files; the
-		// second finds only the five no run can read, and reviews nothing.
-		if want := 2; len(w.reviews()) != want {
-			t.Errorf("after comment %d: %d reviews, want %d", i+1, len(w.reviews()), want)
+	if r := w.run(w.prEvent("opened")); r.code != 0 {
+		t.Fatalf("exit %d, want 0 (every file reviewed and recorded)\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "3333333 reviewed")
+	if past := pastTheList(w); len(past) != 5 || !shownToEveryPass(w, past) {
+		t.Fatalf("the files past GitHub's list %v were not shown to every pass", past)
+	}
+	run := lastRun(t, w)
+	var spills []fakegithub.Comment
+	recorded := len(rmcoc.UnpackBlobs(run.Blobs))
+	for _, c := range w.botComments() {
+		for _, b := range rmcoc.ParseTrusted(c.Body).Blocks {
+			if rr, ok := b.(rmcoc.ReviewRun); ok && rr.Continues != 0 {
+				spills = append(spills, c)
+				recorded += len(rmcoc.UnpackBlobs(rr.Blobs))
+			}
 		}
-		wantGateFrom(t, w, "pending", "5 changed file(s) of 3333333 not reviewed yet")
+	}
+	if len(w.reviews()) != 1 || len(spills) != 2 || run.Spilled != 1505 || recorded != 3005 {
+		t.Fatalf("%d reviews, %d continuation comments, %d spilled, %d recorded; want 1, 2, 1505, 3005", len(w.reviews()), len(spills), run.Spilled, recorded)
+	}
+
+	// Someone edits the last continuation: its five files are owed again.
+	w.gh.EditComment(spills[1].ID, "alice", spills[1].Body+"\n")
+	cut := map[string]bool{}
+	for _, b := range rmcoc.ParseTrusted(spills[1].Body).Blocks {
+		if rr, ok := b.(rmcoc.ReviewRun); ok {
+			for _, k := range rmcoc.UnpackBlobs(rr.Blobs) {
+				for p, c := range files {
+					if strings.HasPrefix(blobOfContent(c), k) {
+						cut["MARK"+strings.TrimSuffix(strings.TrimPrefix(p, "pkg/f"), ".go")] = true
+					}
+				}
+			}
+		}
+	}
+	before := len(w.llm.Requests())
+	c := w.gh.AddIssueComment(repoName, w.pr, "bob", "lgtm")
+	r := w.run(w.commentEvent(c.ID, "bob", "lgtm"))
+	// The edit cut the state ledger too: the gate fails closed until a
+	// maintainer clears it, however the files were reviewed again.
+	if s := w.gateStatus(); r.code != 1 || s.State != "failure" || !strings.Contains(s.Description, "state ledger cut") {
+		t.Fatalf("exit %d, gate %+v\n%s", r.code, s, r.log)
+	}
+	sent := map[string]bool{}
+	for _, q := range w.llm.Requests()[before:] {
+		if strings.Contains(q.LastUser(), "review pass 1 of 3") {
+			for _, m := range markRe.FindAllString(string(q.Body), -1) {
+				sent[m] = true
+			}
+		}
+	}
+	if len(cut) != 5 || fmt.Sprint(sortedKeys(sent)) != fmt.Sprint(sortedKeys(cut)) || len(w.reviews()) != 2 {
+		t.Errorf("the run after the cut sent %d files (%.80v), want exactly the cut files %v (%d reviews)", len(sent), sortedKeys(sent), sortedKeys(cut), len(w.reviews()))
 	}
 }
 
-// wantGateFrom is wantGate for a description that starts with desc: a
-// count is read whole ("5 changed" is not "1505 changed").
-func wantGateFrom(t *testing.T, w *world, state, desc string) {
-	t.Helper()
-	if s := w.gateStatus(); s.State != state || !strings.HasPrefix(s.Description, desc) {
-		t.Fatalf("gate %s %q, want %s starting with %q", s.State, s.Description, state, desc)
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
+	sort.Strings(out)
+	return out
+}
+
+var markRe = regexp.MustCompile(`MARK\d{4}`)
+
+// pastTheList are the paths of the PR's files that GitHub's list, which
+// stops at 3,000 in its order, leaves out.
+func pastTheList(w *world) []string {
+	var out []string
+	for i, f := range w.gh.Files(repoName, w.pr) {
+		if i >= 3000 {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+// shownToEveryPass reports whether each path's marker reached all three
+// review passes.
+func shownToEveryPass(w *world, paths []string) bool {
+	for _, p := range paths {
+		mark := "MARK" + strings.TrimSuffix(strings.TrimPrefix(p, "pkg/f"), ".go")
+		passes := map[string]bool{}
+		for _, q := range w.llm.Requests() {
+			for _, pass := range []string{"review pass 1 of 3", "review pass 2 of 3", "review pass 3 of 3"} {
+				if strings.Contains(q.LastUser(), pass) && strings.Contains(string(q.Body), mark) {
+					passes[pass] = true
+				}
+			}
+		}
+		if len(passes) != 3 {
+			return false
+		}
+	}
+	return true
+}
+
+// blobOfContent is git's blob id of a content.
+func blobOfContent(c string) string {
+	sum := sha1.Sum([]byte(fmt.Sprintf("blob %d\x00%s", len(c), c)))
+	return hex.EncodeToString(sum[:])
+}
+
+// lastRun is the review-run block of the bot's latest review.
+func lastRun(t *testing.T, w *world) rmcoc.ReviewRun {
+	t.Helper()
+	rv := w.reviews()
+	if len(rv) == 0 {
+		t.Fatal("no review")
+	}
+	for _, b := range rmcoc.ParseTrusted(rv[len(rv)-1].Body).Blocks {
+		if run, ok := b.(rmcoc.ReviewRun); ok {
+			return run
+		}
+	}
+	t.Fatal("the review carries no review-run block")
+	return rmcoc.ReviewRun{}
 }

@@ -72,8 +72,17 @@ func (x *reviewRunner) runBlock(rt *detector.ReviewTask, res review.Result, sc s
 // patch for, binary or not. Only an automatic review's record counts.
 func (x *reviewRunner) ledgerOf(run *rmcoc.ReviewRun, res review.Result, sc scope) {
 	var read []string
+	noDiff := slices.Clone(sc.noDiff)
 	for _, p := range res.Reviewed {
-		if b := sc.blobs[p]; b != "" && !slices.Contains(res.Unreviewed, p) {
+		b := sc.blobs[p]
+		switch {
+		case b == "" || slices.Contains(res.Unreviewed, p):
+		case sc.built[p] && blocksUnanchored(res, p):
+			// A blocking finding on a file GitHub sent no diff for cannot
+			// sit in a thread, so it could not hold the gate: the file
+			// stays named unreadable (split it) rather than covered.
+			noDiff = append(noDiff, b)
+		default:
 			read = append(read, b)
 		}
 	}
@@ -90,12 +99,22 @@ func (x *reviewRunner) ledgerOf(run *rmcoc.ReviewRun, res review.Result, sc scop
 	var n, left int
 	run.Blobs, n, left = rmcoc.PackBlobs(read, room)
 	room -= n
-	// What one block cannot hold stays owed: the run says so, and the
-	// next resumes exactly those files.
-	run.UnreviewedCount += left
+	// What one block cannot hold goes to continuation blocks the run
+	// posts after the review (postSpills); until they are found the review
+	// counts as partial, and a run killed before them leaves those files
+	// owed, which the next run reviews.
+	x.spill = append([]string(nil), read[len(read)-left:]...)
+	run.Spilled = left
+	run.UnreviewedCount += sc.later
 	run.BinaryBlobs, n, _ = rmcoc.PackBlobs(excluded, room)
 	room -= n
-	run.NoDiffBlobs, _, _ = rmcoc.PackBlobs(sc.noDiff, room)
+	run.NoDiffBlobs, _, _ = rmcoc.PackBlobs(noDiff, room)
+}
+
+// blocksUnanchored reports whether the review found a blocking problem in
+// path that no thread holds.
+func blocksUnanchored(res review.Result, path string) bool {
+	return slices.ContainsFunc(res.Findings, func(f review.Finding) bool { return f.Path == path && (f.Demoted || f.Blocking && !f.Inline) })
 }
 
 // addRef files a request's id under its kind: a review body, a workflow

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/review-my-code-bot/rmc/detector"
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/llm"
 	"github.com/review-my-code-bot/rmc/precision"
 	"github.com/review-my-code-bot/rmc/review"
@@ -135,6 +136,10 @@ type Config struct {
 	// Instructions is the fixed part of the system prompt: text that
 	// recites it is withheld (a model talked into leaking its instructions).
 	Instructions string
+	// Changes reads the head's change set from the git trees (package
+	// gate), when a review needs the files past GitHub's list of 3,000;
+	// nil when it cannot be read.
+	Changes func(ctx context.Context) gate.ChangeSet
 	// Screen, when set (injection_detection_enabled), checks a task's
 	// untrusted text and returns a note when it looks like an injection
 	// attempt. The task goes on: the text stays fenced as data.
@@ -299,6 +304,7 @@ type run struct {
 	State   state.State
 	Model   string
 	Screen  func(ctx context.Context, text string) string
+	Changes func(ctx context.Context) gate.ChangeSet
 	Perms   PermissionReader
 	fixes   *fixes
 	notify  *notifier
@@ -320,7 +326,7 @@ func (r *run) scope() review.Scope {
 func (x *Executor) start() *run {
 	c := x.cfg
 	r := &run{env: newEnv(c), GitHub: c.GitHub, Session: c.Session, Options: c.Options, Snap: c.Snap, State: c.State,
-		Model: c.Model, Screen: c.Screen, Perms: c.Permissions, built: map[detector.Kind]Runner{}, read: map[string]string{}}
+		Model: c.Model, Screen: c.Screen, Changes: c.Changes, Perms: c.Permissions, built: map[detector.Kind]Runner{}, read: map[string]string{}}
 	r.fixes = &fixes{env: r.env, GitHub: c.GitHub, Session: c.Session, Snap: c.Snap, findings: c.State.Findings, verified: map[string]bool{},
 		wrote: precision.FixesOf(c.State.Findings), heads: &headBlobs{GitHub: c.GitHub, env: r.env}}
 	r.notify = &notifier{env: r.env, GitHub: c.GitHub, handle: c.Options.NotifyAgent, notified: c.State.Notified}

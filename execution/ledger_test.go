@@ -1,6 +1,8 @@
 package execution
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -15,22 +17,85 @@ func blobID(c byte) string { return strings.Repeat(string(c), 40) }
 
 // A review records what it read by blob: the files every pass saw, and
 // for the files GitHub sent no patch for, what their content is: binary
-// (a NUL byte), or text no pass could read, whether GitHub counted changed
-// lines (too large) or not (text under a binary file's name).
+// (a NUL byte) needs no review; text is read from the repository on both
+// sides and reviewed from the patch built here, whether GitHub counted
+// changed lines (too large) or not (text under a binary file's name); a
+// file that cannot be read stays named, no diff.
 func TestReviewRecordsTheLedger(t *testing.T) {
 	t.Parallel()
 	const none = `{"findings":[]}`
-	r, gh, _ := reviewRig(t, Options{Run: settings.Run{Review: thresholds(6, 8)}}, &fakeSession{answers: []string{none, none, none}})
+	sess := &fakeSession{answers: []string{none, none, none}}
+	r, gh, _ := reviewRig(t, Options{Run: settings.Run{Review: thresholds(6, 8)}}, sess)
 	gh.files[0].Blob = blobID('a')
 	gh.files = append(gh.files,
 		snapshot.ChangedFile{Path: "logo.png", Status: "modified", Blob: blobID('b')},
 		snapshot.ChangedFile{Path: "notes.png", Status: "modified", Blob: blobID('c')},
 		snapshot.ChangedFile{Path: "dump.sql", Status: "modified", Additions: 90000, Blob: blobID('d')},
+		snapshot.ChangedFile{Path: "big.go", Status: "modified", Additions: 1, Deletions: 1, Blob: blobID('e')},
 		snapshot.ChangedFile{Path: "gone.go", Status: "removed", Deletions: 3, Blob: ""})
-	gh.contents = map[string]string{"logo.png": "PNG\x00\x01", "notes.png": "plain text now"}
+	gh.contents = map[string]string{"logo.png": "PNG\x00\x01", "notes.png": "plain text now\n", "big.go": "package big\n\nconst limit = 20 // BIGMARK\n"}
+	gh.baseContents = map[string]string{"notes.png": "PNG\x00\x02", "big.go": "package big\n\nconst limit = 10\n"}
 	if o := runTask(r, "review-x", &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: headSHA}); o.Err != nil {
 		t.Fatalf("outcome = %+v", o)
 	}
+	l := ledgerPosted(t, gh)
+	for blob, want := range map[string]gate.Mark{blobID('a'): gate.Reviewed, blobID('b'): gate.Binary, blobID('c'): gate.Reviewed,
+		blobID('d'): gate.NoDiff, blobID('e'): gate.Reviewed} {
+		if got := l.Of(blob); got != want {
+			t.Errorf("blob %.7s: %v, want %v", blob, got, want)
+		}
+	}
+	if l.Len() != 5 {
+		t.Errorf("the ledger holds %d blobs, want 5", l.Len())
+	}
+	// The scope holds the built patches: big.go's changed line against
+	// its merge-base line, notes.png whole as new text.
+	sc, err := r.scope(context.Background(), &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: headSHA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range sc.review {
+		for _, h := range f.Hunks {
+			for _, ln := range h.Lines {
+				got[f.Path()] += fmt.Sprintf("%v %q\n", ln.Kind, ln.Text)
+			}
+		}
+	}
+	if !strings.Contains(got["big.go"], `"const limit = 10"`) || !strings.Contains(got["big.go"], `"const limit = 20 // BIGMARK"`) ||
+		!strings.Contains(got["notes.png"], `"plain text now"`) || got["dump.sql"] != "" {
+		t.Errorf("the scope's built patches: %q", got)
+	}
+}
+
+// A blocking problem in a file GitHub sent no patch for cannot sit in a
+// thread (GitHub takes no comment on a file it sends no diff for), so it
+// could not hold the gate: the file is not recorded as covered, but as one
+// no review could read, and the gate stays pending naming it.
+func TestBlockingFindingOnABuiltPatchKeepsItOwed(t *testing.T) {
+	t.Parallel()
+	const none = `{"findings":[]}`
+	bug := `{"findings":[{"path":"big.go","line":3,"side":"right","start_line":0,"title":"Limit doubled","explanation":"Callers overflow.","score":9,"category":"bug","suggestion":""}]}`
+	r, gh, _ := reviewRig(t, Options{Run: settings.Run{Review: thresholds(6, 8)}}, &fakeSession{answers: []string{bug, none, none}})
+	gh.files[0].Blob = blobID('a')
+	gh.files = append(gh.files, snapshot.ChangedFile{Path: "big.go", Status: "modified", Additions: 1, Deletions: 1, Blob: blobID('e')})
+	gh.contents = map[string]string{"big.go": "package big\n\nconst limit = 20\n"}
+	gh.baseContents = map[string]string{"big.go": "package big\n\nconst limit = 10\n"}
+	if o := runTask(r, "review-x", &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: headSHA}); o.Err != nil || o.Findings != 1 {
+		t.Fatalf("outcome = %+v", o)
+	}
+	l := ledgerPosted(t, gh)
+	if got := l.Of(blobID('e')); got != gate.NoDiff {
+		t.Errorf("big.go: %v, want no diff (owed)", got)
+	}
+	if got := l.Of(blobID('a')); got != gate.Reviewed {
+		t.Errorf("src/cache.go: %v, want reviewed", got)
+	}
+}
+
+// ledgerPosted is the ledger of the review-run block the review posted.
+func ledgerPosted(t *testing.T, gh *reviewFake) gate.Ledger {
+	t.Helper()
 	var run rmcoc.ReviewRun
 	for op, body := range gh.bodies {
 		if strings.HasPrefix(op, "create-review") {
@@ -45,14 +110,7 @@ func TestReviewRecordsTheLedger(t *testing.T) {
 	l.Record(gate.Reviewed, rmcoc.UnpackBlobs(run.Blobs)...)
 	l.Record(gate.Binary, rmcoc.UnpackBlobs(run.BinaryBlobs)...)
 	l.Record(gate.NoDiff, rmcoc.UnpackBlobs(run.NoDiffBlobs)...)
-	for blob, want := range map[string]gate.Mark{blobID('a'): gate.Reviewed, blobID('b'): gate.Binary, blobID('c'): gate.NoDiff, blobID('d'): gate.NoDiff} {
-		if got := l.Of(blob); got != want {
-			t.Errorf("blob %.7s: %v, want %v (run %+v)", blob, got, want, run)
-		}
-	}
-	if l.Len() != 4 {
-		t.Errorf("the ledger holds %d blobs, want 4", l.Len())
-	}
+	return l
 }
 
 // The gate reads the keys the review-run block packs: one length.
@@ -60,5 +118,43 @@ func TestLedgerKeyLengthsAgree(t *testing.T) {
 	t.Parallel()
 	if gate.KeyLen != rmcoc.BlobKeyLen {
 		t.Errorf("gate keys %d hex digits, rmcoc packs %d", gate.KeyLen, rmcoc.BlobKeyLen)
+	}
+}
+
+// GitHub's list of a PR's files stops at 3,000: a review reads the head's
+// change set for the rest (their paths and blob ids, from the trees) and
+// reviews them from the repository like any file GitHub sent no patch
+// for; a change set that cannot be read adds nothing, and they stay owed.
+func TestFilesPastTheListAreReviewed(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		set  gate.ChangeSet
+		want bool
+	}{
+		"the trees read":           {gate.ChangeSet{}, true},
+		"the trees cannot be read": {gate.ChangeSet{Unknown: "GitHub truncated the tree"}, false},
+	} {
+		r, gh, _ := reviewRig(t, Options{Run: settings.Run{Review: thresholds(6, 8)}}, &fakeSession{})
+		gh.files = nil
+		set := tc.set
+		for i := range 3001 {
+			p, b := fmt.Sprintf("pkg/f%04d.go", i), fmt.Sprintf("%040x", i+1)
+			if i < 3000 {
+				gh.files = append(gh.files, snapshot.ChangedFile{Path: p, Status: "added", Additions: 1, Patch: "@@ -0,0 +1 @@\n+package pkg", Blob: b})
+			}
+			if set.Unknown == "" {
+				set.Changes = append(set.Changes, gate.Change{Path: p, Blob: b, Kind: gate.KindBlob})
+			}
+		}
+		gh.contents = map[string]string{"pkg/f3000.go": "package pkg // PAST\n"}
+		r.changes = func(context.Context) gate.ChangeSet { return set }
+		sc, err := r.scope(context.Background(), &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: headSHA})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := sc.built["pkg/f3000.go"] && sc.blobs["pkg/f3000.go"] == fmt.Sprintf("%040x", 3001)
+		if got != tc.want || len(sc.review) != 3000+map[bool]int{true: 1}[tc.want] {
+			t.Errorf("%s: the file past the list reviewed: %v (scope of %d files), want %v", name, got, len(sc.review), tc.want)
+		}
 	}
 }

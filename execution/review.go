@@ -32,6 +32,11 @@ type scope struct {
 	// sent no patch for, binary by content or text.
 	blobs          map[string]string
 	binary, noDiff []string
+	// built are the files GitHub sent no patch for whose patch the review
+	// built from their two contents (see unpatched); later counts those
+	// left for the next run.
+	built map[string]bool
+	later int
 }
 
 // reviewGitHub is what a review reads and writes (the fixes it verifies
@@ -40,6 +45,7 @@ type reviewGitHub interface {
 	Files(ctx context.Context, repo snapshot.Repo, number int) ([]snapshot.ChangedFile, error)
 	Compare(ctx context.Context, repo snapshot.Repo, base, head string) (snapshot.Comparison, error)
 	Contents(ctx context.Context, repo snapshot.Repo, ref, path string) (content string, found bool, err error)
+	MergeBase(ctx context.Context, repo snapshot.Repo, base, head string) (string, error)
 	CreateReview(ctx context.Context, repo snapshot.Repo, number int, r snapshot.NewReview) (int64, error)
 	CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error)
 	EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
@@ -65,6 +71,8 @@ type reviewRunner struct {
 	fixes      *fixes
 	notify     *notifier
 	read       map[string]string // the run's lines on the files read (run.read)
+	changes    func(ctx context.Context) gate.ChangeSet
+	spill      []string // the blobs read past what the review's block holds
 }
 
 func newReviewRunner(r *run) *reviewRunner {
@@ -90,7 +98,8 @@ func newReviewRunner(r *run) *reviewRunner {
 		}
 	}
 	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, sendable: r.scope(), baseRef: r.Snap.PR.BaseRef, held: r.heldReview,
-		last: r.State.LastReview(), ledger: r.State.Ledger(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify, read: r.read}
+		last: r.State.LastReview(), ledger: r.State.Ledger(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify, read: r.read,
+		changes: r.Changes}
 }
 
 // Run runs a review task: one review posted in one request, with every
@@ -172,7 +181,33 @@ func (x *reviewRunner) review(ctx context.Context, key string, rt *detector.Revi
 	// the push may have moved: the diff since then numbers them here.
 	x.fixes.wrote = precision.Forward(x.fixes.wrote, sc.from, rt.HeadSHA, sc.since)
 	id, err := x.postReview(ctx, x.composeReview(rt, res, sc))
+	if err == nil {
+		x.postSpills(ctx, rt, id)
+	}
 	return res, id, err
+}
+
+// postSpills records the blobs the review read past what its block holds
+// in continuation blocks, rmcoc.MaxBlobs each, in the bot's comments that
+// name the review. One that cannot be posted leaves its files owed (the
+// review's block counts them as spilled): the next run reviews them.
+func (x *reviewRunner) postSpills(ctx context.Context, rt *detector.ReviewTask, id int64) {
+	for part := 1; len(x.spill) > 0; part++ {
+		packed, n, _ := rmcoc.PackBlobs(x.spill, rmcoc.MaxBlobs)
+		x.spill = x.spill[min(n, len(x.spill)):]
+		if n == 0 {
+			return
+		}
+		block := rmcoc.ReviewRun{HeadSHA: rt.HeadSHA, BaseSHA: x.base, BaseRef: x.baseRef, Mode: rt.Mode, CompletedAt: x.now(), Continues: rmcoc.ID(id), Blobs: packed}
+		text := fmt.Sprintf("The coverage record of review %d, part %d: %d more file(s) it read, past what one review body holds.", id, part+1, n)
+		body := x.compose(text, x.env.ledger.link(block))
+		c, err := x.GitHub.CreateComment(ctx, x.repo(), x.number(), body)
+		if err != nil {
+			x.Log.Warningf("could not record the coverage of %d file(s) review %d read (they stay owed): %v", n, id, err)
+			return
+		}
+		x.env.ledger.wrote(rmcoc.HolderComment, c.ID, body)
+	}
 }
 
 // reviewOptions are the engine's options for this review: the repository's
@@ -227,6 +262,7 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 	if err != nil {
 		return sc, err
 	}
+	files = append(files, x.pastTheList(ctx, files)...)
 	sc.anchor, sc.skip = ParseFiles(files)
 	sc.blobs = map[string]string{}
 	for _, f := range files {
@@ -241,10 +277,11 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 	case last == nil:
 	case last.Run.BaseRef != "" && last.Run.BaseRef != x.baseRef:
 		sc.note = "full review: the base changed since the last review"
-	case last.Run.HeadSHA == rt.HeadSHA && !last.Run.Covered():
-		// Resuming a partial review of this head: exactly the files whose
-		// head blob no review read, however many, on the chain the
-		// partial review built on.
+	case last.Run.HeadSHA == rt.HeadSHA && (!last.Run.Covered() || last.Run.Spilled > 0):
+		// Resuming a partial review of this head (or one whose
+		// continuation blocks were lost): exactly the files whose head
+		// blob no review read, however many, on the chain the partial
+		// review built on.
 		sc.review, sc.from = carry(sc.anchor, nil, x.owed(sc)), last.Run.FromSHA
 		sc.note = fmt.Sprintf("resuming the review of %.7s: %d file(s) no review read yet", rt.HeadSHA, len(sc.review))
 	case last.Run.HeadSHA == rt.HeadSHA:
@@ -252,7 +289,7 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 	default:
 		x.incremental(ctx, rt, &sc)
 	}
-	sc.binary, sc.noDiff = x.probe(ctx, rt.HeadSHA, files)
+	x.unpatched(ctx, rt.HeadSHA, files, &sc)
 	return sc, nil
 }
 
@@ -294,38 +331,151 @@ func (x *reviewRunner) owed(sc scope) []string {
 	return out
 }
 
-// maxProbes bounds the files GitHub sent no patch for that one run reads
-// to tell binary from text; the rest stay owed, for the next run.
-const maxProbes = 100
+// gitHubFilesCap is where GitHub's list of a PR's files stops: "a
+// maximum of 3000 files".
+const gitHubFilesCap = 3000
 
-// probe reads the head content of the files GitHub sent no patch for and
-// tells binary (a NUL byte in the first 8,000 bytes, git's own rule) from
-// text no review could read: a text file replacing a binary one under the
-// same name is owed a review, not waved through as binary.
-func (x *reviewRunner) probe(ctx context.Context, head string, files []snapshot.ChangedFile) (binary, noDiff []string) {
-	probes := 0
+// pastTheList are the changed files GitHub's list left out, when it is
+// full: the head's change set from the trees names them with their blob
+// ids, and each becomes a file with no patch, which unpatched reads from
+// the repository like any other. A change set that cannot be read adds
+// nothing: those files stay owed, and the gate pending.
+func (x *reviewRunner) pastTheList(ctx context.Context, files []snapshot.ChangedFile) []snapshot.ChangedFile {
+	if len(files) < gitHubFilesCap || x.changes == nil {
+		return nil
+	}
+	cs := x.changes(ctx)
+	if !cs.Known() {
+		return nil
+	}
+	listed := make(map[string]bool, len(files))
 	for _, f := range files {
-		if f.Patch != "" || f.Status == "removed" || f.Blob == "" || x.ledger.Of(f.Blob) != 0 {
+		listed[f.Path] = true
+	}
+	var out []snapshot.ChangedFile
+	for _, c := range cs.Changes {
+		if c.Kind == gate.KindBlob && !listed[c.Path] {
+			// "modified": the merge base's side is read, and a file it
+			// does not hold is shown whole as added.
+			out = append(out, snapshot.ChangedFile{Path: c.Path, Status: "modified", Blob: c.Blob})
+		}
+	}
+	return out
+}
+
+// maxProbes bounds the files GitHub sent no patch for that one run reads,
+// and maxBuiltLines the lines of those it diffs (the matcher's time grows
+// with the square of a file's lines): the rest are left for the next run,
+// which resumes them.
+const (
+	maxProbes     = 100
+	maxBuiltLines = 100000
+)
+
+// unpatched reads the files GitHub sent no patch for (a change too large,
+// or text it takes for binary) from the repository, at the head and at
+// the merge base. Binary content (a NUL byte in the first 8,000 bytes,
+// git's own rule) has nothing to review. Text is given the patch GitHub
+// would have sent, built from the two contents (diff.Unified), and is
+// reviewed like any other file of the scope, split into chunks as any big
+// diff is; it is not anchored, since GitHub takes no review comment on a
+// file it sends no diff for. A file that cannot be read (past the contents
+// API's 1 MB, past diff.MaxUnifiedLines, a failed read) stays named
+// unreadable. A file the base excludes is never read: nothing is owed.
+func (x *reviewRunner) unpatched(ctx context.Context, head string, files []snapshot.ChangedFile, sc *scope) {
+	sc.built = map[string]bool{}
+	var r sideReader
+	probes, lines := 0, 0
+	for _, f := range files {
+		if f.Patch != "" || f.Status == "removed" || f.Blob == "" || x.ledger.Of(f.Blob) != 0 || x.sendable.WhyPath(f.Path) != "" {
 			continue
 		}
-		if f.Additions+f.Deletions > 0 {
-			noDiff = append(noDiff, f.Blob)
-			continue
-		}
-		if probes == maxProbes {
+		if probes == maxProbes || lines >= maxBuiltLines {
+			sc.later++
 			continue
 		}
 		probes++
-		content, found, err := x.GitHub.Contents(ctx, x.repo(), head, f.Path)
-		switch {
-		case err != nil || !found:
-		case strings.Contains(content[:min(len(content), 8000)], "\x00"):
-			binary = append(binary, f.Blob)
-		default:
-			noDiff = append(noDiff, f.Blob)
+		d, n, kind := x.buildPatch(ctx, &r, head, f)
+		lines += n
+		switch kind {
+		case isBinary:
+			sc.binary = append(sc.binary, f.Blob)
+		case isUnreadable:
+			sc.noDiff = append(sc.noDiff, f.Blob)
+		case isBuilt:
+			sc.built[f.Path] = true
+			sc.review = append(sc.review, d)
 		}
 	}
-	return binary, noDiff
+	sc.skip = slices.DeleteFunc(sc.skip, func(s review.Skip) bool { return sc.built[s.Path] })
+}
+
+// contentKind is what a file GitHub sent no patch for turned out to be.
+type contentKind int
+
+const (
+	isUnreadable contentKind = iota
+	isBinary
+	isBuilt
+)
+
+// sideReader holds the merge base, read once when a file needs it.
+type sideReader struct {
+	mergeBase string
+	err       error
+	read      bool
+}
+
+// buildPatch reads one file GitHub sent no patch for on both sides and
+// builds its diff; n is how many lines it compared.
+func (x *reviewRunner) buildPatch(ctx context.Context, r *sideReader, head string, f snapshot.ChangedFile) (d diff.File, n int, kind contentKind) {
+	content, found, err := x.GitHub.Contents(ctx, x.repo(), head, f.Path)
+	switch {
+	case err != nil || !found:
+		return d, 0, isUnreadable
+	case isBinaryText(content):
+		return d, 0, isBinary
+	}
+	var old string
+	if f.Status != "added" {
+		if !r.read {
+			r.mergeBase, r.err = x.GitHub.MergeBase(ctx, x.repo(), x.base, head)
+			r.read = true
+		}
+		if r.err != nil {
+			return d, 0, isUnreadable
+		}
+		from := f.Path
+		if f.PreviousPath != "" {
+			from = f.PreviousPath
+		}
+		if old, _, err = x.GitHub.Contents(ctx, x.repo(), r.mergeBase, from); err != nil {
+			return d, 0, isUnreadable
+		}
+		if isBinaryText(old) {
+			old = "" // text replacing a binary file: all of it is new
+		}
+	}
+	n = strings.Count(old, "\n") + strings.Count(content, "\n")
+	patch, ok := diff.Unified(old, content)
+	if !ok || patch == "" {
+		return d, n, isUnreadable
+	}
+	if d, err = diff.ParsePatch(f.Path, patch); err != nil {
+		return d, n, isUnreadable
+	}
+	if f.PreviousPath != "" {
+		d.OldPath, d.Status = f.PreviousPath, diff.Renamed
+	}
+	if old == "" {
+		d.Status = diff.Added
+	}
+	return d, n, isBuilt
+}
+
+// isBinaryText is git's rule: a NUL byte in the first 8,000 bytes.
+func isBinaryText(content string) bool {
+	return strings.Contains(content[:min(len(content), 8000)], "\x00")
 }
 
 // excluded gives a file GitHub sent no diff for the base configuration's

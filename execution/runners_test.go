@@ -141,8 +141,9 @@ func (f *disputeFake) RequestReviewers(_ context.Context, _ snapshot.Repo, _ int
 
 type reviewFake struct {
 	writes
-	files    []snapshot.ChangedFile
-	contents map[string]string // path -> content at the head
+	files        []snapshot.ChangedFile
+	contents     map[string]string // path -> content at the head
+	baseContents map[string]string // path -> content at the merge base
 	// refuse is the error CreateReview returns for a review with this event.
 	refuse map[snapshot.ReviewEvent]error
 }
@@ -152,9 +153,20 @@ var _ reviewGitHub = (*reviewFake)(nil)
 func (f *reviewFake) Files(context.Context, snapshot.Repo, int) ([]snapshot.ChangedFile, error) {
 	return f.files, nil
 }
-func (f *reviewFake) Contents(_ context.Context, _ snapshot.Repo, _, path string) (string, bool, error) {
+func (f *reviewFake) Contents(_ context.Context, _ snapshot.Repo, ref, path string) (string, bool, error) {
 	c, ok := f.contents[path]
+	if ref == fakeMergeBase {
+		c, ok = f.baseContents[path]
+	}
 	return c, ok, nil
+}
+
+// fakeMergeBase is the merge base the review fake names; baseContents are
+// the files there.
+const fakeMergeBase = "9999999999999999999999999999999999999999"
+
+func (f *reviewFake) MergeBase(context.Context, snapshot.Repo, string, string) (string, error) {
+	return fakeMergeBase, nil
 }
 func (f *reviewFake) Compare(context.Context, snapshot.Repo, string, string) (snapshot.Comparison, error) {
 	return snapshot.Comparison{}, errors.New("no compare in this test")

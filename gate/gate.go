@@ -13,7 +13,7 @@
 //     every enabled pass of an automatic review, or as binary by content.
 //     Coverage is by blob, whatever the path or the history: a rename or
 //     a revert to reviewed content carries the review, a new blob is owed
-//     one, and a blob GitHub sends no diff for stays owed (named);
+//     one, and a blob no review could read stays owed (named);
 //   - no blocking finding stands, a finding whose thread was deleted
 //     included;
 //   - the state ledger is whole: every block that decides the gate (a

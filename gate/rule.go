@@ -82,6 +82,9 @@ func (l Ledger) Len() int { return len(l.marks) }
 // every review (ignore_paths, generated files): they are owed nothing.
 type Scope interface {
 	Excluded(path string) bool
+	// Key names the configuration the scope was built from (two scopes
+	// with one key exclude the same paths), for Basis; "" when it cannot.
+	Key() string
 }
 
 // Facts are what the gate of one head is judged on.

@@ -69,6 +69,7 @@ func TestAdded(t *testing.T) {
 type prefixScope string
 
 func (p prefixScope) Excluded(path string) bool { return strings.HasPrefix(path, string(p)) }
+func (p prefixScope) Key() string               { return "prefix " + string(p) }
 
 // The rule: success only when the change set is known, every change is
 // excluded by the base or its blob is in the ledger as reviewed or binary,

@@ -294,12 +294,20 @@ type ReviewRun struct {
 	// The merge gate's ledger (see package gate), by blob, each a packed
 	// list of 32-hex-digit blob keys (PackBlobs): Blobs were shown whole to
 	// every enabled pass, BinaryBlobs are binary by content, NoDiffBlobs
-	// are text GitHub sends no diff for. No cap on how many a run records
-	// beyond what one review body holds (MaxBlobs): what a run could not
-	// record stays owed, and the next run reviews it.
+	// are text no review could read. No cap on how many a run records:
+	// past what one review body holds (MaxBlobs) the rest goes to
+	// continuation blocks (Spilled, Continues).
 	Blobs       string `json:"blobs,omitempty"`
 	BinaryBlobs string `json:"binary_blobs,omitempty"`
 	NoDiffBlobs string `json:"nodiff_blobs,omitempty"`
+	// Spilled counts the blobs the review read past what its own block
+	// holds: the bot records them in continuation blocks, in its comments
+	// posted after the review. Until they are all found the review counts
+	// as partial (a run killed before them leaves those files owed).
+	Spilled int `json:"spilled,omitempty"`
+	// Continues marks a continuation block: the review (its id) whose
+	// ledger it carries on. Only its Blobs count.
+	Continues ID `json:"continues,omitempty"`
 
 	Prev *Link `json:"prev,omitempty"` // the gate ledger's link (see Link)
 }
@@ -311,8 +319,9 @@ const BlobKeyLen = 32
 
 // MaxBlobs bounds the keys one review-run block records, over its three
 // lists: 32 characters each, 48,000 of the 56 KiB a block may hold, within
-// a review body's 65,536. A review of more files records these and owes
-// the rest to the next run.
+// a review body's 65,536. A review of more files records the rest in
+// continuation blocks (ReviewRun.Continues), MaxBlobs each, in the bot's
+// comments posted after the review.
 const MaxBlobs = 1500
 
 // PackBlobs packs blob ids into one string of their 32-digit keys, at most

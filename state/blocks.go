@@ -120,6 +120,10 @@ func (d *deriver) readIssueComments(comments []snapshot.Comment) {
 					d.st.AutoTrigger, d.st.AutoTriggerComment, latestTrigger = &t, c.ID, b.TriggeredAt
 				}
 			case rmcoc.ReviewRun:
+				if b.Continues != 0 {
+					d.st.Spills = append(d.st.Spills, b)
+					continue
+				}
 				d.review(b, 0, c.CreatedAt)
 			default:
 				d.common(b, c.ID)

@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/gate"
@@ -59,6 +60,17 @@ func TestCoverage(t *testing.T) {
 			r2.Unreadable = []string{"data/huge.json"} // every review lists the PR's unreadable files
 			p.review(2, botAuthor, with("ok", r2))
 		}, shaA, "main", gate.Unreadable, 1},
+		// A review that read more than its block holds records the rest
+		// in continuation blocks naming it: covered once they are all
+		// found; one missing (a run killed, a comment cut) leaves its
+		// files owed, and one naming another review counts for nothing.
+		{"every continuation found", func(p *pr) { spilled(p, 2, 1) }, shaA, "main", gate.Covered, 0},
+		{"a continuation lost", func(p *pr) { spilled(p, 2, 0) }, shaA, "main", gate.Partial, 2},
+		{"a continuation naming another review", func(p *pr) { spilled(p, 2, 99) }, shaA, "main", gate.Partial, 2},
+		{"a continuation forged by someone else", func(p *pr) {
+			spilled(p, 2, 0)
+			p.comment(51, alice, with("", rmcoc.ReviewRun{HeadSHA: shaA, Mode: rmcoc.ModeAuto, Continues: 1, Blobs: blobKey('e') + blobKey('f'), CompletedAt: t0}))
+		}, shaA, "main", gate.Partial, 2},
 		{"a failed attempt", func(p *pr) {
 			p.comment(1, botAuthor, with("failed", rmcoc.TaskError{TaskKey: "review-auto-aaaaaaa", Message: "endpoint unavailable", FailedAt: t0}))
 		}, shaA, "main", gate.Failed, 0},
@@ -127,5 +139,39 @@ func TestMissingEvidence(t *testing.T) {
 	st.Waived["f-gone"] = true
 	if m, g := st.Missing(), st.Gone(); len(m) != 0 || len(g) != 1 || g[0].ID != "f-gone" {
 		t.Errorf("waived: missing = %+v, gone = %+v; want none missing, f-gone gone", m, g)
+	}
+}
+
+func blobKey(c byte) string { return strings.Repeat(string(c), rmcoc.BlobKeyLen) }
+
+// spilled adds review 1 of shaA, which recorded one blob in its block and
+// n more in a continuation block naming review continues (0: none).
+func spilled(p *pr, n int, continues int64) {
+	r := run(shaA, "", "main", rmcoc.ModeAuto)
+	r.Blobs, r.Spilled = blobKey('d'), n
+	p.review(1, botAuthor, with("ok", r))
+	if continues != 0 {
+		p.comment(50, botAuthor, with("", rmcoc.ReviewRun{HeadSHA: shaA, Mode: rmcoc.ModeAuto, Continues: rmcoc.ID(continues), Blobs: blobKey('e') + blobKey('f'), CompletedAt: t0}))
+	}
+}
+
+// The ledger holds what continuation blocks record for the review they
+// name, and nothing from one naming another review or forged.
+func TestLedgerContinuations(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		continues int64
+		want      gate.Mark
+	}{"its review": {1, gate.Reviewed}, "another review": {99, 0}} {
+		p := newPR()
+		spilled(p, 2, tc.continues)
+		p.comment(51, alice, with("", rmcoc.ReviewRun{HeadSHA: shaA, Mode: rmcoc.ModeAuto, Continues: 1, Blobs: blobKey('a'), CompletedAt: t0}))
+		l := state.Derive(p.snap, state.Options{Bot: bot, Handles: handles}).Ledger()
+		if got := l.Of(blobKey('e')); got != tc.want {
+			t.Errorf("%s: a continued blob is %v, want %v", name, got, tc.want)
+		}
+		if l.Of(blobKey('a')) != 0 || l.Of(blobKey('d')) != gate.Reviewed {
+			t.Errorf("%s: forged %v, the review's own %v", name, l.Of(blobKey('a')), l.Of(blobKey('d')))
+		}
 	}
 }

@@ -137,11 +137,13 @@ const maxChain = 100
 // and so on back to a full review). A review stopped short is Partial; the
 // task's recorded failure is Failed; a trigger without a review is Running.
 func (s State) Coverage(head, baseRef string) HeadCoverage {
-	if run := s.reviewOf(head, baseRef, rmcoc.ModeAuto); run != nil {
+	if r := s.completedOf(head, baseRef, rmcoc.ModeAuto); r != nil {
+		run := &r.Run
 		c := HeadCoverage{Coverage: gate.Covered, Run: run}
+		lost := run.Spilled - s.spilled(*r)
 		switch {
-		case len(run.Unreviewed) > 0 || run.UnreviewedCount > 0:
-			c.Coverage, c.Unreviewed = gate.Partial, max(run.UnreviewedCount, len(run.Unreviewed))
+		case len(run.Unreviewed) > 0 || run.UnreviewedCount > 0 || lost > 0:
+			c.Coverage, c.Unreviewed = gate.Partial, max(run.UnreviewedCount, len(run.Unreviewed))+max(lost, 0)
 		case len(run.Unreadable) > 0:
 			c.Coverage, c.Unreviewed = gate.Unreadable, len(run.Unreadable)
 		case !s.chained(run.FromSHA, baseRef):
@@ -176,6 +178,14 @@ func (s State) chained(from, baseRef string) bool {
 // given mode ("" for any). A run that recorded no base (older blocks)
 // counts for any.
 func (s State) reviewOf(head, baseRef string, mode rmcoc.Mode) *rmcoc.ReviewRun {
+	if r := s.completedOf(head, baseRef, mode); r != nil {
+		return &r.Run
+	}
+	return nil
+}
+
+// completedOf is reviewOf's review, with the review that carries it.
+func (s State) completedOf(head, baseRef string, mode rmcoc.Mode) *CompletedReview {
 	var out *CompletedReview
 	for i := range s.Reviews {
 		r := &s.Reviews[i]
@@ -186,10 +196,7 @@ func (s State) reviewOf(head, baseRef string, mode rmcoc.Mode) *rmcoc.ReviewRun 
 			out = r
 		}
 	}
-	if out == nil {
-		return nil
-	}
-	return &out.Run
+	return out
 }
 
 // Missing are the blocking findings a review posted whose thread is gone
@@ -234,16 +241,42 @@ func short(sha string) string {
 
 // Ledger is the merge gate's ledger: what the PR's automatic reviews
 // recorded, by blob, from the review-run blocks the bot wrote (see
-// package gate). Manual reviews inform and do not count.
+// package gate), their continuation blocks included. Manual reviews inform
+// and do not count.
 func (s State) Ledger() gate.Ledger {
 	var l gate.Ledger
 	for _, r := range s.Reviews {
 		if r.Run.Mode != rmcoc.ModeAuto {
 			continue
 		}
+		for _, c := range s.continuations(r) {
+			l.Record(gate.Reviewed, rmcoc.UnpackBlobs(c.Blobs)...)
+		}
 		l.Record(gate.Reviewed, rmcoc.UnpackBlobs(r.Run.Blobs)...)
 		l.Record(gate.Binary, rmcoc.UnpackBlobs(r.Run.BinaryBlobs)...)
 		l.Record(gate.NoDiff, rmcoc.UnpackBlobs(r.Run.NoDiffBlobs)...)
 	}
 	return l
+}
+
+// continuations are the continuation blocks of a review: those naming its
+// review, for its head and mode. A block naming a review the bot did not
+// post, or another head, carries nothing.
+func (s State) continuations(r CompletedReview) []rmcoc.ReviewRun {
+	var out []rmcoc.ReviewRun
+	for _, c := range s.Spills {
+		if r.ReviewID != 0 && int64(c.Continues) == r.ReviewID && c.HeadSHA == r.Run.HeadSHA && c.Mode == r.Run.Mode {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// spilled counts the blobs a review's continuation blocks record.
+func (s State) spilled(r CompletedReview) int {
+	n := 0
+	for _, c := range s.continuations(r) {
+		n += len(rmcoc.UnpackBlobs(c.Blobs))
+	}
+	return n
 }

@@ -32,6 +32,9 @@ type State struct {
 	Mentions []Mention // chronological
 	Findings []Finding // in thread order
 	Reviews  []CompletedReview
+	// Spills are the continuation blocks of reviews that read more blobs
+	// than one block holds (rmcoc.ReviewRun.Continues).
+	Spills []rmcoc.ReviewRun
 	// AutoTrigger is the latest recorded auto-review trigger, with the
 	// comment that holds it (the bot's status comment).
 	AutoTrigger        *rmcoc.AutoReviewTrigger

@@ -92,6 +92,10 @@ type contentJSON struct {
 	DownloadURL *string `json:"download_url"`
 }
 
+// maxContentBytes is the largest file the contents API returns the
+// content of in its JSON form: 1 MB.
+const maxContentBytes = 1 << 20
+
 // getContents serves a file (base64, wrapped like GitHub's) or, for a
 // directory, its entries. ref defaults to the default branch.
 func (s *Server) getContents(c *call) reply {
@@ -105,9 +109,14 @@ func (s *Server) getContents(c *call) reply {
 		return s.apiURL("/repos/" + r.FullName() + "/contents/" + entry + "?ref=" + ref)
 	}
 	if content, ok := r.contents[ref+"\x00"+p]; ok {
-		enc := wrapBase64(base64.StdEncoding.EncodeToString([]byte(content)))
+		enc, encoding := wrapBase64(base64.StdEncoding.EncodeToString([]byte(content))), "base64"
+		if len(content) > maxContentBytes {
+			// GitHub's documented answer for a file of 1 to 100 MB: no
+			// content and encoding "none" (only the raw media type has it).
+			enc, encoding = "", "none"
+		}
 		return jsonReply(http.StatusOK, contentJSON{
-			Type: "file", Encoding: "base64", Size: len(content), Name: path.Base(p), Path: p,
+			Type: "file", Encoding: encoding, Size: len(content), Name: path.Base(p), Path: p,
 			Content: &enc, SHA: blobSHA(content), URL: self(p),
 			HTMLURL:     s.htmlURL("/" + r.FullName() + "/blob/" + ref + "/" + p),
 			DownloadURL: strPtr(s.htmlURL("/" + r.FullName() + "/raw/" + ref + "/" + p)),
