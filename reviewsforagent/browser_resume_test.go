@@ -177,7 +177,7 @@ func TestBrowserFileTree(t *testing.T) {
 	b := newBrowser(t, time.Minute)
 	visible := chromedp.Evaluate[string](`Array.from(document.querySelectorAll('.d2h-file-wrapper')).filter(w => !w.hidden).map(w => w.querySelector('.d2h-file-name').textContent).join(',')`)
 	listed := chromedp.Evaluate[string](`Array.from(document.querySelectorAll('#rfa-tree-list li[data-rfa-file]')).filter(li => !li.hidden).map(li => li.querySelector('a').title).join(',')`)
-	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS(`#rfa-tree`)))
+	b.do(t, "load", chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS(`#rfa-tree-list li[data-rfa-file]`)))
 	if got := get(t, b, "list the tree", listed); got != "cmd/main.go,docs/readme.md,pkg/a.go,pkg/b.go" {
 		t.Errorf("tree = %q", got)
 	}

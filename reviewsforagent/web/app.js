@@ -7,7 +7,7 @@
 // redraws never lose or double it. Drawing is draw.js's, drafts
 // drafts.js's, keys and viewed files nav.js's; page.js holds the state.
 import {
-  state, api, el, container, globalBox, fetchJSON, fetchText, updateCount, showError, notice, toast, reviewKey
+  state, api, el, container, globalBox, fetchJSON, fetchText, updateCount, showError, notice, toast, reviewKey, afterFrames
 } from './page.js';
 import {
   splitSections, unfold, unfoldCommented, afterPaint, drawDiff, switchView, switchWhitespace, fillScreen, drawComments, anchor, toAnchor, expand
@@ -16,7 +16,7 @@ import { applyDraft, scheduleSave, toWire, fromWire, draftStatus } from './draft
 import { initKeys } from './nav.js';
 import { authFetch } from './auth.js';
 import { renderInto } from './markdown.js';
-import { buildTree } from './tree.js';
+import { showTree, buildTree } from './tree.js';
 import { closeFind } from './find.js';
 import { initDrag } from './controls.js';
 
@@ -31,7 +31,8 @@ async function load() {
     const started = performance.now();
     // The draft is fetched with the rest; it is used only for an open review.
     const draft = fetchJSON(api + '/draft').then((d) => ({ d }), (err) => ({ err }));
-    const [info, text] = await Promise.all([fetchJSON(api + '/info'), fetchText(api + '/diff')]);
+    const warm = warmFonts();
+    const [info, text] = await Promise.all([fetchJSON(api + '/info'), fetchText(api + '/diff')]).finally(() => warm.remove());
     performance.measure('rfa: scripts loaded', { start: 0, end: started });
     performance.measure('rfa: fetched', { start: started, end: performance.now() });
     state.info = info;
@@ -72,7 +73,7 @@ async function load() {
       const { d, err } = await draft;
       applyDraft(d, err);
     }
-    buildTree();
+    showTree();
     el('rfa-view').hidden = false;
     state.ignoreWs = wsKept();
     el('rfa-ws').setAttribute('aria-pressed', String(state.ignoreWs));
@@ -81,6 +82,10 @@ async function load() {
     el('rfa-bar').hidden = false;
     drawDiff();
     afterPaint('rfa: first paint', 0);
+    // The tree's rows come in a task of their own once the first rows are
+    // painted: laid out with the first screen, they made its frame one
+    // long task.
+    afterFrames(2, buildTree);
     if (info.submitted) {
       showResult(info.submitted);
     } else if (state.draft) {
@@ -90,6 +95,24 @@ async function load() {
     container.textContent = '';
     notice('Could not load the changes: ' + err.message, true);
   }
+}
+
+// warmFonts lays out, unseen, a word in each font and weight the diff is
+// drawn in, while the page waits for the diff: finding a font takes the
+// browser tens of milliseconds the first time, which would otherwise
+// fall in the first screen's frame. The caller removes it.
+function warmFonts() {
+  const box = document.createElement('div');
+  box.className = 'rfa-warm';
+  box.setAttribute('aria-hidden', 'true');
+  ['mono', 'mono big', 'mono big bold', 'sans', 'sans big', 'sans big bold'].forEach((cls) => {
+    const s = document.createElement('span');
+    s.className = cls.split(' ').map((c) => 'rfa-warm-' + c).join(' ');
+    s.textContent = 'diff \u25BE 0';
+    box.appendChild(s);
+  });
+  document.body.appendChild(box);
+  return box;
 }
 
 // ------------------------------------------------------------------ actions

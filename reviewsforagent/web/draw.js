@@ -532,14 +532,26 @@ function finishDraw(f, i, from, to, byRow, ex, drawn) {
   highlight(Array.from(drawn.ask), f.ext, () => paintHighlight(f));
 }
 
+// paintHighlight puts the highlighted HTML of f's lines in, PAINT lines a
+// frame: a screen of lines painted at once, and laid out again, was one
+// long task.
+const PAINT = 24;
 function paintHighlight(f) {
-  if (!f.waiting) { return; }
+  if (!f.waiting || f.painting) { return; }
+  let n = 0;
   f.waiting = f.waiting.filter(([line, span]) => {
     if (!span || !span.isConnected) { return false; }
-    if (line.hl === undefined || line.hl === false) { return true; }
+    if (line.hl === undefined || line.hl === false || n >= PAINT) { return true; }
     span.innerHTML = codeHTML(line);
     span.classList.remove('rfa-hl-wait');
+    n++;
     return false;
+  });
+  if (n < PAINT) { return; }
+  f.painting = true;
+  afterFrame(() => {
+    f.painting = false;
+    paintHighlight(f);
   });
 }
 

@@ -59,6 +59,15 @@ export function idle(fn, timeout) {
   }
 }
 
+// afterFrames runs fn in a task of its own once n more frames are painted.
+export function afterFrames(n, fn) {
+  if (n <= 0) {
+    setTimeout(fn, 0);
+    return;
+  }
+  requestAnimationFrame(() => afterFrames(n - 1, fn));
+}
+
 export function updateCount() {
   el('rfa-count').textContent = String(state.comments.length + (globalBox.value.trim() ? 1 : 0));
 }

@@ -29,10 +29,15 @@ export function fileShown(i) {
   return words.every((w) => path.includes(w));
 }
 
+// showTree makes the tree's room beside the diff, before its rows are
+// built, so the diff does not move when they come.
+export function showTree() {
+  tree.hidden = state.files.length < 2;
+}
+
 // buildTree lists state.files in the tree.
 export function buildTree() {
   counts = commentCounts();
-  tree.hidden = state.files.length < 2;
   entries = [];
   let last = [];
   state.files.forEach((f, i) => {
@@ -150,7 +155,8 @@ export function treeCounts() {
   const now = commentCounts();
   const same = now.size === counts.size && Array.from(now).every(([i, k]) => counts.get(i) === k);
   counts = now;
-  if (!same) { drawRows(true); }
+  // Before the first drawing there are no rows to draw again.
+  if (!same && drawn !== null) { drawRows(true); }
 }
 
 // The filter keeps the files whose path holds every word typed, in the
