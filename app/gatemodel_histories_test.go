@@ -25,7 +25,7 @@ var foundHistories = map[string][]step{
 // that writes the gate's status after another run's write since its read
 // of it (GitHub has no compare-and-set) writes it again from a fresh read.
 var optionHistories = map[string][]step{
-	"regress: a maintainer's resolve lapses when the bug comes back":      {{stepBug, 546, 107}, {stepResolveMaint, 552, 843}, {stepFix, 425, 351}, {stepRegress, 582, 384}},
+	"regress: a maintainer's resolve holds on the very code it judged":    {{stepBug, 546, 107}, {stepResolveMaint, 552, 843}, {stepFix, 425, 351}, {stepRegress, 582, 384}},
 	"cut: a deleted fix reply blocks until a maintainer clears it":        {{stepBug, 586, 422}, {stepFix, 14, 826}, {stepDeleteReply, 585, 194}},
 	"cut: an edited finding blocks until a maintainer clears it":          {{stepBug, 48, 513}, {stepEditFinding, 677, 402}, {stepRename, 604, 421}, {stepFix, 956, 765}},
 	"cut: a finding of an edited review, its thread deleted, still holds": {{stepBug, 894, 797}, {stepTamper, 448, 578}, {stepDeleteThread, 155, 632}},

@@ -29,8 +29,9 @@ import (
 //	           maintainer's resolve (closes what is open when it is given,
 //	           never later findings), a maintainer's waiver; the author's
 //	           commands change nothing. A decision holds on the content it
-//	           judged: it lapses when that content changes, and a closed
-//	           finding whose content comes back (a revert) is open again;
+//	           judged: a closed finding whose raised content comes back (a
+//	           revert) is open again, unless the decision judged that very
+//	           content;
 //	cut:       a bot review a person edited cuts the state ledger: the
 //	           gate fails until a maintainer clears it (no step here does);
 //	           a finding whose thread a person deleted blocks until a
@@ -83,22 +84,21 @@ func (pr *prModel) find(p, on string) *finding {
 	return nil
 }
 
-// moved is a push to the PR's head: a finding whose bug is gone from its
-// path is closed (its fix is verified on that content); a decision lapses
-// when the content it judged changes; a closed finding whose very content
-// comes back reopens (a regression). A new bug at the path is a finding of
-// its own, once reviewed.
+// moved is a push to the PR's head: an open finding whose bug is gone from
+// its path is closed (its fix is verified on that content); a closed
+// finding whose very content comes back reopens (a regression) unless the
+// decision that closed it judged that very content (a maintainer who
+// waived the raised code waived it, wherever the head went in between). A
+// new bug at the path is a finding of its own, once reviewed.
 func (pr *prModel) moved(sha string, head files) {
 	for _, f := range pr.findings {
 		was, now := pr.head[f.path], head[f.path]
 		switch {
 		case was == now:
-		case !now.bug():
+		case f.open && !now.bug():
 			f.open, f.judged = false, now.mark()
-		case !f.open && now.mark() == f.on:
+		case !f.open && now.mark() == f.on && f.judged != f.on:
 			f.open, f.judged = true, ""
-		case !f.open:
-			f.judged = ""
 		}
 	}
 	pr.head, pr.headSHA = head.clone(), sha

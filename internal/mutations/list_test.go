@@ -53,7 +53,7 @@ var list = []mutation{
 	{ID: "M11", Section: issue, What: "a regression reopens only open threads", File: "execution/verify.go",
 		Old: "if f.Thread.IsResolved {", New: "if !f.Thread.IsResolved {", Tests: "TestRegress"},
 	{ID: "M12", Section: issue, What: "resolved findings are verified again", File: "execution/verify.go",
-		Old: "if !f.Open() || f.Block.Category == CategoryCheck", New: "if f.Block.Category == CategoryCheck", Tests: "TestVerifyFixes"},
+		Old: "if !f.Open() || f.Tampered || f.Block.Category == CategoryCheck", New: "if f.Tampered || f.Block.Category == CategoryCheck", Tests: "TestVerifyFixes"},
 	{ID: "M13", Section: issue, What: "no bound on the fixes one run verifies", File: "execution/verify.go",
 		Old: "|| checked == maxVerify {", New: "|| checked == -maxVerify {", Tests: "TestVerifyFixes"},
 	{ID: "M14", Section: issue, What: "a waiver that does not count is answered as done", File: "state/command_waive.go",
