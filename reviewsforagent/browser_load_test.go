@@ -1,6 +1,7 @@
 package reviewsforagent
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -61,4 +62,62 @@ func TestBrowserLoadInSteps(t *testing.T) {
 	get(t, b, "wait for every line's highlighting", chromedp.Poll[bool](`document.querySelectorAll('.rfa-hl-wait').length === 0 && document.querySelectorAll('.rfa-code .hljs-number').length > 2 * 24`,
 		chromedp.WithPollingTimeout(20*time.Second)))
 	b.checkLocalOnly(t, baseOf(t, pageURL))
+}
+
+// readPieces reads a diff given to the page's stream reader in pieces of
+// every size from 1 to 16 bytes, and says for which sizes its sections
+// differ from those of the whole text split at once.
+const readPieces = `(async (text) => {
+  const m = await import('/assets/page.js');
+  const bytes = new TextEncoder().encode(text);
+  const want = JSON.stringify(m.splitSections(text));
+  const bad = [];
+  for (let size = 1; size <= 16; size++) {
+    const body = new ReadableStream({ start(c) {
+      for (let i = 0; i < bytes.length; i += size) { c.enqueue(bytes.slice(i, i + size)); }
+      c.close();
+    } });
+    const got = JSON.stringify(await m.readSections(new Response(body)));
+    if (got !== want) { bad.push(size + ': ' + got); }
+  }
+  return { sections: m.splitSections(text).length, bad: bad };
+})`
+
+// The page reads the diff as it comes, a piece at a time: a file's
+// boundary or a character of several bytes cut between two pieces still
+// gives the sections the whole text gives.
+func TestBrowserDiffReadInPieces(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t, map[string]string{"a.txt": "a\n"})
+	writeFile(t, dir, "a.txt", "b\n")
+	pageURL, _ := startServer(t, dir)
+	b := newBrowser(t, 2*time.Minute)
+	b.do(t, "load", chromedp.Navigate(pageURL), chromedp.WaitReady(`#rfa-diff`))
+	tests := map[string]struct {
+		text     string
+		sections int
+	}{
+		"empty":          {"", 0},
+		"one file":       {"diff --git a/x b/x\n+é\n", 1},
+		"three files":    {"diff --git a/x b/x\n+é€\ndiff --git a/y b/y\n+z\n\ndiff --git a/w b/w\n-ü", 3},
+		"mark mid-line":  {"diff --git a/x b/x\n+x diff --git a/y b/y\n diff --git \n", 1},
+		"no end of line": {"diff --git a/x b/x\n-1\ndiff --git a/😀 b/😀\n+2", 2},
+	}
+	for name, tt := range tests {
+		arg, err := json.Marshal(tt.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type result struct {
+			Sections int      `json:"sections"`
+			Bad      []string `json:"bad"`
+		}
+		got := get(t, b, "read "+name, chromedp.Evaluate[result](readPieces+"("+string(arg)+")", chromedp.EvalAwaitPromise))
+		if got.Sections != tt.sections {
+			t.Errorf("%s: the whole text splits into %d sections, want %d", name, got.Sections, tt.sections)
+		}
+		if len(got.Bad) > 0 {
+			t.Errorf("%s: read in pieces, the sections differ from the whole text's: %q", name, got.Bad)
+		}
+	}
 }

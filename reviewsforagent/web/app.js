@@ -7,10 +7,10 @@
 // redraws never lose or double it. Drawing is draw.js's, drafts
 // drafts.js's, keys and viewed files nav.js's; page.js holds the state.
 import {
-  state, api, el, container, globalBox, fetchJSON, fetchText, updateCount, showError, notice, toast, reviewKey, afterFrames
+  state, api, el, container, globalBox, fetchJSON, fetchSections, updateCount, showError, notice, toast, reviewKey, afterFrames
 } from './page.js';
 import {
-  splitSections, unfold, unfoldCommented, afterPaint, drawDiff, switchView, switchWhitespace, fillScreen, drawComments, anchor, toAnchor, expand
+  unfold, unfoldCommented, afterPaint, drawDiff, switchView, switchWhitespace, fillScreen, drawComments, anchor, toAnchor, expand
 } from './draw.js';
 import { applyDraft, scheduleSave, toWire, fromWire, draftStatus } from './drafts.js';
 import { initKeys } from './nav.js';
@@ -32,7 +32,7 @@ async function load() {
     // The draft is fetched with the rest; it is used only for an open review.
     const draft = fetchJSON(api + '/draft').then((d) => ({ d }), (err) => ({ err }));
     const warm = warmFonts();
-    const [info, text] = await Promise.all([fetchJSON(api + '/info'), fetchText(api + '/diff')]).finally(() => warm.remove());
+    const [info, sections] = await Promise.all([fetchJSON(api + '/info'), fetchSections(api + '/diff')]).finally(() => warm.remove());
     performance.measure('rfa: scripts loaded', { start: 0, end: started });
     performance.measure('rfa: fetched', { start: started, end: performance.now() });
     state.info = info;
@@ -60,7 +60,6 @@ async function load() {
         'Make some changes, then start a new review.');
       return;
     }
-    const sections = splitSections(text);
     if (sections.length !== meta.length) {
       throw new Error('the diff has ' + sections.length + ' files but the server listed ' + meta.length);
     }

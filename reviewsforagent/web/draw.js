@@ -24,20 +24,6 @@ export const ROW = 20; // px; .rfa-vtable rows in app.css
 const CARD_GUESS = 96; // px, a card not measured yet
 const FORM_GUESS = 170;
 
-// The server sends one "diff --git" section per file, in the order of
-// info.files.
-export function splitSections(text) {
-  const out = [];
-  let start = 0;
-  while (start < text.length) {
-    const next = text.indexOf('\ndiff --git ', start);
-    const end = next < 0 ? text.length : next + 1;
-    out.push(text.slice(start, end));
-    start = end;
-  }
-  return out;
-}
-
 // ------------------------------------------------------------------ layout
 
 function model(f) {

@@ -36,13 +36,108 @@ export function reviewKey(what) {
 export const container = el('rfa-diff');
 export const globalBox = el('rfa-global');
 
-export async function fetchText(url) {
+async function fetchOK(url) {
   const r = await authFetch(url);
   if (!r.ok) {
     const data = await r.json().catch(() => ({}));
     throw new Error(data.error || url + ' answered ' + r.status);
   }
-  return r.text();
+  return r;
+}
+
+export async function fetchText(url) {
+  return (await fetchOK(url)).text();
+}
+
+// fetchSections fetches a diff and returns its "diff --git" sections, one
+// per file, read as the response comes: each piece is decoded and split
+// as it arrives, in tasks of a few milliseconds, so no one task reads and
+// decodes megabytes at once.
+export async function fetchSections(url) {
+  return readSections(await fetchOK(url));
+}
+
+const SLICE = 8; // ms of decoding and splitting before the page gets a turn
+
+// readSections splits a response's diff text into sections exactly as
+// splitSections splits the whole text, without ever holding more than the
+// section being read and the piece that came.
+export async function readSections(r) {
+  if (!r.body || !r.body.getReader) {
+    return splitSections(await r.text());
+  }
+  const reader = r.body.getReader();
+  const decoder = new TextDecoder('utf-8');
+  const split = sectionSplitter();
+  let slice = performance.now();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) {
+      split.add(decoder.decode(), true);
+      return split.out;
+    }
+    split.add(decoder.decode(value, { stream: true }), false);
+    if (performance.now() - slice > SLICE) {
+      await yieldTask();
+      slice = performance.now();
+    }
+  }
+}
+
+// sectionSplitter cuts text given a piece at a time at each "\ndiff --git ",
+// keeping the section not yet ended; a boundary may come split across two
+// pieces, so the search starts a boundary's length before the new piece.
+function sectionSplitter() {
+  const mark = '\ndiff --git ';
+  let buf = '';
+  let from = 0;
+  const out = [];
+  return {
+    out,
+    add(text, last) {
+      buf += text;
+      let start = 0;
+      for (;;) {
+        const next = buf.indexOf(mark, Math.max(start, from));
+        if (next < 0) { break; }
+        out.push(buf.slice(start, next + 1));
+        start = next + 1;
+      }
+      buf = buf.slice(start);
+      from = Math.max(0, buf.length - mark.length + 1);
+      if (last && buf !== '') {
+        out.push(buf);
+        buf = '';
+      }
+    }
+  };
+}
+
+// The server sends one "diff --git" section per file, in the order of
+// info.files.
+export function splitSections(text) {
+  const out = [];
+  let start = 0;
+  while (start < text.length) {
+    const next = text.indexOf('\ndiff --git ', start);
+    const end = next < 0 ? text.length : next + 1;
+    out.push(text.slice(start, end));
+    start = end;
+  }
+  return out;
+}
+
+// yieldTask resolves in a task of its own, without the 4 ms a chain of
+// timers is held back by.
+function yieldTask() {
+  if (window.scheduler && window.scheduler.yield) {
+    return window.scheduler.yield();
+  }
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => resolve();
+    ch.port2.postMessage(null);
+  });
 }
 
 export async function fetchJSON(url) {
