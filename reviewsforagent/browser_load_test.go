@@ -61,6 +61,12 @@ func TestBrowserLoadInSteps(t *testing.T) {
 	}
 	get(t, b, "wait for every line's highlighting", chromedp.Poll[bool](`document.querySelectorAll('.rfa-hl-wait').length === 0 && document.querySelectorAll('.rfa-code .hljs-number').length > 2 * 24`,
 		chromedp.WithPollingTimeout(20*time.Second)))
+	// The page's modules come as one script, run once.
+	scripts := get(t, b, "list the scripts fetched", chromedp.Evaluate[[]string](`performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)
+		.filter((p) => p.endsWith('.js') && !p.startsWith('/assets/vendor/') && p !== '/assets/highlight-worker.js')`))
+	if len(scripts) != 1 || scripts[0] != pageScript {
+		t.Errorf("the page fetched the scripts %q, want only %s", scripts, pageScript)
+	}
 	b.checkLocalOnly(t, baseOf(t, pageURL))
 }
 

@@ -159,6 +159,7 @@ func newServer(opts Options, mode string) *Server {
 	s.registerInboxAPI()
 	s.mux.HandleFunc("GET /review", s.serveDefaultPage(page))
 	s.mux.HandleFunc("GET /review/{id}", page)
+	s.mux.HandleFunc("GET "+pageScript, servePageModule)
 	s.mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(assets)))
 	s.mux.HandleFunc("GET /api/health", s.serveHealth)
 	s.mux.HandleFunc("POST /api/session", s.tradeCode)

@@ -109,7 +109,8 @@ func TestServerPages(t *testing.T) {
 		wantExact   string
 	}{
 		"diff":          {path: "/api/diff", wantType: "text/plain; charset=utf-8", wantExact: string(text)},
-		"page":          {path: "/review", wantType: "text/html; charset=utf-8", wantContain: `<script type="module" src="/assets/app.js">`},
+		"page":          {path: "/review", wantType: "text/html; charset=utf-8", wantContain: `<script type="module" src="/assets/review.js">`},
+		"one script":    {path: "/assets/review.js", wantType: "text/javascript; charset=utf-8", wantContain: "// ---- app.js\n"},
 		"script":        {path: "/assets/app.js", wantType: "text/javascript; charset=utf-8", wantContain: "drawComments"},
 		"diff2html":     {path: "/assets/vendor/diff2html-ui-slim.min.js", wantType: "text/javascript; charset=utf-8", wantContain: "Diff2HtmlUI"},
 		"diff2html css": {path: "/assets/vendor/diff2html.min.css", wantType: "text/css; charset=utf-8", wantContain: ".d2h-file-wrapper"},

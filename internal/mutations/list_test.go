@@ -272,6 +272,8 @@ var list = []mutation{
 		Old: "return strings.Contains(content[:min(len(content), 8000)], \"\\x00\")", New: "return true || strings.Contains(content[:min(len(content), 8000)], \"\\x00\")", Tests: "TestReviewRecordsTheLedger"},
 	{ID: "R1", Section: since, What: "the local page shows in full a file the repository's .gitattributes marks generated", File: "reviewsforagent/collapse.go",
 		Old: "if attrs.Why(f.Path()) != \"\" {", New: "if false && attrs.Why(f.Path()) != \"\" {", Tests: "TestCollapseReason|TestServerInfoFoldsAttributes"},
+	{ID: "R3", Section: since, What: "the page's modules are joined into one though two declare the same top-level name (one hides the other)", File: "reviewsforagent/bundle.go",
+		Old: "if o, dup := owner[d]; dup {", New: "if o, dup := owner[d]; false && dup {", Tests: "TestJoinModules"},
 	{ID: "R2", Section: since, What: "review_request asks for a commit, a range or a base with no revision", File: "inbox/inboxmcp/inboxmcp.go",
 		Old: "if rev == \"\" {", New: "if false {", Tests: "TestRequestSources"},
 	{ID: "T1", Section: since, What: "a state ledger block whose digest changed still answers the link that names it", File: "state/ledger.go",

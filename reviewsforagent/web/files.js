@@ -54,9 +54,9 @@ function heightOf(i) {
   return perFile + rows * ROW + GAP;
 }
 
-// measure keeps how tall each file in the page is now. Called before
+// measureFiles keeps how tall each file in the page is now. Called before
 // the page is written to, it costs no layout of its own.
-function measure() {
+function measureFiles() {
   for (let i = lo; i < hi; i++) {
     const f = state.files[i];
     const h = f.wrapper ? f.wrapper.offsetHeight : 0;
@@ -86,7 +86,7 @@ function span(top, above, below) {
 // below already (or force); it reports whether the window moved.
 export function placeFiles(force) {
   if (!lead || state.files.length === 0) { return false; }
-  measure();
+  measureFiles();
   const h = window.innerHeight;
   const top = lead.getBoundingClientRect().top;
   const need = span(top, h / 2, 1.5 * h);

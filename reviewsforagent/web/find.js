@@ -11,7 +11,7 @@ import { readFor, found } from './model.js';
 import { loadViewed } from './nav.js';
 import { fileShown } from './tree.js';
 
-const SLICE = 5; // ms
+const FIND_SLICE = 5; // ms
 const ROWS = 200; // rows searched between looks at the time
 const TYPING = 150; // ms without a key before the search starts
 
@@ -92,12 +92,12 @@ function search(text) {
   state.find = { q, now: null };
   redrawWindows();
   done = q === '';
-  if (done) { show(); return; }
+  if (done) { showFound(); return; }
   const viewed = loadViewed();
   const at = { i: 0, row: 0 };
   const slice = () => {
     if (mine !== searching) { return; }
-    searchFor(q, at, viewed, performance.now() + SLICE);
+    searchFor(q, at, viewed, performance.now() + FIND_SLICE);
     done = at.i >= state.files.length;
     if (current < 0) {
       const k = matches.findIndex((mt) => mt.i >= top);
@@ -107,7 +107,7 @@ function search(text) {
         setTimeout(() => { if (mine === searching) { go(current); } }, 0);
       }
     }
-    show();
+    showFound();
     if (!done) { setTimeout(slice, 0); }
   };
   setTimeout(slice, 0);
@@ -164,10 +164,10 @@ function go(k) {
   state.find = { q: state.find.q, now: mt };
   showLine(mt.i, mt.line);
   redrawWindows();
-  show();
+  showFound();
 }
 
-function show() {
+function showFound() {
   const n = matches.length;
   if (!state.find.q) {
     count.textContent = '';

@@ -11,14 +11,14 @@ let queue = []; // [body, element] waiting for the next batch
 export function renderInto(el, body) {
   el.textContent = body;
   if (cache.has(body)) {
-    show(el, cache.get(body));
+    showRendered(el, cache.get(body));
     return;
   }
   queue.push([body, el]);
-  if (queue.length === 1) { queueMicrotask(flush); }
+  if (queue.length === 1) { queueMicrotask(flushQueue); }
 }
 
-async function flush() {
+async function flushQueue() {
   const batch = queue;
   queue = [];
   const bodies = Array.from(new Set(batch.map(([b]) => b)));
@@ -29,15 +29,15 @@ async function flush() {
     if (!r.ok) { return; } // the text stays: readable, only not formatted
     const data = await r.json();
     bodies.forEach((b, i) => cache.set(b, data.html[i]));
-    batch.forEach(([b, el]) => { if (el.textContent === b) { show(el, cache.get(b)); } });
+    batch.forEach(([b, el]) => { if (el.textContent === b) { showRendered(el, cache.get(b)); } });
   } catch (err) {
     // As above: the plain text stays.
   }
 }
 
-// show puts the server's HTML in el and marks suggestion blocks. Links
+// showRendered puts the server's HTML in el and marks suggestion blocks. Links
 // open outside the page and tell the target nothing.
-function show(el, html) {
+function showRendered(el, html) {
   el.innerHTML = html;
   el.classList.add('rfa-md');
   el.querySelectorAll('a').forEach((a) => { a.target = '_blank'; a.rel = 'noopener noreferrer'; });

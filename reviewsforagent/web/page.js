@@ -57,7 +57,7 @@ export async function fetchSections(url) {
   return readSections(await fetchOK(url));
 }
 
-const SLICE = 8; // ms of decoding and splitting before the page gets a turn
+const READ_SLICE = 8; // ms of decoding and splitting before the page gets a turn
 
 // readSections splits a response's diff text into sections exactly as
 // splitSections splits the whole text, without ever holding more than the
@@ -77,7 +77,7 @@ export async function readSections(r) {
       return split.out;
     }
     split.add(decoder.decode(value, { stream: true }), false);
-    if (performance.now() - slice > SLICE) {
+    if (performance.now() - slice > READ_SLICE) {
       await yieldTask();
       slice = performance.now();
     }

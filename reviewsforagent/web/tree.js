@@ -86,9 +86,9 @@ function drawRows(force) {
   list.style.paddingTop = from * TREE_ROW + 'px';
 }
 
-let frame = 0;
+let treeFrame = 0;
 tree.addEventListener('scroll', () => {
-  if (!frame) { frame = requestAnimationFrame(() => { frame = 0; drawRows(false); }); }
+  if (!treeFrame) { treeFrame = requestAnimationFrame(() => { treeFrame = 0; drawRows(false); }); }
 }, { passive: true });
 window.addEventListener('resize', () => drawRows(false));
 
