@@ -73,7 +73,7 @@ func TestInboxServer(t *testing.T) {
 		wantStatus int
 		wantBody   string
 	}{
-		"page":              {req: request{method: "GET", path: "/review/" + id}, wantStatus: 200, wantBody: `src="/assets/app.js"`},
+		"page":              {req: request{method: "GET", path: "/review/" + id}, wantStatus: 200, wantBody: `src="/assets/review.js"`},
 		"info":              {req: request{method: "GET", path: api + "/info"}, wantStatus: 200, wantBody: `"message":"Look at the handler.","status":"open"`},
 		"diff":              {req: request{method: "GET", path: api + "/diff"}, wantStatus: 200, wantBody: "diff --git a/src/api/handler.ts"},
 		"health":            {req: request{method: "GET", path: "/api/health"}, wantStatus: 200, wantBody: `"mode":"serve","store":"` + store.Path() + `"`},

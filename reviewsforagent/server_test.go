@@ -429,7 +429,7 @@ func TestServerRequiresToken(t *testing.T) {
 			}
 		})
 	}
-	for _, path := range []string{"/review", "/inbox", "/assets/app.js"} {
+	for _, path := range []string{"/review", "/inbox", "/assets/app.js", pageScript} {
 		resp, body := do(t, srv, request{method: "GET", path: path, noToken: true})
 		if resp.StatusCode != http.StatusOK || strings.Contains(body, testToken) || len(resp.Cookies()) > 0 {
 			t.Errorf("GET %s without the token = %d, %d cookies", path, resp.StatusCode, len(resp.Cookies()))
