@@ -537,7 +537,40 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 	if want = statusOf(v, g.snap.PR.URL, basis); same(cur, curFound, want) {
 		return v, n, nil
 	}
-	return v, n, g.p.GitHub.SetStatus(ctx, g.snap.Repo, g.snap.PR.HeadSHA, want)
+	return g.write(ctx, v, n, cur.ID, want)
+}
+
+// write sets a verdict read against a status whose id is after (0: none).
+// GitHub has no compare-and-set on statuses: a run held between that read
+// and its write (a slow runner, no concurrency:) may land a stale pending
+// over another run's finished review, or a success over its failure. So a
+// write that is not a failure reads the context's statuses once more, and
+// when another run's status landed in between (overtaken), the verdict is
+// derived again from a fresh read and written if it differs. Once: a run
+// killed between its write and that read leaves its write as it is.
+func (g *gateRun) write(ctx context.Context, v gate.Verdict, n int, after int64, want snapshot.Status) (gate.Verdict, int, error) {
+	repo, sha := g.snap.Repo, g.snap.PR.HeadSHA
+	if err := g.p.GitHub.SetStatus(ctx, repo, sha, want); err != nil || v.State == gate.Failure {
+		return v, n, err
+	}
+	since, err := g.p.GitHub.StatusesSince(ctx, repo, sha, GateContext, after)
+	if err != nil || !overtaken(since, want) {
+		return v, n, err
+	}
+	if err := g.reread(ctx); err != nil {
+		return v, n, err
+	}
+	v, n, basis := verdict(g.snap, g.st, g.changes.set, g.p.Config.Review)
+	if v.State == gate.Success || gate.Relaxes(gate.State(want.State), v.State) {
+		if shared := gate.Shared(v, g.sharing(ctx)); shared != v {
+			v, basis = shared, ""
+		}
+	}
+	again := statusOf(v, g.snap.PR.URL, basis)
+	if same(want, true, again) {
+		return v, n, nil
+	}
+	return v, n, g.p.GitHub.SetStatus(ctx, repo, sha, again)
 }
 
 // sharing are the gates of the other open PRs whose head is this one's:

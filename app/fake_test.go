@@ -25,7 +25,8 @@ type memGitHub struct {
 	pr       snapshot.Snapshot // the PR as GitHub holds it
 	files    []snapshot.ChangedFile
 	statuses map[string]snapshot.Status // on the PR's head, by context
-	writers  map[string]bool            // logins with write access
+	statusID int64
+	writers  map[string]bool // logins with write access
 	nextID   int64
 	clock    time.Time
 	log      []string
@@ -126,9 +127,35 @@ func (g *memGitHub) SetStatus(_ context.Context, _ snapshot.Repo, sha string, s 
 	defer g.mu.Unlock()
 	g.record(true, "status %.7s %s %s: %s", sha, s.Context, s.State, s.Description)
 	if sha == g.pr.PR.HeadSHA {
+		g.statusID++
+		s.ID = g.statusID
 		g.statuses[s.Context] = s
 	}
 	return nil
+}
+
+func (g *memGitHub) ReviewsSince(_ context.Context, _ snapshot.Repo, _ int, after int64) ([]snapshot.Review, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.record(false, "reviews since %d?", after)
+	var out []snapshot.Review
+	for _, r := range g.pr.Reviews {
+		if r.ID > after {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// StatusesSince knows only the newest status of each context.
+func (g *memGitHub) StatusesSince(_ context.Context, _ snapshot.Repo, sha, name string, after int64) ([]snapshot.Status, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.record(false, "statuses %.7s %s since %d?", sha, name, after)
+	if s, ok := g.statuses[name]; ok && sha == g.pr.PR.HeadSHA && s.ID > after {
+		return []snapshot.Status{s}, nil
+	}
+	return nil, nil
 }
 
 func (g *memGitHub) Contents(_ context.Context, _ snapshot.Repo, ref, path string) (string, bool, error) {

@@ -18,6 +18,7 @@ const GateContext = gate.Context
 type gatePublisher interface {
 	Status(ctx context.Context, repo snapshot.Repo, sha, statusContext string) (s snapshot.Status, found bool, err error)
 	SetStatus(ctx context.Context, repo snapshot.Repo, sha string, s snapshot.Status) error
+	StatusesSince(ctx context.Context, repo snapshot.Repo, sha, statusContext string, after int64) ([]snapshot.Status, error)
 }
 
 // verdict is the gate for the snapshot's head (package gate has the
@@ -142,6 +143,23 @@ func startStatus(start, snap snapshot.Snapshot) (s snapshot.Status, found, known
 
 func same(a snapshot.Status, found bool, b snapshot.Status) bool {
 	return found && a.State == b.State && a.Description == b.Description && a.TargetURL == b.TargetURL
+}
+
+// overtaken reports whether another run's status landed between this
+// run's read of the gate's status and its write of ours: since lists the
+// statuses written after that read, newest first. When a later write than
+// ours leads, its run owns the gate (and checks it the same way); a status
+// equal to ours changes nothing.
+func overtaken(since []snapshot.Status, ours snapshot.Status) bool {
+	if len(since) == 0 || !same(since[0], true, ours) {
+		return false
+	}
+	for _, s := range since[1:] {
+		if !same(s, true, ours) {
+			return true
+		}
+	}
+	return false
 }
 
 // contentsReader reads a file of a repository at a commit.

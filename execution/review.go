@@ -49,6 +49,7 @@ type reviewGitHub interface {
 	CreateReview(ctx context.Context, repo snapshot.Repo, number int, r snapshot.NewReview) (int64, error)
 	CreateComment(ctx context.Context, repo snapshot.Repo, number int, body string) (snapshot.Comment, error)
 	EditComment(ctx context.Context, repo snapshot.Repo, id int64, body string) error
+	ReviewsSince(ctx context.Context, repo snapshot.Repo, number int, after int64) ([]snapshot.Review, error)
 }
 
 // reviewRunner runs reviews.
@@ -63,6 +64,8 @@ type reviewRunner struct {
 	sendable   review.Scope             // what the model may be sent
 	baseRef    string                   // the branch the PR targets
 	held       string                   // why another run does this run's automatic review
+	bot        snapshot.Actor           // whose reviews are the PR's automatic reviews
+	seen       int64                    // the newest review the run's snapshot read
 	last       *state.CompletedReview   // the latest review, if any
 	ledger     gate.Ledger              // what the PR's automatic reviews read, by blob
 	known      map[string]bool          // fingerprints of the findings already reported, or decided on this content
@@ -98,6 +101,7 @@ func newReviewRunner(r *run) *reviewRunner {
 		}
 	}
 	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, sendable: r.scope(), baseRef: r.Snap.PR.BaseRef, held: r.heldReview,
+		bot: r.State.Bot, seen: newestReview(r.Snap.Reviews),
 		last: r.State.LastReview(), ledger: r.State.Ledger(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify, read: r.read,
 		changes: r.Changes}
 }
@@ -124,6 +128,10 @@ func (x *reviewRunner) Run(ctx context.Context, t detector.Task, rt *detector.Re
 		return o
 	}
 	res, id, err := x.review(ctx, t.Key, rt, sc)
+	if sd := (*standDown)(nil); errors.As(err, &sd) {
+		o.Note, o.Claimed = sd.Error(), true
+		return o
+	}
 	if err != nil {
 		o.Err = err
 		taskError(ctx, x.GitHub, x.env, t, err)
@@ -168,6 +176,11 @@ func (x *reviewRunner) review(ctx context.Context, key string, rt *detector.Revi
 	if err != nil {
 		return res, 0, err
 	}
+	if rt.Mode == rmcoc.ModeAuto {
+		if by := x.reviewedSince(ctx, rt.HeadSHA); by != 0 {
+			return res, 0, &standDown{review: by, head: rt.HeadSHA}
+		}
+	}
 	for _, n := range res.Notes {
 		x.read[n.Path] = n.Change
 	}
@@ -208,6 +221,51 @@ func (x *reviewRunner) postSpills(ctx context.Context, rt *detector.ReviewTask, 
 		}
 		x.env.ledger.wrote(rmcoc.HolderComment, c.ID, body)
 	}
+}
+
+// standDown is a review another run posted of the same head while this
+// run's was at the model: posting this one too would post every finding
+// twice (runs without concurrency:, a push's run whose claim landed after
+// a comment's run took the review up).
+type standDown struct {
+	review int64
+	head   string
+}
+
+func (s *standDown) Error() string {
+	return fmt.Sprintf("review %d of %.7s was posted by another run while this one reviewed it: left to it, so no finding is posted twice", s.review, s.head)
+}
+
+// reviewedSince is the id of an automatic review of head the bot posted
+// since the run's snapshot, 0 if none. One read, just before anything of
+// this run's review is written; a read that fails posts the review (a
+// finding twice is noise, a review lost is a head nobody reviewed).
+// Only the bot's reviews count, and only their trusted blocks.
+func (x *reviewRunner) reviewedSince(ctx context.Context, head string) int64 {
+	rs, err := x.GitHub.ReviewsSince(ctx, x.repo(), x.number(), x.seen)
+	if err != nil {
+		x.Log.Warningf("could not tell whether another run reviewed %.7s meanwhile; posting this review: %v", head, err)
+		return 0
+	}
+	for _, r := range rs {
+		if !r.Author.Is(x.bot) {
+			continue
+		}
+		for _, b := range rmcoc.ParseTrusted(r.Body).Blocks {
+			if run, ok := b.(rmcoc.ReviewRun); ok && run.HeadSHA == head && run.Mode == rmcoc.ModeAuto {
+				return r.ID
+			}
+		}
+	}
+	return 0
+}
+
+func newestReview(rs []snapshot.Review) int64 {
+	var n int64
+	for _, r := range rs {
+		n = max(n, r.ID)
+	}
+	return n
 }
 
 // reviewOptions are the engine's options for this review: the repository's

@@ -146,6 +146,18 @@ type reviewFake struct {
 	baseContents map[string]string // path -> content at the merge base
 	// refuse is the error CreateReview returns for a review with this event.
 	refuse map[snapshot.ReviewEvent]error
+	// others are reviews another run posted after the run's snapshot.
+	others []snapshot.Review
+}
+
+func (f *reviewFake) ReviewsSince(_ context.Context, _ snapshot.Repo, _ int, after int64) ([]snapshot.Review, error) {
+	var out []snapshot.Review
+	for _, r := range f.others {
+		if r.ID > after {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }
 
 var _ reviewGitHub = (*reviewFake)(nil)

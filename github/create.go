@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/url"
 	"strings"
@@ -105,6 +106,31 @@ func (c *Client) findReply(ctx context.Context, repo snapshot.Repo, number int, 
 		}
 		if resp.NextPage == 0 {
 			return nil, false, nil
+		}
+		opt.Page = resp.NextPage
+	}
+}
+
+// ReviewsSince returns the PR's submitted reviews whose id is above after,
+// oldest first. GitHub lists a PR's reviews oldest first, so every page is
+// read; the bodies are the reviewers' own text, for the caller to trust or
+// not by author.
+func (c *Client) ReviewsSince(ctx context.Context, repo snapshot.Repo, number int, after int64) ([]snapshot.Review, error) {
+	var out []snapshot.Review
+	opt := &gogithub.ListOptions{PerPage: 100}
+	for {
+		rs, resp, err := c.rest.PullRequests.ListReviews(ctx, repo.Owner, repo.Name, number, opt)
+		if err != nil {
+			return nil, wrap(scopeRead, fmt.Sprintf("list reviews of %s#%d (page %d)", repo, number, max(opt.Page, 1)), err)
+		}
+		for _, r := range rs {
+			if r.GetID() > after {
+				out = append(out, snapshot.Review{ID: r.GetID(), NodeID: r.GetNodeID(), Author: snapshot.NewActor(r.GetUser().GetLogin(), r.GetUser().GetType()),
+					State: snapshot.ReviewState(r.GetState()), Body: r.GetBody(), CommitSHA: r.GetCommitID(), SubmittedAt: r.GetSubmittedAt().Time})
+			}
+		}
+		if resp.NextPage == 0 {
+			return out, nil
 		}
 		opt.Page = resp.NextPage
 	}

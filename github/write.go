@@ -94,6 +94,44 @@ func (c *Client) SetStatus(ctx context.Context, repo snapshot.Repo, sha string, 
 	return wrap(scopeStatuses, fmt.Sprintf("set status %s on %s@%.7s", s.Context, repo, sha), err)
 }
 
+// StatusesSince returns the statuses of a context on sha created after the
+// status whose id is after (0: all), newest first. Statuses cannot be
+// compared-and-set, so a run reads them after its write to learn whether
+// another run's status landed between its read and its write. GitHub
+// lists a commit's statuses newest first; the read stops at the page that
+// reaches after, and after a few pages (a run that sees that many writes
+// since its read derives its verdict again anyway).
+func (c *Client) StatusesSince(ctx context.Context, repo snapshot.Repo, sha, statusContext string, after int64) ([]snapshot.Status, error) {
+	var out []snapshot.Status
+	opt := &gogithub.ListOptions{PerPage: 100}
+	for page := 1; ; page++ {
+		list, resp, err := c.rest.Repositories.ListStatuses(ctx, repo.Owner, repo.Name, sha, opt)
+		if err != nil {
+			return nil, wrap(scopeRead, fmt.Sprintf("list statuses of %s@%.7s (page %d)", repo, sha, page), err)
+		}
+		for _, st := range list {
+			if st.GetID() <= after {
+				return out, nil
+			}
+			if st.GetContext() == statusContext {
+				out = append(out, restStatus(st))
+			}
+		}
+		if resp.NextPage == 0 || page == maxStatusPages {
+			return out, nil
+		}
+		opt.Page = resp.NextPage
+	}
+}
+
+// maxStatusPages bounds StatusesSince: a commit with more statuses than
+// that since a run's read is one many runs are writing to.
+const maxStatusPages = 3
+
+func restStatus(st *gogithub.RepoStatus) snapshot.Status {
+	return snapshot.Status{ID: st.GetID(), Context: st.GetContext(), State: st.GetState(), Description: st.GetDescription(), TargetURL: st.GetTargetURL()}
+}
+
 // RequestReviewers asks people to review the PR.
 func (c *Client) RequestReviewers(ctx context.Context, repo snapshot.Repo, number int, logins []string) error {
 	_, _, err := c.rest.PullRequests.RequestReviewers(ctx, repo.Owner, repo.Name, number, gogithub.ReviewersRequest{Reviewers: logins})
@@ -162,7 +200,7 @@ func (c *Client) Status(ctx context.Context, repo snapshot.Repo, sha, statusCont
 		}
 		for _, st := range combined.Statuses {
 			if st.GetContext() == statusContext {
-				return snapshot.Status{Context: statusContext, State: st.GetState(), Description: st.GetDescription(), TargetURL: st.GetTargetURL()}, true, nil
+				return restStatus(st), true, nil
 			}
 		}
 		if resp.NextPage == 0 {

@@ -35,6 +35,7 @@ type NewReviewComment struct {
 
 // Status is a commit status.
 type Status struct {
+	ID          int64  // GitHub's id of the status, when read over REST (0 otherwise); later statuses have larger ids
 	Context     string // e.g. rmc/merge-gate
 	State       string // success, failure, pending, error
 	Description string
