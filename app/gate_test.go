@@ -132,3 +132,34 @@ func TestVerdictUnderCommands(t *testing.T) {
 		}
 	}
 }
+
+// overtaken: another run's status between this run's read and its write
+// makes the run derive again; a later write than ours, or one equal to it,
+// does not.
+func TestOvertaken(t *testing.T) {
+	t.Parallel()
+	st := func(state, desc string) snapshot.Status {
+		return snapshot.Status{Context: GateContext, State: state, Description: desc}
+	}
+	ours := st("pending", "not reviewed yet")
+	tests := map[string]struct {
+		since []snapshot.Status
+		want  bool
+	}{
+		"nothing listed":                             {nil, false},
+		"only ours":                                  {[]snapshot.Status{ours}, false},
+		"a failure landed before ours":               {[]snapshot.Status{ours, st("failure", "1 blocking")}, true},
+		"a success landed before ours":               {[]snapshot.Status{ours, st("success", "reviewed")}, true},
+		"the same state, another description":        {[]snapshot.Status{ours, st("pending", "review failed")}, true},
+		"an equal status landed before ours":         {[]snapshot.Status{ours, ours}, false},
+		"a later write leads: its run owns the gate": {[]snapshot.Status{st("failure", "1 blocking"), ours, st("success", "reviewed")}, false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if got := overtaken(tc.since, ours); got != tc.want {
+				t.Errorf("overtaken = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -690,3 +690,51 @@ func TestReviewRunnerResolvesAPassingCheck(t *testing.T) {
 		})
 	}
 }
+
+// An automatic review whose head another run reviewed while this one was
+// at the model posts nothing: every finding would be posted twice. Only the
+// bot's review of the same head counts; a manual request is still answered.
+func TestReviewRunnerStandsDownForAnotherRunsReview(t *testing.T) {
+	t.Parallel()
+	finding := `{"findings":[{"path":"src/cache.go","line":43,"side":"right","start_line":0,"title":"Panics on a nil cache","explanation":"Callers pass nil.","score":9,"category":"bug","suggestion":""}]}`
+	auto := &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: headSHA}
+	manual := &detector.ReviewTask{Mode: rmcoc.ModeManual, HeadSHA: headSHA, Requests: []state.Mention{mentionOf(state.SourceIssueComment, 77, alice)}}
+	posted := func(author snapshot.Actor, head string, id int64) snapshot.Review {
+		run := rmcoc.ReviewRun{HeadSHA: head, Mode: rmcoc.ModeAuto, Findings: 1, Blocking: 1}
+		return snapshot.Review{ID: id, Author: author, State: snapshot.ReviewChangesRequested, Body: "1 finding\n\n" + rmcoc.Fence(run)}
+	}
+	tests := map[string]struct {
+		rt     *detector.ReviewTask
+		others []snapshot.Review
+		post   bool
+	}{
+		"the bot reviewed the head meanwhile: stands down":    {rt: auto, others: []snapshot.Review{posted(snapshot.DefaultBot, headSHA, 501)}},
+		"nothing since the snapshot: posts":                   {rt: auto, post: true},
+		"a review the snapshot read already: posts":           {rt: auto, others: []snapshot.Review{posted(snapshot.DefaultBot, headSHA, 500)}, post: true},
+		"the bot reviewed another head meanwhile: posts":      {rt: auto, others: []snapshot.Review{posted(snapshot.DefaultBot, baseSHA, 501)}, post: true},
+		"a person's review with the bot's block: posts":       {rt: auto, others: []snapshot.Review{posted(alice, headSHA, 501)}, post: true},
+		"a manual request is answered whoever reviewed since": {rt: manual, others: []snapshot.Review{posted(snapshot.DefaultBot, headSHA, 501)}, post: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var opts Options
+			opts.Review = thresholds(6, 8)
+			r, gh, _ := reviewRig(t, opts, &fakeSession{answers: []string{finding, `{"findings":[]}`}})
+			r.bot, r.seen, gh.others = snapshot.DefaultBot, 500, tc.others
+			o := runTask(r, "review-x", tc.rt)
+			reviews := 0
+			for _, op := range gh.ops {
+				if strings.HasPrefix(op, "create-review") {
+					reviews++
+				}
+			}
+			if o.Err != nil || (reviews == 1) != tc.post || reviews > 1 {
+				t.Fatalf("err %v, calls %v; want a review posted: %v", o.Err, gh.ops, tc.post)
+			}
+			if !tc.post && (!o.Claimed || !strings.Contains(o.Note, "review 501 of")) {
+				t.Errorf("outcome %+v: want the task left to review 501", o)
+			}
+		})
+	}
+}
