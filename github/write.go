@@ -120,7 +120,7 @@ func (c *Client) StatusesSince(ctx context.Context, repo snapshot.Repo, sha, sta
 		if resp.NextPage == 0 || page == maxStatusPages {
 			return out, nil
 		}
-		opt.Page = resp.NextPage
+		opt.Page = page + 1 // GitHub numbers the pages of this list
 	}
 }
 

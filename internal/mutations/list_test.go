@@ -305,4 +305,11 @@ var list = []mutation{
 		Old: "d.Unknown = \"a maintainer's resolution not bound to its code yet\"", New: "d.Unknown = \"\"", Tests: "TestDecisionOf"},
 	{ID: "E6", Section: since, What: "a waive answered \"nothing to waive\" applies when the thread is deleted later", File: "state/command_waive.go",
 		Old: "answered && (a.Result != rmcoc.WaiverDone || a.FindingID != m.Arg)", New: "answered && a.Result == \"\"", Tests: "TestWaiveAppliesToWhatWasGone"},
+	// Issue 32 §4: overlapping runs.
+	{ID: "W1", Section: since, What: "another run's status landing between a run's read and its gate write goes unseen", File: "app/gate.go",
+		Old: "if !same(s, true, ours) {\n\t\t\treturn true", New: "if false {\n\t\t\treturn true", Tests: "TestOvertaken"},
+	{ID: "W2", Section: since, What: "an automatic review posts its findings again over another run's review of the same head", File: "execution/review.go",
+		Old: "run.HeadSHA == head && run.Mode == rmcoc.ModeAuto", New: "run.HeadSHA == head && false", Tests: "TestReviewRunnerStandsDownForAnotherRunsReview"},
+	{ID: "W3", Section: since, What: "a person's review carrying the bot's block makes an automatic review stand down", File: "execution/review.go",
+		Old: "if !r.Author.Is(x.bot) {", New: "if false {", Tests: "TestReviewRunnerStandsDownForAnotherRunsReview"},
 }
