@@ -553,12 +553,15 @@ func (g *gateRun) write(ctx context.Context, v gate.Verdict, n int, after int64,
 	if err := g.p.GitHub.SetStatus(ctx, repo, sha, want); err != nil || v.State == gate.Failure {
 		return v, n, err
 	}
-	since, err := g.p.GitHub.StatusesSince(ctx, repo, sha, GateContext, after)
-	if err != nil || !overtaken(since, want) {
-		return v, n, err
+	since, complete, err := g.p.GitHub.StatusesSince(ctx, repo, sha, GateContext, after)
+	if err != nil {
+		return v, n, fmt.Errorf("check the %s status of %.7s after writing it: %w", GateContext, sha, err)
+	}
+	if complete && !overtaken(since, want) {
+		return v, n, nil
 	}
 	if err := g.reread(ctx); err != nil {
-		return v, n, err
+		return v, n, fmt.Errorf("read %s#%d again after another run's %s status: %w", repo, g.snap.PR.Number, GateContext, err)
 	}
 	v, n, basis := verdict(g.snap, g.st, g.changes.set, g.p.Config.Review)
 	if v.State == gate.Success || gate.Relaxes(gate.State(want.State), v.State) {

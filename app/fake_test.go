@@ -148,14 +148,14 @@ func (g *memGitHub) ReviewsSince(_ context.Context, _ snapshot.Repo, _ int, afte
 }
 
 // StatusesSince knows only the newest status of each context.
-func (g *memGitHub) StatusesSince(_ context.Context, _ snapshot.Repo, sha, name string, after int64) ([]snapshot.Status, error) {
+func (g *memGitHub) StatusesSince(_ context.Context, _ snapshot.Repo, sha, name string, after int64) ([]snapshot.Status, bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.record(false, "statuses %.7s %s since %d?", sha, name, after)
 	if s, ok := g.statuses[name]; ok && sha == g.pr.PR.HeadSHA && s.ID > after {
-		return []snapshot.Status{s}, nil
+		return []snapshot.Status{s}, true, nil
 	}
-	return nil, nil
+	return nil, true, nil
 }
 
 func (g *memGitHub) Contents(_ context.Context, _ snapshot.Repo, ref, path string) (string, bool, error) {

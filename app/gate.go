@@ -18,7 +18,7 @@ const GateContext = gate.Context
 type gatePublisher interface {
 	Status(ctx context.Context, repo snapshot.Repo, sha, statusContext string) (s snapshot.Status, found bool, err error)
 	SetStatus(ctx context.Context, repo snapshot.Repo, sha string, s snapshot.Status) error
-	StatusesSince(ctx context.Context, repo snapshot.Repo, sha, statusContext string, after int64) ([]snapshot.Status, error)
+	StatusesSince(ctx context.Context, repo snapshot.Repo, sha, statusContext string, after int64) (since []snapshot.Status, complete bool, err error)
 }
 
 // verdict is the gate for the snapshot's head (package gate has the

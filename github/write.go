@@ -99,26 +99,25 @@ func (c *Client) SetStatus(ctx context.Context, repo snapshot.Repo, sha string, 
 // compared-and-set, so a run reads them after its write to learn whether
 // another run's status landed between its read and its write. GitHub
 // lists a commit's statuses newest first; the read stops at the page that
-// reaches after, and after a few pages (a run that sees that many writes
-// since its read derives its verdict again anyway).
-func (c *Client) StatusesSince(ctx context.Context, repo snapshot.Repo, sha, statusContext string, after int64) ([]snapshot.Status, error) {
-	var out []snapshot.Status
+// reaches after (complete), or after a few pages (not complete: the caller
+// takes it that another run wrote in between).
+func (c *Client) StatusesSince(ctx context.Context, repo snapshot.Repo, sha, statusContext string, after int64) (out []snapshot.Status, complete bool, err error) {
 	opt := &gogithub.ListOptions{PerPage: 100}
 	for page := 1; ; page++ {
 		list, resp, err := c.rest.Repositories.ListStatuses(ctx, repo.Owner, repo.Name, sha, opt)
 		if err != nil {
-			return nil, wrap(scopeRead, fmt.Sprintf("list statuses of %s@%.7s (page %d)", repo, sha, page), err)
+			return nil, false, wrap(scopeRead, fmt.Sprintf("list statuses of %s@%.7s (page %d)", repo, sha, page), err)
 		}
 		for _, st := range list {
 			if st.GetID() <= after {
-				return out, nil
+				return out, true, nil
 			}
 			if st.GetContext() == statusContext {
 				out = append(out, restStatus(st))
 			}
 		}
 		if resp.NextPage == 0 || page == maxStatusPages {
-			return out, nil
+			return out, resp.NextPage == 0, nil
 		}
 		opt.Page = page + 1 // GitHub numbers the pages of this list
 	}
