@@ -112,28 +112,49 @@ func (c *Client) findReply(ctx context.Context, repo snapshot.Repo, number int, 
 }
 
 // ReviewsSince returns the PR's submitted reviews whose id is above after,
-// oldest first. GitHub lists a PR's reviews oldest first, so every page is
-// read; the bodies are the reviewers' own text, for the caller to trust or
-// not by author.
+// oldest first. GitHub lists a PR's reviews oldest first with no other
+// order, so the read starts at the last page (the first answer's Link
+// names it) and walks back until it reaches after: two reads on a PR of
+// many reviews, one on a PR of one page. The bodies are the reviewers'
+// own text, for the caller to trust or not by author.
 func (c *Client) ReviewsSince(ctx context.Context, repo snapshot.Repo, number int, after int64) ([]snapshot.Review, error) {
-	var out []snapshot.Review
+	var pages [][]snapshot.Review
 	opt := &gogithub.ListOptions{PerPage: 100}
 	for {
 		rs, resp, err := c.rest.PullRequests.ListReviews(ctx, repo.Owner, repo.Name, number, opt)
 		if err != nil {
 			return nil, wrap(scopeRead, fmt.Sprintf("list reviews of %s#%d (page %d)", repo, number, max(opt.Page, 1)), err)
 		}
-		for _, r := range rs {
-			if r.GetID() > after {
-				out = append(out, snapshot.Review{ID: r.GetID(), NodeID: r.GetNodeID(), Author: snapshot.NewActor(r.GetUser().GetLogin(), r.GetUser().GetType()),
-					State: snapshot.ReviewState(r.GetState()), Body: r.GetBody(), CommitSHA: r.GetCommitID(), SubmittedAt: r.GetSubmittedAt().Time})
-			}
+		if opt.Page == 0 && resp.LastPage > 1 {
+			opt.Page = resp.LastPage // the first page is older than the last: start from the end
+			continue
 		}
-		if resp.NextPage == 0 {
-			return out, nil
+		page, reached := reviewsAbove(rs, after)
+		pages = append(pages, page)
+		if reached || resp.PrevPage == 0 {
+			break
 		}
-		opt.Page = resp.NextPage
+		opt.Page = resp.PrevPage
 	}
+	var out []snapshot.Review
+	for i := len(pages) - 1; i >= 0; i-- {
+		out = append(out, pages[i]...)
+	}
+	return out, nil
+}
+
+// reviewsAbove are a page's reviews above after, and whether the page
+// reached after (so the pages before it hold none).
+func reviewsAbove(rs []*gogithub.PullRequestReview, after int64) (out []snapshot.Review, reached bool) {
+	for _, r := range rs {
+		if r.GetID() <= after {
+			reached = true
+			continue
+		}
+		out = append(out, snapshot.Review{ID: r.GetID(), NodeID: r.GetNodeID(), Author: snapshot.NewActor(r.GetUser().GetLogin(), r.GetUser().GetType()),
+			State: snapshot.ReviewState(r.GetState()), Body: r.GetBody(), CommitSHA: r.GetCommitID(), SubmittedAt: r.GetSubmittedAt().Time})
+	}
+	return out, reached
 }
 
 // findReview looks for a submitted review with body on the PR.

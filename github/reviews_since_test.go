@@ -34,3 +34,28 @@ func TestReviewsSince(t *testing.T) {
 		t.Errorf("%d read requests, want 2 (two pages)", reads)
 	}
 }
+
+// Reviews since an id two pages back: the read walks back from the last
+// page to the page that reaches it, and returns them oldest first.
+func TestReviewsSinceWalksBack(t *testing.T) {
+	t.Parallel()
+	f, pr, repo := commitWorld(t)
+	var seen int64
+	for i := range 250 {
+		r := f.AddReview("o/r", pr.Number, "alice", "COMMENTED", fmt.Sprint("review ", i))
+		if i == 49 {
+			seen = r.ID
+		}
+	}
+	c := client(t, f, nil)
+	got, err := c.ReviewsSince(context.Background(), repo, pr.Number, seen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 200 || got[0].Body != "review 50" || got[199].Body != "review 249" {
+		t.Fatalf("ReviewsSince = %d reviews, first %q", len(got), got[0].Body)
+	}
+	if reads := int(c.Counts().Reads); reads != 4 {
+		t.Errorf("%d read requests, want 4 (the first page for the Link, then pages 3, 2, 1)", reads)
+	}
+}
