@@ -23,7 +23,9 @@ var foundHistories = map[string][]step{
 // the content they judged, keeps a ledger whose cuts block until a
 // maintainer clears them, judges a dispute once per content, and a run
 // that writes the gate's status after another run's write since its read
-// of it (GitHub has no compare-and-set) writes it again from a fresh read.
+// of it (GitHub has no compare-and-set) writes it again from a fresh read,
+// and an automatic review whose head another run reviewed meanwhile stands
+// down rather than post its findings twice.
 var optionHistories = map[string][]step{
 	"regress: a maintainer's resolve holds on the very code it judged":    {{stepBug, 546, 107}, {stepResolveMaint, 552, 843}, {stepFix, 425, 351}, {stepRegress, 582, 384}},
 	"cut: a deleted fix reply blocks until a maintainer clears it":        {{stepBug, 586, 422}, {stepFix, 14, 826}, {stepDeleteReply, 585, 194}},

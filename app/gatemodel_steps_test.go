@@ -445,8 +445,10 @@ func (m *modelWorld) closeSecond() bool {
 // snapshot (the push's and a comment's, no concurrency:): the push's run,
 // started first, claims the review and is held at its next write (its
 // review) until the comment's run, which leaves the review to it, finished.
-// race holds a run where today's gate has no answer (GitHub has no
-// compare-and-set): the comment's run at its first write, the gate's
+// race holds a run where a status read and its write, or a claim and the
+// review after it, race another run (GitHub has no compare-and-set; the
+// gate re-reads after a relaxing write, a review reads the reviews posted
+// since before it posts): the comment's run at its first write, the gate's
 // status, after its read of the status, while the push's run finishes (a
 // even); or the push's run at its claim, while the comment's run reviews
 // the head, which the push's run then reviews again (a odd).
