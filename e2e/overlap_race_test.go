@@ -3,6 +3,8 @@ package e2e
 import (
 	"strings"
 	"testing"
+
+	"github.com/review-my-code-bot/rmc/github/fakegithub"
 )
 
 // findingsPosted counts the bot's review comments on the PR by title.
@@ -48,12 +50,20 @@ func TestOverlappingRunsStatusWriteRace(t *testing.T) {
 			}
 			w.push("1111111111111111111111111111111111111111", patchV1)
 			w.push("1111111111111111111111111111111111111111", patch)
+			// A status an earlier run left, which the comment's run, judging
+			// the head not reviewed yet, writes over.
+			w.gh.AddStatus(repoName, "1111111111111111111111111111111111111111", botLogin,
+				fakegithub.Status{Context: "rmc/merge-gate", State: "failure", Description: "an earlier run's verdict"})
 			c := w.gh.AddIssueComment(repoName, w.pr, "alice", "thanks")
 			inHook, release := w.holdWrite(t, 1)
 			done := make(chan run, 1)
 			cn, cp := w.commentEvent(c.ID, "alice", c.Body)
 			go func() { done <- w.runWith([]string{"GITHUB_RUN_ID=7201"}, cn, cp) }()
-			<-inHook // the comment's run read the status and is about to write pending
+			select {
+			case <-inHook: // the comment's run read the status and is about to write pending
+			case a := <-done:
+				t.Fatalf("the comment's run wrote nothing (exit %d): the race was not run\n%s", a.code, a.log)
+			}
 			sn, sp := w.prEvent("synchronize")
 			if r := w.runWith([]string{"GITHUB_RUN_ID=7202"}, sn, sp); r.code != tc.reviewExit {
 				t.Fatalf("review run: exit %d\n%s", r.code, r.log)
