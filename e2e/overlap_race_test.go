@@ -118,7 +118,11 @@ func TestOverlappingRunsPostAFindingOnce(t *testing.T) {
 	done := make(chan run, 1)
 	sn, sp := w.prEvent("synchronize")
 	go func() { done <- w.runWith([]string{"GITHUB_RUN_ID=7301"}, sn, sp) }()
-	<-inHook // the push's run read the PR and is about to write its claim
+	select {
+	case <-inHook: // the push's run read the PR and is about to write its claim
+	case a := <-done:
+		t.Fatalf("the push's run wrote nothing (exit %d)\n%s", a.code, a.log)
+	}
 	c := w.gh.AddIssueComment(repoName, w.pr, "alice", "thanks")
 	cn, cp := w.commentEvent(c.ID, "alice", c.Body)
 	b := w.runWith([]string{"GITHUB_RUN_ID=7302"}, cn, cp)
