@@ -36,9 +36,10 @@ import (
 //	           gate fails until a maintainer clears it (no step here does);
 //	           a finding whose thread a person deleted blocks until a
 //	           maintainer waives it (or a review reports it again: it has a
-//	           thread again); one whose block a person edited, or whose bot
-//	           reply or verdict a person deleted, blocks until a maintainer's
-//	           command clears it;
+//	           thread again); one whose block a person edited while it was
+//	           open, or whose bot reply or verdict a person deleted, blocks
+//	           until a maintainer's command clears it (an edit to a finding
+//	           a decision already closed changes no decision);
 //	gate:      failure when a finding stands or is cut, else pending when
 //	           coverage is incomplete or unknown, else success.
 //
@@ -67,6 +68,7 @@ type finding struct {
 	open     bool
 	judged   string // the content the decision that closed it judged
 	cut      bool   // a person edited its block or deleted the bot's reply: a maintainer must clear it
+	maint    bool   // closed by a maintainer's command: a later deletion of its thread changes nothing
 }
 
 func newPRModel(num int, baseSHA string, base, head files, headSHA string) *prModel {
@@ -98,7 +100,7 @@ func (pr *prModel) moved(sha string, head files) {
 		case f.open && !now.bug():
 			f.open, f.judged = false, now.mark()
 		case !f.open && now.mark() == f.on && f.judged != f.on:
-			f.open, f.judged = true, ""
+			f.open, f.judged, f.maint = true, "", false
 		}
 	}
 	pr.head, pr.headSHA = head.clone(), sha
@@ -111,7 +113,13 @@ func (pr *prModel) stands(f *finding) bool {
 
 // decide closes f by a decision on the head's content.
 func (pr *prModel) decide(f *finding) {
-	f.open, f.cut, f.judged = false, false, pr.head[f.path].mark()
+	f.open, f.cut, f.judged, f.maint = false, false, pr.head[f.path].mark(), false
+}
+
+// decideByMaintainer closes f by a maintainer's command.
+func (pr *prModel) decideByMaintainer(f *finding) {
+	pr.decide(f)
+	f.maint = true
 }
 
 // observe attributes a run's model requests: a content is shown to a

@@ -76,7 +76,7 @@ var actions = map[stepKind]func(m *modelWorld, s step) bool{
 		// A command applies to the findings open when it is given.
 		for _, f := range pr.findings {
 			if f.open || f.cut {
-				pr.decide(f)
+				pr.decideByMaintainer(f)
 			}
 		}
 		m.run(m.commentRun(pr, maintainer, "@rmc-bot resolve", nil))
@@ -248,7 +248,9 @@ func (m *modelWorld) deleteThread(s step) bool {
 	}
 	th := roots[s.a%len(roots)]
 	f := m.threadFinding(pr, th)
-	if blocks := rmcoc.All[rmcoc.Finding](th.Comments[0].Body); len(blocks) > 0 {
+	// A finding a maintainer's command closed stays closed: its waiver
+	// holds whatever becomes of its thread.
+	if blocks := rmcoc.All[rmcoc.Finding](th.Comments[0].Body); len(blocks) > 0 && (f == nil || !f.maint || f.open) {
 		pr.gone[blocks[0].ID] = f
 	}
 	m.gh.DeleteReviewComment(th.Comments[0].ID)
@@ -271,7 +273,7 @@ func (m *modelWorld) waive(s step) {
 	}
 	if f := pr.gone[id]; f != nil && who == maintainer {
 		delete(pr.gone, id)
-		pr.decide(f)
+		pr.decideByMaintainer(f)
 	}
 	m.run(m.commentRun(pr, who, "@rmc-bot waive "+id, nil))
 }
@@ -390,7 +392,11 @@ func (m *modelWorld) editFinding(s step) bool {
 	if s.b%2 == 1 {
 		who = maintainer
 	}
-	m.threadFinding(pr, th).cut = true
+	// An edit cuts a finding no decision closed yet; one a decision closed
+	// stays closed (the edit is reported, and changes no decision).
+	if f := m.threadFinding(pr, th); f.open || f.cut {
+		f.cut = true
+	}
 	m.gh.EditComment(th.Comments[0].ID, who, th.Comments[0].Body+"\n\nedited")
 	m.run(m.commentRun(pr, author, "thanks", nil))
 	return true
