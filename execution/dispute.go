@@ -212,16 +212,11 @@ func settled(f *state.Finding, note string) decision {
 // the gate; and no learning is drawn from it), and the reply says who can
 // settle it.
 func (x *disputeRunner) unentitled(f *state.Finding, by snapshot.Actor) decision {
-	status := f.Status
-	if status == "" || status == rmcoc.FindingResolved {
-		status = rmcoc.FindingOpen
-	}
 	holds := "stays open"
 	if f.Block.Blocking {
 		holds = "keeps blocking the merge"
 	}
-	return decision{status: status, resolution: rmcoc.ResolutionAnswered,
-		note: fmt.Sprintf("_@%s, your point may well be right, but a finding is settled only on a dispute by the pull request's author or by someone with write access. It %s until one of them agrees here, or a maintainer resolves this thread._", sanitize.Name(by.Login), holds)}
+	return settled(f, fmt.Sprintf("_@%s, your point may well be right, but a finding is settled only on a dispute by the pull request's author or by someone with write access. It %s until one of them agrees here, or a maintainer resolves this thread._", sanitize.Name(by.Login), holds))
 }
 
 // judge asks the model; a kind it gets wrong falls back to the keyword rules.
