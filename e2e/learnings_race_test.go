@@ -34,20 +34,7 @@ func TestLearningsIssueCreateRace(t *testing.T) {
 	// A's run has read everything (no learnings issue) and is held at its
 	// first write, creating the issue; B's run creates one and records;
 	// then A's creates a second.
-	w.pr = prA
-	inHook, release := w.holdWrite(t, 1)
-	done := make(chan run, 1)
-	go func() { done <- w.runWith([]string{"GITHUB_RUN_ID=9101"}, nameA, payloadA) }()
-	<-inHook
-	w.pr = prB
-	if b := w.runWith([]string{"GITHUB_RUN_ID=9102"}, nameB, payloadB); b.code != 0 {
-		t.Fatalf("B's closing run: exit %d\n%s", b.code, b.log)
-	}
-	release()
-	if a := <-done; a.code != 0 {
-		t.Fatalf("A's closing run: exit %d\n%s", a.code, a.log)
-	}
-	w.gh.OnWrite(nil)
+	w.raceClosingRuns(t, closingRun{prA, "9101", nameA, payloadA}, closingRun{prB, "9102", nameB, payloadB})
 
 	var learnings []int
 	var states []string

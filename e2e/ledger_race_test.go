@@ -37,20 +37,7 @@ func TestOutcomeLedgerRace(t *testing.T) {
 
 	// A's run has read everything and is held at its first write; B's
 	// run records meanwhile; then A's appends after the block it read.
-	w.pr = prA
-	inHook, release := w.holdWrite(t, 1)
-	done := make(chan run, 1)
-	go func() { done <- w.runWith([]string{"GITHUB_RUN_ID=9001"}, nameA, payloadA) }()
-	<-inHook
-	w.pr = prB
-	if b := w.runWith([]string{"GITHUB_RUN_ID=9002"}, nameB, payloadB); b.code != 0 {
-		t.Fatalf("B's closing run: exit %d\n%s", b.code, b.log)
-	}
-	release()
-	if a := <-done; a.code != 0 {
-		t.Fatalf("A's closing run: exit %d\n%s", a.code, a.log)
-	}
-	w.gh.OnWrite(nil)
+	w.raceClosingRuns(t, closingRun{prA, "9001", nameA, payloadA}, closingRun{prB, "9002", nameB, payloadB})
 	blocks, comments := w.outcomeBlocks(issue)
 	if len(blocks) != 3 || blocks[1].Prev == nil || blocks[2].Prev == nil || *blocks[1].Prev != *blocks[2].Prev ||
 		blocks[1].Recent[len(blocks[1].Recent)-1].PR != prB || blocks[2].Recent[len(blocks[2].Recent)-1].PR != prA {
@@ -112,4 +99,31 @@ func TestOutcomeLedgerRace(t *testing.T) {
 			t.Errorf("a folded fork is still reported:\n%s", stats)
 		}
 	}
+}
+
+// closingRun is one PR's closing run: its number, run id and event.
+type closingRun struct {
+	pr          int
+	runID, name string
+	payload     []byte
+}
+
+// raceClosingRuns holds a's run at its first write, runs b's whole, then
+// lets a finish: both must succeed.
+func (w *world) raceClosingRuns(t *testing.T, a, b closingRun) {
+	t.Helper()
+	w.pr = a.pr
+	inHook, release := w.holdWrite(t, 1)
+	done := make(chan run, 1)
+	go func() { done <- w.runWith([]string{"GITHUB_RUN_ID=" + a.runID}, a.name, a.payload) }()
+	<-inHook
+	w.pr = b.pr
+	if r := w.runWith([]string{"GITHUB_RUN_ID=" + b.runID}, b.name, b.payload); r.code != 0 {
+		t.Fatalf("B's closing run: exit %d\n%s", r.code, r.log)
+	}
+	release()
+	if r := <-done; r.code != 0 {
+		t.Fatalf("A's closing run: exit %d\n%s", r.code, r.log)
+	}
+	w.gh.OnWrite(nil)
 }
