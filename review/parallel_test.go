@@ -326,7 +326,7 @@ func TestCeilingCountsRequestsInFlight(t *testing.T) {
 	t.Parallel()
 	spent := 0
 	r := newReviewer(nil, Options{Settings: settings(func(s *Settings) { s.MaxRunTokens = 10_000 }), Spent: func() llm.Usage { return llm.Usage{PromptTokens: spent} }}, nil, nil)
-	r.last = 3_000
+	r.scale = 3 // requests cost three times their estimate
 	for i, want := range []bool{true, true, true, false} {
 		_, _, err := r.reserve(1_000, 1, 0, false, fmt.Sprintf("request %d", i+1))
 		if (err == nil) != want {
@@ -345,7 +345,7 @@ func TestCeilingStartsOnlyChunksThatCanFinish(t *testing.T) {
 	t.Parallel()
 	spent := 0
 	r := newReviewer(nil, Options{Settings: settings(func(s *Settings) { s.MaxRunTokens = 10_000 }), Spent: func() llm.Usage { return llm.Usage{PromptTokens: spent} }}, nil, nil)
-	r.last = 3_000
+	r.scale = 3 // requests cost three times their estimate
 	share, n, err := r.reserve(1_000, 3, 0, false, "pass 1, part 1 of 2")
 	if err != nil || share != 3_000 || n != 3 {
 		t.Fatalf("the first chunk: share %d, %d held, err %v", share, n, err)
@@ -354,8 +354,37 @@ func TestCeilingStartsOnlyChunksThatCanFinish(t *testing.T) {
 		t.Fatalf("a second chunk started with room for one of its passes: err %v, partial %+v", err, r.res.Partial)
 	}
 	spent = 3_000
-	r.settle(share, 3_000)
-	if _, n, err := r.reserve(1_000, 2, share*2, true, "pass 2, part 1 of 2"); err != nil || n != 2 || r.inflight != 6_000 {
+	r.settle(share, 3_000, 1_000)
+	if _, n, err := r.reserve(3_000, 2, share*2, true, "pass 2, part 1 of 2"); err != nil || n != 2 || r.inflight != 6_000 {
 		t.Errorf("the chunk under way stopped: err %v, %d held, %d in flight", err, n, r.inflight)
+	}
+}
+
+// A chunk under way is reckoned by what its own requests cost: a small
+// chunk that started beside a big one goes on to its last pass after the
+// big one answered, instead of stopping half read (its files would be
+// sent to pass 1 again by the next run).
+func TestCeilingLetsASmallChunkFinish(t *testing.T) {
+	t.Parallel()
+	spent := 0
+	r := newReviewer(nil, Options{Settings: settings(func(s *Settings) { s.MaxRunTokens = 100_000 }), Spent: func() llm.Usage { return llm.Usage{PromptTokens: spent} }}, nil, nil)
+	big, bigN, err := r.reserve(30_000, 3, 0, false, "pass 1, part 1 of 2")
+	if err != nil || bigN != 3 {
+		t.Fatalf("the big chunk: %d held, err %v", bigN, err)
+	}
+	small, smallN, err := r.reserve(3_000, 3, 0, false, "pass 1, part 2 of 2")
+	if err != nil || smallN != 3 {
+		t.Fatalf("the small chunk: %d held, err %v", smallN, err)
+	}
+	// Both first passes answer, the big one last, each a little over its
+	// estimate.
+	spent = 3_300 + 33_000
+	r.settle(small, 3_300, 3_000)
+	r.settle(big, 33_000, 30_000)
+	if _, n, err := r.reserve(3_300, 2, small*2, true, "pass 2, part 2 of 2"); err != nil || n != 2 {
+		t.Fatalf("the small chunk stopped half read: err %v, %d held, %d in flight, partial %+v", err, n, r.inflight, r.res.Partial)
+	}
+	if _, _, err := r.reserve(3_000, 3, 0, false, "pass 1, part 3 of 3"); err == nil {
+		t.Errorf("a third chunk started at %.2f times its estimate with %d tokens spent and %d in flight", r.scale, spent, r.inflight)
 	}
 }

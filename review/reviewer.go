@@ -55,7 +55,7 @@ type reviewer struct {
 	units    []unit
 	queue    []job
 	done     map[int]uint // unit id → bit set of the pass indexes that saw it
-	last     int          // tokens the latest request cost, for the ceiling
+	scale    float64      // the most a request cost over its estimate, for the ceiling
 	inflight int          // tokens reserved by requests under way, for the ceiling
 	begun    bool         // a chunk holds room under the ceiling
 	stopped  bool         // the ceiling stopped the review
@@ -182,6 +182,7 @@ func (r *reviewer) review(ctx context.Context, j job, part, parts int, s *slot) 
 	// run, share tokens each: given back when it stops, however it stops.
 	share, shares := 0, 0
 	defer func() { r.release(share * shares) }()
+	own := 0 // what the chunk's latest request cost
 	for p := j.from; p < len(r.passes); p++ {
 		pass := r.passes[p]
 		// The first pass to read the chunk also writes the walkthrough's
@@ -194,13 +195,15 @@ func (r *reviewer) review(ctx context.Context, j job, part, parts int, s *slot) 
 		}
 		// What the chunk held is given back and held anew (none on a stop).
 		held := share * shares
-		share, shares, err = r.reserve((r.opt.PrefixChars+len(block)+len(prompt))/4, len(r.passes)-p, held, p > j.from, fmt.Sprintf("pass %d (%s), part %d of %d", pass.N, pass.Name, part, parts))
+		est := (r.opt.PrefixChars + len(block) + len(prompt)) / 4
+		share, shares, err = r.reserve(max(own, est), len(r.passes)-p, held, p > j.from, fmt.Sprintf("pass %d (%s), part %d of %d", pass.N, pass.Name, part, parts))
 		if err != nil {
 			return nil, err
 		}
 		out, notes, used, err := r.ask(ctx, asker, pass, prompt, noted)
 		shares--
-		r.settle(share, used)
+		r.settle(share, used, est)
+		own = used
 		if errors.Is(err, llm.ErrContextLength) {
 			if pieces, ok := r.split(j.chunk, p); ok {
 				return pieces, nil
@@ -241,17 +244,21 @@ func (r *reviewer) saw(c chunk, p int) {
 }
 
 // reserve holds room under the ceiling for the passes a chunk still owes,
-// each a request of about est tokens (or, once one answered, what the
-// latest cost), besides what the other chunks under way hold, or stops
-// the review when there is none; at names the request for the partial
-// review's note. It returns each pass's share and how many it holds.
+// each a request of about est tokens, besides what the other chunks under
+// way hold, or stops the review when there is none; at names the request
+// for the partial review's note. It returns each pass's share and how many
+// it holds.
 //
 // A chunk starts only when it can finish: a pass that reads it without
-// the others covers nothing, and the next run would read it again. Only
-// the review's first chunk may start on room for one request, so that a
-// ceiling below one chunk's passes still reviews something. A chunk under
-// way (started, holding held) needs room for its next request only, and
-// goes on when another chunk could not start.
+// the others covers nothing, and the next run would read it again. Its
+// requests are reckoned at est times the most any request of the run cost
+// over its estimate (the answer and the request's framing are not in est).
+// Only the review's first chunk may start on room for one request, so
+// that a ceiling below one chunk's passes still reviews something. A chunk
+// under way (started, holding held) needs room for its next request only,
+// reckoned by what its own latest request cost (est then, never another
+// chunk's cost: a small chunk is not stopped half read because a big one
+// answered last), and goes on when another chunk could not start.
 func (r *reviewer) reserve(est, passes, held int, started bool, at string) (share, n int, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -259,7 +266,7 @@ func (r *reviewer) reserve(est, passes, held int, started bool, at string) (shar
 		return 0, 0, errStopped
 	}
 	r.inflight -= held
-	next := max(r.last, est)
+	next := est
 	n = passes
 	var spent int
 	var over bool
@@ -267,6 +274,7 @@ func (r *reviewer) reserve(est, passes, held int, started bool, at string) (shar
 	case started:
 		spent, over = r.ceiling.over(next + r.inflight)
 	default:
+		next = int(float64(est) * max(r.scale, 1))
 		spent, over = r.ceiling.over(next*n + r.inflight)
 		if over && !r.begun {
 			n = 1
@@ -292,12 +300,15 @@ func (r *reviewer) release(held int) {
 	r.inflight -= held
 }
 
-// settle gives back a request's reservation, used being what it cost.
-func (r *reviewer) settle(held, used int) {
+// settle gives back a request's reservation, used being what it cost and
+// est what it was estimated at.
+func (r *reviewer) settle(held, used, est int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.inflight -= held
-	r.last = used
+	if est > 0 {
+		r.scale = max(r.scale, float64(used)/float64(est))
+	}
 }
 
 // maxRateWaits bounds the pauses one request waits out after a 429

@@ -144,6 +144,8 @@ var list = []mutation{
 		Old: "if l.Kind == diff.Delete {", New: "if l.Kind == diff.Add {", Tests: "TestRenderedNumbersAnchor"},
 	{ID: "P5", Section: since, What: "a review that did not read every file reports review_status clean", File: "outcome/outcome.go",
 		Old: "case !r.Covered():", New: "case false:", Tests: "TestSetReview"},
+	{ID: "P7", Section: since, What: "a chunk under way needs room for all its passes again, and stops half read", File: "review/reviewer.go",
+		Old: "spent, over = r.ceiling.over(next + r.inflight)\n\tdefault:", New: "spent, over = r.ceiling.over(next*n + r.inflight)\n\tdefault:", Tests: "TestCeilingLetsASmallChunkFinish"},
 	// The model client's provider quirks (issue 35).
 	{ID: "C1", Section: since, What: "a made-up tool call id is not 9 characters [a-zA-Z0-9], which a Mistral template refuses", File: "llm/echo.go",
 		Old: "fmt.Sprintf(\"rmc%03s%03s\",", New: "fmt.Sprintf(\"call_%03s_%03s\",", Tests: "TestProviders|TestEcho"},
