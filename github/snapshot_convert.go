@@ -18,6 +18,9 @@ func issueComment(n issueCommentNode) snapshot.Comment {
 		e := actor(n.Editor)
 		c.Editor = &e
 	}
+	if n.LastEditedAt != nil {
+		c.EditedAt = n.LastEditedAt.Time
+	}
 	return c
 }
 

@@ -39,8 +39,11 @@ type commentFields struct {
 	URL               string
 	CreatedAt         githubv4.DateTime
 	UpdatedAt         githubv4.DateTime
-	Author            *actorFields
-	Editor            *actorFields
+	// LastEditedAt is null until the body is edited: when Editor made
+	// the last edit.
+	LastEditedAt *githubv4.DateTime
+	Author       *actorFields
+	Editor       *actorFields
 }
 
 type issueCommentNode struct {

@@ -151,6 +151,10 @@ type Comment struct {
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	Editor    *Actor // last editor when the comment was edited, else nil
+	// EditedAt is when its body was last edited, as GitHub says
+	// (lastEditedAt); zero when it was never edited, or GitHub did not
+	// say when.
+	EditedAt time.Time
 	// Association is GitHub's authorAssociation of the author with the
 	// repository: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, …
 	Association string

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestGraphQLRejectsInvalidDocuments(t *testing.T) {
@@ -388,5 +389,51 @@ func TestSetThreadOutdated(t *testing.T) {
 				t.Errorf("body = %s\nwant   %s", r.body, want)
 			}
 		})
+	}
+}
+
+// GitHub's lastEditedAt is null until a body is edited, then the time of
+// its last edit, with the editor; a comment and a review alike.
+func TestGraphQLLastEditedAt(t *testing.T) {
+	t.Parallel()
+	s := newFixture(t)
+	var c, r struct{ ID int64 }
+	do(t, s, tokAlice, "POST", "/repos/o/r/issues/1/comments", map[string]string{"body": "first"}).decode(t, &c)
+	do(t, s, tokPAT, "POST", "/repos/o/r/pulls/1/reviews", map[string]string{"body": "looks fine", "event": "COMMENT"}).decode(t, &r)
+	const q = `query { repository(owner: "o", name: "r") { pullRequest(number: 1) {
+		comments(first: 10) { nodes { lastEditedAt updatedAt editor { login } } }
+		reviews(first: 10) { nodes { lastEditedAt editor { login } } }
+	} } }`
+	type edit struct {
+		LastEditedAt *time.Time
+		UpdatedAt    time.Time
+		Editor       *struct{ Login string }
+	}
+	read := func() (comment, review edit) {
+		var data struct {
+			Repository struct {
+				PullRequest struct {
+					Comments, Reviews struct{ Nodes []edit }
+				}
+			}
+		}
+		gqlData(t, s, tokPAT, q, nil, &data)
+		pr := data.Repository.PullRequest
+		if len(pr.Comments.Nodes) != 1 || len(pr.Reviews.Nodes) != 1 {
+			t.Fatalf("read %d comments and %d reviews, want one each", len(pr.Comments.Nodes), len(pr.Reviews.Nodes))
+		}
+		return pr.Comments.Nodes[0], pr.Reviews.Nodes[0]
+	}
+	if comment, review := read(); comment.LastEditedAt != nil || comment.Editor != nil || review.LastEditedAt != nil || review.Editor != nil {
+		t.Fatalf("before any edit: comment %+v, review %+v, want no edit", comment, review)
+	}
+	do(t, s, tokPAT, "PATCH", fmt.Sprintf("/repos/o/r/issues/comments/%d", c.ID), map[string]string{"body": "second"})
+	do(t, s, tokAlice, "PUT", fmt.Sprintf("/repos/o/r/pulls/1/reviews/%d", r.ID), map[string]string{"body": "looks fine, edited"})
+	comment, review := read()
+	if comment.LastEditedAt == nil || comment.Editor == nil || comment.Editor.Login != "octocat" || !comment.UpdatedAt.Equal(*comment.LastEditedAt) {
+		t.Errorf("edited comment: %+v, want edited by octocat, updated when edited", comment)
+	}
+	if review.LastEditedAt == nil || review.Editor == nil || review.Editor.Login != "alice" || !review.LastEditedAt.After(*comment.LastEditedAt) {
+		t.Errorf("edited review: %+v, want edited by alice after the comment", review)
 	}
 }

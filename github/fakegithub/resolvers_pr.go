@@ -246,7 +246,7 @@ func reviewFields() map[string]resolver {
 		"submittedAt":    r(func(rs *reviewState) any { return timeOrNil(rs.r.SubmittedAt) }),
 		"createdAt":      withX(func(x *executor, rs *reviewState) any { return firstTime(rs.r.SubmittedAt, x.s.now) }),
 		"updatedAt":      withX(func(x *executor, rs *reviewState) any { return firstTime(rs.r.SubmittedAt, x.s.now) }),
-		"lastEditedAt":   r(func(*reviewState) any { return nil }),
+		"lastEditedAt":   r(func(rs *reviewState) any { return timeOrNil(rs.r.LastEditedAt) }),
 		"editor": withX(func(x *executor, rs *reviewState) any {
 			if rs.r.Editor == "" {
 				return nil

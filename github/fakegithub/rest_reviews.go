@@ -101,7 +101,7 @@ func (s *Server) updateReview(c *call) reply {
 		return *bad
 	}
 	if rs.r.Body != body {
-		rs.r.Body, rs.r.Editor = body, c.who.login
+		rs.r.Body, rs.r.Editor, rs.r.LastEditedAt = body, c.who.login, s.tick()
 		s.logWrite("%s:review:edit:%d", p.key(), rs.r.ID)
 	}
 	return jsonReply(http.StatusOK, s.reviewJSON(rs))

@@ -354,7 +354,7 @@ func (s *Server) EditReview(id int64, editor, body string) {
 	if rs == nil {
 		panic(fmt.Sprintf("fakegithub: no review %d to edit", id))
 	}
-	rs.r.Body, rs.r.Editor = body, s.userFor(editor).login
+	rs.r.Body, rs.r.Editor, rs.r.LastEditedAt = body, s.userFor(editor).login, s.tick()
 }
 
 // ResolveThreadAs resolves (or, with resolved false, reopens) a review

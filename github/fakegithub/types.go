@@ -170,6 +170,8 @@ type Review struct {
 	CommitID    string
 	SubmittedAt time.Time // zero while PENDING
 	Editor      string    // who last edited the body, "" when never edited
+	// LastEditedAt is when Editor last edited the body, zero until then.
+	LastEditedAt time.Time
 }
 
 // Reaction is an emoji reaction on a comment.
