@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/sanitize"
 )
@@ -28,8 +29,15 @@ func init() {
 // regression, after the command is not the command's to waive.
 func resolveAll(st *State, m Mention) {
 	a, answered := st.answers[m.Ref]
-	for _, f := range st.Findings {
+	for i := range st.Findings {
+		f := &st.Findings[i]
 		if answered && !slices.Contains(a.FindingIDs, f.Block.ID) || !answered && !f.openAt(m.CreatedAt) {
+			continue
+		}
+		if !f.decidedAfterEdit(m.CreatedAt) {
+			// The comment was edited since: the command judged
+			// another text than it shows now.
+			f.supersede(gate.Waived, m.Author.Login)
 			continue
 		}
 		if _, done := st.WaivedBy[f.Block.ID]; !done {

@@ -46,8 +46,9 @@ type Finding struct {
 	Unjudged string
 	// Tampered is set when someone other than the bot edited the finding's
 	// comment: its block cannot be trusted, so the finding blocks until a
-	// maintainer resolves or waives it (no fix or dispute is judged on a
-	// text someone else wrote).
+	// maintainer waives it with a resolve command given after the edit (no
+	// fix or dispute is judged on a text someone else wrote, and a
+	// decision from before the edit is Superseded).
 	Tampered bool
 	// FixLost is set on a finding resolved as fixed whose fix was verified
 	// on a commit the head no longer contains (a force-push): it is open
@@ -69,6 +70,60 @@ type Finding struct {
 	// bot's latest reply reopening it as a regression. A command applies
 	// to the findings open when it was given (openAt).
 	OpenSince time.Time
+	// EditedAt is when someone other than the bot last edited the
+	// finding's comment (Tampered), as GitHub says; zero when GitHub did
+	// not say, and then no decision can be shown to follow the edit.
+	EditedAt time.Time
+	// Superseded is the decision that closed an edited finding but does
+	// not count: it was given before the comment's last edit, or cannot be
+	// shown to come after it, so it judged other text than the comment
+	// shows now. The finding holds the gate, named (Decision), until a
+	// maintainer's resolve command given after the edit waives it.
+	Superseded *Superseded
+}
+
+// Superseded is a decision an edit of the finding's comment superseded.
+type Superseded struct {
+	Kind gate.DecisionKind
+	By   string // the maintainer's login; "" for the bot's own decision
+}
+
+// decidedAfterEdit reports whether a decision given at t can settle the
+// finding: any decision, unless someone else edited its comment; then
+// only one given after the last edit. An edit GitHub did not date is
+// followed by nothing.
+func (f Finding) decidedAfterEdit(t time.Time) bool {
+	return !f.Tampered || !f.EditedAt.IsZero() && t.After(f.EditedAt)
+}
+
+// supersede closes the edited finding by a decision that does not count:
+// it holds the gate until a maintainer decides again, after the edit.
+func (f *Finding) supersede(k gate.DecisionKind, by string) {
+	if f.Superseded == nil {
+		f.Superseded = &Superseded{Kind: k, By: by}
+	}
+	f.Status = rmcoc.FindingResolved
+}
+
+// supersededWhy names the finding and says why the decision that closed
+// it does not count, for the gate's description. The finding is named by
+// its comment's id, which GitHub gives: its block is someone else's text.
+func (f Finding) supersededWhy() string {
+	name := fmt.Sprintf("finding in comment %d", f.RootCommentID)
+	if f.EditedAt.IsZero() {
+		return name + " edited at a time GitHub does not give"
+	}
+	switch by := f.Superseded.By; f.Superseded.Kind {
+	case gate.Fix:
+		return name + " edited after its fix was verified"
+	case gate.Conceded:
+		return name + " edited after I set it aside"
+	case gate.Accepted:
+		return name + " edited; its thread's resolution is undated"
+	case gate.Waived:
+		return fmt.Sprintf("%s edited after @%s's resolve", name, by)
+	}
+	return name + " edited after a decision"
 }
 
 // Open reports whether the finding still needs attention. A resolved thread
@@ -123,6 +178,8 @@ func (f Finding) Decision() (d gate.Decision, ok bool) {
 	switch {
 	case f.WaivedBy != "":
 		d.Kind = gate.Waived
+	case f.Superseded != nil:
+		d.Kind, d.Unknown = f.Superseded.Kind, f.supersededWhy()
 	case f.ResolvedBy != nil:
 		d.Kind = gate.Accepted
 		if f.Accepted == nil {
@@ -152,10 +209,11 @@ func (f Finding) Unbound() bool {
 // openAt reports whether the finding was open at t, as far as its thread
 // shows: open now and since before t. A fix the head lost reopened it at a
 // time nothing records, after the fix: a command given since the fix found
-// it closed. A fix that cannot be checked counts as open: a maintainer's
-// resolve is how it stops holding the gate.
+// it closed. A fix that cannot be checked, and a decision an edit
+// superseded, count as open: a maintainer's resolve is how they stop
+// holding the gate.
 func (f Finding) openAt(t time.Time) bool {
-	if !f.Open() && !f.FixUnknown || f.OpenSince.After(t) {
+	if !f.Open() && !f.FixUnknown && f.Superseded == nil || f.OpenSince.After(t) {
 		return false
 	}
 	r := f.LastResolution
@@ -174,6 +232,12 @@ func (d *deriver) findings(snap snapshot.Snapshot) {
 			continue
 		}
 		lastBot, lastNotice := d.history(&f, t)
+		if f.Tampered && f.Status == rmcoc.FindingResolved {
+			// The bot judges no edited finding (execution's verify and
+			// dispute skip it): a fix or concession it recorded judged
+			// the text as it was before the edit.
+			f.supersede(botDecision(f.LastResolution), "")
+		}
 		if last := t.Comments[len(t.Comments)-1]; !t.IsResolved && f.Status == rmcoc.FindingResolved && d.isBot(last.Author) && len(rmcoc.TrustedAll[rmcoc.DisputeResolution](last.Body)) > 0 {
 			f.ResolveDue = true
 		}
@@ -226,8 +290,19 @@ func (d *deriver) finding(t snapshot.Thread) (Finding, bool) {
 	}
 	if tampered {
 		f.Tampered, f.Block.Blocking, f.Status = true, true, rmcoc.FindingOpen
+		if d.tampered(root.Editor) {
+			f.EditedAt = root.EditedAt // else GitHub did not say who edited it, nor when
+		}
 	}
 	return f, true
+}
+
+// botDecision is the kind of decision the bot's resolution block records.
+func botDecision(r *rmcoc.DisputeResolution) gate.DecisionKind {
+	if r != nil && r.Resolution == rmcoc.ResolutionFixed {
+		return gate.Fix
+	}
+	return gate.Conceded
 }
 
 // history applies the bot's replies in the thread to f: the latest
@@ -296,6 +371,10 @@ func (d *deriver) resolution(f *Finding, by *snapshot.Actor, explained bool) {
 	}
 	switch ok, known := d.entitled(by); {
 	case f.Status == rmcoc.FindingResolved:
+	case ok && f.Tampered:
+		// GitHub does not say when a thread was resolved: never shown
+		// to follow the edit, the resolution does not settle the finding.
+		f.supersede(gate.Accepted, by.Login)
 	case ok:
 		f.Status, f.ResolvedBy = rmcoc.FindingResolved, by
 	case !known:

@@ -1,0 +1,106 @@
+package state_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/review-my-code-bot/rmc/gate"
+	"github.com/review-my-code-bot/rmc/rmcoc"
+	"github.com/review-my-code-bot/rmc/snapshot"
+)
+
+// edit has by edit the root comment of thread tid, at the next minute, or
+// undated as GitHub may leave it (an editor, no lastEditedAt): the text
+// then describes other code than the finding was raised on.
+func (p *pr) edit(tid string, by snapshot.Actor, dated bool) time.Time {
+	root := &p.find(tid).Comments[0]
+	at := p.tick()
+	root.Editor, root.Body = &by, "the race is in util.go, not here\n\n"+root.Body[len("Race"):]
+	if dated {
+		root.EditedAt = at
+	}
+	return at
+}
+
+// A maintainer's decision settles an edited finding only when it was
+// given after the finding's comment was last edited: one from before
+// judged other text, and one GitHub does not date (a thread's resolution,
+// anything after an undated edit) cannot be shown to follow it. Such a
+// finding holds the gate, named, until a resolve command after the edit.
+func TestDecisionsBeforeAnEditDoNotSettleIt(t *testing.T) {
+	t.Parallel()
+	fixed := rmcoc.DisputeResolution{FindingID: "f-1", Status: rmcoc.FindingResolved, Resolution: rmcoc.ResolutionFixed, HeadSHA: shaA, ResolvedAt: t0}
+	for name, tc := range map[string]struct {
+		setup   func(p *pr)
+		blocks  bool
+		waiver  string // who the waiver that counts is by
+		unknown string // why the decision that closed it does not count
+	}{
+		"not edited: a resolve settles it": {setup: func(p *pr) { p.comment(1, maria, "@rmc-bot resolve") }, waiver: "maria"},
+		"edited by the bot itself": {setup: func(p *pr) {
+			p.comment(1, maria, "@rmc-bot resolve")
+			p.edit("T1", botAuthor, true)
+		}, waiver: "maria"},
+		"edited, no decision: it blocks": {setup: func(p *pr) { p.edit("T1", bob, true) }, blocks: true},
+		"a resolve before the edit": {setup: func(p *pr) {
+			p.comment(1, maria, "@rmc-bot resolve")
+			p.edit("T1", bob, true)
+		}, unknown: "finding in comment 10 edited after @maria's resolve"},
+		"a resolve after the edit": {setup: func(p *pr) {
+			p.edit("T1", bob, true)
+			p.comment(1, maria, "@rmc-bot resolve")
+		}, waiver: "maria"},
+		"a resolve in the very second of the edit": {setup: func(p *pr) {
+			p.comment(1, maria, "@rmc-bot resolve")
+			p.find("T1").Comments[0].Editor = &bob
+			p.find("T1").Comments[0].EditedAt = p.snap.IssueComments[0].CreatedAt
+		}, unknown: "finding in comment 10 edited after @maria's resolve"},
+		"a resolve before the edit, another after": {setup: func(p *pr) {
+			p.comment(1, maria, "@rmc-bot resolve")
+			p.edit("T1", bob, true)
+			p.comment(2, maria, "@rmc-bot resolve")
+		}, waiver: "maria"},
+		"an undated edit: no resolve follows it": {setup: func(p *pr) {
+			p.edit("T1", bob, false)
+			p.comment(1, maria, "@rmc-bot resolve")
+		}, unknown: "finding in comment 10 edited at a time GitHub does not give"},
+		"the thread resolved by a maintainer: undated": {setup: func(p *pr) {
+			p.edit("T1", bob, true)
+			p.resolve("T1")
+		}, unknown: "finding in comment 10 edited; its thread's resolution is undated"},
+		"the thread resolved, then a resolve after the edit": {setup: func(p *pr) {
+			p.resolve("T1")
+			p.edit("T1", bob, true)
+			p.comment(1, maria, "@rmc-bot resolve")
+		}, waiver: "maria"},
+		"a fix verified before the edit": {setup: func(p *pr) {
+			p.snap.PR.Commits, p.snap.PR.CommitsTotal = []string{shaA}, 1
+			p.reply("T1", 11, botAuthor, with("fixed", fixed))
+			p.resolveAs("T1", botAuthor)
+			p.edit("T1", bob, true)
+		}, unknown: "finding in comment 10 edited after its fix was verified"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p := newPR()
+			p.finding("T1", 10, rmcoc.Finding{ID: "f-1", Title: "Race", Score: 8, Blocking: true, Status: rmcoc.FindingOpen})
+			tc.setup(p)
+			st := derive(p, bot)
+			f := st.Findings[0]
+			d, decided := f.Decision()
+			if f.Blocks() != tc.blocks || f.WaivedBy != tc.waiver || d.Unknown != tc.unknown {
+				t.Errorf("blocks %v, waived by %q, decision %+v (%v); want blocks %v, waived by %q, unknown %q",
+					f.Blocks(), f.WaivedBy, d, decided, tc.blocks, tc.waiver, tc.unknown)
+			}
+			if held := tc.blocks || tc.unknown != ""; held == (decided && d.Unknown == "") {
+				t.Errorf("decision %+v (%v): the finding held %v", d, decided, held)
+			}
+			if tc.waiver != "" && d.Kind != gate.Waived {
+				t.Errorf("decision %+v, want the waiver", d)
+			}
+			if tc.unknown != "" && (len(st.OpenBlocking()) != 0 || len(st.Decisions()) != 1) {
+				t.Errorf("%d blocking, decisions %+v: want the finding held by its decision alone", len(st.OpenBlocking()), st.Decisions())
+			}
+		})
+	}
+}
