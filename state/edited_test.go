@@ -67,7 +67,7 @@ func TestDecisionsBeforeAnEditDoNotSettleIt(t *testing.T) {
 		"the thread resolved by a maintainer: undated": {setup: func(p *pr) {
 			p.edit("T1", bob, true)
 			p.resolve("T1")
-		}, unknown: "finding in comment 10 edited; its thread's resolution is undated"},
+		}, unknown: "finding in comment 10 edited; resolution undated"},
 		"the thread resolved, then a resolve after the edit": {setup: func(p *pr) {
 			p.resolve("T1")
 			p.edit("T1", bob, true)

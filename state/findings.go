@@ -97,12 +97,13 @@ func (f Finding) decidedAfterEdit(t time.Time) bool {
 }
 
 // supersede closes the edited finding by a decision that does not count:
-// it holds the gate until a maintainer decides again, after the edit.
+// it holds the gate until a maintainer decides again, after the edit. Its
+// thread is not reopened, whoever resolved it: the gate holds it already.
 func (f *Finding) supersede(k gate.DecisionKind, by string) {
 	if f.Superseded == nil {
 		f.Superseded = &Superseded{Kind: k, By: by}
 	}
-	f.Status = rmcoc.FindingResolved
+	f.Status, f.Reopen, f.ReopenExplained, f.Unjudged = rmcoc.FindingResolved, nil, false, ""
 }
 
 // supersededWhy names the finding and says why the decision that closed
@@ -119,7 +120,7 @@ func (f Finding) supersededWhy() string {
 	case gate.Conceded:
 		return name + " edited after I set it aside"
 	case gate.Accepted:
-		return name + " edited; its thread's resolution is undated"
+		return name + " edited; resolution undated"
 	case gate.Waived:
 		return fmt.Sprintf("%s edited after @%s's resolve", name, by)
 	}

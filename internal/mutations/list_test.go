@@ -307,6 +307,10 @@ var list = []mutation{
 		Old: "d.Unknown = \"a maintainer's resolution not bound to its code yet\"", New: "d.Unknown = \"\"", Tests: "TestDecisionOf"},
 	{ID: "E6", Section: since, What: "a waive answered \"nothing to waive\" applies when the thread is deleted later", File: "state/command_waive.go",
 		Old: "answered && (a.Result != rmcoc.WaiverDone || a.FindingID != m.Arg)", New: "answered && a.Result == \"\"", Tests: "TestWaiveAppliesToWhatWasGone"},
+	{ID: "E7", Section: since, What: "a maintainer's resolve given in the very second a finding's comment was edited settles it", File: "state/findings.go",
+		Old: "!f.EditedAt.IsZero() && t.After(f.EditedAt)", New: "!f.EditedAt.IsZero() && !t.Before(f.EditedAt)", Tests: "TestDecisionsBeforeAnEditDoNotSettleIt"},
+	{ID: "E8", Section: since, What: "a maintainer's resolution of an edited finding's thread settles it, though GitHub does not date it", File: "state/findings.go",
+		Old: "case ok && f.Tampered:", New: "case false && ok && f.Tampered:", Tests: "TestDecisionsBeforeAnEditDoNotSettleIt"},
 	// Issue 32 §4: overlapping runs.
 	{ID: "W1", Section: since, What: "another run's status landing between a run's read and its gate write goes unseen", File: "app/gate.go",
 		Old: "if !same(s, true, ours) {\n\t\t\treturn true", New: "if false && !same(s, true, ours) {\n\t\t\treturn true", Tests: "TestOvertaken"},
