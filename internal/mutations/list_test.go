@@ -311,6 +311,8 @@ var list = []mutation{
 		Old: "!f.EditedAt.IsZero() && t.After(f.EditedAt)", New: "!f.EditedAt.IsZero() && !t.Before(f.EditedAt)", Tests: "TestDecisionsBeforeAnEditDoNotSettleIt"},
 	{ID: "E8", Section: since, What: "a maintainer's resolution of an edited finding's thread settles it, though GitHub does not date it", File: "state/findings.go",
 		Old: "case ok && f.Tampered:", New: "case false && ok && f.Tampered:", Tests: "TestDecisionsBeforeAnEditDoNotSettleIt"},
+	{ID: "E9", Section: since, What: "the thread of a finding held by a decision its edit superseded is reopened, with a reply", File: "state/findings.go",
+		Old: "f.Status, f.Reopen, f.ReopenExplained, f.Unjudged = rmcoc.FindingResolved, nil, false, \"\"", New: "f.Status = rmcoc.FindingResolved", Tests: "TestDecisionsBeforeAnEditDoNotSettleIt"},
 	// Issue 32 §4: overlapping runs.
 	{ID: "W1", Section: since, What: "another run's status landing between a run's read and its gate write goes unseen", File: "app/gate.go",
 		Old: "if !same(s, true, ours) {\n\t\t\treturn true", New: "if false && !same(s, true, ours) {\n\t\t\treturn true", Tests: "TestOvertaken"},
