@@ -2,7 +2,6 @@ package state_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/rmcoc"
@@ -12,14 +11,13 @@ import (
 // edit has by edit the root comment of thread tid, at the next minute, or
 // undated as GitHub may leave it (an editor, no lastEditedAt): the text
 // then describes other code than the finding was raised on.
-func (p *pr) edit(tid string, by snapshot.Actor, dated bool) time.Time {
+func (p *pr) edit(tid string, by snapshot.Actor, dated bool) {
 	root := &p.find(tid).Comments[0]
 	at := p.tick()
 	root.Editor, root.Body = &by, "the race is in util.go, not here\n\n"+root.Body[len("Race"):]
 	if dated {
 		root.EditedAt = at
 	}
-	return at
 }
 
 // A maintainer's decision settles an edited finding only when it was
@@ -85,6 +83,12 @@ func TestDecisionsBeforeAnEditDoNotSettleIt(t *testing.T) {
 			p.resolveAs("T1", botAuthor)
 			p.edit("T1", bob, true)
 		}, unknown: "finding in comment 10 edited after its fix was verified"},
+		"a concession before the edit": {setup: func(p *pr) {
+			p.reply("T1", 11, alice, "mu guards it")
+			p.reply("T1", 12, botAuthor, with("conceded", rmcoc.DisputeResolution{FindingID: "f-1", ReplyToCommentID: 11, Status: rmcoc.FindingResolved, Resolution: rmcoc.ResolutionConcession, ResolvedAt: t0}))
+			p.resolveAs("T1", botAuthor)
+			p.edit("T1", bob, true)
+		}, unknown: "finding in comment 10 edited after its concession"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

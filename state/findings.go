@@ -118,7 +118,7 @@ func (f Finding) supersededWhy() string {
 	case gate.Fix:
 		return name + " edited after its fix was verified"
 	case gate.Conceded:
-		return name + " edited after I set it aside"
+		return name + " edited after its concession"
 	case gate.Accepted:
 		return name + " edited; resolution undated"
 	case gate.Waived:
