@@ -182,7 +182,7 @@ func (x *disputeRunner) mayClose(f *state.Finding, by snapshot.Actor, entitled, 
 	case entitled == "":
 		return x.unentitled(f, by)
 	case f.Tampered:
-		return settled(f, "_Someone other than me edited this finding's comment, so I can no longer vouch for what it says: it is settled by a maintainer resolving this thread._")
+		return settled(f, "_Someone other than me edited this finding's comment, so I can no longer vouch for what it says: it is settled by a maintainer's `@rmc-bot resolve` given after the edit._")
 	case judgedOn(f.LastResolution, blob):
 		return settled(f, "_I already kept this finding open on this very code. A change to the code, or a maintainer resolving this thread, settles it._")
 	}

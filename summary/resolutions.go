@@ -22,7 +22,7 @@ func (r Report) resolutionLines() []string {
 			lines = append(lines, fmt.Sprintf("⏸️ @%s resolved blocking finding %s; their permission could not be read, so it still blocks", f.Unjudged, where(f)))
 		}
 		if f.Tampered {
-			lines = append(lines, fmt.Sprintf("⚠️ finding %s: its comment was edited by someone other than the bot, so it blocks until a verified fix, a concession or a maintainer clears it", where(f)))
+			lines = append(lines, fmt.Sprintf("⚠️ finding %s: its comment was edited by someone other than the bot, so it holds the merge gate until a maintainer's `@rmc-bot resolve` given after the edit", where(f)))
 		}
 	}
 	done := map[string]bool{}
