@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
@@ -51,6 +52,12 @@ func (p *pr) head(sha string) *pr { p.snap.PR.HeadSHA = sha; return p }
 func (p *pr) draft() *pr          { p.snap.PR.Draft = true; return p }
 func (p *pr) closed() *pr         { p.snap.PR.State = "CLOSED"; return p }
 
+// changes is the head's change set as a run reads it: one file, whose
+// blob id is the head's (each head changes it; reviewed records it).
+func (p *pr) changes() *gate.ChangeSet {
+	return &gate.ChangeSet{Changes: []gate.Change{{Path: "main.go", Blob: p.snap.PR.HeadSHA, Kind: gate.KindBlob}}}
+}
+
 // comment adds a conversation comment and returns its id.
 func (p *pr) comment(by snapshot.Actor, body string) int64 {
 	id, at := p.tick()
@@ -72,6 +79,10 @@ func (p *pr) trigger(sha, action string) int64 {
 func (p *pr) reviewed(sha string, mode rmcoc.Mode, requests ...int64) int64 {
 	id, at := p.tick()
 	run := rmcoc.ReviewRun{HeadSHA: sha, Mode: mode, CompletedAt: at}
+	if mode == rmcoc.ModeAuto {
+		// What the review read, by blob: the head's one file (changes).
+		run.Blobs = sha[:rmcoc.BlobKeyLen]
+	}
 	for _, r := range requests {
 		run.RequestCommentIDs = append(run.RequestCommentIDs, rmcoc.ID(r))
 	}

@@ -131,7 +131,7 @@ func TestPlanWalkthrough(t *testing.T) {
 		p := newPR()
 		ev := tc.setup(p)
 		st := state.Derive(p.snap, state.Options{Bot: bot, Handles: handles})
-		pl := detector.Build(detector.Input{Event: ev, PR: p.snap.PR, State: st, Walkthrough: !tc.off,
+		pl := detector.Build(detector.Input{Event: ev, PR: p.snap.PR, State: st, Changes: p.changes(), Walkthrough: !tc.off,
 			Intents: detector.Classify(context.Background(), mention.Rules{}, st.Pending())})
 		got := describe(pl)
 		for i, tk := range pl.Tasks {

@@ -68,7 +68,7 @@ func TestWorkflowDispatch(t *testing.T) {
 		"a re-run of a run dismissed by an automatic review reviews nothing": {
 			setup: func(p *pr) event.Event {
 				id, at := p.tick()
-				p.snap.Reviews = append(p.snap.Reviews, reviewWith(id, at, headA, rmcoc.ReviewRun{HeadSHA: headA, Mode: rmcoc.ModeAuto, CompletedAt: at, DismissedRunIDs: []rmcoc.ID{runID}}))
+				p.snap.Reviews = append(p.snap.Reviews, reviewWith(id, at, headA, rmcoc.ReviewRun{HeadSHA: headA, Mode: rmcoc.ModeAuto, CompletedAt: at, DismissedRunIDs: []rmcoc.ID{runID}, Blobs: headA[:rmcoc.BlobKeyLen]}))
 				return dispatchEvent(runID)
 			},
 			// The explanation reply is still owed: a killed run never posted it.

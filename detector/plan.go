@@ -175,9 +175,12 @@ type ReviewTask struct {
 	Resumed bool   // restarting an automatic review a cancelled run left unfinished
 	Missed  bool   // a push whose run was cancelled before it recorded anything
 	Full    bool   // a full review was asked for explicitly
-	// Unreviewed counts the files an earlier review of this head did not
-	// cover: this review covers them.
-	Unreviewed int
+	// Owed are the head's changes the gate still owes a review, by its own
+	// rule (gate.Owed), when the plan read the change set (OwedKnown): what
+	// an automatic review reads, no more and no less. Otherwise the review
+	// takes them by the same rule from the files it reads.
+	Owed      []gate.Change
+	OwedKnown bool
 	// Requests are the manual requests this review answers.
 	Requests []state.Mention
 	// Dismissed are manual requests an automatic review makes redundant.
@@ -252,6 +255,29 @@ type Input struct {
 	// Walkthrough is on (walkthrough in .github/rmc.yml): automatic
 	// reviews and summary commands write it.
 	Walkthrough bool
+	// Changes is the head's change set as the run read it, nil when it did
+	// not: what the head owes is gate.Owed of it, the state's ledger and
+	// Scope, the rule the gate judges by.
+	Changes *gate.ChangeSet
+	// Scope is what the base branch's configuration excludes (nil:
+	// nothing), as the gate asks it.
+	Scope gate.Scope
+	// Green is set when the gate's status on the head is success, judged
+	// on the facts this run holds (gate.Stands): the head owes nothing, and
+	// its change set need not be read.
+	Green bool
+}
+
+// owing is what the head owes a review, by the gate's rule; unknown when
+// the run read no change set.
+func owing(in Input) gate.Owing {
+	switch {
+	case in.Green:
+		return gate.Owing{Known: true}
+	case in.Changes == nil:
+		return gate.Owing{}
+	}
+	return gate.Owed(*in.Changes, in.State.Ledger(), in.Scope)
 }
 
 // Classify decides the intent of every pending mention the bot may act on:
@@ -429,12 +455,13 @@ func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
 // autoReview is the automatic review this run owes the head, or nil. A
 // pause holds back every automatic review until one covers the head; an
 // event that asks for one is answered (or told why not), and otherwise a
-// review is owed only when an earlier one was cut short or never ran.
+// review is owed when the head owes one (gate.Owed), when a run of it was
+// cancelled, or when a resume command asks.
 func autoReview(in Input, p *Plan) *ReviewTask {
-	cov := in.State.Coverage(in.PR.HeadSHA, in.PR.BaseRef)
+	o := owing(in)
 	// Reviewed as far as any review can: files GitHub sends no diff for
 	// wait for the change to be split, not for another review.
-	covered := cov.Coverage == gate.Covered || cov.Coverage == gate.Unreadable
+	covered := o.Covered()
 	switch {
 	case in.State.Pause != nil && !covered:
 		if in.Event.IsAutoReview() {
@@ -442,53 +469,55 @@ func autoReview(in Input, p *Plan) *ReviewTask {
 		}
 		return nil
 	case in.Event.IsAutoReview():
-		return eventReview(in, covered, p)
+		return eventReview(in, o, p)
 	case in.PR.Draft || covered:
 		return nil // nothing owed
 	}
-	return owedReview(in, cov, p)
+	return owedReview(in, o, p)
 }
 
 // eventReview answers an event that asks for an automatic review: a draft
-// and a head already covered are skipped, with the reason.
-func eventReview(in Input, covered bool, p *Plan) *ReviewTask {
+// and a head that owes nothing are skipped, with the reason.
+func eventReview(in Input, o gate.Owing, p *Plan) *ReviewTask {
 	head, action := in.PR.HeadSHA, in.Event.Action
 	switch {
 	case in.PR.Draft:
 		p.Skipped = append(p.Skipped, Skip{"automatic review", "the pull request is a draft; it is reviewed when marked ready for review (or ask for a manual review)"})
 		return nil
-	case covered:
-		p.Skipped = append(p.Skipped, Skip{"automatic review", fmt.Sprintf("head %s was already reviewed against %s", shortSHA(head), in.PR.BaseRef)})
+	case o.Covered():
+		p.Skipped = append(p.Skipped, Skip{"automatic review", fmt.Sprintf("every changed file of %s was already reviewed against %s (its content, under this head or another)", shortSHA(head), in.PR.BaseRef)})
 		return nil
 	}
 	p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: action}
-	return &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: action}
+	return &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: action, Owed: o.Review, OwedKnown: o.Known}
 }
 
 // owedReview is the automatic review a run without such an event owes a
-// ready, uncovered head: the rest of one that stopped short, one whose run
-// was cancelled, one a resume command asks for, or one a push missed.
-func owedReview(in Input, cov state.HeadCoverage, p *Plan) *ReviewTask {
+// ready head not known covered: one whose run was cancelled, one a resume
+// command asks for, or, on a PR enrolled in automatic reviews, what the
+// head owes (the rest of a review that stopped short, a push whose run was
+// cancelled, content whose record was cut). With the change set unread it
+// is the review the head may owe: the run reads it before it runs one.
+func owedReview(in Input, o gate.Owing, p *Plan) *ReviewTask {
 	head, st := in.PR.HeadSHA, in.State
+	rt := &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "synchronize", Resumed: true, Owed: o.Review, OwedKnown: o.Known}
 	switch {
-	case cov.Coverage == gate.Partial:
-		// A review stopped short: the files it did not cover are owed.
-		return &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "synchronize", Resumed: true, Unreviewed: cov.Unreviewed}
 	case st.AutoTrigger != nil && st.AutoTrigger.HeadSHA == head:
-		return &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: st.AutoTrigger.Action, Resumed: true}
+		rt.Action = st.AutoTrigger.Action
 	case resumed(in):
 		// A resume command: the head is owed an automatic review, even on
 		// a PR paused before its first one.
 		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: "resume"}
-		return &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "resume", Resumed: true}
-	case st.Enrolled():
-		// A push whose run was cancelled before it could record its trigger
-		// still owes an automatic review: the PR is enrolled, the head is new
-		// (or the base is: the same head against another base).
+		rt.Action = "resume"
+	case !st.Enrolled():
+		return nil
+	case !st.ReviewedAuto(head):
+		// A push whose run was cancelled before it could record its
+		// trigger: the PR is enrolled, the head is new (or the base is).
 		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: "synchronize"}
-		return &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: "synchronize", Resumed: true, Missed: true}
+		rt.Missed = true
 	}
-	return nil
+	return rt
 }
 
 // resumed reports whether this run answers a resume command: the head is
@@ -503,12 +532,12 @@ func reviewReason(rt *ReviewTask) string {
 		return fmt.Sprintf("manual review requested by @%s by running the workflow (run %d; informational: does not gate the merge)", rt.Requests[0].Author.Login, rt.Requests[0].Ref.ID)
 	case rt.Mode == rmcoc.ModeManual:
 		return fmt.Sprintf("manual review requested by @%s (informational: does not gate the merge)", rt.Requests[0].Author.Login)
-	case rt.Unreviewed > 0:
-		return fmt.Sprintf("the automatic review of %s stopped before covering %d changed file(s); reviewing them (gates the merge)", shortSHA(rt.HeadSHA), rt.Unreviewed)
 	case rt.Action == "resume":
 		return fmt.Sprintf("automatic reviews were resumed: reviewing %s (gates the merge)", shortSHA(rt.HeadSHA))
 	case rt.Missed:
 		return fmt.Sprintf("head %s was pushed after the last automatic review and never reviewed (its run was cancelled); reviewing it (gates the merge)", shortSHA(rt.HeadSHA))
+	case rt.Resumed && rt.OwedKnown:
+		return fmt.Sprintf("%d changed file(s) of %s were never shown to every pass of an automatic review; reviewing them (gates the merge)", len(rt.Owed), shortSHA(rt.HeadSHA))
 	case rt.Resumed:
 		return fmt.Sprintf("automatic review of %s was cancelled before it finished; restarted (gates the merge)", shortSHA(rt.HeadSHA))
 	}

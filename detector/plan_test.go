@@ -67,7 +67,7 @@ func describe(p detector.Plan) []string {
 
 func plan(p *pr, ev event.Event) detector.Plan {
 	st := state.Derive(p.snap, state.Options{Bot: bot, Handles: handles})
-	return detector.Build(detector.Input{Event: ev, PR: p.snap.PR, State: st,
+	return detector.Build(detector.Input{Event: ev, PR: p.snap.PR, State: st, Changes: p.changes(),
 		Intents: detector.Classify(context.Background(), mention.Rules{}, st.Pending())})
 }
 

@@ -83,7 +83,7 @@ func TestPlanRecordCommand(t *testing.T) {
 			p := newPR()
 			ev := tc.setup(p)
 			st := state.Derive(p.snap, state.Options{Bot: bot, Handles: handles, Writers: map[string]bool{"bob": true, "alice": true}})
-			pl := detector.Build(detector.Input{Event: ev, PR: p.snap.PR, State: st, Intents: detector.Classify(context.Background(), mention.Rules{}, st.Pending())})
+			pl := detector.Build(detector.Input{Event: ev, PR: p.snap.PR, State: st, Changes: p.changes(), Intents: detector.Classify(context.Background(), mention.Rules{}, st.Pending())})
 			var got []string
 			for _, tk := range pl.Tasks {
 				r, ok := tk.Work.(*detector.RecordTask)

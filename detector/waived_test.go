@@ -35,7 +35,7 @@ func TestNoDisputeOnAWaivedFinding(t *testing.T) {
 			}
 			p.reply(f, alice, "This is fine, the map is set in New().")
 			st := state.Derive(p.snap, state.Options{Bot: bot, Handles: handles, Writers: map[string]bool{"bob": true, "alice": true}})
-			got := describe(detector.Build(detector.Input{Event: commentEvent(), PR: p.snap.PR, State: st,
+			got := describe(detector.Build(detector.Input{Event: commentEvent(), PR: p.snap.PR, State: st, Changes: p.changes(),
 				Intents: detector.Classify(context.Background(), mention.Rules{}, st.Pending())}))
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("plan %q, want %q", got, tc.want)

@@ -118,73 +118,9 @@ func (s State) Reopens() []Finding {
 	return out
 }
 
-// HeadCoverage is what the PR's reviews say about one head against one
-// base, for the merge gate.
-type HeadCoverage struct {
-	Coverage   gate.Coverage
-	Why        string // a failure's message
-	Unreviewed int    // files a partial review did not cover
-	// Run is the automatic review of the head, when one completed.
-	Run *rmcoc.ReviewRun
-}
-
-// maxChain bounds how many incremental reviews a coverage walks back.
-const maxChain = 100
-
-// Coverage says whether an automatic review covered head against baseRef:
-// the review of head saw every file of its scope, and, for an incremental
-// review, the review it built on reviewed the rest (against the same base,
-// and so on back to a full review). A review stopped short is Partial; the
-// task's recorded failure is Failed; a trigger without a review is Running.
-func (s State) Coverage(head, baseRef string) HeadCoverage {
-	if r := s.completedOf(head, baseRef, rmcoc.ModeAuto); r != nil {
-		run := &r.Run
-		c := HeadCoverage{Coverage: gate.Covered, Run: run}
-		lost := run.Spilled - s.spilled(*r)
-		switch {
-		case len(run.Unreviewed) > 0 || run.UnreviewedCount > 0 || lost > 0:
-			c.Coverage, c.Unreviewed = gate.Partial, max(run.UnreviewedCount, len(run.Unreviewed))+max(lost, 0)
-		case len(run.Unreadable) > 0:
-			c.Coverage, c.Unreviewed = gate.Unreadable, len(run.Unreadable)
-		case !s.chained(run.FromSHA, baseRef):
-			c.Coverage = gate.NotReviewed
-		}
-		return c
-	}
-	key := "review-" + string(rmcoc.ModeAuto) + "-" + short(head)
-	switch {
-	case s.Failures[key] > 0:
-		return HeadCoverage{Coverage: gate.Failed, Why: s.FailureText[key]}
-	case s.AutoTrigger != nil && s.AutoTrigger.HeadSHA == head:
-		return HeadCoverage{Coverage: gate.Running}
-	}
-	return HeadCoverage{Coverage: gate.NotReviewed}
-}
-
-// chained reports whether from ("" for a full review) was reviewed against
-// baseRef by a chain of reviews that ends in a full one.
-func (s State) chained(from, baseRef string) bool {
-	for i := 0; from != ""; i++ {
-		run := s.reviewOf(from, baseRef, "")
-		if run == nil || i == maxChain {
-			return false
-		}
-		from = run.FromSHA
-	}
-	return true
-}
-
-// reviewOf is the latest completed review of head against baseRef of the
-// given mode ("" for any). A run that recorded no base (older blocks)
+// completedOf is the latest completed review of head against baseRef of
+// the given mode ("" for any). A run that recorded no base (older blocks)
 // counts for any.
-func (s State) reviewOf(head, baseRef string, mode rmcoc.Mode) *rmcoc.ReviewRun {
-	if r := s.completedOf(head, baseRef, mode); r != nil {
-		return &r.Run
-	}
-	return nil
-}
-
-// completedOf is reviewOf's review, with the review that carries it.
 func (s State) completedOf(head, baseRef string, mode rmcoc.Mode) *CompletedReview {
 	var out *CompletedReview
 	for i := range s.Reviews {
