@@ -295,8 +295,17 @@ func (p Pipeline) plan(ctx context.Context, r *runRecord) {
 	default:
 		classifier = mention.Rules{}
 	}
-	r.plan = detector.Build(detector.Input{Event: r.ev, PR: r.snap.PR, State: r.st, Quiet: !r.cfg.NoticeUnauthorized, Walkthrough: r.cfg.Walkthrough,
-		Intents: detector.Classify(ctx, classifier, r.st.Pending())})
+	in := detector.Input{Event: r.ev, PR: r.snap.PR, State: r.st, Quiet: !r.cfg.NoticeUnauthorized, Walkthrough: r.cfg.Walkthrough,
+		Intents: detector.Classify(ctx, classifier, r.st.Pending()), Scope: baseScope(r.cfg.Review, r.snap.Config.Attributes),
+		Green: greenStands(r.snap, r.st, r.cfg.Review)}
+	r.plan = detector.Build(in)
+	r.reads = newRunReader(p.GitHub)
+	if r.plan.Gate() {
+		// The automatic review reads the PR's files: read first, they say
+		// exactly what the head owes, and the plan is made again on them.
+		in.Changes = owedChanges(ctx, r, p.GitHub)
+		r.plan = detector.Build(in)
+	}
 	r.report = summary.Report{Repo: r.repo, Event: r.ev, PR: r.snap.PR, Bot: r.bot, State: r.st, Plan: r.plan, Counts: p.GitHub.Counts(),
 		Comments: len(r.snap.IssueComments), Threads: len(r.snap.Threads), Config: reportSettings(r.cfg), ConfigFile: r.snap.Config, Learnings: r.learnings}
 	p.Log.Group("Plan")
@@ -320,7 +329,6 @@ func (p Pipeline) dryRun(r *runRecord) int {
 // execute carries out the learnings issue's commands and the plan, in one
 // model session.
 func (p Pipeline) execute(ctx context.Context, r *runRecord) (execution.Result, *failure) {
-	r.reads = newRunReader(p.GitHub)
 	cfg := p.executionConfig(r)
 	var err error
 	if r.learner, err = execution.NewLearner(cfg, learningsGitHub{GitHub: p.GitHub, perms: r.states, pr: r.snap.PR.Number}); err != nil {

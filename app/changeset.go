@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/review-my-code-bot/rmc/execution"
 	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/snapshot"
+	"github.com/review-my-code-bot/rmc/state"
 )
 
 // treeReader reads git trees and the merge base: what a head's change set
@@ -117,3 +119,40 @@ type scopeOf struct {
 
 func (s scopeOf) Excluded(path string) bool { return s.s.WhyPath(path) != "" }
 func (s scopeOf) Key() string               { return s.key }
+
+// owedChanges is the head's change set for the plan, which says from it
+// what the head owes (gate.Owed): the PR's files as GitHub lists them,
+// each with its head blob id (the run's one read of the list, which the
+// review and the session read too), or, when the list is full, the
+// trees' change set, which the review and the gate then reuse. A list
+// that cannot be read leaves it nil: unknown.
+func owedChanges(ctx context.Context, r *runRecord, gh treeReader) *gate.ChangeSet {
+	files, err := r.reads.Files(ctx, r.snap.Repo, r.snap.PR.Number)
+	if err != nil {
+		return nil
+	}
+	if len(files) >= execution.GitHubFilesCap {
+		cs := r.changeSet(gh)(ctx)
+		return &cs
+	}
+	var cs gate.ChangeSet
+	for _, f := range files {
+		switch {
+		case f.Status == "removed":
+		case f.Blob == "":
+			return &gate.ChangeSet{Unknown: fmt.Sprintf("GitHub listed %q without its blob id", f.Path)}
+		default:
+			cs.Changes = append(cs.Changes, gate.Change{Path: f.Path, Blob: f.Blob, Kind: gate.KindBlob})
+		}
+	}
+	cs.Changes = gate.Sorted(cs.Changes)
+	return &cs
+}
+
+// greenStands reports whether the gate's status on the head is success,
+// judged on the facts the run holds (gate.Stands): the head owes no
+// review, and the plan needs no change set to know it.
+func greenStands(snap snapshot.Snapshot, st state.State, scope review.Settings) bool {
+	was, found, _ := startStatus(snap, snap)
+	return found && gate.State(was.State) == gate.Success && stands(snap, snap, st, scope)
+}

@@ -187,11 +187,13 @@ func TestQuestionLeavesOnlyAGateJudgedOnItsFacts(t *testing.T) {
 			g.pr.Reviews[0].Editor = &snapshot.Actor{Login: "alice"}
 		}, false, "status 1111111 rmc/merge-gate failure: state ledger cut"},
 		// A base retargeted with a file the review never read: the stale
-		// success is not kept.
+		// success is not kept. The file is owed a review (gate.Owed), so
+		// the run reviews it, and the gate is green
+		// again on what it read.
 		"a success judged against another base": {func(g *memGitHub) {
 			g.pr.PR.BaseSHA = strings.Repeat("3", 40)
 			g.files = append(slices.Clone(g.files), snapshot.ChangedFile{Path: "jobs/extra.go", Status: "added", Additions: 1, Patch: "@@ -0,0 +1 @@\n+package jobs"})
-		}, true, "status 1111111 rmc/merge-gate pending: 1 changed file(s) of 1111111 not reviewed yet"},
+		}, true, "status 1111111 rmc/merge-gate success: 1111111 reviewed"},
 		"a success without a basis (an older run's, or written by hand)": {func(g *memGitHub) {
 			s := g.statuses[GateContext]
 			s.TargetURL = "https://github.example/acme/svc/pull/7"

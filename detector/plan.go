@@ -476,18 +476,22 @@ func autoReview(in Input, p *Plan) *ReviewTask {
 	return owedReview(in, o, p)
 }
 
-// eventReview answers an event that asks for an automatic review: a draft
-// and a head that owes nothing are skipped, with the reason.
+// eventReview answers an event that asks for an automatic review: a draft,
+// and a head that owes nothing on an enrolled PR, are skipped, with the
+// reason.
 func eventReview(in Input, o gate.Owing, p *Plan) *ReviewTask {
 	head, action := in.PR.HeadSHA, in.Event.Action
 	switch {
 	case in.PR.Draft:
 		p.Skipped = append(p.Skipped, Skip{"automatic review", "the pull request is a draft; it is reviewed when marked ready for review (or ask for a manual review)"})
 		return nil
-	case o.Covered():
+	case o.Covered() && in.State.Enrolled():
 		p.Skipped = append(p.Skipped, Skip{"automatic review", fmt.Sprintf("every changed file of %s was already reviewed against %s (its content, under this head or another)", shortSHA(head), in.PR.BaseRef)})
 		return nil
 	}
+	// A PR's first automatic review runs even when nothing is owed (it
+	// changes only what the base excludes): its record enrolls the PR, so
+	// a push whose run is cancelled is still reviewed by the next run.
 	p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: action}
 	return &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: action, Owed: o.Review, OwedKnown: o.Known}
 }

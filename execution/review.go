@@ -328,6 +328,7 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 	}
 	x.blobs = sc.blobs
 	sc.review, sc.note = sc.anchor, "full review"
+	owed := x.owed(rt, sc)
 	last := x.last
 	switch {
 	case rt.Full:
@@ -337,15 +338,22 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 		sc.note = "full review: the base changed since the last review"
 	case last.Run.HeadSHA == rt.HeadSHA && (!last.Run.Covered() || last.Run.Spilled > 0):
 		// Resuming a partial review of this head (or one whose
-		// continuation blocks were lost): exactly the files whose head
-		// blob no review read, however many, on the chain the partial
-		// review built on.
-		sc.review, sc.from = carry(sc.anchor, nil, x.owed(sc)), last.Run.FromSHA
+		// continuation blocks were lost), on the chain it built on.
+		sc.review, sc.from = carry(sc.anchor, nil, owed), last.Run.FromSHA
 		sc.note = fmt.Sprintf("resuming the review of %.7s: %d file(s) no review read yet", rt.HeadSHA, len(sc.review))
 	case last.Run.HeadSHA == rt.HeadSHA:
 		sc.note = "full review (this head was reviewed before)"
 	default:
-		x.incremental(ctx, rt, &sc)
+		x.incremental(ctx, rt, &sc, owed)
+	}
+	if rt.Mode == rmcoc.ModeAuto && !rt.Full {
+		// What the gate owes, no more: a file whose head blob a review
+		// read (under another head, or before a revert) is covered.
+		var read int
+		sc.review, read = onlyOwed(sc.review, sc.anchor, owed)
+		if read > 0 {
+			sc.note += fmt.Sprintf("; %d file(s) whose content a review read already left out", read)
+		}
 	}
 	x.unpatched(ctx, rt.HeadSHA, files, &sc)
 	return sc, nil
@@ -362,7 +370,7 @@ func (x *reviewRunner) files(ctx context.Context) ([]snapshot.ChangedFile, error
 
 // incremental is the scope after a push: what changed since the reviewed
 // head, and every file whose head blob no review read, whole.
-func (x *reviewRunner) incremental(ctx context.Context, rt *detector.ReviewTask, sc *scope) {
+func (x *reviewRunner) incremental(ctx context.Context, rt *detector.ReviewTask, sc *scope, owed []string) {
 	last := x.last
 	cmp, err := x.GitHub.Compare(ctx, x.repo(), last.Run.HeadSHA, rt.HeadSHA)
 	switch {
@@ -372,26 +380,47 @@ func (x *reviewRunner) incremental(ctx context.Context, rt *detector.ReviewTask,
 		sc.note = fmt.Sprintf("full review: history was rewritten since %.7s (%s)", last.Run.HeadSHA, cmp.Status)
 	default:
 		changed, _ := ParseFiles(cmp.Files)
-		sc.review, sc.from, sc.since = carry(sc.anchor, changed, x.owed(*sc)), last.Run.HeadSHA, changed
+		sc.review, sc.from, sc.since = carry(sc.anchor, changed, owed), last.Run.HeadSHA, changed
 		sc.note = fmt.Sprintf("incremental since %.7s: %d changed file(s)", last.Run.HeadSHA, len(sc.review))
 	}
 }
 
-// owed are the paths of the PR's diff whose head blob the ledger holds no
-// review of.
-func (x *reviewRunner) owed(sc scope) []string {
-	var out []string
-	for _, f := range sc.anchor {
-		if m := x.ledger.Of(sc.blobs[f.Path()]); m != gate.Reviewed && m != gate.Binary {
-			out = append(out, f.Path())
+// owed are the paths the gate owes a review (gate.Owed): the plan's, when
+// it read the head's change set; otherwise the same rule over the PR's
+// files as this review read them.
+func (x *reviewRunner) owed(rt *detector.ReviewTask, sc scope) []string {
+	changes := rt.Owed
+	if !rt.OwedKnown {
+		var cs gate.ChangeSet
+		for _, f := range sc.anchor {
+			cs.Changes = append(cs.Changes, gate.Change{Path: f.Path(), Blob: sc.blobs[f.Path()], Kind: gate.KindBlob})
 		}
+		o := gate.Owed(cs, x.ledger, nil)
+		changes = append(o.Review, o.Unreadable...)
+	}
+	out := make([]string, 0, len(changes))
+	for _, c := range changes {
+		out = append(out, c.Path)
 	}
 	return out
 }
 
-// gitHubFilesCap is where GitHub's list of a PR's files stops: "a
+// onlyOwed is an automatic review's scope: the files of review the gate
+// owes a review, as review shows them (an incremental diff), and every
+// other owed file of the PR's diff, whole; read counts the files of
+// review left out, whose content a review read already.
+func onlyOwed(review, anchor []diff.File, owed []string) (scope []diff.File, read int) {
+	is := make(map[string]bool, len(owed))
+	for _, p := range owed {
+		is[p] = true
+	}
+	kept := slices.DeleteFunc(slices.Clone(review), func(f diff.File) bool { return !is[f.Path()] })
+	return carry(anchor, kept, owed), len(review) - len(kept)
+}
+
+// GitHubFilesCap is where GitHub's list of a PR's files stops: "a
 // maximum of 3000 files".
-const gitHubFilesCap = 3000
+const GitHubFilesCap = 3000
 
 // pastTheList are the changed files GitHub's list left out, when it is
 // full: the head's change set from the trees names them with their blob
@@ -399,7 +428,7 @@ const gitHubFilesCap = 3000
 // the repository like any other. A change set that cannot be read adds
 // nothing: those files stay owed, and the gate pending.
 func (x *reviewRunner) pastTheList(ctx context.Context, files []snapshot.ChangedFile) []snapshot.ChangedFile {
-	if len(files) < gitHubFilesCap || x.changes == nil {
+	if len(files) < GitHubFilesCap || x.changes == nil {
 		return nil
 	}
 	cs := x.changes(ctx)
