@@ -161,3 +161,87 @@ func TestPlanOwesWhatTheGateOwes(t *testing.T) {
 		})
 	}
 }
+
+// prefix excludes the paths under it, as the base's ignore_paths would.
+type prefix string
+
+func (p prefix) Excluded(path string) bool { return strings.HasPrefix(path, string(p)) }
+func (p prefix) Key() string               { return "prefix " + string(p) }
+
+// Without the change set the plan is the review the head may owe (the run
+// then reads the PR's files and plans again on what it owes); a status
+// green on the facts the run holds owes nothing; and a PR's first
+// automatic review runs even when the base excludes all it changes, so
+// its record enrolls the PR.
+func TestPlanWithoutTheChangeSet(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		setup   func(p *pr) event.Event
+		changes *gate.ChangeSet
+		green   bool
+		want    []string
+	}{
+		"an event on a head no run read": {
+			setup: func(p *pr) event.Event { return prEvent("opened") },
+			want:  []string{"review-auto-aaaaaaa gate", "record aaaaaaa opened"},
+		},
+		"a comment on an enrolled PR: the review the head may owe": {
+			setup: func(p *pr) event.Event {
+				p.autoRun(rmcoc.ReviewRun{HeadSHA: headA, Blobs: keys(blob('1'))})
+				p.comment(alice, "thanks")
+				return commentEvent()
+			},
+			want: []string{"review-auto-aaaaaaa gate resumed"},
+		},
+		"a comment on a PR never enrolled owes nothing": {
+			setup: func(p *pr) event.Event { p.comment(alice, "thanks"); return commentEvent() },
+			want:  nil,
+		},
+		"a comment under a green status owes nothing": {
+			setup: func(p *pr) event.Event {
+				p.autoRun(rmcoc.ReviewRun{HeadSHA: headA, Blobs: keys(blob('1'))})
+				p.comment(alice, "thanks")
+				return commentEvent()
+			},
+			green: true,
+			want:  nil,
+		},
+		"a re-run under a green status is skipped": {
+			setup: func(p *pr) event.Event {
+				p.autoRun(rmcoc.ReviewRun{HeadSHA: headA, Blobs: keys(blob('1'))})
+				return prEvent("synchronize")
+			},
+			green: true,
+			want:  []string{"skip automatic review"},
+		},
+		"a first review of only what the base excludes still runs": {
+			setup:   func(p *pr) event.Event { return prEvent("opened") },
+			changes: &gate.ChangeSet{Changes: []gate.Change{change("gen/api.go", '1')}},
+			want:    []string{"review-auto-aaaaaaa gate", "record aaaaaaa opened"},
+		},
+		"a later push of only what the base excludes is skipped": {
+			setup: func(p *pr) event.Event {
+				p.autoRun(rmcoc.ReviewRun{HeadSHA: headB, Blobs: keys(blob('2'))})
+				return prEvent("synchronize")
+			},
+			changes: &gate.ChangeSet{Changes: []gate.Change{change("gen/api.go", '1'), change("main.go", '2')}},
+			want:    []string{"skip automatic review"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p := newPR()
+			ev := tc.setup(p)
+			st := state.Derive(p.snap, state.Options{Bot: bot, Handles: handles})
+			got := detector.Build(detector.Input{Event: ev, PR: p.snap.PR, State: st, Changes: tc.changes, Scope: prefix("gen/"), Green: tc.green,
+				Intents: detector.Classify(context.Background(), mention.Rules{}, st.Pending())})
+			if d := describe(got); !slices.Equal(d, tc.want) {
+				t.Errorf("plan:\n  got  %q\n  want %q", d, tc.want)
+			}
+			if rt := got.Review(); rt != nil && rt.OwedKnown != (tc.changes != nil) {
+				t.Errorf("owed known %v, with a change set %v", rt.OwedKnown, tc.changes != nil)
+			}
+		})
+	}
+}
