@@ -299,6 +299,7 @@ func (p Pipeline) plan(ctx context.Context, r *runRecord) {
 		Intents: detector.Classify(ctx, classifier, r.st.Pending()), Scope: baseScope(r.cfg.Review, r.snap.Config.Attributes),
 		Green: greenStands(r.snap, r.st, r.cfg.Review)}
 	r.plan = detector.Build(in)
+	counts := p.GitHub.Counts() // the snapshot's reads, which the plan's log line names
 	r.reads = newRunReader(p.GitHub)
 	if r.plan.Gate() {
 		// The automatic review reads the PR's files: read first, they say
@@ -306,7 +307,7 @@ func (p Pipeline) plan(ctx context.Context, r *runRecord) {
 		in.Changes = owedChanges(ctx, r, p.GitHub)
 		r.plan = detector.Build(in)
 	}
-	r.report = summary.Report{Repo: r.repo, Event: r.ev, PR: r.snap.PR, Bot: r.bot, State: r.st, Plan: r.plan, Counts: p.GitHub.Counts(),
+	r.report = summary.Report{Repo: r.repo, Event: r.ev, PR: r.snap.PR, Bot: r.bot, State: r.st, Plan: r.plan, Counts: counts,
 		Comments: len(r.snap.IssueComments), Threads: len(r.snap.Threads), Config: reportSettings(r.cfg), ConfigFile: r.snap.Config, Learnings: r.learnings}
 	p.Log.Group("Plan")
 	for _, line := range r.report.LogLines() {

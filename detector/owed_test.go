@@ -54,22 +54,32 @@ func TestPlanOwesWhatTheGateOwes(t *testing.T) {
 		want    []string
 		wantOwe []string // the review's owed paths
 	}{
-		"a blob reviewed under another head: the push owes nothing": {
+		// A head that owes nothing still gets a review of its own, which
+		// reads no file (it verifies fixes and reopens what came back).
+		"a blob reviewed under another head: the push's review reads nothing": {
 			setup: func(p *pr) (event.Event, []gate.Change) {
 				p.autoRun(rmcoc.ReviewRun{HeadSHA: headA, Blobs: keys(blob('1'))})
 				p.head(headB) // the same content, another commit (a rebuilt one)
 				return prEvent("synchronize"), []gate.Change{change("main.go", '1')}
 			},
-			want: []string{"skip automatic review"},
+			want: []string{"review-auto-bbbbbbb gate", "record bbbbbbb synchronize"},
 		},
-		"a missed push whose content was reviewed under another head owes nothing": {
+		"a missed push whose content was reviewed under another head: its review reads nothing": {
 			setup: func(p *pr) (event.Event, []gate.Change) {
 				p.autoRun(rmcoc.ReviewRun{HeadSHA: headA, Blobs: keys(blob('1'))})
 				p.head(headB)
 				p.comment(alice, "thanks")
 				return commentEvent(), []gate.Change{change("main.go", '1')}
 			},
-			want: nil,
+			want: []string{"review-auto-bbbbbbb gate resumed", "record bbbbbbb synchronize"},
+		},
+		"a re-run on a head reviewed, all of its content read: skipped": {
+			setup: func(p *pr) (event.Event, []gate.Change) {
+				p.autoRun(rmcoc.ReviewRun{HeadSHA: headB, Blobs: keys(blob('2'))})
+				p.autoRun(rmcoc.ReviewRun{HeadSHA: headA, FromSHA: headB, Blobs: keys(blob('1')), Unreviewed: []string{"lib.go"}, UnreviewedCount: 1})
+				return prEvent("synchronize"), []gate.Change{change("lib.go", '2'), change("main.go", '1')}
+			},
+			want: []string{"skip automatic review"},
 		},
 		"a revert to a reviewed blob is not reviewed again, the new file is": {
 			setup: func(p *pr) (event.Event, []gate.Change) {
@@ -219,9 +229,9 @@ func TestPlanWithoutTheChangeSet(t *testing.T) {
 			changes: &gate.ChangeSet{Changes: []gate.Change{change("gen/api.go", '1')}},
 			want:    []string{"review-auto-aaaaaaa gate", "record aaaaaaa opened"},
 		},
-		"a later push of only what the base excludes is skipped": {
+		"a re-run on a reviewed head that changes only what the base excludes besides is skipped": {
 			setup: func(p *pr) event.Event {
-				p.autoRun(rmcoc.ReviewRun{HeadSHA: headB, Blobs: keys(blob('2'))})
+				p.autoRun(rmcoc.ReviewRun{HeadSHA: headA, Blobs: keys(blob('2'))})
 				return prEvent("synchronize")
 			},
 			changes: &gate.ChangeSet{Changes: []gate.Change{change("gen/api.go", '1'), change("main.go", '2')}},

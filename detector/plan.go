@@ -456,42 +456,41 @@ func reviewTask(in Input, manual []state.Mention, p *Plan) *ReviewTask {
 // pause holds back every automatic review until one covers the head; an
 // event that asks for one is answered (or told why not), and otherwise a
 // review is owed when the head owes one (gate.Owed), when a run of it was
-// cancelled, or when a resume command asks.
+// cancelled, or when a resume command asks. A head that owes nothing is
+// done once a review of its own against its base completed: until then it
+// is given one, which reads no file the gate does not owe, and verifies
+// fixes, reopens what came back and records the head.
 func autoReview(in Input, p *Plan) *ReviewTask {
 	o := owing(in)
 	// Reviewed as far as any review can: files GitHub sends no diff for
 	// wait for the change to be split, not for another review.
-	covered := o.Covered()
+	done := in.Green || o.Covered() && in.State.ReviewedAgainst(in.PR.HeadSHA, in.PR.BaseRef)
 	switch {
-	case in.State.Pause != nil && !covered:
+	case in.State.Pause != nil && !done:
 		if in.Event.IsAutoReview() {
 			p.Skipped = append(p.Skipped, Skip{"automatic review", in.State.Pause.Why() + "; the merge gate stays pending until a review covers the head (`@rmc-bot resume`, or ask for a manual review)"})
 		}
 		return nil
 	case in.Event.IsAutoReview():
-		return eventReview(in, o, p)
-	case in.PR.Draft || covered:
+		return eventReview(in, o, done, p)
+	case in.PR.Draft || done:
 		return nil // nothing owed
 	}
 	return owedReview(in, o, p)
 }
 
-// eventReview answers an event that asks for an automatic review: a draft,
-// and a head that owes nothing on an enrolled PR, are skipped, with the
-// reason.
-func eventReview(in Input, o gate.Owing, p *Plan) *ReviewTask {
+// eventReview answers an event that asks for an automatic review: a draft
+// and a head done are skipped, with the reason.
+func eventReview(in Input, o gate.Owing, done bool, p *Plan) *ReviewTask {
 	head, action := in.PR.HeadSHA, in.Event.Action
 	switch {
 	case in.PR.Draft:
 		p.Skipped = append(p.Skipped, Skip{"automatic review", "the pull request is a draft; it is reviewed when marked ready for review (or ask for a manual review)"})
 		return nil
-	case o.Covered() && in.State.Enrolled():
-		p.Skipped = append(p.Skipped, Skip{"automatic review", fmt.Sprintf("every changed file of %s was already reviewed against %s (its content, under this head or another)", shortSHA(head), in.PR.BaseRef)})
+	case done:
+		p.Skipped = append(p.Skipped, Skip{"automatic review", fmt.Sprintf("head %s was already reviewed against %s, and every changed file's content with it", shortSHA(head), in.PR.BaseRef)})
 		return nil
 	}
-	// A PR's first automatic review runs even when nothing is owed (it
-	// changes only what the base excludes): its record enrolls the PR, so
-	// a push whose run is cancelled is still reviewed by the next run.
 	p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: action}
 	return &ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: head, Action: action, Owed: o.Review, OwedKnown: o.Known}
 }
@@ -515,7 +514,7 @@ func owedReview(in Input, o gate.Owing, p *Plan) *ReviewTask {
 		rt.Action = "resume"
 	case !st.Enrolled():
 		return nil
-	case !st.ReviewedAuto(head):
+	case !st.ReviewedAgainst(head, in.PR.BaseRef):
 		// A push whose run was cancelled before it could record its
 		// trigger: the PR is enrolled, the head is new (or the base is).
 		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: "synchronize"}

@@ -72,6 +72,17 @@ func (w *world) passOneMarks(from int) map[string]bool {
 	return out
 }
 
+// passOneRequests counts the model's pass-1 requests from request from on.
+func (w *world) passOneRequests(from int) int {
+	n := 0
+	for _, q := range w.llm.Requests()[from:] {
+		if strings.Contains(q.LastUser(), "# Task: review pass 1 of 3") {
+			n++
+		}
+	}
+	return n
+}
+
 // A review that max_run_tokens cut short owes the files it did not read;
 // the author then reverts one of them to the content an earlier review
 // read. The next run reviews exactly what the gate owes: the files still

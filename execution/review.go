@@ -350,7 +350,7 @@ func (x *reviewRunner) scope(ctx context.Context, rt *detector.ReviewTask) (scop
 		// What the gate owes, no more: a file whose head blob a review
 		// read (under another head, or before a revert) is covered.
 		var read int
-		sc.review, read = onlyOwed(sc.review, sc.anchor, owed)
+		sc.review, read = x.onlyOwed(sc.review, sc.anchor, owed)
 		if read > 0 {
 			sc.note += fmt.Sprintf("; %d file(s) whose content a review read already left out", read)
 		}
@@ -408,14 +408,16 @@ func (x *reviewRunner) owed(rt *detector.ReviewTask, sc scope) []string {
 // onlyOwed is an automatic review's scope: the files of review the gate
 // owes a review, as review shows them (an incremental diff), and every
 // other owed file of the PR's diff, whole; read counts the files of
-// review left out, whose content a review read already.
-func onlyOwed(review, anchor []diff.File, owed []string) (scope []diff.File, read int) {
+// review left out, whose content a review read already. A file the base
+// excludes stays, for the review to say why it is left out.
+func (x *reviewRunner) onlyOwed(review, anchor []diff.File, owed []string) (scope []diff.File, read int) {
 	is := make(map[string]bool, len(owed))
 	for _, p := range owed {
 		is[p] = true
 	}
-	kept := slices.DeleteFunc(slices.Clone(review), func(f diff.File) bool { return !is[f.Path()] })
-	return carry(anchor, kept, owed), len(review) - len(kept)
+	kept := slices.DeleteFunc(slices.Clone(review), func(f diff.File) bool { return !is[f.Path()] && x.sendable.Why(f) == "" })
+	// Never nil: the engine reads a nil scope as the whole diff.
+	return append([]diff.File{}, carry(anchor, kept, owed)...), len(review) - len(kept)
 }
 
 // GitHubFilesCap is where GitHub's list of a PR's files stops: "a

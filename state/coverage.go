@@ -37,3 +37,9 @@ func (s State) Coverage(head, baseRef string) HeadCoverage {
 	}
 	return HeadCoverage{Coverage: gate.NotReviewed}
 }
+
+// ReviewedAgainst reports whether an automatic review of head against
+// baseRef completed: a head that owes nothing is done once one did.
+func (s State) ReviewedAgainst(head, baseRef string) bool {
+	return s.completedOf(head, baseRef, rmcoc.ModeAuto) != nil
+}

@@ -318,6 +318,8 @@ var list = []mutation{
 		Old: "if rt.Mode == rmcoc.ModeAuto && !rt.Full {", New: "if false {", Tests: "TestAutomaticReviewReadsWhatIsOwed"},
 	{ID: "A3", Section: since, What: "an owed change no review can read is planned a review", File: "gate/owed.go",
 		Old: "\t\tcase cannotRead:\n\t\t\to.Unreadable = append(o.Unreadable, c)", New: "\t\tcase cannotRead:\n\t\t\to.Review = append(o.Review, c)", Tests: "TestOwed"},
+	{ID: "A4", Section: since, What: "the review of a head that owes nothing reads the whole diff (the engine takes a nil scope for all of it)", File: "execution/review.go",
+		Old: "return append([]diff.File{}, carry(anchor, kept, owed)...), len(review) - len(kept)", New: "return carry(anchor, kept, owed), len(review) - len(kept)", Tests: "TestAutomaticReviewReadsWhatIsOwed"},
 	// Issue 32 §4: overlapping runs.
 	{ID: "W1", Section: since, What: "another run's status landing between a run's read and its gate write goes unseen", File: "app/gate.go",
 		Old: "if !same(s, true, ours) {\n\t\t\treturn true", New: "if false && !same(s, true, ours) {\n\t\t\treturn true", Tests: "TestOvertaken"},
