@@ -181,6 +181,9 @@ type ReviewTask struct {
 	// takes them by the same rule from the files it reads.
 	Owed      []gate.Change
 	OwedKnown bool
+	// Rest is set for the rest of what a head owes after its own review
+	// stopped short (or lost part of its record).
+	Rest bool
 	// Requests are the manual requests this review answers.
 	Requests []state.Mention
 	// Dismissed are manual requests an automatic review makes redundant.
@@ -519,6 +522,8 @@ func owedReview(in Input, o gate.Owing, p *Plan) *ReviewTask {
 		// trigger: the PR is enrolled, the head is new (or the base is).
 		p.RecordTrigger = &rmcoc.AutoReviewTrigger{HeadSHA: head, Action: "synchronize"}
 		rt.Missed = true
+	default:
+		rt.Rest = true
 	}
 	return rt
 }
@@ -539,8 +544,10 @@ func reviewReason(rt *ReviewTask) string {
 		return fmt.Sprintf("automatic reviews were resumed: reviewing %s (gates the merge)", shortSHA(rt.HeadSHA))
 	case rt.Missed:
 		return fmt.Sprintf("head %s was pushed after the last automatic review and never reviewed (its run was cancelled); reviewing it (gates the merge)", shortSHA(rt.HeadSHA))
-	case rt.Resumed && rt.OwedKnown:
+	case rt.Rest && rt.OwedKnown:
 		return fmt.Sprintf("%d changed file(s) of %s were never shown to every pass of an automatic review; reviewing them (gates the merge)", len(rt.Owed), shortSHA(rt.HeadSHA))
+	case rt.Rest:
+		return fmt.Sprintf("the automatic review of %s may not have covered every changed file; reviewing what it owes (gates the merge)", shortSHA(rt.HeadSHA))
 	case rt.Resumed:
 		return fmt.Sprintf("automatic review of %s was cancelled before it finished; restarted (gates the merge)", shortSHA(rt.HeadSHA))
 	}
