@@ -29,7 +29,7 @@ func init() {
 			}
 			return nil, nil // null on GitHub for unknown revs
 		}
-		if content, found := r.contents[rev+"\x00"+strings.Trim(path, "/")]; found {
+		if content, found := r.contentAt(rev, strings.Trim(path, "/")); found {
 			return blobObj{content}, nil
 		}
 		return nil, nil // GitHub answers null for a path that does not exist at rev

@@ -108,7 +108,7 @@ func (s *Server) getContents(c *call) reply {
 	self := func(entry string) string {
 		return s.apiURL("/repos/" + r.FullName() + "/contents/" + entry + "?ref=" + ref)
 	}
-	if content, ok := r.contents[ref+"\x00"+p]; ok {
+	if content, ok := r.contentAt(ref, p); ok {
 		enc, encoding := wrapBase64(base64.StdEncoding.EncodeToString([]byte(content))), "base64"
 		if len(content) > maxContentBytes {
 			// GitHub's documented answer for a file of 1 to 100 MB: no

@@ -117,12 +117,7 @@ func (r *repoState) flatten(node *treeNode, prefix string, limit int) (out []tre
 // changed file its blob id); for any other commit, those stored under it.
 func (s *Server) commitFiles(r *repoState, ref string) map[string]blobRef {
 	out := map[string]blobRef{}
-	nums := slices.Sorted(maps.Keys(r.pulls)) // the first PR of a shared head decides
-	for _, n := range nums {
-		p := r.pulls[n]
-		if p.pr.HeadSHA != ref || len(p.files) == 0 {
-			continue
-		}
+	if p := r.headPull(ref); p != nil {
 		for path, b := range s.storedFiles(r, p.pr.BaseSHA) {
 			out[path] = b
 		}
@@ -144,6 +139,40 @@ func (s *Server) commitFiles(r *repoState, ref string) map[string]blobRef {
 	return out
 }
 
+// headPull is the PR whose files make the tree of ref when ref is a PR's
+// head: the first by number with a files list (two open PRs can share a
+// head; the commit is one, so one of them decides), nil for another ref.
+func (r *repoState) headPull(ref string) *pullState {
+	for _, n := range slices.Sorted(maps.Keys(r.pulls)) {
+		if p := r.pulls[n]; p.pr.HeadSHA == ref && len(p.files) > 0 {
+			return p
+		}
+	}
+	return nil
+}
+
+// contentAt is the content of path at ref, as a commit holds it: stored
+// under ref, else, at a PR's head, the base's content of a path the PR
+// leaves as it is (the head's tree holds the base's blob there, so every
+// read of the commit, the contents API included, serves that one). A path
+// the PR changes without stored content has none.
+func (r *repoState) contentAt(ref, path string) (string, bool) {
+	if content, ok := r.contents[ref+"\x00"+path]; ok {
+		return content, true
+	}
+	p := r.headPull(ref)
+	if p == nil {
+		return "", false
+	}
+	for _, f := range p.files {
+		if f.Path == path || f.PreviousPath == path {
+			return "", false
+		}
+	}
+	content, ok := r.contents[p.pr.BaseSHA+"\x00"+path]
+	return content, ok
+}
+
 type blobRef struct {
 	id   string
 	size int
@@ -160,11 +189,21 @@ func (s *Server) storedFiles(r *repoState, ref string) map[string]blobRef {
 	return out
 }
 
-// fileBlob is a changed file's blob id at ref: its stored content's, else
-// one derived from its path and patch (the files list reports the same).
+// fileBlob is a changed file's blob id at ref, as the head's tree holds
+// it (GitHub's files list reports the blob at the head, so a second PR on
+// the same head lists the first PR's blobs): its content's there, else one
+// derived from its path and the patch of the PR whose files make the tree.
 func (r *repoState) fileBlob(ref string, f File) string {
-	if content, ok := r.contents[ref+"\x00"+f.Path]; ok {
+	if content, ok := r.contentAt(ref, f.Path); ok {
 		return blobSHA(content)
+	}
+	if p := r.headPull(ref); p != nil {
+		for _, g := range p.files {
+			if g.Path == f.Path && g.Status != "removed" {
+				f = g
+				break
+			}
+		}
 	}
 	return blobSHA(f.Path + "\x00" + f.Patch)
 }
