@@ -96,7 +96,7 @@ func newReviewRunner(r *run) *reviewRunner {
 	for _, p := range r.State.Gone() {
 		// A maintainer waived it where it stands: reported again on the
 		// same code, it is the waived finding, not a new one.
-		if r.State.Waived[p.ID] && p.Fingerprint != "" {
+		if r.State.WaivedGone(p.ID) && p.Fingerprint != "" {
 			known[p.Fingerprint] = true
 		}
 	}

@@ -44,6 +44,18 @@ func resolveAll(st *State, m Mention) {
 			st.WaivedBy[f.Block.ID] = Waiver{FindingID: f.Block.ID, By: m.Author.Login, Command: m.Ref}
 		}
 	}
+	waiveGone(st, m, a.FindingIDs)
+}
+
+// waiveGone keeps the waiver of a finding the answer named whose thread
+// was deleted since: the maintainer's decision holds whatever becomes of
+// the thread, as a waive command's does (State.Missing).
+func waiveGone(st *State, m Mention, ids []string) {
+	for _, id := range ids {
+		if _, done := st.WaivedBy[id]; !done && !slices.ContainsFunc(st.Findings, func(f Finding) bool { return f.Block.ID == id }) {
+			st.WaivedBy[id] = Waiver{FindingID: id, By: m.Author.Login, Command: m.Ref}
+		}
+	}
 }
 
 // answerResolve names the findings the command waived.

@@ -243,3 +243,41 @@ func TestWaiveAppliesToWhatWasGone(t *testing.T) {
 		}
 	}
 }
+
+// A maintainer's resolve keeps waiving the findings its answer named when
+// their thread is deleted afterwards: the decision was the maintainer's,
+// whatever becomes of the thread. A finding it did not name, a resolve not
+// answered yet (what was open then is unknown), or one by someone who may
+// not give it, waives nothing that is gone.
+func TestResolveWaiverOutlivesItsThread(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		by       snapshot.Actor
+		answered bool
+		named    []string
+		missing  bool
+	}{
+		"named in the answer":             {maria, true, []string{"f-111111"}, false},
+		"another finding named":           {maria, true, []string{"f-222222"}, true},
+		"not answered yet":                {maria, false, nil, true},
+		"given by someone who may not":    {bob, true, []string{"f-111111"}, true},
+		"named, and others still present": {maria, true, []string{"f-111111", "f-333333"}, false},
+	} {
+		p := newPR()
+		r := run(shaA, "", "main", rmcoc.ModeAuto)
+		r.Posted = []rmcoc.PostedFinding{{ID: "f-111111", Blocking: true}, {ID: "f-333333", Blocking: true}}
+		p.review(1, botAuthor, with("review", r))
+		p.finding("T3", 10, rmcoc.Finding{ID: "f-333333", Title: "Race", Score: 9, Blocking: true, Status: rmcoc.FindingOpen})
+		p.comment(2, tc.by, "@rmc-bot resolve")
+		if tc.answered {
+			p.comment(3, botAuthor, with("resolved", rmcoc.CommandAnswer{CommandCommentID: 2, Command: "resolve", By: tc.by.Login, Result: rmcoc.CommandDone, FindingIDs: tc.named, At: t0}))
+		}
+		st := derive(p, bot)
+		if missing := slices.ContainsFunc(st.Missing(), func(f rmcoc.PostedFinding) bool { return f.ID == "f-111111" }); missing != tc.missing || len(st.Gone()) != 1 {
+			t.Errorf("%s: the deleted finding missing %v (gone %v), want %v", name, missing, st.Gone(), tc.missing)
+		}
+		if ids := st.ResolvedBy(state.Ref{Source: state.SourceIssueComment, ID: 2}); slices.Contains(ids, "f-111111") {
+			t.Errorf("%s: the answer lists a finding without a thread: %v", name, ids)
+		}
+	}
+}

@@ -141,11 +141,19 @@ func (s State) completedOf(head, baseRef string, mode rmcoc.Mode) *CompletedRevi
 func (s State) Missing() []rmcoc.PostedFinding {
 	var out []rmcoc.PostedFinding
 	for _, p := range s.Gone() {
-		if !s.Waived[p.ID] {
+		if !s.WaivedGone(p.ID) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// WaivedGone reports whether a maintainer waived a finding whose thread is
+// gone: a waive command after the deletion, or a resolve command given
+// while it was open, whose answer named it.
+func (s State) WaivedGone(id string) bool {
+	_, resolved := s.WaivedBy[id]
+	return s.Waived[id] || resolved
 }
 
 // Gone are the blocking findings a review posted whose thread is gone,
