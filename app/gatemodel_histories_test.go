@@ -36,6 +36,22 @@ var optionHistories = map[string][]step{
 	"race: no stale pending over a review that finished blocking":         {{stepOverlapRace, 0, 1}},
 	"race: no stale pending over a review that finished clean":            {{stepOverlapRace, 956, 720}},
 	"race: a run whose claim lands late does not post a finding twice":    {{stepHuge, 91, 903}, {stepOverlapRace, 125, 155}, {stepDispute, 75, 720}},
+	// The liveness gaps seed 1 found (1,000 histories: histories 259, 626,
+	// 655, 730, 901, 918 and 943), each shrunk: the gate ended stricter
+	// than the oracle. The fake's files list and contents disagreed with
+	// its trees for a second PR on the same head (the review recorded
+	// blobs the head's tree does not hold, and could not read a file the
+	// head kept from the first PR's base); a maintainer's resolve was
+	// forgotten once its finding's thread was deleted; and the oracle took
+	// a maintainer's resolve for clear-ledger.
+	"gap: a second PR from an earlier head, over a binary file its base had as text": {{stepOverlapStale, 282, 311}, {stepBinary, 30, 140},
+		{stepTextForBin, 580, 926}, {stepTextForBin, 38, 266}, {stepOverlapStale, 146, 637}, {stepForceBack, 329, 40}, {stepSecondPR, 701, 694}},
+	"gap: a second PR from an earlier head, over a file reverted to the first PR's base":    {{stepOverlapStale, 872, 748}, {stepRevert, 335, 906}, {stepSecondPR, 385, 116}},
+	"gap: a maintainer's resolve holds when the finding's thread is deleted (655)":          {{stepBug, 882, 564}, {stepResolveMaint, 295, 454}, {stepDeleteThread, 594, 63}},
+	"gap: a maintainer's resolve holds when the finding's thread is deleted (730)":          {{stepBug, 31, 503}, {stepResolveMaint, 498, 371}, {stepDeleteThread, 48, 295}},
+	"gap: a maintainer's resolve holds when the finding's thread is deleted (918)":          {{stepBug, 437, 746}, {stepResolveMaint, 612, 707}, {stepDeleteThread, 646, 516}},
+	"gap: a deleted fix reply holds past a maintainer's resolve: clear-ledger clears a cut": {{stepBug, 946, 638}, {stepFix, 997, 265}, {stepDeleteReply, 48, 900}, {stepResolveMaint, 870, 935}},
+	"gap: a deleted verdict holds past a maintainer's resolve of its finding":               {{stepBug, 539, 949}, {stepRedispute, 362, 90}, {stepDeleteReply, 574, 140}, {stepResolveMaint, 851, 359}},
 }
 
 func TestGateModelHistories(t *testing.T) {

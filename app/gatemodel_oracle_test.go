@@ -32,14 +32,18 @@ import (
 //	           judged: a closed finding whose raised content comes back (a
 //	           revert) is open again, unless the decision judged that very
 //	           content;
-//	cut:       a bot review a person edited cuts the state ledger: the
-//	           gate fails until a maintainer clears it (no step here does);
-//	           a finding whose thread a person deleted blocks until a
-//	           maintainer waives it (or a review reports it again: it has a
-//	           thread again); one whose block a person edited while it was
-//	           open, or whose bot reply or verdict a person deleted, blocks
-//	           until a maintainer's command clears it (an edit to a finding
-//	           a decision already closed changes no decision);
+//	cut:       a bot review a person edited, or a bot reply or verdict a
+//	           person deleted, cuts the state ledger: the gate fails until
+//	           a maintainer clears the cut (clear-ledger, which no step
+//	           gives: a maintainer's resolve or waive decides findings, and
+//	           accepting what was deleted is a decision of its own, as the
+//	           gate's description says); a finding whose thread a person
+//	           deleted blocks until a maintainer waives it (or a review
+//	           reports it again: it has a thread again; a maintainer's
+//	           command that closed it before holds whatever becomes of its
+//	           thread); one whose block a person edited while it was open
+//	           blocks until a maintainer's command settles it (an edit to a
+//	           finding a decision already closed changes no decision);
 //	gate:      failure when a finding stands or is cut, else pending when
 //	           coverage is incomplete or unknown, else success.
 //
@@ -67,7 +71,8 @@ type finding struct {
 	path, on string
 	open     bool
 	judged   string // the content the decision that closed it judged
-	cut      bool   // a person edited its block or deleted the bot's reply: a maintainer must clear it
+	cut      bool   // a person deleted the bot's reply or verdict in its thread: a cut only clear-ledger clears
+	held     bool   // a person edited its block while it was open: a maintainer's command settles it
 	maint    bool   // closed by a maintainer's command: a later deletion of its thread changes nothing
 }
 
@@ -108,12 +113,13 @@ func (pr *prModel) moved(sha string, head files) {
 
 // stands reports whether a finding holds the gate on the PR's head.
 func (pr *prModel) stands(f *finding) bool {
-	return f.cut || f.open && pr.head[f.path].bug()
+	return f.cut || f.held || f.open && pr.head[f.path].bug()
 }
 
-// decide closes f by a decision on the head's content.
+// decide closes f by a decision on the head's content. A cut in the
+// ledger stays: no decision on the finding accepts what a person deleted.
 func (pr *prModel) decide(f *finding) {
-	f.open, f.cut, f.judged, f.maint = false, false, pr.head[f.path].mark(), false
+	f.open, f.held, f.judged, f.maint = false, false, pr.head[f.path].mark(), false
 }
 
 // decideByMaintainer closes f by a maintainer's command.

@@ -73,9 +73,10 @@ var actions = map[stepKind]func(m *modelWorld, s step) bool{
 	},
 	stepResolveMaint: func(m *modelWorld, _ step) bool {
 		pr := m.prs[0]
-		// A command applies to the findings open when it is given.
+		// A command applies to the findings open when it is given (an
+		// edited one included); it clears no cut in the ledger.
 		for _, f := range pr.findings {
-			if f.open || f.cut {
+			if f.open || f.held {
 				pr.decideByMaintainer(f)
 			}
 		}
@@ -295,7 +296,7 @@ func (m *modelWorld) dispute(s step, again bool) bool {
 	pr := m.prs[0]
 	var ts []disputed
 	for _, th := range m.findingRoots(pr, true) {
-		if f := m.threadFinding(pr, th); f.open && !f.cut && pr.head[f.path].mark() == f.on && (again || !pr.judged[f.on]) {
+		if f := m.threadFinding(pr, th); f.open && !f.cut && !f.held && pr.head[f.path].mark() == f.on && (again || !pr.judged[f.on]) {
 			ts = append(ts, disputed{th.ID, th.Comments[0].ID, f})
 		}
 	}
@@ -380,7 +381,7 @@ func (m *modelWorld) deleteReply(s step) bool {
 }
 
 // editFinding is a person (the author or a maintainer) editing a bot
-// finding's comment: a cut in the ledger.
+// finding's comment: the finding is held until a maintainer settles it.
 func (m *modelWorld) editFinding(s step) bool {
 	pr := m.prs[0]
 	roots := m.findingRoots(pr, false)
@@ -392,10 +393,10 @@ func (m *modelWorld) editFinding(s step) bool {
 	if s.b%2 == 1 {
 		who = maintainer
 	}
-	// An edit cuts a finding no decision closed yet; one a decision closed
+	// An edit holds a finding no decision closed yet; one a decision closed
 	// stays closed (the edit is reported, and changes no decision).
-	if f := m.threadFinding(pr, th); f.open || f.cut {
-		f.cut = true
+	if f := m.threadFinding(pr, th); f.open || f.held {
+		f.held = true
 	}
 	m.gh.EditComment(th.Comments[0].ID, who, th.Comments[0].Body+"\n\nedited")
 	m.run(m.commentRun(pr, author, "thanks", nil))

@@ -319,7 +319,7 @@ func (m *modelWorld) exec(r runOf) {
 		env["INPUT_"+strings.ToUpper(k)] = v
 	}
 	getenv := envWithDefaults(env)
-	log := newLog(Env{Getenv: getenv, Stdout: io.Discard, ReadFile: os.ReadFile})
+	log := newLog(Env{Getenv: getenv, Stdout: runLog(), ReadFile: os.ReadFile})
 	cfg, err := configFrom(getenv)
 	if err != nil {
 		m.t.Error(err)
@@ -440,3 +440,12 @@ func (m *modelWorld) gate() string {
 }
 
 func renamedPath(p string) string { return path.Join("moved", path.Base(p)) }
+
+// runLog is where a run's log goes: nowhere, or stderr with -gate.log (to
+// follow one history: run its row alone).
+func runLog() io.Writer {
+	if *gateLog {
+		return os.Stderr
+	}
+	return io.Discard
+}
