@@ -75,7 +75,7 @@ var list = []mutation{
 	{ID: "S1", Section: more, What: "a review that stopped short is not said to have", File: "state/coverage.go",
 		Old: "if len(run.Unreviewed) > 0 || run.UnreviewedCount > 0 || run.Spilled > s.spilled(*r) {", New: "if run.Spilled < 0 {", Tests: "TestCoverage"},
 	{ID: "S3", Section: more, What: "a waived deleted finding keeps blocking", File: "state/query.go",
-		Old: "if !s.Waived[p.ID] {", New: "if true {", Tests: "TestMissingEvidence"},
+		Old: "if !s.WaivedGone(p.ID) {", New: "if true {", Tests: "TestMissingEvidence|TestResolveWaiverOutlivesItsThread"},
 	{ID: "S4", Section: more, What: "a commit list GitHub cut short marks fixes lost", File: "state/findings.go",
 		Old: "cut := len(pr.Commits) == 0 || pr.CommitsTotal > len(pr.Commits)", New: "cut := len(pr.Commits) == 0", Tests: "TestFixLost"},
 	{ID: "D1", Section: more, What: "a task that failed the maximum number of times is retried", File: "detector/plan.go",
@@ -291,7 +291,7 @@ var list = []mutation{
 	{ID: "T7", Section: since, What: "a run writes the ledger head again when nothing new needs naming", File: "execution/ledger.go",
 		Old: "c.anchor.Body, c.dirty = body, false", New: "c.anchor.Body = body", Tests: "TestLedgerWriterRoundTrip"},
 	{ID: "H3", Section: since, What: "a deleted finding a maintainer waived is posted again by the next full review", File: "execution/review.go",
-		Old: "if r.State.Waived[p.ID] && p.Fingerprint != \"\" {", New: "if false && p.Fingerprint != \"\" {", Tests: "TestReviewKnowsWaivedDeletedFindings"},
+		Old: "if r.State.WaivedGone(p.ID) && p.Fingerprint != \"\" {", New: "if false && p.Fingerprint != \"\" {", Tests: "TestReviewKnowsWaivedDeletedFindings"},
 	// Issue 32 §2: decisions bound to the code they judged.
 	{ID: "E1", Section: since, What: "a decision made on other code holds when the code its finding was raised on comes back", File: "gate/decision.go",
 		Old: "return raised != \"\" && Key(head) == raised && !d.judgedRaised()", New: "return raised != \"\" && Key(head) == raised && d.judgedRaised()", Tests: "TestDecisionBinding|TestEvaluateDecisions"},
@@ -311,6 +311,8 @@ var list = []mutation{
 		Old: "case ok && f.Tampered:", New: "case false && ok && f.Tampered:", Tests: "TestDecisionsBeforeAnEditDoNotSettleIt"},
 	{ID: "E9", Section: since, What: "the thread of a finding held by a decision its edit superseded is reopened, with a reply", File: "state/findings.go",
 		Old: "f.Status, f.Reopen, f.ReopenExplained, f.Unjudged = rmcoc.FindingResolved, nil, false, \"\"", New: "f.Status = rmcoc.FindingResolved", Tests: "TestDecisionsBeforeAnEditDoNotSettleIt"},
+	{ID: "E10", Section: since, What: "a maintainer's resolve stops waiving a finding once its thread is deleted", File: "state/command_resolve.go",
+		Old: "waiveGone(st, m, a.FindingIDs)", New: "waiveGone(st, m, nil)", Tests: "TestResolveWaiverOutlivesItsThread"},
 	// Issue 32 §1/§5: one computation of what is owed.
 	{ID: "A1", Section: since, What: "the plan ignores the ledger: content a review read under another head, or before a revert, is reviewed again", File: "detector/plan.go",
 		Old: "return gate.Owed(*in.Changes, in.State.Ledger(), in.Scope)", New: "return gate.Owed(*in.Changes, gate.Ledger{}, in.Scope)", Tests: "TestPlanOwesWhatTheGateOwes"},
