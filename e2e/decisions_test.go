@@ -266,3 +266,34 @@ func TestOldWaiveDoesNotApplyToALaterDeletion(t *testing.T) {
 		t.Errorf("waiver answers %v, want the one saying there was nothing to waive", answers)
 	}
 }
+
+// A maintainer's resolve outlives the thread of a finding it waived: once
+// the finding's comment is deleted, the bot's answer to the command still
+// names it, so the gate stays green and no "deleted thread" is reported;
+// a full review of the same code does not post it again.
+func TestResolveHoldsWhenTheThreadIsDeletedLater(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	th := reviewed(t, w, false)
+	cmd := w.gh.AddIssueComment(repoName, w.pr, "bob", "@rmc-bot resolve")
+	if r := w.run(w.commentEvent(cmd.ID, "bob", "@rmc-bot resolve")); r.code != 0 {
+		t.Fatalf("resolve run: exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "1111111 reviewed")
+
+	w.gh.DeleteReviewComment(th.Comments[0].ID)
+	r := w.run(w.commentEvent(w.gh.AddIssueComment(repoName, w.pr, "alice", "gone").ID, "alice", "gone"))
+	if r.code != 0 || strings.Contains(r.summary, "deleted thread") {
+		t.Fatalf("after the deletion: exit %d\n%s\n%s", r.code, r.summary, r.log)
+	}
+	wantGate(t, w, "success", "1111111 reviewed")
+
+	full := w.gh.AddIssueComment(repoName, w.pr, "bob", "@rmc-bot full review")
+	if r := w.run(w.commentEvent(full.ID, "bob", "@rmc-bot full review")); r.code != 0 {
+		t.Fatalf("full review: exit %d\n%s", r.code, r.log)
+	}
+	if n := w.findingsPosted("Unsynchronized map write"); n != 0 {
+		t.Errorf("the waived finding was posted again %d time(s)", n)
+	}
+	wantGate(t, w, "success", "1111111 reviewed")
+}

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/review-my-code-bot/rmc/github/fakegithub"
@@ -78,4 +79,49 @@ func TestOverlappingRunsLeaveNoStalePending(t *testing.T) {
 	}
 	w.gh.OnWrite(nil)
 	wantGate(t, w, "failure", "1 open blocking")
+}
+
+// A second PR on the same head whose base is an earlier head of the first
+// (a part of the first's diff): the first PR's head keeps a binary file as
+// its base has it, which the earlier head had replaced by text. The second
+// PR's files list shows that file changed, with no patch, and its blob as
+// the head's tree holds it (the first PR's base's); the head's content of
+// it is the base's. The second PR's review reads it at the head, finds it
+// binary by its content and records that blob: the commit's gate is green
+// for both PRs, not "not reviewed yet" for ever.
+func TestGateSecondPRFromAnEarlierHeadOverABinaryFile(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptReview(true)
+	first, _ := w.gh.PR(repoName, w.pr)
+	const earlier, head = "3333333333333333333333333333333333333333", "4444444444444444444444444444444444444444"
+	const logo, bucket = "PNG\x00\x01\x02", "package limiter\n"
+	w.gh.SetContents(repoName, first.BaseSHA, "assets/logo.png", logo)
+	w.gh.SetContents(repoName, earlier, "assets/logo.png", "package logo // text for a while\n")
+	w.gh.SetContents(repoName, head, "limiter/bucket.go", bucket)
+	w.gh.UpdatePR(repoName, w.pr, func(p *fakegithub.PR) { p.HeadSHA = head })
+	w.gh.SetFiles(repoName, w.pr, []fakegithub.File{{Path: "limiter/bucket.go", Status: "added", Additions: 1, Patch: "@@ -0,0 +1,1 @@\n+package limiter"}})
+	w.gh.SetDiff(repoName, w.pr, "")
+	if r := w.run(w.prEvent("opened")); r.code != 0 {
+		t.Fatalf("first PR: exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "4444444 reviewed")
+
+	second := w.gh.AddPR(repoName, fakegithub.PR{Author: "alice", Title: "The limiter alone", HeadSHA: head, BaseSHA: earlier,
+		HeadRef: "feature-2", BaseRef: "main"})
+	w.gh.SetFiles(repoName, second.Number, []fakegithub.File{
+		{Path: "assets/logo.png", Status: "modified"}, // text at the base, binary at the head: GitHub sends no patch
+		{Path: "limiter/bucket.go", Status: "added", Additions: 1, Patch: "@@ -0,0 +1,1 @@\n+package limiter"},
+	})
+	w.pr = second.Number
+	r := w.run(w.prEvent("opened"))
+	if r.code != 0 || len(w.reviews()) != 1 {
+		t.Fatalf("second PR: exit %d, %d review(s)\n%s", r.code, len(w.reviews()), r.log)
+	}
+	wantGate(t, w, "success", "4444444 reviewed")
+	for _, q := range w.llm.Requests() {
+		if strings.Contains(string(q.Body), `PNG\u0000`) {
+			t.Errorf("the model was sent the binary file")
+		}
+	}
 }
