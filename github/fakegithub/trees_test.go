@@ -56,10 +56,10 @@ func TestSharedHeadAgreesWithItsTree(t *testing.T) {
 		status     int
 	}{
 		"a file the first PR leaves as its base had it": {"logo.png", "PNG\x00one", 200},
-		"a file nobody changed":                          {"keep.go", "kept", 200},
-		"a file the head changed":                        {"x.go", "x2", 200},
-		"a file the head added without content":          {"new.go", "", 404},
-		"a file only the second PR's base had":           {"gone.bin", "", 404},
+		"a file nobody changed":                         {"keep.go", "kept", 200},
+		"a file the head changed":                       {"x.go", "x2", 200},
+		"a file the head added without content":         {"new.go", "", 404},
+		"a file only the second PR's base had":          {"gone.bin", "", 404},
 	} {
 		r := do(t, s, tokInstall, http.MethodGet, "/repos/o/r/contents/"+tc.path+"?ref="+head, nil)
 		var c struct{ Content string }
