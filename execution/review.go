@@ -463,11 +463,11 @@ const (
 
 // unpatched reads the files GitHub sent no patch for (a change too large,
 // or text it takes for binary) from the repository, at the head and at
-// the merge base. Binary content (a NUL byte in the first 8,000 bytes,
-// git's own rule) has nothing to review. Text is given the patch GitHub
-// would have sent, built from the two contents (diff.Unified), and is
-// reviewed like any other file of the scope, split into chunks as any big
-// diff is; it is not anchored, since GitHub takes no review comment on a
+// the merge base. Binary content (gate.IsBinary: a NUL byte in the first
+// 8,000 bytes, git's own rule) has nothing to review. Text is given the
+// patch GitHub would have sent, built from the two contents
+// (diff.Unified), and is reviewed like any other file of the scope, split
+// into chunks as any big diff is; it is not anchored, since GitHub takes no review comment on a
 // file it sends no diff for. A file that cannot be read (past the contents
 // API's 1 MB, past diff.MaxUnifiedLines, a failed read) stays named
 // unreadable. A file the base excludes is never read: nothing is owed.
@@ -522,7 +522,7 @@ func (x *reviewRunner) buildPatch(ctx context.Context, r *sideReader, head strin
 	switch {
 	case err != nil || !found:
 		return d, 0, isUnreadable
-	case isBinaryText(content):
+	case gate.IsBinary(content):
 		return d, 0, isBinary
 	}
 	var old string
@@ -541,7 +541,7 @@ func (x *reviewRunner) buildPatch(ctx context.Context, r *sideReader, head strin
 		if old, _, err = x.GitHub.Contents(ctx, x.repo(), r.mergeBase, from); err != nil {
 			return d, 0, isUnreadable
 		}
-		if isBinaryText(old) {
+		if gate.IsBinary(old) {
 			old = "" // text replacing a binary file: all of it is new
 		}
 	}
@@ -560,11 +560,6 @@ func (x *reviewRunner) buildPatch(ctx context.Context, r *sideReader, head strin
 		d.Status = diff.Added
 	}
 	return d, n, isBuilt
-}
-
-// isBinaryText is git's rule: a NUL byte in the first 8,000 bytes.
-func isBinaryText(content string) bool {
-	return strings.Contains(content[:min(len(content), 8000)], "\x00")
 }
 
 // excluded gives a file GitHub sent no diff for the base configuration's
