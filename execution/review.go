@@ -467,10 +467,10 @@ const (
 // 8,000 bytes, git's own rule) has nothing to review. Text is given the
 // patch GitHub would have sent, built from the two contents
 // (diff.Unified), and is reviewed like any other file of the scope, split
-// into chunks as any big diff is; it is not anchored, since GitHub takes no review comment on a
-// file it sends no diff for. A file that cannot be read (past the contents
-// API's 1 MB, past diff.MaxUnifiedLines, a failed read) stays named
-// unreadable. A file the base excludes is never read: nothing is owed.
+// into chunks as any big diff is; it is not anchored, since GitHub takes
+// no review comment on a file it sends no diff for. A file that cannot be
+// read (past the contents API's 1 MB, past diff.MaxUnifiedLines, a failed
+// read) stays named unreadable. A file the base excludes is never read: nothing is owed.
 func (x *reviewRunner) unpatched(ctx context.Context, head string, files []snapshot.ChangedFile, sc *scope) {
 	sc.built = map[string]bool{}
 	var r sideReader
