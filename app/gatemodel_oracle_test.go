@@ -41,11 +41,14 @@ import (
 //	           deleted blocks until a maintainer waives it (or a review
 //	           reports it again: it has a thread again; a maintainer's
 //	           command that closed it before holds whatever becomes of its
-//	           thread); one whose block a person edited while it was open
-//	           blocks until a maintainer's command settles it (an edit to a
-//	           finding a decision already closed changes no decision);
-//	gate:      failure when a finding stands or is cut, else pending when
-//	           coverage is incomplete or unknown, else success.
+//	           thread); one whose comment a person edited while it was
+//	           open blocks until a maintainer's command settles it; one a
+//	           person edited after a decision closed it loses that decision
+//	           (it judged another text than the comment shows now): the
+//	           gate is pending until a maintainer's resolve after the edit;
+//	gate:      failure when a finding stands or is cut, else pending when a
+//	           decision was superseded by an edit or coverage is incomplete
+//	           or unknown, else success.
 //
 // The status on a commit is the strictest gate of the open PRs whose head
 // it is.
@@ -72,8 +75,12 @@ type finding struct {
 	open     bool
 	judged   string // the content the decision that closed it judged
 	cut      bool   // a person deleted the bot's reply or verdict in its thread: a cut only clear-ledger clears
-	held     bool   // a person edited its block while it was open: a maintainer's command settles it
-	maint    bool   // closed by a maintainer's command: a later deletion of its thread changes nothing
+	held     bool   // a person edited its comment while it was open: a maintainer's command settles it
+	// superseded: a person edited its comment after a decision closed it:
+	// the decision no longer counts, a maintainer's resolve after the edit
+	// settles it.
+	superseded bool
+	maint      bool // closed by a maintainer's command: a later deletion of its thread changes nothing
 }
 
 func newPRModel(num int, baseSHA string, base, head files, headSHA string) *prModel {
@@ -105,7 +112,9 @@ func (pr *prModel) moved(sha string, head files) {
 		case f.open && !now.bug():
 			f.open, f.judged = false, now.mark()
 		case !f.open && now.mark() == f.on && f.judged != f.on:
+			// Reopened: an edited comment makes it an edited open one.
 			f.open, f.judged, f.maint = true, "", false
+			f.held, f.superseded = f.held || f.superseded, false
 		}
 	}
 	pr.head, pr.headSHA = head.clone(), sha
@@ -119,7 +128,7 @@ func (pr *prModel) stands(f *finding) bool {
 // decide closes f by a decision on the head's content. A cut in the
 // ledger stays: no decision on the finding accepts what a person deleted.
 func (pr *prModel) decide(f *finding) {
-	f.open, f.held, f.judged, f.maint = false, false, pr.head[f.path].mark(), false
+	f.open, f.held, f.superseded, f.judged, f.maint = false, false, false, pr.head[f.path].mark(), false
 }
 
 // decideByMaintainer closes f by a maintainer's command.
@@ -230,6 +239,11 @@ func (pr *prModel) gate(limit int) string {
 	for _, f := range pr.findings {
 		if pr.stands(f) {
 			return "failure"
+		}
+	}
+	for _, f := range pr.findings {
+		if f.superseded {
+			return "pending"
 		}
 	}
 	if !readable(pr.base, pr.head, limit) {

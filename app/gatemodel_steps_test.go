@@ -76,7 +76,7 @@ var actions = map[stepKind]func(m *modelWorld, s step) bool{
 		// A command applies to the findings open when it is given (an
 		// edited one included); it clears no cut in the ledger.
 		for _, f := range pr.findings {
-			if f.open || f.held {
+			if f.open || f.held || f.superseded {
 				pr.decideByMaintainer(f)
 			}
 		}
@@ -381,7 +381,8 @@ func (m *modelWorld) deleteReply(s step) bool {
 }
 
 // editFinding is a person (the author or a maintainer) editing a bot
-// finding's comment: the finding is held until a maintainer settles it.
+// finding's comment: the finding is held until a maintainer settles it
+// after the edit.
 func (m *modelWorld) editFinding(s step) bool {
 	pr := m.prs[0]
 	roots := m.findingRoots(pr, false)
@@ -394,9 +395,13 @@ func (m *modelWorld) editFinding(s step) bool {
 		who = maintainer
 	}
 	// An edit holds a finding no decision closed yet; one a decision closed
-	// stays closed (the edit is reported, and changes no decision).
-	if f := m.threadFinding(pr, th); f.open || f.held {
+	// loses it (the decision judged another text): pending until a
+	// maintainer resolves it after the edit.
+	switch f := m.threadFinding(pr, th); {
+	case f.open || f.held:
 		f.held = true
+	default:
+		f.superseded = true
 	}
 	m.gh.EditComment(th.Comments[0].ID, who, th.Comments[0].Body+"\n\nedited")
 	m.run(m.commentRun(pr, author, "thanks", nil))
