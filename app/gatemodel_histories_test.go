@@ -51,6 +51,7 @@ var optionHistories = map[string][]step{
 	"gap: a maintainer's resolve holds when the finding's thread is deleted (730)":          {{stepBug, 31, 503}, {stepResolveMaint, 498, 371}, {stepDeleteThread, 48, 295}},
 	"gap: a maintainer's resolve holds when the finding's thread is deleted (918)":          {{stepBug, 437, 746}, {stepResolveMaint, 612, 707}, {stepDeleteThread, 646, 516}},
 	"gap: a deleted fix reply holds past a maintainer's resolve: clear-ledger clears a cut": {{stepBug, 946, 638}, {stepFix, 997, 265}, {stepDeleteReply, 48, 900}, {stepResolveMaint, 870, 935}},
+	"stale: an older run's review of a head pushed over stands down (seed 3, 629)":          {{stepBug, 210, 437}, {stepDeleteThread, 160, 837}, {stepOverlapStale, 237, 610}},
 	// A decision made before someone edited the finding's comment judged
 	// another text: it no longer counts, and only a maintainer's resolve
 	// after the edit settles the finding (seeds 1 to 3 found these once

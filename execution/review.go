@@ -66,6 +66,7 @@ type reviewRunner struct {
 	held       string                   // why another run does this run's automatic review
 	bot        snapshot.Actor           // whose reviews are the PR's automatic reviews
 	seen       int64                    // the newest review the run's snapshot read
+	commits    []string                 // the PR's commits the snapshot listed, nil unless the list is whole
 	last       *state.CompletedReview   // the latest review, if any
 	ledger     gate.Ledger              // what the PR's automatic reviews read, by blob
 	known      map[string]bool          // fingerprints of the findings already reported, or decided on this content
@@ -101,7 +102,7 @@ func newReviewRunner(r *run) *reviewRunner {
 		}
 	}
 	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, sendable: r.scope(), baseRef: r.Snap.PR.BaseRef, held: r.heldReview,
-		bot: r.State.Bot, seen: newestReview(r.Snap.Reviews),
+		bot: r.State.Bot, seen: newestReview(r.Snap.Reviews), commits: wholeCommits(r.Snap.PR),
 		last: r.State.LastReview(), ledger: r.State.Ledger(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify, read: r.read,
 		changes: r.Changes}
 }
@@ -177,8 +178,8 @@ func (x *reviewRunner) review(ctx context.Context, key string, rt *detector.Revi
 		return res, 0, err
 	}
 	if rt.Mode == rmcoc.ModeAuto {
-		if by := x.reviewedSince(ctx, rt.HeadSHA); by != 0 {
-			return res, 0, &standDown{review: by, head: rt.HeadSHA}
+		if sd := x.reviewedSince(ctx, rt.HeadSHA); sd != nil {
+			return res, 0, sd
 		}
 	}
 	for _, n := range res.Notes {
@@ -226,38 +227,68 @@ func (x *reviewRunner) postSpills(ctx context.Context, rt *detector.ReviewTask, 
 // standDown is a review another run posted of the same head while this
 // run's was at the model: posting this one too would post every finding
 // twice (runs without concurrency:, a push's run whose claim landed after
-// a comment's run took the review up).
+// a comment's run took the review up). Or of a head pushed since this
+// run's snapshot (newer is set): this run's head is stale, and its
+// findings, posted after the newer head's review, would stand on code the
+// head may no longer hold with no run left to verify them.
 type standDown struct {
 	review int64
 	head   string
+	newer  string
 }
 
 func (s *standDown) Error() string {
+	if s.newer != "" {
+		return fmt.Sprintf("review %d of %.7s, pushed since this run read the pull request, was posted by another run while this one reviewed %.7s: left to it", s.review, s.newer, s.head)
+	}
 	return fmt.Sprintf("review %d of %.7s was posted by another run while this one reviewed it: left to it, so no finding is posted twice", s.review, s.head)
 }
 
-// reviewedSince is the id of an automatic review of head the bot posted
-// since the run's snapshot, 0 if none. One read, just before anything of
-// this run's review is written; a read that fails posts the review (a
-// finding twice is noise, a review lost is a head nobody reviewed).
-// Only the bot's reviews count, and only their trusted blocks.
-func (x *reviewRunner) reviewedSince(ctx context.Context, head string) int64 {
+// reviewedSince is the automatic review the bot posted since the run's
+// snapshot that makes this one redundant, nil if none: one of head, or of
+// a head the snapshot's whole commit list does not hold (pushed since). One
+// read, just before anything of this run's review is written; a read that
+// fails posts the review (a finding twice is noise, a review lost is a head
+// nobody reviewed). Only the bot's reviews count, and only their trusted
+// blocks.
+func (x *reviewRunner) reviewedSince(ctx context.Context, head string) *standDown {
 	rs, err := x.GitHub.ReviewsSince(ctx, x.repo(), x.number(), x.seen)
 	if err != nil {
 		x.Log.Warningf("could not tell whether another run reviewed %.7s meanwhile; posting this review: %v", head, err)
-		return 0
+		return nil
 	}
 	for _, r := range rs {
 		if !r.Author.Is(x.bot) {
 			continue
 		}
 		for _, b := range rmcoc.ParseTrusted(r.Body).Blocks {
-			if run, ok := b.(rmcoc.ReviewRun); ok && run.HeadSHA == head && run.Mode == rmcoc.ModeAuto {
-				return r.ID
+			run, ok := b.(rmcoc.ReviewRun)
+			switch {
+			case !ok || run.Mode != rmcoc.ModeAuto:
+			case run.HeadSHA == head:
+				return &standDown{review: r.ID, head: head}
+			case x.pushedSince(run.HeadSHA):
+				return &standDown{review: r.ID, head: head, newer: run.HeadSHA}
 			}
 		}
 	}
-	return 0
+	return nil
+}
+
+// pushedSince reports whether sha is a head the run's snapshot did not
+// know: not among the PR's commits it listed whole. A list GitHub cut
+// short, or none, says nothing: the review is posted.
+func (x *reviewRunner) pushedSince(sha string) bool {
+	return x.commits != nil && sha != "" && !slices.Contains(x.commits, sha)
+}
+
+// wholeCommits are the PR's commits as the snapshot listed them, nil when
+// GitHub cut the list short (or gave none).
+func wholeCommits(pr snapshot.PullRequest) []string {
+	if len(pr.Commits) == 0 || pr.CommitsTotal > len(pr.Commits) {
+		return nil
+	}
+	return pr.Commits
 }
 
 func newestReview(rs []snapshot.Review) int64 {

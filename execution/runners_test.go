@@ -692,8 +692,10 @@ func TestReviewRunnerResolvesAPassingCheck(t *testing.T) {
 }
 
 // An automatic review whose head another run reviewed while this one was
-// at the model posts nothing: every finding would be posted twice. Only the
-// bot's review of the same head counts; a manual request is still answered.
+// at the model posts nothing: every finding would be posted twice. Nor does
+// one whose head is stale: the bot reviewed a head pushed since the run's
+// snapshot (one its whole commit list does not hold). Only the bot's
+// reviews count; a manual request is still answered.
 func TestReviewRunnerStandsDownForAnotherRunsReview(t *testing.T) {
 	t.Parallel()
 	finding := `{"findings":[{"path":"src/cache.go","line":43,"side":"right","start_line":0,"title":"Panics on a nil cache","explanation":"Callers pass nil.","score":9,"category":"bug","suggestion":""}]}`
@@ -703,17 +705,25 @@ func TestReviewRunnerStandsDownForAnotherRunsReview(t *testing.T) {
 		run := rmcoc.ReviewRun{HeadSHA: head, Mode: rmcoc.ModeAuto, Findings: 1, Blocking: 1}
 		return snapshot.Review{ID: id, Author: author, State: snapshot.ReviewChangesRequested, Body: "1 finding\n\n" + rmcoc.Fence(run)}
 	}
+	const newer = "9999999999999999999999999999999999999999"
+	listed := []string{baseSHA, headSHA} // the snapshot's whole commit list
 	tests := map[string]struct {
-		rt     *detector.ReviewTask
-		others []snapshot.Review
-		post   bool
+		rt      *detector.ReviewTask
+		others  []snapshot.Review
+		commits []string
+		post    bool
+		note    string
 	}{
-		"the bot reviewed the head meanwhile: stands down":    {rt: auto, others: []snapshot.Review{posted(snapshot.DefaultBot, headSHA, 501)}},
-		"nothing since the snapshot: posts":                   {rt: auto, post: true},
-		"a review the snapshot read already: posts":           {rt: auto, others: []snapshot.Review{posted(snapshot.DefaultBot, headSHA, 500)}, post: true},
-		"the bot reviewed another head meanwhile: posts":      {rt: auto, others: []snapshot.Review{posted(snapshot.DefaultBot, baseSHA, 501)}, post: true},
-		"a person's review with the bot's block: posts":       {rt: auto, others: []snapshot.Review{posted(alice, headSHA, 501)}, post: true},
-		"a manual request is answered whoever reviewed since": {rt: manual, others: []snapshot.Review{posted(snapshot.DefaultBot, headSHA, 501)}, post: true},
+		"the bot reviewed the head meanwhile: stands down":          {rt: auto, others: []snapshot.Review{posted(snapshot.DefaultBot, headSHA, 501)}, note: "while this one reviewed it"},
+		"nothing since the snapshot: posts":                         {rt: auto, post: true},
+		"a review the snapshot read already: posts":                 {rt: auto, others: []snapshot.Review{posted(snapshot.DefaultBot, headSHA, 500)}, post: true},
+		"the bot reviewed an older head meanwhile: posts":           {rt: auto, others: []snapshot.Review{posted(snapshot.DefaultBot, baseSHA, 501)}, commits: listed, post: true},
+		"the bot reviewed a head pushed since: stands down":         {rt: auto, others: []snapshot.Review{posted(snapshot.DefaultBot, newer, 501)}, commits: listed, note: "pushed since this run read"},
+		"a head pushed since, the commit list not whole: posts":     {rt: auto, others: []snapshot.Review{posted(snapshot.DefaultBot, newer, 501)}, post: true},
+		"a person's review of a head pushed since: posts":           {rt: auto, others: []snapshot.Review{posted(alice, newer, 501)}, commits: listed, post: true},
+		"a person's review with the bot's block: posts":             {rt: auto, others: []snapshot.Review{posted(alice, headSHA, 501)}, post: true},
+		"a manual request is answered whoever reviewed since":       {rt: manual, others: []snapshot.Review{posted(snapshot.DefaultBot, headSHA, 501)}, post: true},
+		"a manual request is answered over a head pushed since too": {rt: manual, others: []snapshot.Review{posted(snapshot.DefaultBot, newer, 501)}, commits: listed, post: true},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -721,7 +731,7 @@ func TestReviewRunnerStandsDownForAnotherRunsReview(t *testing.T) {
 			var opts Options
 			opts.Review = thresholds(6, 8)
 			r, gh, _ := reviewRig(t, opts, &fakeSession{answers: []string{finding, `{"findings":[]}`}})
-			r.bot, r.seen, gh.others = snapshot.DefaultBot, 500, tc.others
+			r.bot, r.seen, gh.others, r.commits = snapshot.DefaultBot, 500, tc.others, tc.commits
 			o := runTask(r, "review-x", tc.rt)
 			reviews := 0
 			for _, op := range gh.ops {
@@ -732,7 +742,7 @@ func TestReviewRunnerStandsDownForAnotherRunsReview(t *testing.T) {
 			if o.Err != nil || (reviews == 1) != tc.post || reviews > 1 {
 				t.Fatalf("err %v, calls %v; want a review posted: %v", o.Err, gh.ops, tc.post)
 			}
-			if !tc.post && (!o.Claimed || !strings.Contains(o.Note, "review 501 of")) {
+			if !tc.post && (!o.Claimed || !strings.Contains(o.Note, "review 501 of") || !strings.Contains(o.Note, tc.note)) {
 				t.Errorf("outcome %+v: want the task left to review 501", o)
 			}
 		})

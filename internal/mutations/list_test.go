@@ -326,7 +326,9 @@ var list = []mutation{
 	{ID: "W1", Section: since, What: "another run's status landing between a run's read and its gate write goes unseen", File: "app/gate.go",
 		Old: "if !same(s, true, ours) {\n\t\t\treturn true", New: "if false && !same(s, true, ours) {\n\t\t\treturn true", Tests: "TestOvertaken"},
 	{ID: "W2", Section: since, What: "an automatic review posts its findings again over another run's review of the same head", File: "execution/review.go",
-		Old: "run.HeadSHA == head && run.Mode == rmcoc.ModeAuto", New: "run.HeadSHA == head && false", Tests: "TestReviewRunnerStandsDownForAnotherRunsReview"},
+		Old: "case run.HeadSHA == head:", New: "case false && run.HeadSHA == head:", Tests: "TestReviewRunnerStandsDownForAnotherRunsReview"},
 	{ID: "W3", Section: since, What: "a person's review carrying the bot's block makes an automatic review stand down", File: "execution/review.go",
 		Old: "if !r.Author.Is(x.bot) {", New: "if false {", Tests: "TestReviewRunnerStandsDownForAnotherRunsReview"},
+	{ID: "W4", Section: since, What: "an older run's automatic review posts its findings after the bot reviewed a head pushed since its snapshot", File: "execution/review.go",
+		Old: "case x.pushedSince(run.HeadSHA):", New: "case false && x.pushedSince(run.HeadSHA):", Tests: "TestReviewRunnerStandsDownForAnotherRunsReview"},
 }
