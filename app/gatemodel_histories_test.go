@@ -52,6 +52,7 @@ var optionHistories = map[string][]step{
 	"gap: a maintainer's resolve holds when the finding's thread is deleted (918)":          {{stepBug, 437, 746}, {stepResolveMaint, 612, 707}, {stepDeleteThread, 646, 516}},
 	"gap: a deleted fix reply holds past a maintainer's resolve: clear-ledger clears a cut": {{stepBug, 946, 638}, {stepFix, 997, 265}, {stepDeleteReply, 48, 900}, {stepResolveMaint, 870, 935}},
 	"stale: an older run's review of a head pushed over stands down (seed 3, 629)":          {{stepBug, 210, 437}, {stepDeleteThread, 160, 837}, {stepOverlapStale, 237, 610}},
+	"unsafe: a file renamed out of a path the base excludes is owed a review (seed 2, 995)": {{stepIgnored, 145, 223}, {stepBug, 478, 887}, {stepFix, 452, 474}, {stepRename, 613, 400}},
 	// A decision made before someone edited the finding's comment judged
 	// another text: it no longer counts, and only a maintainer's resolve
 	// after the edit settles the finding (seeds 1 to 3 found these once

@@ -88,10 +88,13 @@ func (x *reviewRunner) ledgerOf(run *rmcoc.ReviewRun, res review.Result, sc scop
 	}
 	// A file the review's scope left out by its diff (a lock file,
 	// minified or generated content) is excluded by its content, as a
-	// binary is; a file with no patch was judged by probe instead.
+	// binary is; a file with no patch was judged by probe instead. One the
+	// base's configuration leaves out by its path is not: the gate excludes
+	// that path itself, and its blob, never read, must not cover the same
+	// content under a path the base does not exclude.
 	excluded := append([]string(nil), sc.binary...)
 	for _, sk := range res.Skipped {
-		if !sk.Unreadable && slices.ContainsFunc(sc.anchor, func(f diff.File) bool { return f.Path() == sk.Path }) && sc.blobs[sk.Path] != "" {
+		if !sk.Unreadable && x.sendable.WhyPath(sk.Path) == "" && slices.ContainsFunc(sc.anchor, func(f diff.File) bool { return f.Path() == sk.Path }) && sc.blobs[sk.Path] != "" {
 			excluded = append(excluded, sc.blobs[sk.Path])
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/review-my-code-bot/rmc/detector"
 	"github.com/review-my-code-bot/rmc/gate"
+	"github.com/review-my-code-bot/rmc/review"
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/settings"
 	"github.com/review-my-code-bot/rmc/snapshot"
@@ -65,6 +66,31 @@ func TestReviewRecordsTheLedger(t *testing.T) {
 	if !strings.Contains(got["big.go"], `"const limit = 10"`) || !strings.Contains(got["big.go"], `"const limit = 20 // BIGMARK"`) ||
 		!strings.Contains(got["notes.png"], `"plain text now"`) || got["dump.sql"] != "" {
 		t.Errorf("the scope's built patches: %q", got)
+	}
+}
+
+// A file the base's configuration leaves out by its path is never read,
+// and its blob is not recorded: the gate excludes the path itself, and the
+// same content under a path the base does not exclude (a rename out of
+// gen/) is owed a review.
+func TestReviewRecordsNoBlobExcludedByPath(t *testing.T) {
+	t.Parallel()
+	const none = `{"findings":[]}`
+	set := thresholds(6, 8)
+	set.IgnorePaths = []string{"gen/**"}
+	r, gh, _ := reviewRig(t, Options{Run: settings.Run{Review: set}}, &fakeSession{answers: []string{none, none, none}})
+	r.sendable = review.NewScope(set, review.Generated{})
+	gh.files[0].Blob = blobID('a')
+	gh.files = append(gh.files,
+		snapshot.ChangedFile{Path: "gen/api.go", Status: "added", Additions: 1, Patch: "@@ -0,0 +1,1 @@\n+package gen", Blob: blobID('f')})
+	if o := runTask(r, "review-x", &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: headSHA}); o.Err != nil {
+		t.Fatalf("outcome = %+v", o)
+	}
+	l := ledgerPosted(t, gh)
+	for blob, want := range map[string]gate.Mark{blobID('a'): gate.Reviewed, blobID('f'): 0} {
+		if got := l.Of(blob); got != want {
+			t.Errorf("blob %.7s: %v, want %v", blob, got, want)
+		}
 	}
 }
 

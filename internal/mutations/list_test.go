@@ -268,6 +268,8 @@ var list = []mutation{
 		Old: "run.UnreviewedCount > 0 || run.Spilled > s.spilled(*r) {", New: "run.UnreviewedCount > 0 {", Tests: "TestCoverage"},
 	{ID: "K10", Section: since, What: "a continuation block counts for any review", File: "state/query.go",
 		Old: "if r.ReviewID != 0 && int64(c.Continues) == r.ReviewID &&", New: "if r.ReviewID != 0 &&", Tests: "TestLedgerContinuations|TestCoverage"},
+	{ID: "K11", Section: since, What: "a file the base excludes by its path is recorded as excluded by its content, so its blob covers the same content under another path", File: "execution/compose.go",
+		Old: "if !sk.Unreadable && x.sendable.WhyPath(sk.Path) == \"\" && slices", New: "if !sk.Unreadable && slices", Tests: "TestReviewRecordsNoBlobExcludedByPath"},
 	{ID: "K4", Section: since, What: "a file GitHub sent no patch for is recorded as binary whatever its content", File: "gate/binary.go",
 		Old: "return strings.Contains(content[:min(len(content), binaryPeek)], \"\\x00\")", New: "return true || strings.Contains(content[:min(len(content), binaryPeek)], \"\\x00\")", Tests: "TestBinary"},
 	{ID: "R1", Section: since, What: "the local page shows in full a file the repository's .gitattributes marks generated", File: "reviewsforagent/collapse.go",
