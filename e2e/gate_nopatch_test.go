@@ -95,3 +95,54 @@ func TestGateReadsWhatGitHubSendsNoPatchFor(t *testing.T) {
 	}
 	wantGate(t, w, "success", "4444444 reviewed")
 }
+
+// Content the base excludes by its path is never read, so its blob covers
+// nothing else: renamed out of gen/ into a path the base does not exclude,
+// the same content is owed a review, and the push's review shows it to
+// every pass before the gate is green.
+func TestGateRenameOutOfAnExcludedPathIsReviewed(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptReview(true)
+	w.setConfig("ignore_paths: [\"gen/**\"]\n", "")
+	const gen = "package gen // GENMARK\n"
+	const head1, head2 = "5555555555555555555555555555555555555555", "6666666666666666666666666666666666666666"
+	added := func(path, content string) fakegithub.File {
+		return fakegithub.File{Path: path, Status: "added", Additions: 1, Patch: "@@ -0,0 +1,1 @@\n+" + strings.TrimSuffix(content, "\n")}
+	}
+	w.gh.SetContents(repoName, head1, "gen/api.go", gen)
+	w.gh.UpdatePR(repoName, w.pr, func(p *fakegithub.PR) { p.HeadSHA = head1 })
+	w.gh.SetFiles(repoName, w.pr, []fakegithub.File{added("gen/api.go", gen)})
+	w.gh.SetDiff(repoName, w.pr, "")
+	if r := w.run(w.prEvent("opened")); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "5555555 reviewed")
+	if sentMark(w, "GENMARK") != 0 {
+		t.Fatalf("the model was sent a file the base excludes")
+	}
+
+	w.gh.SetContents(repoName, head2, "moved/api.go", gen)
+	w.gh.UpdatePR(repoName, w.pr, func(p *fakegithub.PR) { p.HeadSHA = head2 })
+	w.gh.SetFiles(repoName, w.pr, []fakegithub.File{added("moved/api.go", gen)})
+	if r := w.run(w.prEvent("synchronize")); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.log)
+	}
+	if n := sentMark(w, "GENMARK"); n != 3 {
+		t.Errorf("the renamed content reached %d of 3 passes", n)
+	}
+	wantGate(t, w, "success", "6666666 reviewed")
+}
+
+// sentMark counts the review passes whose requests carried mark.
+func sentMark(w *world, mark string) int {
+	passes := map[string]bool{}
+	for _, q := range w.llm.Requests() {
+		for _, pass := range []string{"review pass 1 of 3", "review pass 2 of 3", "review pass 3 of 3"} {
+			if strings.Contains(q.LastUser(), pass) && strings.Contains(string(q.Body), mark) {
+				passes[pass] = true
+			}
+		}
+	}
+	return len(passes)
+}
