@@ -76,7 +76,8 @@ func TestConfigFilePrecedence(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	w.push("1111111111111111111111111111111111111111", patchV1)
-	w.setConfig("problem_score_threshold: 8\nblocking_score_threshold: 9\nmax_inline_comments: 5\n", "")
+	// The PR changes the file too: the base's version is the one read.
+	w.setConfig("problem_score_threshold: 8\nblocking_score_threshold: 9\nmax_inline_comments: 5\n", "problem_score_threshold: 1\n")
 	w.inputs["problem_score_threshold"] = "5"
 	w.scriptReview(true, bug(5, "Unsynchronized map write", 6))
 	r := w.run(w.prEvent("opened"))
