@@ -10,6 +10,7 @@ import (
 	"time"
 
 	gogithub "github.com/google/go-github/v62/github"
+	"github.com/shurcooL/githubv4"
 
 	"github.com/review-my-code-bot/rmc/snapshot"
 )
@@ -111,30 +112,42 @@ func (c *Client) findReply(ctx context.Context, repo snapshot.Repo, number int, 
 	}
 }
 
-// ReviewsSince returns the PR's submitted reviews whose id is above after,
-// oldest first. GitHub lists a PR's reviews oldest first with no other
-// order, so the read starts at the last page (the first answer's Link
-// names it) and walks back until it reaches after: two reads on a PR of
-// many reviews, one on a PR of one page. The bodies are the reviewers'
-// own text, for the caller to trust or not by author.
+// reviewsSinceQuery reads a PR's newest reviews, one page further back at
+// each read.
+type reviewsSinceQuery struct {
+	Repository struct {
+		PullRequest struct {
+			Reviews lastReviewsPage `graphql:"reviews(last: $pageSize, before: $before)"`
+		} `graphql:"pullRequest(number: $number)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// reviewsSincePage is how many reviews one read of ReviewsSince takes: a
+// run's own duration rarely sees more, and their bodies can be long.
+const reviewsSincePage = 25
+
+// ReviewsSince returns the PR's reviews whose id is above after, oldest
+// first. The newest are read first (GraphQL reads a connection from its
+// end, where REST lists a PR's reviews oldest first and would need the
+// first page for the Link to the last): one read unless more than a page
+// of reviews landed since after. The bodies are the reviewers' own text,
+// for the caller to trust or not by author.
 func (c *Client) ReviewsSince(ctx context.Context, repo snapshot.Repo, number int, after int64) ([]snapshot.Review, error) {
 	var pages [][]snapshot.Review
-	opt := &gogithub.ListOptions{PerPage: 100}
+	vars := map[string]any{"owner": githubv4.String(repo.Owner), "name": githubv4.String(repo.Name), "number": githubv4.Int(number),
+		"pageSize": githubv4.Int(reviewsSincePage), "before": (*githubv4.String)(nil)}
 	for {
-		rs, resp, err := c.rest.PullRequests.ListReviews(ctx, repo.Owner, repo.Name, number, opt)
-		if err != nil {
-			return nil, wrap(scopeRead, fmt.Sprintf("list reviews of %s#%d (page %d)", repo, number, max(opt.Page, 1)), err)
+		var q reviewsSinceQuery
+		if err := c.gql.Query(withOperation(ctx, gqlQuery), &q, vars); err != nil {
+			return nil, fmt.Errorf("read the newest reviews of %s#%d: %w", repo, number, gqlError(err))
 		}
-		if opt.Page == 0 && resp.LastPage > 1 {
-			opt.Page = resp.LastPage // the first page is older than the last: start from the end
-			continue
-		}
-		page, reached := reviewsAbove(rs, after)
-		pages = append(pages, page)
-		if reached || resp.PrevPage == 0 {
+		page := q.Repository.PullRequest.Reviews
+		above, reached := reviewsAbove(reviews(page.Nodes), after)
+		pages = append(pages, above)
+		if reached || !page.PageInfo.HasPreviousPage {
 			break
 		}
-		opt.Page = resp.PrevPage
+		vars["before"] = githubv4.NewString(page.PageInfo.StartCursor)
 	}
 	var out []snapshot.Review
 	for i := len(pages) - 1; i >= 0; i-- {
@@ -145,14 +158,13 @@ func (c *Client) ReviewsSince(ctx context.Context, repo snapshot.Repo, number in
 
 // reviewsAbove are a page's reviews above after, and whether the page
 // reached after (so the pages before it hold none).
-func reviewsAbove(rs []*gogithub.PullRequestReview, after int64) (out []snapshot.Review, reached bool) {
+func reviewsAbove(rs []snapshot.Review, after int64) (out []snapshot.Review, reached bool) {
 	for _, r := range rs {
-		if r.GetID() <= after {
+		if r.ID <= after {
 			reached = true
 			continue
 		}
-		out = append(out, snapshot.Review{ID: r.GetID(), NodeID: r.GetNodeID(), Author: snapshot.NewActor(r.GetUser().GetLogin(), r.GetUser().GetType()),
-			State: snapshot.ReviewState(r.GetState()), Body: r.GetBody(), CommitSHA: r.GetCommitID(), SubmittedAt: r.GetSubmittedAt().Time})
+		out = append(out, r)
 	}
 	return out, reached
 }
