@@ -96,30 +96,48 @@ func TestGateReadsWhatGitHubSendsNoPatchFor(t *testing.T) {
 	wantGate(t, w, "success", "4444444 reviewed")
 }
 
-// Content the base excludes by its path is never read, so its blob covers
-// nothing else: renamed out of gen/ into a path the base does not exclude,
-// the same content is owed a review, and the push's review shows it to
-// every pass before the gate is green.
+// Content left out of the review by its path alone is never read, so its
+// blob covers nothing else: renamed out of a path the base excludes (gen/
+// by ignore_paths) or out of a lock file's name into a path nobody
+// excludes, the same content is owed a review, and the push's review
+// shows it to every pass before the gate is green.
 func TestGateRenameOutOfAnExcludedPathIsReviewed(t *testing.T) {
 	t.Parallel()
+	for _, tc := range []struct{ name, config, from string }{
+		{"ignore_paths", "ignore_paths: [\"gen/**\"]\n", "gen/api.go"},
+		{"lock file", "", "web/package-lock.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			renameOutOfExcluded(t, tc.config, tc.from)
+		})
+	}
+}
+
+// renameOutOfExcluded is TestGateRenameOutOfAnExcludedPathIsReviewed for
+// content first added at from, which config (or the action's own rule)
+// leaves out by its path.
+func renameOutOfExcluded(t *testing.T, config, from string) {
 	w := newWorld(t)
 	w.scriptReview(true)
-	w.setConfig("ignore_paths: [\"gen/**\"]\n", "")
+	if config != "" {
+		w.setConfig(config, "")
+	}
 	const gen = "package gen // GENMARK\n"
 	const head1, head2 = "5555555555555555555555555555555555555555", "6666666666666666666666666666666666666666"
 	added := func(path, content string) fakegithub.File {
 		return fakegithub.File{Path: path, Status: "added", Additions: 1, Patch: "@@ -0,0 +1,1 @@\n+" + strings.TrimSuffix(content, "\n")}
 	}
-	w.gh.SetContents(repoName, head1, "gen/api.go", gen)
+	w.gh.SetContents(repoName, head1, from, gen)
 	w.gh.UpdatePR(repoName, w.pr, func(p *fakegithub.PR) { p.HeadSHA = head1 })
-	w.gh.SetFiles(repoName, w.pr, []fakegithub.File{added("gen/api.go", gen)})
+	w.gh.SetFiles(repoName, w.pr, []fakegithub.File{added(from, gen)})
 	w.gh.SetDiff(repoName, w.pr, "")
 	if r := w.run(w.prEvent("opened")); r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.log)
 	}
 	wantGate(t, w, "success", "5555555 reviewed")
 	if sentMark(w, "GENMARK") != 0 {
-		t.Fatalf("the model was sent a file the base excludes")
+		t.Fatalf("the model was sent a file left out by its path")
 	}
 
 	w.gh.SetContents(repoName, head2, "moved/api.go", gen)

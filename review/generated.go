@@ -21,6 +21,9 @@ type Generated struct {
 	Attributes string
 }
 
+// LockFileReason is why a lock file is left out of the review.
+const LockFileReason = "lock file"
+
 // lockFiles are the package managers' lock files, by exact base name.
 var lockFiles = map[string]bool{
 	"go.sum": true, "package-lock.json": true, "npm-shrinkwrap.json": true, "yarn.lock": true, "pnpm-lock.yaml": true,
@@ -68,7 +71,7 @@ func skipReason(f diff.File, ex Exclusions) string {
 	case f.Status == diff.Deleted:
 		return "deleted"
 	case lockFiles[path.Base(p)]:
-		return "lock file"
+		return LockFileReason
 	case len(f.Hunks) == 0:
 		return "no textual changes (rename or mode change)"
 	}

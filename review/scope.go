@@ -1,6 +1,8 @@
 package review
 
 import (
+	"path"
+
 	"github.com/review-my-code-bot/rmc/diff"
 	"github.com/review-my-code-bot/rmc/glob"
 )
@@ -45,12 +47,20 @@ func (s Scope) Why(f diff.File) string {
 }
 
 // WhyPath is Why for a file known by its path alone (GitHub sent no diff
-// for it): the configured exclusions and private_paths decide.
-func (s Scope) WhyPath(path string) string {
-	if s.Private(path) {
+// for it), and the rule the merge gate excludes paths by: the configured
+// exclusions, private_paths and a lock file's name. What it leaves out is
+// left out by its path, never by its content, so its blob covers nothing
+// under another path.
+func (s Scope) WhyPath(p string) string {
+	switch {
+	case s.Private(p):
 		return PrivateReason
+	case s.ex.Why(p) != "":
+		return s.ex.Why(p)
+	case lockFiles[path.Base(p)]:
+		return LockFileReason
 	}
-	return s.ex.Why(path)
+	return ""
 }
 
 // Split keeps the files the model may be sent, in order, and says why each

@@ -65,7 +65,9 @@ func TestScopeWhy(t *testing.T) {
 }
 
 // Split keeps the order of what may be sent and names the rest; WhyPath
-// judges a file GitHub sent no diff for by its path alone.
+// judges a file by its path alone (GitHub sent no diff for it, or the gate
+// asks what a path owes): a lock file is left out by its name, so the gate
+// owes it nothing and its blob covers no other path.
 func TestScopeSplitAndWhyPath(t *testing.T) {
 	t.Parallel()
 	settings := DefaultSettings()
@@ -79,7 +81,8 @@ func TestScopeSplitAndWhyPath(t *testing.T) {
 	if len(out) != 2 || out[0].Path != "vendor/v.go" || out[1].Path != "secrets/k.txt" || out[1].Why != PrivateReason {
 		t.Errorf("out = %+v", out)
 	}
-	for path, want := range map[string]string{"secrets/big.bin": PrivateReason, "vendor/big.go": "ignore_paths", "big.go": ""} {
+	for path, want := range map[string]string{"secrets/big.bin": PrivateReason, "vendor/big.go": "ignore_paths", "big.go": "",
+		"web/package-lock.json": LockFileReason, "go.sum": LockFileReason, "go.sum.go": ""} {
 		if got := scope.WhyPath(path); want == "" && got != "" || !strings.Contains(got, want) {
 			t.Errorf("WhyPath(%s) = %q, want %q", path, got, want)
 		}

@@ -142,6 +142,8 @@ var list = []mutation{
 		Old: "if l.Kind == diff.Delete {", New: "if l.Kind == diff.Add {", Tests: "TestRenderedNumbersAnchor"},
 	{ID: "P5", Section: since, What: "a review that did not read every file reports review_status clean", File: "outcome/outcome.go",
 		Old: "case !r.Covered():", New: "case false:", Tests: "TestSetReview"},
+	{ID: "P8", Section: since, What: "a lock file is left out by its content, so its blob covers the same content under another path", File: "review/scope.go",
+		Old: "case lockFiles[path.Base(p)]:\n\t\treturn LockFileReason", New: "case false && lockFiles[path.Base(p)]:\n\t\treturn LockFileReason", Tests: "TestScopeSplitAndWhyPath"},
 	{ID: "P7", Section: since, What: "a chunk under way needs room for all its passes again, and stops half read", File: "review/reviewer.go",
 		Old: "spent, over = r.ceiling.over(next + r.inflight)\n\tdefault:", New: "spent, over = r.ceiling.over(next*n + r.inflight)\n\tdefault:", Tests: "TestCeilingLetsASmallChunkFinish"},
 	// The model client's provider quirks (issue 35).
