@@ -509,8 +509,9 @@ func (g *gateRun) reread(ctx context.Context) error {
 // concurrency:), the verdict is derived again from a fresh read, so an
 // overlapping run never leaves a stale pending over a finished blocking
 // review, nor a success over a failure. A verdict that would let more
-// through than the status (gate.Relaxes), success included, is the
-// strictest gate of the open PRs whose head is the commit (gate.Shared).
+// through than the status (gate.Relaxes), success included, or the first
+// status on the commit, is the strictest gate of the open PRs whose head
+// is the commit (gate.Shared).
 func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 	v, n, basis := verdict(g.snap, g.st, g.changes.set, g.p.Config.Review)
 	want := statusOf(v, g.snap.PR.URL, basis)
@@ -537,7 +538,10 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 		}
 		v, n, basis = verdict(g.snap, g.st, g.changes.set, g.p.Config.Review)
 	}
-	if v.State == gate.Success || curFound && gate.Relaxes(gate.State(cur.State), v.State) {
+	// A pending written where no status stands yet is read against the
+	// other PRs too: a run cancelled before it wrote leaves none, and
+	// another PR of this commit may hold a failure nobody wrote.
+	if v.State == gate.Success || !curFound || gate.Relaxes(gate.State(cur.State), v.State) {
 		if shared := gate.Shared(v, g.sharing(ctx)); shared != v {
 			// Another PR's gate: this PR's facts are not its basis.
 			v, basis = shared, ""

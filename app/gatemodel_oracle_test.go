@@ -131,10 +131,13 @@ func (pr *prModel) decide(f *finding) {
 	f.open, f.held, f.superseded, f.judged, f.maint = false, false, false, pr.head[f.path].mark(), false
 }
 
-// decideByMaintainer closes f by a maintainer's command.
+// decideByMaintainer closes f by a maintainer's command, which judges the
+// code the finding was raised on (docs/merge-gate.md: a maintainer waives
+// the finding as reported, whatever the head shows when they do): that
+// code coming back is what they waived, not a regression.
 func (pr *prModel) decideByMaintainer(f *finding) {
 	pr.decide(f)
-	f.maint = true
+	f.judged, f.maint = f.on, true
 }
 
 // observe attributes a run's model requests: a content is shown to a
