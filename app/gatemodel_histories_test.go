@@ -66,7 +66,7 @@ var optionHistories = map[string][]step{
 	// to the code the finding was raised on.
 	"a resolve given on other code holds when the raised code comes back (1739)": {{stepBug, 615, 81}, {stepBug, 167, 184}, {stepResolveMaint, 247, 3}, {stepRegress, 857, 974}},
 	"a resolve given on other code holds when the raised code comes back (1221)": {{stepBug, 189, 852}, {stepOverlap, 790, 747}, {stepResolveMaint, 412, 697}, {stepRegress, 836, 317}},
-	"gap: a deleted verdict holds past a maintainer's resolve of its finding":     {{stepBug, 539, 949}, {stepRedispute, 362, 90}, {stepDeleteReply, 574, 140}, {stepResolveMaint, 851, 359}},
+	"gap: a deleted verdict holds past a maintainer's resolve of its finding":    {{stepBug, 539, 949}, {stepRedispute, 362, 90}, {stepDeleteReply, 574, 140}, {stepResolveMaint, 851, 359}},
 }
 
 func TestGateModelHistories(t *testing.T) {
@@ -108,19 +108,5 @@ func TestGateModelStepsAreComplete(t *testing.T) {
 		if edit == action || k.String() == "" {
 			t.Errorf("step kind %d (%s): a push %v, an action %v", k, k, edit, action)
 		}
-	}
-}
-
-// Seed 1's history 1,196, shrunk (with the tree limit, which table rows do
-// not carry, and a cancelled push, which checks nothing): a push whose run
-// was cancelled before it wrote leaves no status on the new head; a second
-// PR on that head whose own gate is pending (a tree past GitHub's limit)
-// writes the first status there, and must write the first PR's failure,
-// the stricter gate of the two.
-func TestGateModelFirstStatusOnASharedHead(t *testing.T) {
-	t.Parallel()
-	h := history{limit: 8, steps: []step{{stepBug, 210, 808}, {stepCancelled, 392, 630}, {stepSecondPR, 894, 295}}}
-	if o := replay(t, h); o.at >= 0 {
-		t.Fatalf("%s: after step %d the gate is %s, the oracle says %s", h, o.at, o.got, o.want)
 	}
 }

@@ -144,8 +144,6 @@ var list = []mutation{
 		Old: "case !r.Covered():", New: "case false:", Tests: "TestSetReview"},
 	{ID: "P8", Section: since, What: "a lock file is left out by its content, so its blob covers the same content under another path", File: "review/scope.go",
 		Old: "case lockFiles[path.Base(p)]:\n\t\treturn LockFileReason", New: "case false && lockFiles[path.Base(p)]:\n\t\treturn LockFileReason", Tests: "TestScopeSplitAndWhyPath"},
-	{ID: "T8", Section: since, What: "the first status on a commit is written without the other PRs of that commit, so a pending hides another PR's failure", File: "app/app.go",
-		Old: "if v.State == gate.Success || !curFound || gate.Relaxes", New: "if v.State == gate.Success || false || gate.Relaxes", Tests: "TestGateModelFirstStatusOnASharedHead"},
 	{ID: "P7", Section: since, What: "a chunk under way needs room for all its passes again, and stops half read", File: "review/reviewer.go",
 		Old: "spent, over = r.ceiling.over(next + r.inflight)\n\tdefault:", New: "spent, over = r.ceiling.over(next*n + r.inflight)\n\tdefault:", Tests: "TestCeilingLetsASmallChunkFinish"},
 	// The model client's provider quirks (issue 35).
