@@ -110,3 +110,24 @@ func TestGateModelStepsAreComplete(t *testing.T) {
 		}
 	}
 }
+
+// cancelledHistories are seed 2's histories 1,344, 1,534 and 1,642 (of
+// 2,000), shrunk: each has a push whose run was cancelled, a step that
+// checks nothing, so they are not table rows (which require every step to
+// check). A fix such a push made is not on the PR until a review reads the
+// head: the finding still holds the gate, a maintainer's resolve given
+// meanwhile waives it, and an edit of its comment holds it.
+var cancelledHistories = []history{
+	{steps: []step{{stepOverlap, 828, 567}, {stepHuge, 700, 582}, {stepCancelled, 107, 251}, {stepResolveMaint, 452, 472}, {stepDeleteThread, 51, 962}}},
+	{steps: []step{{stepHuge, 652, 858}, {stepBug, 282, 6}, {stepCancelled, 491, 236}, {stepSecondPR, 771, 237}}},
+	{steps: []step{{stepBug, 692, 494}, {stepCancelled, 235, 77}, {stepEditFinding, 21, 562}}},
+}
+
+func TestGateModelCancelledPushHistories(t *testing.T) {
+	t.Parallel()
+	for _, h := range cancelledHistories {
+		if o := replay(t, h); o.at >= 0 {
+			t.Errorf("%s: after step %d the gate is %s, the oracle says %s", h, o.at, o.got, o.want)
+		}
+	}
+}

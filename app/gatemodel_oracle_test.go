@@ -81,6 +81,10 @@ type finding struct {
 	// settles it.
 	superseded bool
 	maint      bool // closed by a maintainer's command: a later deletion of its thread changes nothing
+	// unverified: closed by a push no posted review has read yet (its run
+	// was cancelled): on the PR it is still open, so a maintainer's
+	// resolve given meanwhile waives it.
+	unverified bool
 }
 
 func newPRModel(num int, baseSHA string, base, head files, headSHA string) *prModel {
@@ -110,7 +114,7 @@ func (pr *prModel) moved(sha string, head files) {
 		switch {
 		case was == now:
 		case f.open && !now.bug():
-			f.open, f.judged = false, now.mark()
+			f.open, f.judged, f.unverified = false, now.mark(), true
 		case !f.open && now.mark() == f.on && f.judged != f.on:
 			// Reopened: an edited comment makes it an edited open one.
 			f.open, f.judged, f.maint = true, "", false
@@ -120,15 +124,16 @@ func (pr *prModel) moved(sha string, head files) {
 	pr.head, pr.headSHA = head.clone(), sha
 }
 
-// stands reports whether a finding holds the gate on the PR's head.
+// stands reports whether a finding holds the gate on the PR's head: a fix
+// no review has read yet is not on the PR, and the finding still holds it.
 func (pr *prModel) stands(f *finding) bool {
-	return f.cut || f.held || f.open && pr.head[f.path].bug()
+	return f.cut || f.held || f.unverified || f.open && pr.head[f.path].bug()
 }
 
 // decide closes f by a decision on the head's content. A cut in the
 // ledger stays: no decision on the finding accepts what a person deleted.
 func (pr *prModel) decide(f *finding) {
-	f.open, f.held, f.superseded, f.judged, f.maint = false, false, false, pr.head[f.path].mark(), false
+	f.open, f.held, f.superseded, f.judged, f.maint, f.unverified = false, false, false, pr.head[f.path].mark(), false, false
 }
 
 // decideByMaintainer closes f by a maintainer's command, which judges the
@@ -176,6 +181,9 @@ func (pr *prModel) observe(reqs []fakellm.Request, posted []fakegithub.Review) {
 	}
 	for _, rv := range posted {
 		pr.reviews[rv.ID] = seen
+	}
+	for _, f := range pr.findings {
+		f.unverified = false // the review read the head: its fixes are on the PR
 	}
 }
 

@@ -76,7 +76,7 @@ var actions = map[stepKind]func(m *modelWorld, s step) bool{
 		// A command applies to the findings open when it is given (an
 		// edited one included); it clears no cut in the ledger.
 		for _, f := range pr.findings {
-			if f.open || f.held || f.superseded {
+			if f.open || f.held || f.superseded || f.unverified {
 				pr.decideByMaintainer(f)
 			}
 		}
@@ -394,11 +394,11 @@ func (m *modelWorld) editFinding(s step) bool {
 	if s.b%2 == 1 {
 		who = maintainer
 	}
-	// An edit holds a finding no decision closed yet; one a decision closed
-	// loses it (the decision judged another text): pending until a
-	// maintainer resolves it after the edit.
+	// An edit holds a finding no decision closed yet (a fix no review has
+	// read is none); one a decision closed loses it (the decision judged
+	// another text): pending until a maintainer resolves it after the edit.
 	switch f := m.threadFinding(pr, th); {
-	case f.open || f.held:
+	case f.open || f.held || f.unverified:
 		f.held = true
 	default:
 		f.superseded = true
