@@ -24,7 +24,7 @@ import (
 //	go test ./app -run 'TestGateModelOptionHistories/gap:_a_second' -gate.log
 var (
 	gateSeed = flag.Int64("gate.seed", 1, "seed of the gate's model-based test")
-	gateN    = flag.Int("gate.n", 0, "histories the gate's model-based test runs (0: 1,000, or 100 with -short)")
+	gateN    = flag.Int("gate.n", 0, "histories the gate's model-based test runs (0: 2,000, or 100 with -short)")
 	gateLog  = flag.Bool("gate.log", false, "write every run's log of the gate's model-based test to stderr (with -run naming one history row)")
 	gateOff  = flag.String("gate.off", "", "step options ("+strings.Join(optionNames[:], ", ")+") or step kinds the gate's model-based test leaves out, comma-separated")
 )
@@ -239,7 +239,7 @@ func TestGateModel(t *testing.T) {
 	case testing.Short():
 		n = 100
 	default:
-		n = 1000
+		n = 2000
 	}
 	rng := rand.New(rand.NewSource(*gateSeed))
 	hs := make([]history, n)
