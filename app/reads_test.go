@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/gate"
 	"github.com/review-my-code-bot/rmc/github"
@@ -321,7 +322,9 @@ func TestChangeSetReads(t *testing.T) {
 				files = append(files, fakegithub.File{Path: p, Status: "modified", Patch: fmt.Sprintf("@@ -1 +1 @@\n-old\n+new %d", i)})
 			}
 			gh.SetFiles("acme/mono", pr.Number, files)
-			c, err := github.New(github.Options{Token: benchToken, APIURL: gh.URL, GraphQLURL: gh.GraphQLURL(), WriteInterval: -1})
+			// The figure is the reads the change set needs: no attempt may
+			// time out and be retried on a loaded machine under -race.
+			c, err := github.New(github.Options{Token: benchToken, APIURL: gh.URL, GraphQLURL: gh.GraphQLURL(), WriteInterval: -1, Timeout: time.Hour})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -164,10 +164,8 @@ func (r *repoState) contentAt(ref, path string) (string, bool) {
 	if p == nil {
 		return "", false
 	}
-	for _, f := range p.files {
-		if f.Path == path || f.PreviousPath == path {
-			return "", false
-		}
+	if p.touched[path] {
+		return "", false
 	}
 	content, ok := r.contents[p.pr.BaseSHA+"\x00"+path]
 	return content, ok
@@ -198,11 +196,8 @@ func (r *repoState) fileBlob(ref string, f File) string {
 		return blobSHA(content)
 	}
 	if p := r.headPull(ref); p != nil {
-		for _, g := range p.files {
-			if g.Path == f.Path && g.Status != "removed" {
-				f = g
-				break
-			}
+		if i, ok := p.changed[f.Path]; ok {
+			f = p.files[i]
 		}
 	}
 	return blobSHA(f.Path + "\x00" + f.Patch)
@@ -250,4 +245,19 @@ func (r *repoState) storeTree(files map[string]blobRef) *treeNode {
 		return n
 	}
 	return build(root)
+}
+
+// setFiles sets the PR's files and indexes them by path.
+func (p *pullState) setFiles(files []File) {
+	p.files = files
+	p.changed, p.touched = map[string]int{}, map[string]bool{}
+	for i, f := range files {
+		p.touched[f.Path] = true
+		if f.PreviousPath != "" {
+			p.touched[f.PreviousPath] = true
+		}
+		if _, seen := p.changed[f.Path]; !seen && f.Status != "removed" {
+			p.changed[f.Path] = i
+		}
+	}
 }

@@ -190,7 +190,7 @@ func (s *Server) SetFiles(repo string, number int, files []File) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.mustPull(repo, number)
-	p.files = normalizeFiles(files)
+	p.setFiles(normalizeFiles(files))
 }
 
 // SetDiff sets a PR's raw unified diff, as served for
@@ -202,7 +202,7 @@ func (s *Server) SetDiff(repo string, number int, diff string) {
 	p := s.mustPull(repo, number)
 	p.diff = diff
 	if len(p.files) == 0 {
-		p.files = splitDiff(diff)
+		p.setFiles(splitDiff(diff))
 	}
 }
 
