@@ -55,14 +55,14 @@ type repoState struct {
 }
 
 type pullState struct {
-	repo      *repoState
-	pr        PR
-	files     []File // set by setFiles, which indexes them
+	repo  *repoState
+	pr    PR
+	files []File // set by setFiles, which indexes them
 	// changed is the index in files of each path the PR leaves at its
 	// head (the first such entry); touched holds every path a file names,
 	// old and new. Big PRs' trees and files lists look paths up here.
-	changed map[string]int
-	touched map[string]bool
+	changed   map[string]int
+	touched   map[string]bool
 	diff      string
 	comments  []*issueComment
 	threads   []*threadState
