@@ -51,12 +51,12 @@ exhaustive: tools-check
 
 ## unit: every test of every package, the browser and slow end-to-end ones included
 unit:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 ## race: the packages with concurrency, under the race detector; -short, as
 ## unit already ran their browser and slow tests
 race:
-	$(GO) test -race -short -count=1 $(RACE_PKGS)
+	$(GO) test -race -short -count=1 -timeout 30m $(RACE_PKGS)
 
 ## mutations: apply each deliberate break listed in internal/mutations (docs/mutations.md)
 ## through go test -overlay and fail unless the named unit tests catch it
