@@ -125,3 +125,37 @@ func TestGateSecondPRFromAnEarlierHeadOverABinaryFile(t *testing.T) {
 		}
 	}
 }
+
+// A push to the first PR whose run was cancelled leaves the new head with no
+// status while the first PR still holds an open blocking finding. A second
+// PR is opened on that head and its own review cannot finish (its token
+// ceiling stops it before a request). Its run writes the commit's first
+// status: no status standing counts as the strictest (unknown), so its
+// pending would relax it and is read against the other PRs of the commit;
+// the status is the first PR's failure, not the second's "not reviewed yet".
+func TestGateFirstStatusOnASharedHeadIsTheStrictest(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.push("1111111111111111111111111111111111111111", patchV1)
+	w.scriptReview(false, bug(5, "Unsynchronized map write", 9))
+	if r := w.run(w.prEvent("opened")); r.code != 1 {
+		t.Fatalf("first PR: exit %d\n%s", r.code, r.log)
+	}
+	first := w.pr
+	const head = "4444444444444444444444444444444444444444"
+	w.push(head, patchV2) // its run was cancelled
+	if s := w.gateStatus(); s.State != "" {
+		t.Fatalf("the cancelled push's head has a status: %+v", s)
+	}
+
+	second := w.gh.AddPR(repoName, fakegithub.PR{Author: "alice", Title: "Merge into release", HeadSHA: head, BaseRef: "release",
+		BaseSHA: "2222222222222222222222222222222222222222", HeadRef: "feature-1"})
+	w.gh.SetFiles(repoName, second.Number, w.gh.Files(repoName, first))
+	w.pr = second.Number
+	w.inputs["max_run_tokens"] = "1"
+	r := w.run(w.prEvent("opened"))
+	wantGate(t, w, "failure", "#1: 1 open blocking")
+	if r.code != 1 {
+		t.Errorf("the second PR's job passed over the first PR's failure: exit %d\n%s", r.code, r.log)
+	}
+}
