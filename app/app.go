@@ -538,10 +538,11 @@ func (g *gateRun) publish(ctx context.Context) (gate.Verdict, int, error) {
 		}
 		v, n, basis = verdict(g.snap, g.st, g.changes.set, g.p.Config.Review)
 	}
-	// A pending written where no status stands yet is read against the
-	// other PRs too: a run cancelled before it wrote leaves none, and
-	// another PR of this commit may hold a failure nobody wrote.
-	if v.State == gate.Success || !curFound || gate.Relaxes(gate.State(cur.State), v.State) {
+	// Where no status stands yet (a run cancelled before it wrote leaves
+	// none) cur's state is unknown, the strictest: a pending written there
+	// relaxes it and is read against the other PRs too, one of which may
+	// hold a failure nobody wrote.
+	if v.State == gate.Success || gate.Relaxes(gate.State(cur.State), v.State) {
 		if shared := gate.Shared(v, g.sharing(ctx)); shared != v {
 			// Another PR's gate: this PR's facts are not its basis.
 			v, basis = shared, ""

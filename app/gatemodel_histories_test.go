@@ -131,3 +131,17 @@ func TestGateModelCancelledPushHistories(t *testing.T) {
 		}
 	}
 }
+
+// Seed 1's history 1,196, shrunk (with the tree limit, which table rows do
+// not carry, and a cancelled push, which checks nothing): a push whose run
+// was cancelled before it wrote leaves no status on the new head; a second
+// PR on that head whose own gate is pending (a tree past GitHub's limit)
+// writes the first status there, and must write the first PR's failure,
+// the stricter gate of the two.
+func TestGateModelFirstStatusOnASharedHead(t *testing.T) {
+	t.Parallel()
+	h := history{limit: 8, steps: []step{{stepBug, 210, 808}, {stepCancelled, 392, 630}, {stepSecondPR, 894, 295}}}
+	if o := replay(t, h); o.at >= 0 {
+		t.Fatalf("%s: after step %d the gate is %s, the oracle says %s", h, o.at, o.got, o.want)
+	}
+}

@@ -294,6 +294,8 @@ var list = []mutation{
 		Old: "func(t rmcoc.Link) bool { return sameLink(t, *prev) })", New: "func(t rmcoc.Link) bool { return false && sameLink(t, *prev) })", Tests: "TestLedgerWriterRoundTrip"},
 	{ID: "T7", Section: since, What: "a run writes the ledger head again when nothing new needs naming", File: "execution/ledger.go",
 		Old: "c.anchor.Body, c.dirty = body, false", New: "c.anchor.Body = body", Tests: "TestLedgerWriterRoundTrip"},
+	{ID: "T8", Section: since, What: "a status is read against the other PRs of its commit only when one stands, so the first pending written there hides another PR's failure", File: "app/app.go",
+		Old: "if v.State == gate.Success || gate.Relaxes(gate.State(cur.State), v.State) {", New: "if v.State == gate.Success || curFound && gate.Relaxes(gate.State(cur.State), v.State) {", Tests: "TestGateModelFirstStatusOnASharedHead"},
 	{ID: "H3", Section: since, What: "a deleted finding a maintainer waived is posted again by the next full review", File: "execution/review.go",
 		Old: "if r.State.WaivedGone(p.ID) && p.Fingerprint != \"\" {", New: "if false && p.Fingerprint != \"\" {", Tests: "TestReviewKnowsWaivedDeletedFindings"},
 	// Issue 32 §2: decisions bound to the code they judged.
