@@ -123,15 +123,15 @@ func (s scopeOf) Key() string               { return s.key }
 // owedChanges is the head's change set for the plan, which says from it
 // what the head owes (gate.Owed): the PR's files as GitHub lists them,
 // each with its head blob id (the run's one read of the list, which the
-// review and the session read too), or, when the list is full, the
-// trees' change set, which the review and the gate then reuse. A list
+// review and the session read too), or, when the list was cut
+// (execution.ListCut), the trees' change set, which the review and the gate then reuse. A list
 // that cannot be read leaves it nil: unknown.
 func owedChanges(ctx context.Context, r *runRecord, gh treeReader) *gate.ChangeSet {
 	files, err := r.reads.Files(ctx, r.snap.Repo, r.snap.PR.Number)
 	if err != nil {
 		return nil
 	}
-	if len(files) >= execution.GitHubFilesCap {
+	if execution.ListCut(len(files), r.snap.PR) {
 		cs := r.changeSet(gh)(ctx)
 		return &cs
 	}

@@ -48,7 +48,11 @@ import (
 //	           gate is pending until a maintainer's resolve after the edit;
 //	gate:      failure when a finding stands or is cut, else pending when a
 //	           decision was superseded by an edit or coverage is incomplete
-//	           or unknown, else success.
+//	           or unknown, else success;
+//	progress:  after a push and its run, which nothing cut short, every
+//	           changed file of PR 1's head is reviewed, unless the change
+//	           set cannot be read or the ledger is cut: files a capped run
+//	           left and files past GitHub's lists are read by then.
 //
 // The status on a commit is the strictest gate of the open PRs whose head
 // it is.
@@ -257,9 +261,16 @@ func (pr *prModel) gate(limit int) string {
 			return "pending"
 		}
 	}
-	if !readable(pr.base, pr.head, limit) {
+	if !readable(pr.base, pr.head, limit) || len(pr.unreviewed()) > 0 {
 		return "pending"
 	}
+	return "success"
+}
+
+// unreviewed are the changed files of the head the base does not exclude
+// and no posted review that nobody edited was shown (binary content: had
+// among its changes).
+func (pr *prModel) unreviewed() []string {
 	shown, binary := map[string]bool{}, map[string]bool{}
 	for _, r := range pr.reviews {
 		for _, s := range r.shown {
@@ -269,6 +280,7 @@ func (pr *prModel) gate(limit int) string {
 			binary[b] = true
 		}
 	}
+	var out []string
 	for _, p := range pr.head.paths() {
 		h := pr.head[p]
 		if b, ok := pr.base[p]; ok && b == h || strings.HasPrefix(p, "gen/") {
@@ -277,9 +289,21 @@ func (pr *prModel) gate(limit int) string {
 		if h.binary && binary[h.text] || !h.binary && shown[h.mark()] {
 			continue
 		}
-		return "pending"
+		out = append(out, p)
 	}
-	return "success"
+	return out
+}
+
+// owedAfterARun is the progress half of the invariant, checked after a push
+// and its run, which nothing cut short: every changed file PR 1's head
+// owes is reviewed by then (files a capped run left, files past GitHub's
+// lists), unless the change set cannot be read or the ledger is cut.
+func (m *modelWorld) owedAfterARun() []string {
+	pr := m.prs[0]
+	if pr.cut || !readable(pr.base, pr.head, m.limit) {
+		return nil
+	}
+	return pr.unreviewed()
 }
 
 // strictness orders the states as a commit's status holds them.

@@ -201,6 +201,12 @@ func replay(t testing.TB, h history) replayed {
 			o.at, o.got, o.want, o.held = i, got, want, m.overlapped
 			return o
 		}
+		if _, push := edits[s.kind]; push {
+			if owed := m.owedAfterARun(); len(owed) > 0 {
+				o.at, o.got, o.want, o.held = i, owing+strings.Join(owed, ", ")+" after its run", "every changed file reviewed", m.overlapped
+				return o
+			}
+		}
 	}
 	o.held = m.overlapped
 	return o
@@ -306,13 +312,20 @@ func distribution(hs []history, outs []replayed) string {
 	return strings.Join(parts, ", ")
 }
 
+// owing starts a progress failure's description (owedAfterARun).
+const owing = "owing "
+
 // maxReported is how many failing histories the test shrinks and reports.
 const maxReported = 10
 
 // kindOf names a disagreement: a gate greener than the oracle breaks the
 // gate's promise (code nobody reviewed could merge); a stricter one is a
-// liveness gap (a pull request nobody can merge). Both fail.
+// liveness gap (a pull request nobody can merge). Both fail, as does a
+// run that left owed files unread (owedAfterARun).
 func kindOf(got, want string) string {
+	if strings.HasPrefix(got, owing) {
+		return "no progress: a run left owed files unread"
+	}
 	if stricterThan(got, want) {
 		return "stricter: a liveness gap"
 	}

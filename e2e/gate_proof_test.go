@@ -262,3 +262,34 @@ func lastRun(t *testing.T, w *world) rmcoc.ReviewRun {
 	t.Fatal("the review carries no review-run block")
 	return rmcoc.ReviewRun{}
 }
+
+// A files list GitHub cut before 3,000 (a smaller cap, or a push between
+// the reads): it holds 8 of the PR's 12 files, and the pull request counts
+// 12. The run knows the list was cut by that count, reads the other four
+// from the head's trees and reviews them: green, every file shown to every
+// pass. Taken for whole, the list would leave four files owed for ever.
+func TestGateReadsPastAListShortOfThePRsCount(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.scriptReview(true)
+	w.scriptGroupedWalkthrough()
+	w.gh.SetFilesLimit(8)
+	files := map[string]string{}
+	for i := range 12 {
+		files[fmt.Sprintf("pkg/f%04d.go", i)] = fmt.Sprintf("package pkg // %d MARK%04d", i, i)
+	}
+	w.setHead("3333333333333333333333333333333333333333", files, nil)
+	if r := w.run(w.prEvent("opened")); r.code != 0 {
+		t.Fatalf("exit %d, want 0 (every file reviewed)\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "3333333 reviewed")
+	var past []string
+	for i, f := range w.gh.Files(repoName, w.pr) {
+		if i >= 8 {
+			past = append(past, f.Path)
+		}
+	}
+	if len(past) != 4 || !shownToEveryPass(w, past) {
+		t.Fatalf("the files past the short list %v were not shown to every pass", past)
+	}
+}

@@ -154,32 +154,37 @@ func TestLedgerKeyLengthsAgree(t *testing.T) {
 func TestFilesPastTheListAreReviewed(t *testing.T) {
 	t.Parallel()
 	for name, tc := range map[string]struct {
-		set  gate.ChangeSet
-		want bool
+		set    gate.ChangeSet
+		listed int // the files GitHub's list holds; the PR counts one more
+		want   bool
 	}{
-		"the trees read":           {gate.ChangeSet{}, true},
-		"the trees cannot be read": {gate.ChangeSet{Unknown: "GitHub truncated the tree"}, false},
+		"the trees read":                 {gate.ChangeSet{}, 3000, true},
+		"the trees cannot be read":       {gate.ChangeSet{Unknown: "GitHub truncated the tree"}, 3000, false},
+		"a list short of the PR's count": {gate.ChangeSet{}, 40, true},
+		"a short list, trees not read":   {gate.ChangeSet{Unknown: "GitHub truncated the tree"}, 40, false},
 	} {
 		r, gh, _ := reviewRig(t, Options{Run: settings.Run{Review: thresholds(6, 8)}}, &fakeSession{})
 		gh.files = nil
+		r.pr.ChangedFiles = tc.listed + 1
 		set := tc.set
-		for i := range 3001 {
+		past := fmt.Sprintf("pkg/f%04d.go", tc.listed)
+		for i := range tc.listed + 1 {
 			p, b := fmt.Sprintf("pkg/f%04d.go", i), fmt.Sprintf("%040x", i+1)
-			if i < 3000 {
+			if i < tc.listed {
 				gh.files = append(gh.files, snapshot.ChangedFile{Path: p, Status: "added", Additions: 1, Patch: "@@ -0,0 +1 @@\n+package pkg", Blob: b})
 			}
 			if set.Unknown == "" {
 				set.Changes = append(set.Changes, gate.Change{Path: p, Blob: b, Kind: gate.KindBlob})
 			}
 		}
-		gh.contents = map[string]string{"pkg/f3000.go": "package pkg // PAST\n"}
+		gh.contents = map[string]string{past: "package pkg // PAST\n"}
 		r.changes = func(context.Context) gate.ChangeSet { return set }
 		sc, err := r.scope(context.Background(), &detector.ReviewTask{Mode: rmcoc.ModeAuto, Gate: true, HeadSHA: headSHA})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := sc.built["pkg/f3000.go"] && sc.blobs["pkg/f3000.go"] == fmt.Sprintf("%040x", 3001)
-		if got != tc.want || len(sc.review) != 3000+map[bool]int{true: 1}[tc.want] {
+		got := sc.built[past] && sc.blobs[past] == fmt.Sprintf("%040x", tc.listed+1)
+		if got != tc.want || len(sc.review) != tc.listed+map[bool]int{true: 1}[tc.want] {
 			t.Errorf("%s: the file past the list reviewed: %v (scope of %d files), want %v", name, got, len(sc.review), tc.want)
 		}
 	}

@@ -63,6 +63,7 @@ type reviewRunner struct {
 	attributes string
 	sendable   review.Scope             // what the model may be sent
 	baseRef    string                   // the branch the PR targets
+	pr         snapshot.PullRequest     // the PR as the run's snapshot read it
 	held       string                   // why another run does this run's automatic review
 	bot        snapshot.Actor           // whose reviews are the PR's automatic reviews
 	seen       int64                    // the newest review the run's snapshot read
@@ -101,7 +102,7 @@ func newReviewRunner(r *run) *reviewRunner {
 			known[p.Fingerprint] = true
 		}
 	}
-	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, sendable: r.scope(), baseRef: r.Snap.PR.BaseRef, held: r.heldReview,
+	return &reviewRunner{env: r.env, GitHub: r.GitHub, Session: r.Session, Options: r.Options, base: r.Snap.PR.BaseSHA, attributes: r.Snap.Config.Attributes, sendable: r.scope(), baseRef: r.Snap.PR.BaseRef, pr: r.Snap.PR, held: r.heldReview,
 		bot: r.State.Bot, seen: newestReview(r.Snap.Reviews), commits: wholeCommits(r.Snap.PR),
 		last: r.State.LastReview(), ledger: r.State.Ledger(), known: known, fixed: fixed, fixes: r.fixes, notify: r.notify, read: r.read,
 		changes: r.Changes}
@@ -455,13 +456,21 @@ func (x *reviewRunner) onlyOwed(review, anchor []diff.File, owed []string) (scop
 // maximum of 3000 files".
 const GitHubFilesCap = 3000
 
-// pastTheList are the changed files GitHub's list left out, when it is
-// full: the head's change set from the trees names them with their blob
+// ListCut reports whether GitHub's list of a PR's files, listed long,
+// left files out: it is full, or shorter than the count of changed files
+// GitHub gives with the PR (a cap that is not 3,000, or a push between the
+// two reads). Then the head's change set comes from its trees.
+func ListCut(listed int, pr snapshot.PullRequest) bool {
+	return listed >= GitHubFilesCap || listed < pr.ChangedFiles
+}
+
+// pastTheList are the changed files GitHub's list left out, when it was
+// cut (ListCut): the head's change set from the trees names them with their blob
 // ids, and each becomes a file with no patch, which unpatched reads from
 // the repository like any other. A change set that cannot be read adds
 // nothing: those files stay owed, and the gate pending.
 func (x *reviewRunner) pastTheList(ctx context.Context, files []snapshot.ChangedFile) []snapshot.ChangedFile {
-	if len(files) < GitHubFilesCap || x.changes == nil {
+	if !ListCut(len(files), x.pr) || x.changes == nil {
 		return nil
 	}
 	cs := x.changes(ctx)

@@ -28,7 +28,7 @@ func (c *Client) PullRequest(ctx context.Context, repo snapshot.Repo, number int
 		Author: snapshot.NewActor(pr.GetUser().GetLogin(), pr.GetUser().GetType()), Draft: pr.GetDraft(), State: state,
 		HeadSHA: pr.GetHead().GetSHA(), BaseSHA: pr.GetBase().GetSHA(), HeadRef: pr.GetHead().GetRef(), BaseRef: pr.GetBase().GetRef(),
 		HeadRepo: pr.GetHead().GetRepo().GetFullName(), IsFork: pr.GetHead().GetRepo().GetFullName() != pr.GetBase().GetRepo().GetFullName(),
-		CreatedAt: pr.GetCreatedAt().Time,
+		CreatedAt: pr.GetCreatedAt().Time, ChangedFiles: pr.GetChangedFiles(),
 	}, nil
 }
 

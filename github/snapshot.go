@@ -87,7 +87,7 @@ func pullRequest(pr *snapshotPullRequest) snapshot.PullRequest {
 		Number: pr.Number, NodeID: pr.ID, Title: pr.Title, Body: pr.Body, URL: pr.URL,
 		Author: actor(pr.Author), Draft: pr.IsDraft, State: snapshot.PRState(pr.State),
 		HeadSHA: pr.HeadRefOid, BaseSHA: pr.BaseRefOid, HeadRef: pr.HeadRefName, BaseRef: pr.BaseRefName,
-		IsFork: pr.IsCrossRepository, CreatedAt: pr.CreatedAt.Time,
+		IsFork: pr.IsCrossRepository, CreatedAt: pr.CreatedAt.Time, ChangedFiles: pr.ChangedFiles,
 	}
 	if pr.HeadRepository != nil {
 		out.HeadRepo = pr.HeadRepository.NameWithOwner

@@ -152,6 +152,7 @@ type snapshotPullRequest struct {
 	HeadRefName       string
 	BaseRefName       string
 	IsCrossRepository bool
+	ChangedFiles      int
 	HeadRepository    *struct{ NameWithOwner string }
 	Author            *actorFields
 	Comments          struct {

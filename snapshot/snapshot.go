@@ -108,6 +108,9 @@ type PullRequest struct {
 	HeadRepo  string // "owner/name" of the head repository; "" when deleted
 	IsFork    bool   // head repository differs from the base repository
 	CreatedAt time.Time
+	// ChangedFiles is how many files GitHub counts changed. Its list of
+	// the files stops at 3,000; a list shorter than this count was cut.
+	ChangedFiles int
 	// Commits are the oids of the PR's commits as GitHub lists them (those
 	// the head holds and the base does not), oldest first, so the last is
 	// the head: at most the newest MaxCommits. A force-push replaces them.

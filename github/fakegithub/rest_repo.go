@@ -73,7 +73,11 @@ func (s *Server) listFiles(c *call) reply {
 		return notFound("https://docs.github.com/rest/pulls/pulls#list-pull-requests-files")
 	}
 	out := []fileJSON{}
-	for _, f := range paginate(c, p.files[:min(len(p.files), maxListedFiles)]) {
+	limit := maxListedFiles
+	if s.filesLimit > 0 {
+		limit = min(limit, s.filesLimit)
+	}
+	for _, f := range paginate(c, p.files[:min(len(p.files), limit)]) {
 		out = append(out, s.fileJSON(p.repo, p.pr.HeadSHA, f))
 	}
 	return jsonReply(http.StatusOK, out)

@@ -29,6 +29,7 @@ type Server struct {
 
 	mu             sync.Mutex
 	treeLimit      int // entries per tree answer; 0 is GitHub's
+	filesLimit     int // files a PR's files list holds; 0 is GitHub's
 	nextID         int64
 	now            time.Time
 	users          map[string]*user // lower-case REST login

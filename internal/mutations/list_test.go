@@ -265,7 +265,7 @@ var list = []mutation{
 	{ID: "K7", Section: since, What: "a blocking problem in a file GitHub sent no patch for, which no thread can hold, leaves the file covered", File: "execution/compose.go",
 		Old: "return slices.ContainsFunc(res.Findings, func(f review.Finding) bool { return f.Path == path && (f.Demoted || f.Blocking && !f.Inline) })", New: "return false", Tests: "TestBlockingFindingOnABuiltPatchKeepsItOwed"},
 	{ID: "K8", Section: since, What: "the files past GitHub's list of 3,000 are never reviewed, and owed forever", File: "execution/review.go",
-		Old: "if len(files) < GitHubFilesCap || x.changes == nil {", New: "if true || len(files) < GitHubFilesCap || x.changes == nil {", Tests: "TestFilesPastTheListAreReviewed"},
+		Old: "if !ListCut(len(files), x.pr) || x.changes == nil {", New: "if true || !ListCut(len(files), x.pr) || x.changes == nil {", Tests: "TestFilesPastTheListAreReviewed"},
 	{ID: "K9", Section: since, What: "a review whose continuation blocks were lost is not said to have stopped short", File: "state/coverage.go",
 		Old: "run.UnreviewedCount > 0 || run.Spilled > s.spilled(*r) {", New: "run.UnreviewedCount > 0 {", Tests: "TestCoverage"},
 	{ID: "K10", Section: since, What: "a continuation block counts for any review", File: "state/query.go",
@@ -296,6 +296,8 @@ var list = []mutation{
 		Old: "c.anchor.Body, c.dirty = body, false", New: "c.anchor.Body = body", Tests: "TestLedgerWriterRoundTrip"},
 	{ID: "T8", Section: since, What: "a status is read against the other PRs of its commit only when one stands, so the first pending written there hides another PR's failure", File: "app/app.go",
 		Old: "if v.State == gate.Success || gate.Relaxes(gate.State(cur.State), v.State) {", New: "if v.State == gate.Success || curFound && gate.Relaxes(gate.State(cur.State), v.State) {", Tests: "TestGateModelFirstStatusOnASharedHead"},
+	{ID: "T9", Section: since, What: "a files list shorter than the PR's count of changed files is taken for whole below 3,000 files: the files past it are never reviewed", File: "execution/review.go",
+		Old: "return listed >= GitHubFilesCap || listed < pr.ChangedFiles", New: "return listed >= GitHubFilesCap", Tests: "TestFilesPastTheListAreReviewed"},
 	{ID: "H3", Section: since, What: "a deleted finding a maintainer waived is posted again by the next full review", File: "execution/review.go",
 		Old: "if r.State.WaivedGone(p.ID) && p.Fingerprint != \"\" {", New: "if false && p.Fingerprint != \"\" {", Tests: "TestReviewKnowsWaivedDeletedFindings"},
 	// Issue 32 §2: decisions bound to the code they judged.
