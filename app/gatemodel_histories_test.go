@@ -132,6 +132,28 @@ func TestGateModelCancelledPushHistories(t *testing.T) {
 	}
 }
 
+// Histories with both of GitHub's lists cut at 8 entries (table rows carry
+// no limit): a push of a new directory of 12 files leaves the PR's files
+// list short of the changed_files GitHub counts, and the run reads the
+// files past it from the trees and reviews them (progress: taken for
+// whole, the list leaves them unread); a bug then pushed in a file past
+// the list has no diff line from GitHub to hold a thread, so the file
+// stays unread and the gate pending until it changes, never green (seed
+// 1's histories 456, 954, 1,631 and 1,771 once the model cut its files
+// list).
+func TestGateModelFilesPastAShortList(t *testing.T) {
+	t.Parallel()
+	for _, h := range []history{
+		{limit: 8, steps: []step{{stepBigDir, 989, 838}}},
+		{limit: 8, steps: []step{{stepBigDir, 334, 261}, {stepBug, 38, 529}}},
+		{limit: 8, steps: []step{{stepBigDir, 518, 122}, {stepBug, 998, 407}, {stepFix, 1, 1}}},
+	} {
+		if o := replay(t, h); o.at >= 0 {
+			t.Errorf("%s: after step %d the gate is %s, the oracle says %s", h, o.at, o.got, o.want)
+		}
+	}
+}
+
 // Seed 1's history 1,196, shrunk (with the tree limit, which table rows do
 // not carry, and a cancelled push, which checks nothing): a push whose run
 // was cancelled before it wrote leaves no status on the new head; a second

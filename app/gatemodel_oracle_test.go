@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,7 +22,9 @@ import (
 //	           the review had it among its changes), and the change set is
 //	           readable (no tree the walk must read is past GitHub's limit);
 //	findings:  pass 1 of a posted review shown a bug raises a finding on
-//	           that content. A finding is open until a decision closes it;
+//	           that content, unless the file is past GitHub's files list
+//	           (no diff line from GitHub for a thread to sit on: the file
+//	           counts as unread while it holds that content). A finding is open until a decision closes it;
 //	           an open finding stands while its path holds a bug;
 //	decisions: a verified fix (the path no longer holds the bug), a
 //	           concession (the model conceding a dispute, once per content:
@@ -68,6 +71,13 @@ type prModel struct {
 	gone     map[string]*finding // by id: findings whose thread a person deleted, until a maintainer waives them
 	judged   map[string]bool     // bug contents a dispute was maintained on
 	cut      bool                // a person edited a bot review: the state ledger is cut until a maintainer clears it
+	// limit is where GitHub's files list stops (0: at 3,000, which no
+	// history reaches); unanchored are the bug contents pass 1 was shown
+	// on a file past it: GitHub gave no diff line a thread could sit on,
+	// so no finding holds the gate and the file counts as unread while it
+	// holds that content.
+	limit      int
+	unanchored map[string]bool
 }
 
 // reviewSeen is what one posted review was shown.
@@ -91,9 +101,19 @@ type finding struct {
 	unverified bool
 }
 
-func newPRModel(num int, baseSHA string, base, head files, headSHA string) *prModel {
+func newPRModel(num int, baseSHA string, base, head files, headSHA string, limit int) *prModel {
 	return &prModel{num: num, baseSHA: baseSHA, base: base, head: head.clone(), headSHA: headSHA, open: true,
-		reviews: map[int64]reviewSeen{}, gone: map[string]*finding{}, judged: map[string]bool{}}
+		reviews: map[int64]reviewSeen{}, gone: map[string]*finding{}, judged: map[string]bool{}, limit: limit, unanchored: map[string]bool{}}
+}
+
+// pastTheList reports whether GitHub's files list of the PR's head leaves
+// path p out.
+func (pr *prModel) pastTheList(p string) bool {
+	if pr.limit == 0 {
+		return false
+	}
+	i := slices.IndexFunc(filesList(pr.base, pr.head), func(f fakegithub.File) bool { return f.Path == p })
+	return i >= pr.limit
 }
 
 // find is the finding raised on content on at path p, nil for none.
@@ -165,7 +185,11 @@ func (pr *prModel) observe(reqs []fakellm.Request, posted []fakegithub.Review) {
 					for _, mk := range marker.FindAllString(line, -1) {
 						passes[i][mk] = true
 					}
-					if b := bugLine.FindStringSubmatch(line); b != nil && i == 0 {
+					switch b := bugLine.FindStringSubmatch(line); {
+					case b == nil || i > 0:
+					case pr.pastTheList(b[2]):
+						pr.unanchored[b[1]] = true
+					default:
 						pr.raise(b[2], b[1])
 					}
 				}
@@ -286,7 +310,7 @@ func (pr *prModel) unreviewed() []string {
 		if b, ok := pr.base[p]; ok && b == h || strings.HasPrefix(p, "gen/") {
 			continue
 		}
-		if h.binary && binary[h.text] || !h.binary && shown[h.mark()] {
+		if h.binary && binary[h.text] || !h.binary && shown[h.mark()] && !pr.unanchored[h.mark()] {
 			continue
 		}
 		out = append(out, p)
@@ -297,13 +321,14 @@ func (pr *prModel) unreviewed() []string {
 // owedAfterARun is the progress half of the invariant, checked after a push
 // and its run, which nothing cut short: every changed file PR 1's head
 // owes is reviewed by then (files a capped run left, files past GitHub's
-// lists), unless the change set cannot be read or the ledger is cut.
+// lists), unless the change set cannot be read or the ledger is cut; a
+// file whose bug no thread could hold stays unread until it changes.
 func (m *modelWorld) owedAfterARun() []string {
 	pr := m.prs[0]
 	if pr.cut || !readable(pr.base, pr.head, m.limit) {
 		return nil
 	}
-	return pr.unreviewed()
+	return slices.DeleteFunc(pr.unreviewed(), func(p string) bool { return pr.unanchored[pr.head[p].mark()] })
 }
 
 // strictness orders the states as a commit's status holds them.

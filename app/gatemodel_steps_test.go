@@ -433,7 +433,7 @@ func (m *modelWorld) secondPR(s step) bool {
 	p := m.gh.AddPR(modelRepo, fakegithub.PR{Author: author, Title: "Second", HeadSHA: first.headSHA, BaseSHA: sha,
 		HeadRef: fmt.Sprintf("feature-%d", len(m.prs)+1), BaseRef: "main"})
 	m.gh.SetFiles(modelRepo, p.Number, filesList(base, m.head))
-	pr := newPRModel(p.Number, sha, base.clone(), m.head, first.headSHA)
+	pr := newPRModel(p.Number, sha, base.clone(), m.head, first.headSHA, m.limit)
 	m.prs = append(m.prs, pr)
 	r := m.pushRun(pr, 0)
 	r.ev.Action = "opened"

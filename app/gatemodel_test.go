@@ -135,9 +135,10 @@ type step struct {
 
 func (s step) String() string { return fmt.Sprintf("%s(%d,%d)", s.kind, s.a, s.b) }
 
-// history is one generated history: the tree limit and its steps.
+// history is one generated history: the limit of GitHub's lists and its
+// steps.
 type history struct {
-	limit int // entries per tree answer
+	limit int // entries per tree answer and files in a PR's files list (0: GitHub's, 100,000 and 3,000)
 	steps []step
 }
 

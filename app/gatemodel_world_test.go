@@ -105,6 +105,7 @@ func newModelWorld(t testing.TB, limit int) *modelWorld {
 	gh.AddRepo(modelRepo)
 	gh.SetPermission(modelRepo, maintainer, "write")
 	gh.SetTreeLimit(limit)
+	gh.SetFilesLimit(limit) // GitHub's two lists, cut as soon
 	m := &modelWorld{t: t, gh: gh, base: files{}, limit: limit, bySHA: map[string]files{}}
 	for i := range m.models {
 		m.models[i] = m.newModel()
@@ -121,7 +122,7 @@ func newModelWorld(t testing.TB, limit int) *modelWorld {
 	pr := gh.AddPR(modelRepo, fakegithub.PR{Author: author, Title: "Model", HeadSHA: modelSHA(0), BaseSHA: baseSHA, HeadRef: "feature", BaseRef: "main"})
 	m.head = m.base.clone()
 	m.bySHA[modelSHA(0)[:7]] = m.head.clone()
-	m.prs = []*prModel{newPRModel(pr.Number, baseSHA, m.base, m.head, modelSHA(0))}
+	m.prs = []*prModel{newPRModel(pr.Number, baseSHA, m.base, m.head, modelSHA(0), m.limit)}
 	return m
 }
 

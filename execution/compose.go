@@ -27,7 +27,7 @@ func (x *reviewRunner) composeReview(rt *detector.ReviewTask, res review.Result,
 	}
 	x.summary(&b, rt, res, sc)
 	comments, inBody := x.inline(res.Findings, rt.HeadSHA)
-	x.bodyFindings(&b, inBody)
+	x.bodyFindings(&b, inBody, sc.built)
 	b.WriteString(x.checksTable(res.Checks))
 	x.notes(&b, res)
 	// Only an automatic review requests changes: a manual one informs, and
@@ -179,12 +179,18 @@ func (x *reviewRunner) inline(findings []review.Finding, head string) (comments 
 	return comments, inBody
 }
 
-// bodyFindings lists the findings that could not go inline.
-func (x *reviewRunner) bodyFindings(b *strings.Builder, inBody []review.Finding) {
+// bodyFindings lists the findings that could not go inline. One that
+// blocks, on a file GitHub sent no diff for (built), keeps the file unread
+// (ledgerOf), and the body says the gate waits on it.
+func (x *reviewRunner) bodyFindings(b *strings.Builder, inBody []review.Finding, built map[string]bool) {
 	if len(inBody) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n\n### Findings not placed inline (%d)\n\nThese are on lines outside the diff or past the limit of inline comments. They inform but do not hold the merge gate, since they have no thread to answer in.\n", len(inBody))
+	fmt.Fprintf(b, "\n\n### Findings not placed inline (%d)\n\nThese are on lines outside the diff or past the limit of inline comments. They inform but do not hold the merge gate, since they have no thread to answer in.", len(inBody))
+	if slices.ContainsFunc(inBody, func(f review.Finding) bool { return built[f.Path] && (f.Demoted || f.Blocking) }) {
+		b.WriteString(" A blocking one on a file GitHub sent no diff for (too large, or past its list of files) keeps that file unreviewed, and the gate pending, until the file changes.")
+	}
+	b.WriteString("\n")
 	for _, f := range inBody {
 		where := sanitize.Code(f.Path)
 		if f.Line > 0 {

@@ -117,6 +117,11 @@ func TestBlockingFindingOnABuiltPatchKeepsItOwed(t *testing.T) {
 	if got := l.Of(blobID('a')); got != gate.Reviewed {
 		t.Errorf("src/cache.go: %v, want reviewed", got)
 	}
+	for op, body := range gh.bodies {
+		if strings.HasPrefix(op, "create-review") && !strings.Contains(body, "keeps that file unreviewed, and the gate pending") {
+			t.Errorf("the review body does not say the finding keeps the file unreviewed:\n%s", body)
+		}
+	}
 }
 
 // ledgerPosted is the ledger of the review-run block the review posted.
