@@ -66,7 +66,13 @@ var optionHistories = map[string][]step{
 	// to the code the finding was raised on.
 	"a resolve given on other code holds when the raised code comes back (1739)": {{stepBug, 615, 81}, {stepBug, 167, 184}, {stepResolveMaint, 247, 3}, {stepRegress, 857, 974}},
 	"a resolve given on other code holds when the raised code comes back (1221)": {{stepBug, 189, 852}, {stepOverlap, 790, 747}, {stepResolveMaint, 412, 697}, {stepRegress, 836, 317}},
-	"gap: a deleted verdict holds past a maintainer's resolve of its finding":    {{stepBug, 539, 949}, {stepRedispute, 362, 90}, {stepDeleteReply, 574, 140}, {stepResolveMaint, 851, 359}},
+	// Seed 4's history 255: an edit after a maintainer's resolve, then
+	// the finding's thread deleted. The edit goes with the comment; the
+	// ledger head the run wrote keeps it, so the resolve still does not
+	// count and the deleted finding blocks until a maintainer waives it.
+	"cut: an edit after a resolve outlives the finding's deleted comment (seed 4, 255)": {{stepBug, 192, 47}, {stepResolveMaint, 500, 473}, {stepEditFinding, 521, 691}, {stepDeleteThread, 440, 394}},
+	"cut: then a maintainer waives the deleted finding":                                 {{stepBug, 192, 47}, {stepResolveMaint, 500, 473}, {stepEditFinding, 521, 691}, {stepDeleteThread, 440, 394}, {stepWaive, 0, 0}},
+	"gap: a deleted verdict holds past a maintainer's resolve of its finding":           {{stepBug, 539, 949}, {stepRedispute, 362, 90}, {stepDeleteReply, 574, 140}, {stepResolveMaint, 851, 359}},
 }
 
 func TestGateModelHistories(t *testing.T) {

@@ -250,8 +250,9 @@ func (m *modelWorld) deleteThread(s step) bool {
 	th := roots[s.a%len(roots)]
 	f := m.threadFinding(pr, th)
 	// A finding a maintainer's command closed stays closed: its waiver
-	// holds whatever becomes of its thread.
-	if blocks := rmcoc.All[rmcoc.Finding](th.Comments[0].Body); len(blocks) > 0 && (f == nil || !f.maint || f.open) {
+	// holds whatever becomes of its thread, unless an edit of the finding
+	// superseded it (the edit outlives the comment).
+	if blocks := rmcoc.All[rmcoc.Finding](th.Comments[0].Body); len(blocks) > 0 && (f == nil || !f.maint || f.open || f.superseded) {
 		pr.gone[blocks[0].ID] = f
 	}
 	m.gh.DeleteReviewComment(th.Comments[0].ID)

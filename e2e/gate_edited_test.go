@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/review-my-code-bot/rmc/rmcoc"
 )
 
 // A maintainer closes a blocking finding; then someone with write access
@@ -51,8 +53,15 @@ func TestDecisionBeforeAnEditOfTheFindingDoesNotCount(t *testing.T) {
 			if got := w.thread(th.ID); len(got.Comments) != replies {
 				t.Errorf("the run replied in the edited finding's thread: %d comments, want %d\n%s\n%s", len(got.Comments), replies, got.Comments[len(got.Comments)-1].Body, r.log)
 			}
-			if got := w.gh.Writes()[writes:]; len(got) != 1 || !strings.HasSuffix(got[0], ":status:rmc/merge-gate:pending") {
-				t.Errorf("the run wrote %v, want the gate's pending status alone", got)
+			// The edit recorded in the bot's latest review's ledger head,
+			// and the gate's status: nothing else.
+			if got := w.gh.Writes()[writes:]; len(got) != 2 || !strings.Contains(got[0], ":review:edit:") || !strings.HasSuffix(got[1], ":status:rmc/merge-gate:pending") {
+				t.Errorf("the run wrote %v, want the ledger head and the gate's pending status", got)
+			}
+			writes = len(w.gh.Writes())
+			w.run(w.prEvent("synchronize"))
+			if got := w.gh.Writes()[writes:]; len(got) != 0 {
+				t.Errorf("a second run wrote %v, want nothing (the edit is recorded)", got)
 			}
 
 			// The author's resolve does not count; a maintainer's after the
@@ -82,4 +91,33 @@ func resolveAsBob(w *world) string {
 		w.t.Fatal("the bot did not answer bob's resolve")
 	}
 	return bot[len(bot)-1].Body
+}
+
+// Someone edits a finding after a maintainer resolved it, then deletes the
+// edited comment. The edit goes with the comment, but the run that saw it
+// recorded it in its latest review's ledger head: the resolve, given before
+// the edit, still does not count, and the deleted finding blocks until a
+// maintainer waives it. Without the record, the deletion turned the gate
+// green.
+func TestEditedFindingDeletedAfterAResolveStillBlocks(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.gh.SetPermission(repoName, "alice", "write")
+	th := reviewed(t, w, true)
+	resolveAsBob(w)
+	wantGate(t, w, "success", "reviewed: no open blocking findings")
+	root := w.thread(th.ID).Comments[0]
+	w.gh.EditComment(root.ID, "alice", strings.Replace(root.Body, "Unsynchronized map write", "Unused import in util.go", 1))
+	w.run(w.prEvent("synchronize"))
+	wantGate(t, w, "pending", fmt.Sprintf("finding in comment %d edited after @bob's resolve", root.ID))
+
+	w.gh.DeleteReviewComment(root.ID)
+	if r := w.run(w.prEvent("synchronize")); r.code != 1 {
+		t.Fatalf("after the deletion: exit %d, want 1\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "failure", "deleted thread")
+	id := rmcoc.All[rmcoc.Finding](root.Body)[0].ID
+	cmd := w.gh.AddIssueComment(repoName, w.pr, "bob", "@rmc-bot waive "+id)
+	w.run(w.commentEvent(cmd.ID, "bob", "@rmc-bot waive "+id))
+	wantGate(t, w, "success", "reviewed: no open blocking findings")
 }

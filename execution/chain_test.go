@@ -100,3 +100,39 @@ func TestLedgerWriterRoundTrip(t *testing.T) {
 		t.Errorf("the regression deleted: cuts %+v", st.Chain.Cuts)
 	}
 }
+
+// A run that writes no ledger block but sees a finding someone else edited
+// records the edit in the head it writes into the bot's latest review, once;
+// the next read keeps it when the finding's comment is gone.
+func TestLedgerHeadRecordsAnEditedFinding(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	rig := newTestExecutor(rec, &testLog{})
+	bot := snapshot.NewActor("github-actions", "Bot")
+	bob := snapshot.NewActor("bob", "User")
+	snap := rig.Snap
+	snap.Viewer = bot
+	review := rmcoc.ReviewRun{HeadSHA: headSHA, Mode: rmcoc.ModeAuto, Findings: 1, Blocking: 1, CompletedAt: fixedNow.UTC(), Prev: rmcoc.Genesis(),
+		Posted: []rmcoc.PostedFinding{{ID: "f-1", Blocking: true}}}
+	finding := rmcoc.Finding{ID: "f-1", Title: "race", Score: 8, Blocking: true, Status: rmcoc.FindingOpen, CreatedAt: fixedNow.UTC()}
+	editedAt := fixedNow.Add(time.Hour)
+	snap.Reviews = []snapshot.Review{{ID: 201, Author: bot, State: snapshot.ReviewCommented, Body: "Review.\n\n" + rmcoc.Render(review), SubmittedAt: fixedNow}}
+	snap.Threads = []snapshot.Thread{{ID: "T1", Path: "a.go", Line: 3, Comments: []snapshot.ReviewComment{
+		{Comment: snapshot.Comment{ID: 301, Author: bot, Editor: &bob, EditedAt: editedAt, Body: "not a race\n\n" + rmcoc.Render(finding), CreatedAt: fixedNow}}}}}
+	rig.Snap = snap
+	rig.State = state.Derive(snap, state.Options{Bot: bot})
+	r := rig.run()
+	r.anchorLedger(context.Background())
+	r.anchorLedger(context.Background()) // nothing new: no second write
+	if len(rec.calls) != 1 || rec.calls[0].Op != "edit-review" || rec.calls[0].ID != 201 {
+		t.Fatalf("calls %+v: want one edit of review 201", rec.calls)
+	}
+	heads := rmcoc.TrustedAll[rmcoc.LedgerHead](rec.calls[0].Body)
+	if len(heads) != 1 || len(heads[0].Edited) != 1 || heads[0].Edited[0].FindingID != "f-1" || !heads[0].Edited[0].At.Equal(editedAt) {
+		t.Fatalf("the head %+v, want the edit of f-1 at %v", heads, editedAt)
+	}
+	snap.Reviews[0].Body, snap.Threads = rec.calls[0].Body, nil
+	if c := state.Derive(snap, state.Options{Bot: bot}).Chain; len(c.Edited()) != 1 || c.Unanchored {
+		t.Errorf("read again with the comment gone: edits %+v, unanchored %v; want the recorded edit, nothing to write", c.Edited(), c.Unanchored)
+	}
+}

@@ -22,12 +22,13 @@ type chain struct {
 	mu     sync.Mutex
 	latest *rmcoc.Link
 	tips   []rmcoc.Link
-	dirty  bool // some tip is named by no LedgerHead
+	edited []rmcoc.EditedFinding // the edits of the bot's findings the head records
+	dirty  bool                  // some tip, or edit, is named by no LedgerHead
 	anchor snapshot.Review
 }
 
 func newChain(c state.Chain) *chain {
-	return &chain{latest: c.Latest, tips: c.Tips, dirty: c.Unanchored, anchor: c.Anchor}
+	return &chain{latest: c.Latest, tips: c.Tips, edited: c.Edited(), dirty: c.Unanchored, anchor: c.Anchor}
 }
 
 // link returns b naming the newest ledger block the run knows, when b is
@@ -85,13 +86,14 @@ type reviewEditor interface {
 }
 
 // anchorLedger writes the ledger's head into the bot's latest review when
-// some tip is not named there yet: at most one write per run, none for a
-// run that wrote no ledger block outside a review.
+// some tip, or an edit of a finding, is not named there yet: at most one
+// write per run, none for a run that wrote no ledger block outside a
+// review and saw no new edit.
 func (r *run) anchorLedger(ctx context.Context) {
 	c := r.ledger
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.dirty || len(c.tips) == 0 {
+	if !c.dirty || len(c.tips) == 0 && len(c.edited) == 0 {
 		return
 	}
 	if c.anchor.ID == 0 {
@@ -99,7 +101,7 @@ func (r *run) anchorLedger(ctx context.Context) {
 		return
 	}
 	tips := c.tips[max(0, len(c.tips)-rmcoc.MaxTips):]
-	body := rmcoc.Reanchor(c.anchor.Body, rmcoc.LedgerHead{Tips: tips, At: r.now()})
+	body := rmcoc.Reanchor(c.anchor.Body, rmcoc.LedgerHead{Tips: tips, At: r.now(), Edited: c.edited})
 	if len([]rune(body)) > sanitize.MaxBody {
 		r.Log.Warningf("review %d has no room for the state ledger's head: deleting the newest blocks would not be seen", c.anchor.ID)
 		return

@@ -55,6 +55,17 @@ func (l Link) IsGenesis() bool {
 type LedgerHead struct {
 	Tips []Link    `json:"tips"`
 	At   time.Time `json:"at"`
+	// Edited are the bot's findings whose comment someone else edited, as
+	// runs saw them (the latest edit of each): a decision from before the
+	// edit does not count, and the record outlives the comment.
+	Edited []EditedFinding `json:"edited,omitempty"`
+}
+
+// EditedFinding is one finding whose comment someone else edited, and
+// when GitHub says they last did.
+type EditedFinding struct {
+	FindingID string    `json:"finding_id"`
+	At        time.Time `json:"at"`
 }
 
 // MaxTips bounds the links a LedgerHead holds: more only come from many

@@ -49,9 +49,14 @@ func resolveAll(st *State, m Mention) {
 
 // waiveGone keeps the waiver of a finding the answer named whose thread
 // was deleted since: the maintainer's decision holds whatever becomes of
-// the thread, as a waive command's does (State.Missing).
+// the thread, as a waive command's does (State.Missing), unless a run
+// recorded an edit of the finding's comment after the command: it judged
+// another text, and the deleted finding blocks until a maintainer waives it.
 func waiveGone(st *State, m Mention, ids []string) {
 	for _, id := range ids {
+		if t, edited := st.Chain.editedAt(id); edited && !m.CreatedAt.After(t) {
+			continue
+		}
 		if _, done := st.WaivedBy[id]; !done && !slices.ContainsFunc(st.Findings, func(f Finding) bool { return f.Block.ID == id }) {
 			st.WaivedBy[id] = Waiver{FindingID: id, By: m.Author.Login, Command: m.Ref}
 		}

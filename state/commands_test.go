@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/review-my-code-bot/rmc/rmcoc"
 	"github.com/review-my-code-bot/rmc/snapshot"
@@ -279,5 +280,52 @@ func TestResolveWaiverOutlivesItsThread(t *testing.T) {
 		if ids := st.ResolvedBy(state.Ref{Source: state.SourceIssueComment, ID: 2}); slices.Contains(ids, "f-111111") {
 			t.Errorf("%s: the answer lists a finding without a thread: %v", name, ids)
 		}
+	}
+}
+
+// A resolve named a finding whose comment someone edited after it, and
+// whose thread was then deleted: the edit is gone with the comment, but a
+// run recorded it in the ledger head of the bot's review. The resolve judged
+// another text, so the deleted finding blocks until a maintainer waives
+// it; an edit recorded before the resolve changes nothing. A finding this
+// read sees edited is handed to the run for its head when no head records
+// that edit yet.
+func TestRecordedEditOutlivesTheFindingsComment(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		edited  time.Duration // when the recorded edit was, from the resolve; 0 for none
+		missing bool
+	}{
+		"no edit recorded":        {0, false},
+		"an edit recorded before": {-time.Minute, false},
+		"an edit recorded after":  {time.Minute, true},
+	} {
+		p := newPR()
+		r := run(shaA, "", "main", rmcoc.ModeAuto)
+		r.Posted = []rmcoc.PostedFinding{{ID: "f-111111", Blocking: true}}
+		p.comment(2, maria, "@rmc-bot resolve")
+		resolvedAt := p.now
+		p.comment(3, botAuthor, with("resolved", rmcoc.CommandAnswer{CommandCommentID: 2, Command: "resolve", By: "maria", Result: rmcoc.CommandDone, FindingIDs: []string{"f-111111"}, At: t0}))
+		head := rmcoc.LedgerHead{At: p.now}
+		if tc.edited != 0 {
+			head.Edited = []rmcoc.EditedFinding{{FindingID: "f-111111", At: resolvedAt.Add(tc.edited)}}
+		}
+		p.review(1, botAuthor, with("review", r, head))
+		st := derive(p, bot)
+		if missing := slices.ContainsFunc(st.Missing(), func(f rmcoc.PostedFinding) bool { return f.ID == "f-111111" }); missing != tc.missing {
+			t.Errorf("%s: the deleted finding missing %v, want %v", name, missing, tc.missing)
+		}
+		if got := st.Chain.Edited(); len(got) != len(head.Edited) || st.Chain.Unanchored {
+			t.Errorf("%s: the chain's edits %+v (unanchored %v), want the head's %+v", name, got, st.Chain.Unanchored, head.Edited)
+		}
+	}
+
+	p := newPR()
+	p.finding("T1", 10, rmcoc.Finding{ID: "f-1", Title: "Race", Score: 8, Blocking: true, Status: rmcoc.FindingOpen})
+	p.edit("T1", bob, true)
+	at := p.now
+	st := derive(p, bot)
+	if got := st.Chain.Edited(); len(got) != 1 || got[0].FindingID != "f-1" || !got[0].At.Equal(at) || !st.Chain.Unanchored {
+		t.Errorf("an edit seen now: the chain's edits %+v (unanchored %v), want f-1 at %v for the head", got, st.Chain.Unanchored, at)
 	}
 }

@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -31,6 +32,26 @@ type Chain struct {
 	Anchor snapshot.Review
 	// Cuts are the cuts found, or recorded by a notice, each once.
 	Cuts []Cut
+	// edits are when the bot's findings were last edited by someone else,
+	// by finding id: as the heads recorded them and as this read sees them
+	// (noteEdits). A finding's edit outlives its deleted comment.
+	edits map[string]time.Time
+}
+
+// Edited are the edits the LedgerHead records, by finding id.
+func (c Chain) Edited() []rmcoc.EditedFinding {
+	out := make([]rmcoc.EditedFinding, 0, len(c.edits))
+	for _, id := range slices.Sorted(maps.Keys(c.edits)) {
+		out = append(out, rmcoc.EditedFinding{FindingID: id, At: c.edits[id]})
+	}
+	return out
+}
+
+// editedAt is when someone else last edited finding id's comment, as a
+// run recorded or this read sees it.
+func (c Chain) editedAt(id string) (time.Time, bool) {
+	t, ok := c.edits[id]
+	return t, ok
 }
 
 // Cut is one cut of the gate ledger.
@@ -110,6 +131,7 @@ type chainReader struct {
 	// editedReviews are bot reviews someone else edited (their blocks,
 	// a LedgerHead included, count for nothing).
 	editedReviews []snapshot.Review
+	edits         map[string]time.Time // what the heads record of edited findings
 	anchor        snapshot.Review
 	began         bool // an edited review held a linked block
 }
@@ -147,6 +169,9 @@ func (r *chainReader) hold(kind rmcoc.Holder, id int64, at time.Time, editor str
 		switch b := b.(type) {
 		case rmcoc.LedgerHead:
 			r.heads = append(r.heads, b)
+			if editor == "" {
+				r.edits = laterEdits(r.edits, b.Edited)
+			}
 		case rmcoc.LedgerCut:
 			r.notices = append(r.notices, chainNotice{at: at, cuts: b.Cuts})
 		}
@@ -189,7 +214,10 @@ func same(a, b rmcoc.Link) bool {
 // check is the chain's verdict: its cuts, its newest block and the tips.
 // It is pure over what hold and review collected.
 func (r *chainReader) check() Chain {
-	c := Chain{Anchor: r.anchor}
+	c := Chain{Anchor: r.anchor, edits: laterEdits(nil, nil)}
+	for id, t := range r.edits {
+		c.edits[id] = t
+	}
 	linked, first := false, time.Time{}
 	for _, rec := range r.recs {
 		if rec.prev != nil && (!linked || rec.at.Before(first)) {
@@ -349,6 +377,36 @@ func (d *deriver) cutNotices() {
 // readChain checks the ledger the bot's blocks hold, marks the replies a
 // cut verdict answered as answered (a dispute is judged once: deleting its
 // verdict does not ask the model again), and keeps the chain in the state.
+// laterEdits adds edits to m (made when nil), keeping each finding's
+// latest.
+func laterEdits(m map[string]time.Time, edits []rmcoc.EditedFinding) map[string]time.Time {
+	if m == nil {
+		m = map[string]time.Time{}
+	}
+	for _, e := range edits {
+		if t, ok := m[e.FindingID]; !ok || e.At.After(t) {
+			m[e.FindingID] = e.At
+		}
+	}
+	return m
+}
+
+// noteEdits adds to the chain the edits of the bot's findings this read
+// sees that no LedgerHead records yet, so the run writes them into its
+// head: deleting the edited comment later does not take the edit away.
+func (d *deriver) noteEdits() {
+	c := &d.st.Chain
+	c.edits = laterEdits(c.edits, nil)
+	for _, f := range d.st.Findings {
+		if !f.Tampered || f.EditedAt.IsZero() {
+			continue
+		}
+		if t, ok := c.edits[f.Block.ID]; !ok || f.EditedAt.After(t) {
+			c.edits[f.Block.ID], c.Unanchored = f.EditedAt, true
+		}
+	}
+}
+
 func (d *deriver) readChain() {
 	d.st.Chain = d.chain.check()
 	for _, c := range d.st.Chain.Cuts {

@@ -113,6 +113,7 @@ func Derive(snap snapshot.Snapshot, opt Options) State {
 	d.readBotBlocks(snap)
 	d.readChain()
 	d.findings(snap)
+	d.noteEdits()
 	d.fixesHeld(snap.PR)
 	d.mentions(snap)
 	d.commands(snap.PR)

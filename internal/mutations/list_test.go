@@ -298,6 +298,12 @@ var list = []mutation{
 		Old: "if v.State == gate.Success || gate.Relaxes(gate.State(cur.State), v.State) {", New: "if v.State == gate.Success || curFound && gate.Relaxes(gate.State(cur.State), v.State) {", Tests: "TestGateModelFirstStatusOnASharedHead"},
 	{ID: "T9", Section: since, What: "a files list shorter than the PR's count of changed files is taken for whole below 3,000 files: the files past it are never reviewed", File: "execution/review.go",
 		Old: "return listed >= GitHubFilesCap || listed < pr.ChangedFiles", New: "return listed >= GitHubFilesCap", Tests: "TestFilesPastTheListAreReviewed"},
+	{ID: "T10", Section: since, What: "a resolve given before a recorded edit still waives the finding once its comment is deleted", File: "state/command_resolve.go",
+		Old: "if t, edited := st.Chain.editedAt(id); edited && !m.CreatedAt.After(t) {", New: "if t, edited := st.Chain.editedAt(id); false && edited && !m.CreatedAt.After(t) {", Tests: "TestRecordedEditOutlivesTheFindingsComment"},
+	{ID: "T11", Section: since, What: "an edit of a finding this read sees is not handed to the run to record", File: "state/state.go",
+		Old: "\td.noteEdits()\n", New: "\n", Tests: "TestRecordedEditOutlivesTheFindingsComment"},
+	{ID: "T12", Section: since, What: "the ledger head leaves out the edits of the bot's findings", File: "execution/ledger.go",
+		Old: "rmcoc.LedgerHead{Tips: tips, At: r.now(), Edited: c.edited}", New: "rmcoc.LedgerHead{Tips: tips, At: r.now()}", Tests: "TestLedgerHeadRecordsAnEditedFinding"},
 	{ID: "H3", Section: since, What: "a deleted finding a maintainer waived is posted again by the next full review", File: "execution/review.go",
 		Old: "if r.State.WaivedGone(p.ID) && p.Fingerprint != \"\" {", New: "if false && p.Fingerprint != \"\" {", Tests: "TestReviewKnowsWaivedDeletedFindings"},
 	// Issue 32 §2: decisions bound to the code they judged.
