@@ -134,18 +134,8 @@ func TestGatePushPastTheComparisonLimit(t *testing.T) {
 func TestGateResumesExactlyWhatIsOwed(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	w.scriptReview(true)
-	w.scriptGroupedWalkthrough()
-	files := map[string]string{}
-	for i := range 3005 {
-		files[fmt.Sprintf("pkg/f%04d.go", i)] = fmt.Sprintf("package pkg // %d MARK%04d", i, i)
-	}
-	w.setHead("3333333333333333333333333333333333333333", files, nil)
-	if r := w.run(w.prEvent("opened")); r.code != 0 {
-		t.Fatalf("exit %d, want 0 (every file reviewed and recorded)\n%s", r.code, r.log)
-	}
-	wantGate(t, w, "success", "3333333 reviewed")
-	if past := pastTheList(w); len(past) != 5 || !shownToEveryPass(w, past) {
+	files := reviewMarkedFiles(t, w, 3005)
+	if past := pastTheList(w, 3000); len(past) != 5 || !shownToEveryPass(w, past) {
 		t.Fatalf("the files past GitHub's list %v were not shown to every pass", past)
 	}
 	run := lastRun(t, w)
@@ -209,12 +199,31 @@ func sortedKeys(m map[string]bool) []string {
 
 var markRe = regexp.MustCompile(`MARK\d{4}`)
 
+// reviewMarkedFiles makes n files, each with its marker, the PR's head and
+// runs the job for the PR's opening: every file reviewed and recorded, the
+// gate green. It returns the files, by path.
+func reviewMarkedFiles(t *testing.T, w *world, n int) map[string]string {
+	t.Helper()
+	w.scriptReview(true)
+	w.scriptGroupedWalkthrough()
+	files := map[string]string{}
+	for i := range n {
+		files[fmt.Sprintf("pkg/f%04d.go", i)] = fmt.Sprintf("package pkg // %d MARK%04d", i, i)
+	}
+	w.setHead("3333333333333333333333333333333333333333", files, nil)
+	if r := w.run(w.prEvent("opened")); r.code != 0 {
+		t.Fatalf("exit %d, want 0 (every file reviewed and recorded)\n%s", r.code, r.log)
+	}
+	wantGate(t, w, "success", "3333333 reviewed")
+	return files
+}
+
 // pastTheList are the paths of the PR's files that GitHub's list, which
-// stops at 3,000 in its order, leaves out.
-func pastTheList(w *world) []string {
+// stops at listed files in its order, leaves out.
+func pastTheList(w *world, listed int) []string {
 	var out []string
 	for i, f := range w.gh.Files(repoName, w.pr) {
-		if i >= 3000 {
+		if i >= listed {
 			out = append(out, f.Path)
 		}
 	}
@@ -271,25 +280,9 @@ func lastRun(t *testing.T, w *world) rmcoc.ReviewRun {
 func TestGateReadsPastAListShortOfThePRsCount(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	w.scriptReview(true)
-	w.scriptGroupedWalkthrough()
 	w.gh.SetFilesLimit(8)
-	files := map[string]string{}
-	for i := range 12 {
-		files[fmt.Sprintf("pkg/f%04d.go", i)] = fmt.Sprintf("package pkg // %d MARK%04d", i, i)
-	}
-	w.setHead("3333333333333333333333333333333333333333", files, nil)
-	if r := w.run(w.prEvent("opened")); r.code != 0 {
-		t.Fatalf("exit %d, want 0 (every file reviewed)\n%s", r.code, r.log)
-	}
-	wantGate(t, w, "success", "3333333 reviewed")
-	var past []string
-	for i, f := range w.gh.Files(repoName, w.pr) {
-		if i >= 8 {
-			past = append(past, f.Path)
-		}
-	}
-	if len(past) != 4 || !shownToEveryPass(w, past) {
+	reviewMarkedFiles(t, w, 12)
+	if past := pastTheList(w, 8); len(past) != 4 || !shownToEveryPass(w, past) {
 		t.Fatalf("the files past the short list %v were not shown to every pass", past)
 	}
 }
