@@ -27,15 +27,16 @@ var foundHistories = map[string][]step{
 // and an automatic review whose head another run reviewed meanwhile stands
 // down rather than post its findings twice.
 var optionHistories = map[string][]step{
-	"regress: a maintainer's resolve holds on the very code it judged":    {{stepBug, 546, 107}, {stepResolveMaint, 552, 843}, {stepFix, 425, 351}, {stepRegress, 582, 384}},
-	"cut: a deleted fix reply blocks until a maintainer clears it":        {{stepBug, 586, 422}, {stepFix, 14, 826}, {stepDeleteReply, 585, 194}},
-	"cut: an edited finding blocks until a maintainer clears it":          {{stepBug, 48, 513}, {stepEditFinding, 677, 402}, {stepRename, 604, 421}, {stepFix, 956, 765}},
-	"cut: a finding of an edited review, its thread deleted, still holds": {{stepBug, 894, 797}, {stepTamper, 448, 578}, {stepDeleteThread, 155, 632}},
-	"redispute: a dispute maintained on a content is not asked again":     {{stepBug, 48, 513}, {stepRedispute, 677, 402}},
-	"redispute: deleting the verdict does not reopen the question":        {{stepBug, 48, 513}, {stepRedispute, 677, 403}},
-	"race: no stale pending over a review that finished blocking":         {{stepOverlapRace, 0, 1}},
-	"race: no stale pending over a review that finished clean":            {{stepOverlapRace, 956, 720}},
-	"race: a run whose claim lands late does not post a finding twice":    {{stepHuge, 91, 903}, {stepOverlapRace, 125, 155}, {stepDispute, 75, 720}},
+	"regress: a maintainer's resolve holds on the very code it judged":             {{stepBug, 546, 107}, {stepResolveMaint, 552, 843}, {stepFix, 425, 351}, {stepRegress, 582, 384}},
+	"cut: a deleted fix reply blocks until a maintainer clears it":                 {{stepBug, 586, 422}, {stepFix, 14, 826}, {stepDeleteReply, 585, 194}},
+	"cut: an edited finding blocks until a maintainer clears it":                   {{stepBug, 48, 513}, {stepEditFinding, 677, 402}, {stepRename, 604, 421}, {stepFix, 956, 765}},
+	"cut: a finding of an edited review, its thread deleted, still holds":          {{stepBug, 894, 797}, {stepTamper, 448, 578}, {stepDeleteThread, 155, 632}},
+	"redispute: a dispute maintained on a content is not asked again":              {{stepBug, 48, 513}, {stepRedispute, 677, 402}},
+	"redispute: a third dispute on the content is not judged either (seed 7, 718)": {{stepBug, 707, 242}, {stepRedispute, 38, 484}, {stepRedispute, 0, 338}},
+	"redispute: deleting the verdict does not reopen the question":                 {{stepBug, 48, 513}, {stepRedispute, 677, 403}},
+	"race: no stale pending over a review that finished blocking":                  {{stepOverlapRace, 0, 1}},
+	"race: no stale pending over a review that finished clean":                     {{stepOverlapRace, 956, 720}},
+	"race: a run whose claim lands late does not post a finding twice":             {{stepHuge, 91, 903}, {stepOverlapRace, 125, 155}, {stepDispute, 75, 720}},
 	// The liveness gaps seed 1 found (1,000 histories: histories 259, 626,
 	// 655, 730, 901, 918 and 943), each shrunk: the gate ended stricter
 	// than the oracle. The fake's files list and contents disagreed with

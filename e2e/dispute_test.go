@@ -297,6 +297,12 @@ func TestDisputeIsJudgedOncePerContent(t *testing.T) {
 	if last := th.Comments[len(th.Comments)-1].Body; !strings.Contains(last, "already kept this finding open on this very code") {
 		t.Errorf("the answer does not say the question was settled on this code:\n%s", last)
 	}
+	// A third time: the answer to the second does not unsettle it.
+	thrice := w.gh.AddReply(repoName, w.pr, root, "alice", "Look once more: mu guards every write.")
+	r = w.run(w.reviewCommentEvent(thrice, root, "alice", ""))
+	if th := w.thread(a); strings.Join(resolutions(th), ",") != "DISPUTED,DISPUTED,DISPUTED" || th.Resolved || w.gate() != "failure" {
+		t.Fatalf("asked a third time on the same code: %v resolved=%v gate=%q\n%s", resolutions(th), th.Resolved, w.gate(), r.log)
+	}
 	// The code changes under the finding: the same words now convince.
 	w.push("3333333333333333333333333333333333333333", strings.Replace(patchV1, "buckets[k]--", "buckets[k]-- // guarded by mu", 1))
 	w.gh.SetThreadOutdated(a, true)

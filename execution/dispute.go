@@ -183,18 +183,10 @@ func (x *disputeRunner) mayClose(f *state.Finding, by snapshot.Actor, entitled, 
 		return x.unentitled(f, by)
 	case f.Tampered:
 		return settled(f, "_Someone other than me edited this finding's comment, so I can no longer vouch for what it says: it is settled by a maintainer's `@rmc-bot resolve` given after the edit._")
-	case judgedOn(f.LastResolution, blob):
+	case f.JudgedOn(blob):
 		return settled(f, "_I already kept this finding open on this very code. A change to the code, or a maintainer resolving this thread, settles it._")
 	}
 	return d
-}
-
-// judgedOn reports whether r kept its finding open on the content blob.
-func judgedOn(r *rmcoc.DisputeResolution, blob string) bool {
-	if r == nil || blob == "" || r.Blob != blob {
-		return false
-	}
-	return r.Resolution == rmcoc.ResolutionMaintained || r.Resolution == rmcoc.ResolutionEscalated
 }
 
 // settled answers a reply without changing f's status.

@@ -115,3 +115,31 @@ func TestDecisionsBeforeAnEditDoNotSettleIt(t *testing.T) {
 		})
 	}
 }
+
+// A dispute is judged once per content: the contents a verdict kept the
+// finding open on stay judged through the answers after it (each says the
+// question is settled on this code), until the finding regresses.
+func TestJudgedContentsOutliveLaterAnswers(t *testing.T) {
+	t.Parallel()
+	verdict := func(r rmcoc.Resolution, blob string) string {
+		return with("reply", rmcoc.DisputeResolution{FindingID: "f-1", Status: rmcoc.FindingDisputed, Resolution: r, Blob: blob, ResolvedAt: t0})
+	}
+	p := newPR()
+	p.finding("T1", 10, rmcoc.Finding{ID: "f-1", Title: "Race", Score: 8, Blocking: true, Status: rmcoc.FindingOpen})
+	p.reply("T1", 11, alice, "mu guards it")
+	p.reply("T1", 12, botAuthor, verdict(rmcoc.ResolutionMaintained, "blob-a"))
+	p.reply("T1", 13, alice, "look again")
+	p.reply("T1", 14, botAuthor, verdict(rmcoc.ResolutionAnswered, "blob-a"))
+	p.reply("T1", 15, alice, "and again")
+	p.reply("T1", 16, botAuthor, verdict(rmcoc.ResolutionEscalated, "blob-b"))
+	p.reply("T1", 17, alice, "once more")
+	p.reply("T1", 18, botAuthor, verdict(rmcoc.ResolutionAnswered, "blob-b"))
+	f := derive(p, bot).Findings[0]
+	if !f.JudgedOn("blob-a") || !f.JudgedOn("blob-b") || f.JudgedOn("blob-c") || f.JudgedOn("") {
+		t.Errorf("judged %v: want blob-a and blob-b, through the answers after them", f.Judged)
+	}
+	p.reply("T1", 19, botAuthor, verdict(rmcoc.ResolutionRegressed, "blob-a"))
+	if f := derive(p, bot).Findings[0]; len(f.Judged) != 0 {
+		t.Errorf("after the regression judged %v, want none", f.Judged)
+	}
+}

@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/review-my-code-bot/rmc/gate"
@@ -23,6 +24,10 @@ type Finding struct {
 	PendingReplies []snapshot.ReviewComment
 	// LastResolution is the latest dispute-resolution block, if any.
 	LastResolution *rmcoc.DisputeResolution
+	// Judged are the contents (head blob ids) a verdict kept the finding
+	// open on since it was last raised: a dispute is judged once per
+	// content, however many answers came after that verdict.
+	Judged []string
 	// ResolveDue is set when the bot decided the finding is resolved but
 	// its thread is still open, with no reply since: a run was killed
 	// between its reply and resolving the thread.
@@ -86,6 +91,12 @@ type Finding struct {
 type Superseded struct {
 	Kind gate.DecisionKind
 	By   string // the maintainer's login; "" for the bot's own decision
+}
+
+// JudgedOn reports whether a verdict kept the finding open on the content
+// blob: a dispute on it is answered, not judged again.
+func (f Finding) JudgedOn(blob string) bool {
+	return blob != "" && slices.Contains(f.Judged, blob)
 }
 
 // decidedAfterEdit reports whether a decision given at t can settle the
@@ -336,8 +347,13 @@ func (d *deriver) history(f *Finding, t snapshot.Thread) (lastBot time.Time, las
 		if len(res) > 0 {
 			r := res[len(res)-1]
 			f.LastResolution, f.Status = &r, r.Status
-			if r.Resolution == rmcoc.ResolutionRegressed {
-				f.OpenSince, f.Accepted = c.CreatedAt, nil
+			switch r.Resolution {
+			case rmcoc.ResolutionRegressed:
+				f.OpenSince, f.Accepted, f.Judged = c.CreatedAt, nil, nil
+			case rmcoc.ResolutionMaintained, rmcoc.ResolutionEscalated:
+				if r.Blob != "" {
+					f.Judged = append(f.Judged, r.Blob)
+				}
 			}
 		}
 	}
