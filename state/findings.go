@@ -347,13 +347,11 @@ func (d *deriver) history(f *Finding, t snapshot.Thread) (lastBot time.Time, las
 		if len(res) > 0 {
 			r := res[len(res)-1]
 			f.LastResolution, f.Status = &r, r.Status
-			switch r.Resolution {
-			case rmcoc.ResolutionRegressed:
+			if r.Resolution == rmcoc.ResolutionRegressed {
 				f.OpenSince, f.Accepted, f.Judged = c.CreatedAt, nil, nil
-			case rmcoc.ResolutionMaintained, rmcoc.ResolutionEscalated:
-				if r.Blob != "" {
-					f.Judged = append(f.Judged, r.Blob)
-				}
+			}
+			if (r.Resolution == rmcoc.ResolutionMaintained || r.Resolution == rmcoc.ResolutionEscalated) && r.Blob != "" {
+				f.Judged = append(f.Judged, r.Blob)
 			}
 		}
 	}

@@ -305,7 +305,7 @@ var list = []mutation{
 	{ID: "T12", Section: since, What: "the ledger head leaves out the edits of the bot's findings", File: "execution/ledger.go",
 		Old: "rmcoc.LedgerHead{Tips: tips, At: r.now(), Edited: c.edited}", New: "rmcoc.LedgerHead{Tips: tips, At: r.now()}", Tests: "TestLedgerHeadRecordsAnEditedFinding"},
 	{ID: "T13", Section: since, What: "an answer after a dispute verdict forgets the content it judged, so a third dispute on that code is judged and conceded", File: "state/findings.go",
-		Old: "\t\t\tcase rmcoc.ResolutionRegressed:\n", New: "\t\t\tcase rmcoc.ResolutionRegressed, rmcoc.ResolutionAnswered:\n", Tests: "TestJudgedContentsOutliveLaterAnswers"},
+		Old: "if r.Resolution == rmcoc.ResolutionRegressed {", New: "if r.Resolution == rmcoc.ResolutionRegressed || r.Resolution == rmcoc.ResolutionAnswered {", Tests: "TestJudgedContentsOutliveLaterAnswers"},
 	{ID: "H3", Section: since, What: "a deleted finding a maintainer waived is posted again by the next full review", File: "execution/review.go",
 		Old: "if r.State.WaivedGone(p.ID) && p.Fingerprint != \"\" {", New: "if false && p.Fingerprint != \"\" {", Tests: "TestReviewKnowsWaivedDeletedFindings"},
 	// Issue 32 §2: decisions bound to the code they judged.
