@@ -124,7 +124,8 @@ func (s scopeOf) Key() string               { return s.key }
 // what the head owes (gate.Owed): the PR's files as GitHub lists them,
 // each with its head blob id (the run's one read of the list, which the
 // review and the session read too), or, when the list was cut
-// (execution.ListCut), the trees' change set, which the review and the gate then reuse. A list
+// (execution.ListCut), the trees' change set, which the review and the
+// gate then reuse. A list
 // that cannot be read leaves it nil: unknown.
 func owedChanges(ctx context.Context, r *runRecord, gh treeReader) *gate.ChangeSet {
 	files, err := r.reads.Files(ctx, r.snap.Repo, r.snap.PR.Number)

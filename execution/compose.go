@@ -117,8 +117,11 @@ func (x *reviewRunner) ledgerOf(run *rmcoc.ReviewRun, res review.Result, sc scop
 // blocksUnanchored reports whether the review found a blocking problem in
 // path that no thread holds.
 func blocksUnanchored(res review.Result, path string) bool {
-	return slices.ContainsFunc(res.Findings, func(f review.Finding) bool { return f.Path == path && (f.Demoted || f.Blocking && !f.Inline) })
+	return slices.ContainsFunc(res.Findings, func(f review.Finding) bool { return f.Path == path && unanchoredBlock(f) })
 }
+
+// unanchoredBlock reports whether f blocks but no thread holds it.
+func unanchoredBlock(f review.Finding) bool { return f.Demoted || f.Blocking && !f.Inline }
 
 // addRef files a request's id under its kind: a review body, a workflow
 // run, or a comment.
@@ -187,7 +190,7 @@ func (x *reviewRunner) bodyFindings(b *strings.Builder, inBody []review.Finding,
 		return
 	}
 	fmt.Fprintf(b, "\n\n### Findings not placed inline (%d)\n\nThese are on lines outside the diff or past the limit of inline comments. They inform but do not hold the merge gate, since they have no thread to answer in.", len(inBody))
-	if slices.ContainsFunc(inBody, func(f review.Finding) bool { return built[f.Path] && (f.Demoted || f.Blocking) }) {
+	if slices.ContainsFunc(inBody, func(f review.Finding) bool { return built[f.Path] && unanchoredBlock(f) }) {
 		b.WriteString(" A blocking one on a file GitHub sent no diff for (too large, or past its list of files) keeps that file unreviewed, and the gate pending, until the file changes.")
 	}
 	b.WriteString("\n")

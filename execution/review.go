@@ -456,10 +456,10 @@ func (x *reviewRunner) onlyOwed(review, anchor []diff.File, owed []string) (scop
 // maximum of 3000 files".
 const GitHubFilesCap = 3000
 
-// ListCut reports whether GitHub's list of a PR's files, listed long,
-// left files out: it is full, or shorter than the count of changed files
-// GitHub gives with the PR (a cap that is not 3,000, or a push between the
-// two reads). Then the head's change set comes from its trees.
+// ListCut reports whether GitHub's list of a PR's files, which held listed
+// files, left some out: it is full, or shorter than the count of changed
+// files GitHub gives with the PR (a cap that is not 3,000, or a push
+// between the two reads). Then the head's change set comes from its trees.
 func ListCut(listed int, pr snapshot.PullRequest) bool {
 	return listed >= GitHubFilesCap || listed < pr.ChangedFiles
 }

@@ -214,10 +214,7 @@ func same(a, b rmcoc.Link) bool {
 // check is the chain's verdict: its cuts, its newest block and the tips.
 // It is pure over what hold and review collected.
 func (r *chainReader) check() Chain {
-	c := Chain{Anchor: r.anchor, edits: laterEdits(nil, nil)}
-	for id, t := range r.edits {
-		c.edits[id] = t
-	}
+	c := Chain{Anchor: r.anchor, edits: maps.Clone(r.edits)}
 	linked, first := false, time.Time{}
 	for _, rec := range r.recs {
 		if rec.prev != nil && (!linked || rec.at.Before(first)) {

@@ -67,6 +67,15 @@ func (s *Server) getPull(c *call) reply {
 	return reply{status: http.StatusOK, raw: []byte(diff), contentType: "text/plain; charset=utf-8"}
 }
 
+// SetFilesLimit sets where a PR's files list stops (GitHub's stops at
+// 3,000 files), so tests can reach it with small PRs; the PR's
+// changed_files still counts every file. Zero restores GitHub's.
+func (s *Server) SetFilesLimit(files int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.filesLimit = files
+}
+
 func (s *Server) listFiles(c *call) reply {
 	p := c.pullParam()
 	if p == nil {

@@ -47,15 +47,6 @@ func (s *Server) SetTreeLimit(entries int) {
 	s.treeLimit = entries
 }
 
-// SetFilesLimit sets where a PR's files list stops (GitHub's stops at
-// 3,000 files), so tests can reach it with small PRs; the PR's
-// changed_files still counts every file. Zero restores GitHub's.
-func (s *Server) SetFilesLimit(files int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.filesLimit = files
-}
-
 // getTree serves GET /repos/{o}/{r}/git/trees/{sha}. The sha names a tree
 // (as an entry of another tree gives it) or a commit: a SHA or branch name
 // with files stored by SetContents, or a PR's head, whose tree is its

@@ -263,7 +263,7 @@ var list = []mutation{
 	{ID: "K6", Section: since, What: "the gate's basis leaves out the base commit, so a retargeted PR keeps a stale success", File: "gate/standing.go",
 		Old: "pr, baseSHA, f.Head, key", New: "pr, \"\", f.Head, key", Tests: "TestBasis"},
 	{ID: "K7", Section: since, What: "a blocking problem in a file GitHub sent no patch for, which no thread can hold, leaves the file covered", File: "execution/compose.go",
-		Old: "return slices.ContainsFunc(res.Findings, func(f review.Finding) bool { return f.Path == path && (f.Demoted || f.Blocking && !f.Inline) })", New: "return false", Tests: "TestBlockingFindingOnABuiltPatchKeepsItOwed"},
+		Old: "return slices.ContainsFunc(res.Findings, func(f review.Finding) bool { return f.Path == path && unanchoredBlock(f) })", New: "return false", Tests: "TestBlockingFindingOnABuiltPatchKeepsItOwed"},
 	{ID: "K8", Section: since, What: "the files past GitHub's list of 3,000 are never reviewed, and owed forever", File: "execution/review.go",
 		Old: "if !ListCut(len(files), x.pr) || x.changes == nil {", New: "if true || !ListCut(len(files), x.pr) || x.changes == nil {", Tests: "TestFilesPastTheListAreReviewed"},
 	{ID: "K9", Section: since, What: "a review whose continuation blocks were lost is not said to have stopped short", File: "state/coverage.go",
